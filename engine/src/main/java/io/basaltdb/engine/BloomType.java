@@ -1,0 +1,27 @@
+package io.basaltdb.engine;
+
+/** Which keys a family's bloom filters hold. The code is written to disk: frozen. */
+public enum BloomType {
+  NONE((byte) 0),
+  ROW((byte) 1),
+  ROWCOL((byte) 2);
+
+  private final byte code;
+
+  BloomType(byte code) {
+    this.code = code;
+  }
+
+  public byte code() {
+    return code;
+  }
+
+  public static BloomType ofCode(byte code) {
+    for (BloomType t : values()) {
+      if (t.code == code) {
+        return t;
+      }
+    }
+    return null;
+  }
+}

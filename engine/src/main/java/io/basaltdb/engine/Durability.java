@@ -1,0 +1,18 @@
+package io.basaltdb.engine;
+
+/**
+ * How durable a write is when the call returns.
+ *
+ * <ul>
+ *   <li>{@link #SYNC}: the write-ahead log record is fsynced before the call returns
+ *       (concurrent writers share one fsync: group commit).
+ *   <li>{@link #ASYNC}: the record is written to the log and fsynced by a background
+ *       task within {@code EngineOptions.asyncSyncIntervalMillis}.
+ *   <li>{@link #SKIP}: no log record; the write lives only in the memstore until flushed.
+ * </ul>
+ */
+public enum Durability {
+  SYNC,
+  ASYNC,
+  SKIP
+}

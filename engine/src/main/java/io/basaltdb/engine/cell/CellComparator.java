@@ -1,0 +1,80 @@
+package io.basaltdb.engine.cell;
+
+import io.basaltdb.engine.Cell;
+import io.basaltdb.engine.CellType;
+import java.util.Arrays;
+import java.util.Comparator;
+
+/**
+ * The one cell order, used by memstore, block files, merging iterators and compaction:
+ * row, family, qualifier (unsigned bytes ascending), timestamp descending, type code
+ * descending (delete markers before puts at the same timestamp), sequence id descending.
+ *
+ * <p>Stateless and thread-safe; use {@link #INSTANCE}.
+ */
+public final class CellComparator implements Comparator<Cell> {
+  public static final CellComparator INSTANCE = new CellComparator();
+
+  private CellComparator() {}
+
+  @Override
+  public int compare(Cell a, Cell b) {
+    int c = compareRows(a.row(), b.row());
+    if (c != 0) {
+      return c;
+    }
+    return compareWithinRow(a, b);
+  }
+
+  /** Compares two cells known to have the same row. */
+  public int compareWithinRow(Cell a, Cell b) {
+    int c;
+    if (a.family() != b.family()) {
+      c = Arrays.compareUnsigned(a.family(), b.family());
+      if (c != 0) {
+        return c;
+      }
+    }
+    c = Arrays.compareUnsigned(a.qualifier(), b.qualifier());
+    if (c != 0) {
+      return c;
+    }
+    c = Long.compare(b.timestamp(), a.timestamp());
+    if (c != 0) {
+      return c;
+    }
+    c = Integer.compare(b.type().code() & 0xff, a.type().code() & 0xff);
+    if (c != 0) {
+      return c;
+    }
+    return Long.compare(b.sequenceId(), a.sequenceId());
+  }
+
+  public static int compareRows(byte[] a, byte[] b) {
+    return Arrays.compareUnsigned(a, b);
+  }
+
+  /** True when both cells name the same row, family and qualifier. */
+  public static boolean sameColumn(Cell a, Cell b) {
+    return Arrays.equals(a.row(), b.row()) && Arrays.equals(a.qualifier(), b.qualifier())
+        && Arrays.equals(a.family(), b.family());
+  }
+
+  /**
+   * The smallest possible cell of a row (and family): every real cell of that row sorts at
+   * or after it. Used as a seek target.
+   */
+  public static Cell firstOnRow(byte[] row, byte[] family) {
+    return new Cell(row, family, new byte[0], Long.MAX_VALUE, CellType.DELETE_FAMILY, Long.MAX_VALUE, null);
+  }
+
+  /** The smallest possible cell of a column: every version of the column sorts at or after it. */
+  public static Cell firstOnColumn(byte[] row, byte[] family, byte[] qualifier) {
+    return new Cell(row, family, qualifier, Long.MAX_VALUE, CellType.DELETE_FAMILY, Long.MAX_VALUE, null);
+  }
+
+  /** The largest possible cell of a column: every version of the column sorts at or before it. */
+  public static Cell lastOnColumn(byte[] row, byte[] family, byte[] qualifier) {
+    return new Cell(row, family, qualifier, Long.MIN_VALUE, CellType.PUT, -1L, null);
+  }
+}

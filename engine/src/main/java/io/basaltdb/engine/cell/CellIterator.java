@@ -1,0 +1,20 @@
+package io.basaltdb.engine.cell;
+
+/**
+ * A forward cursor over cells in {@link CellComparator} order: memstores, files and merges
+ * all implement it. After {@link #seek} or {@link #seekToFirst}, {@link #current()} is the
+ * cell under the cursor or null past the end. Not thread-safe.
+ */
+public interface CellIterator extends AutoCloseable {
+  void seekToFirst();
+
+  /** Positions at the first cell {@code >= target}. May move backwards. */
+  void seek(io.basaltdb.engine.Cell target);
+
+  io.basaltdb.engine.Cell current();
+
+  void next();
+
+  @Override
+  default void close() {}
+}

@@ -1,0 +1,77 @@
+package io.basaltdb.engine.file;
+
+import io.basaltdb.engine.Cell;
+import io.basaltdb.engine.CellType;
+import io.basaltdb.engine.util.ByteReader.MalformedException;
+import io.basaltdb.engine.util.ByteWriter;
+
+/**
+ * Constants and the cell-key codec of the block file; see {@code engine/doc/file-format.md}.
+ * Stateless.
+ */
+public final class BlockFileFormat {
+  /** Points at engine/doc/file-format.md, "version 1". Frozen. */
+  public static final int FORMAT_VERSION = 1;
+  public static final long MAGIC = 0x42534C5442464C31L; // "BSLTBFL1"
+  public static final int TRAILER_SIZE = 60;
+  public static final int ENVELOPE_OVERHEAD = 9;
+  public static final int RESTART_INTERVAL = 16;
+  public static final byte CODEC_NONE = 0;
+  public static final byte CODEC_LZ4 = 1;
+
+  private BlockFileFormat() {}
+
+  /** Appends the key of {@code c} (row_len, row, qualifier, timestamp, type). */
+  public static void encodeKey(Cell c, ByteWriter out) {
+    out.putVarInt(c.row().length);
+    out.put(c.row());
+    out.put(c.qualifier());
+    out.putLong(c.timestamp());
+    out.put(c.type().code());
+  }
+
+  public static byte[] encodeKey(Cell c) {
+    ByteWriter w = new ByteWriter(c.row().length + c.qualifier().length + 16);
+    encodeKey(c, w);
+    return w.toByteArray();
+  }
+
+  /** Decodes a key (of {@code len} bytes at {@code off}) back into a cell of {@code family}. */
+  public static Cell decodeKey(byte[] key, int off, int len, byte[] family, long seq,
+      byte[] value) {
+    int p = off;
+    int end = off + len;
+    int rowLen = 0;
+    int shift = 0;
+    while (true) {
+      if (p >= end || shift > 28) {
+        throw new MalformedException("bad row length in key");
+      }
+      byte b = key[p++];
+      rowLen |= (b & 0x7F) << shift;
+      if ((b & 0x80) == 0) {
+        break;
+      }
+      shift += 7;
+    }
+    int qualLen = end - p - rowLen - 9;
+    if (rowLen < 0 || qualLen < 0) {
+      throw new MalformedException("key of " + len + " bytes too short for row of " + rowLen);
+    }
+    byte[] row = new byte[rowLen];
+    System.arraycopy(key, p, row, 0, rowLen);
+    p += rowLen;
+    byte[] qual = new byte[qualLen];
+    System.arraycopy(key, p, qual, 0, qualLen);
+    p += qualLen;
+    long ts = 0;
+    for (int i = 0; i < 8; i++) {
+      ts = (ts << 8) | (key[p++] & 0xff);
+    }
+    CellType type = CellType.ofCode(key[p]);
+    if (type == null) {
+      throw new MalformedException("unknown cell type code " + key[p]);
+    }
+    return new Cell(row, family, qual, ts, type, seq, value);
+  }
+}

@@ -1,0 +1,320 @@
+package io.basaltdb.engine.file;
+
+import io.basaltdb.engine.BloomType;
+import io.basaltdb.engine.Cell;
+import io.basaltdb.engine.CorruptionException;
+import io.basaltdb.engine.StorageIOException;
+import io.basaltdb.engine.cache.BlockCache;
+import io.basaltdb.engine.cell.CellIterator;
+import io.basaltdb.engine.util.ByteReader;
+import io.basaltdb.engine.util.ByteReader.MalformedException;
+import io.basaltdb.engine.util.ByteWriter;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.zip.CRC32C;
+import net.jpountz.lz4.LZ4Exception;
+import net.jpountz.lz4.LZ4Factory;
+import net.jpountz.lz4.LZ4FastDecompressor;
+
+/**
+ * An open block file: trailer, info and root index in memory; data, index and bloom blocks
+ * read on demand through the shared {@link BlockCache}, each checked against its CRC32C.
+ * Thread-safe: positional reads only; each {@link #scanner()} is single-threaded.
+ */
+public final class BlockFileReader implements AutoCloseable {
+  private static final LZ4FastDecompressor LZ4 = LZ4Factory.fastestInstance().fastDecompressor();
+
+  private final Path path;
+  private final String name;
+  private final FileChannel channel;
+  private final long length;
+  private final BlockCache cache;
+  private final long fileId;
+  private final Trailer trailer;
+  private final FileInfo info;
+  private final Block rootIndex;
+
+  private BlockFileReader(Path path, FileChannel channel, BlockCache cache) throws IOException {
+    this.path = path;
+    this.name = path.toString();
+    this.channel = channel;
+    this.cache = cache;
+    this.fileId = cache.newFileId();
+    this.length = channel.size();
+    if (length < BlockFileFormat.TRAILER_SIZE) {
+      throw new CorruptionException(name, 0, "file of " + length + " bytes is shorter than a trailer");
+    }
+    byte[] t = readFully(length - BlockFileFormat.TRAILER_SIZE, BlockFileFormat.TRAILER_SIZE);
+    this.trailer = Trailer.decode(t, name, length);
+    byte[] infoRaw = readBlockBytes(trailer.info());
+    try {
+      this.info = FileInfo.decode(infoRaw);
+    } catch (MalformedException e) {
+      throw new CorruptionException(name, trailer.info().offset(), "bad info block: " + e.getMessage());
+    }
+    this.rootIndex = parse(trailer.index(), readBlockBytes(trailer.index()));
+  }
+
+  /** Opens a file; a missing or damaged file raises an exception naming it. */
+  public static BlockFileReader open(Path path, BlockCache cache) {
+    FileChannel ch;
+    try {
+      ch = FileChannel.open(path, StandardOpenOption.READ);
+    } catch (NoSuchFileException e) {
+      throw new CorruptionException("block file " + path + " is missing");
+    } catch (IOException e) {
+      throw StorageIOException.wrap("cannot open block file " + path, e);
+    }
+    try {
+      return new BlockFileReader(path, ch, cache);
+    } catch (IOException e) {
+      closeQuietly(ch);
+      throw StorageIOException.wrap("cannot read block file " + path, e);
+    } catch (RuntimeException e) {
+      closeQuietly(ch);
+      throw e;
+    }
+  }
+
+  private static void closeQuietly(FileChannel ch) {
+    try {
+      ch.close();
+    } catch (IOException ignored) {
+      // already failing
+    }
+  }
+
+  public Path path() {
+    return path;
+  }
+
+  public FileInfo info() {
+    return info;
+  }
+
+  public long length() {
+    return length;
+  }
+
+  public int indexLevels() {
+    return trailer.indexLevels();
+  }
+
+  public int dataBlockCount() {
+    return trailer.dataBlocks();
+  }
+
+  /** False when the row is certainly absent (bloom filter says so). */
+  public boolean mightContainRow(byte[] row) {
+    BloomFilter b = bloom();
+    return b == null || b.mightContainHash(BloomFilter.hash(row));
+  }
+
+  /** False when the column is certainly absent; only ROWCOL files can tell. */
+  public boolean mightContainColumn(byte[] row, byte[] qualifier) {
+    BloomFilter b = bloom();
+    if (b == null) {
+      return true;
+    }
+    if (info.bloomType() != BloomType.ROWCOL) {
+      return b.mightContainHash(BloomFilter.hash(row));
+    }
+    return b.mightContain(BlockFileWriter.rowColKey(new ByteWriter(row.length + 16), row,
+        qualifier));
+  }
+
+  private BloomFilter bloom() {
+    BlockHandle h = trailer.bloom();
+    if (h == null) {
+      return null;
+    }
+    return cache.get(fileId, h.offset(), () -> {
+      try {
+        return BloomFilter.decode(readBlockBytes(h));
+      } catch (MalformedException e) {
+        throw new CorruptionException(name, h.offset(), "bad bloom block: " + e.getMessage());
+      }
+    });
+  }
+
+  Block block(BlockHandle h) {
+    return cache.get(fileId, h.offset(), () -> parse(h, readBlockBytes(h)));
+  }
+
+  private Block parse(BlockHandle h, byte[] raw) {
+    try {
+      return new Block(raw);
+    } catch (MalformedException e) {
+      throw new CorruptionException(name, h.offset(), "bad block: " + e.getMessage());
+    }
+  }
+
+  private byte[] readBlockBytes(BlockHandle h) {
+    if (h.offset() < 0 || h.length() < 0 || h.end() > length - BlockFileFormat.TRAILER_SIZE) {
+      throw new CorruptionException(name, h.offset(), "block handle " + h + " outside the file");
+    }
+    byte[] b = readFully(h.offset(), h.length() + BlockFileFormat.ENVELOPE_OVERHEAD);
+    int n = h.length();
+    CRC32C crc = new CRC32C();
+    crc.update(b, 0, n + 5);
+    if ((int) crc.getValue() != ByteReader.getInt(b, n + 5)) {
+      throw new CorruptionException(name, h.offset(), "block checksum mismatch");
+    }
+    byte codec = b[n];
+    int rawLen = ByteReader.getInt(b, n + 1);
+    if (codec == BlockFileFormat.CODEC_NONE) {
+      if (rawLen != n) {
+        throw new CorruptionException(name, h.offset(), "raw block length mismatch");
+      }
+      return java.util.Arrays.copyOf(b, n);
+    }
+    if (codec != BlockFileFormat.CODEC_LZ4 || rawLen < 0 || rawLen > (1 << 30)) {
+      throw new CorruptionException(name, h.offset(), "bad block codec " + codec + "/" + rawLen);
+    }
+    byte[] out = new byte[rawLen];
+    try {
+      int read = LZ4.decompress(b, 0, out, 0, rawLen);
+      if (read != n) {
+        throw new CorruptionException(name, h.offset(), "LZ4 block length mismatch");
+      }
+    } catch (LZ4Exception e) {
+      throw new CorruptionException(name, h.offset(), "LZ4 block does not decompress");
+    }
+    return out;
+  }
+
+  private byte[] readFully(long pos, int len) {
+    if (pos < 0 || pos + len > length) {
+      throw new CorruptionException(name, pos, "read of " + len + " bytes past end " + length);
+    }
+    ByteBuffer buf = ByteBuffer.allocate(len);
+    try {
+      while (buf.hasRemaining()) {
+        int r = channel.read(buf, pos + buf.position());
+        if (r < 0) {
+          throw new CorruptionException(name, pos, "unexpected end of file");
+        }
+      }
+    } catch (IOException e) {
+      throw StorageIOException.wrap("cannot read " + name + " at " + pos, e);
+    }
+    return buf.array();
+  }
+
+  public CellIterator scanner() {
+    return new Scanner();
+  }
+
+  @Override
+  public void close() {
+    cache.invalidateFile(fileId);
+    try {
+      channel.close();
+    } catch (IOException e) {
+      throw StorageIOException.wrap("cannot close " + name, e);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return path.getFileName().toString();
+  }
+
+  /**
+   * Walks the index levels down to data blocks. {@code levels[0]} iterates the root;
+   * {@code levels[n-1]} iterates a leaf index block; {@code dataIter} the data block.
+   */
+  private final class Scanner implements CellIterator {
+    private final int depth = trailer.indexLevels();
+    private final Block.Iter[] levels = new Block.Iter[depth];
+    private Block.Iter dataIter;
+    private final byte[] family = info.family();
+
+    @Override
+    public void seekToFirst() {
+      try {
+        levels[0] = rootIndex.iterator(family);
+        levels[0].seekToFirst();
+        descend(0, null);
+      } catch (MalformedException e) {
+        throw corrupt(e);
+      }
+    }
+
+    @Override
+    public void seek(Cell target) {
+      try {
+        levels[0] = rootIndex.iterator(family);
+        levels[0].seek(target);
+        descend(0, target);
+      } catch (MalformedException e) {
+        throw corrupt(e);
+      }
+    }
+
+    /** From an index iterator at {@code level} positioned on an entry, open its children. */
+    private void descend(int level, Cell target) {
+      while (true) {
+        Block.Iter it = levels[level];
+        if (it.current() == null) {
+          if (level == 0) {
+            dataIter = null;
+            return;
+          }
+          level--;
+          levels[level].next();
+          target = null;
+          continue;
+        }
+        BlockHandle h = BlockHandle.decode(new ByteReader(it.current().value()));
+        Block child = block(h);
+        Block.Iter ci = child.iterator(family);
+        if (target == null) {
+          ci.seekToFirst();
+        } else {
+          ci.seek(target);
+        }
+        if (level + 1 < depth) {
+          levels[level + 1] = ci;
+          level++;
+          continue;
+        }
+        dataIter = ci;
+        if (ci.current() != null) {
+          return;
+        }
+        it.next();
+        target = null;
+      }
+    }
+
+    @Override
+    public Cell current() {
+      return dataIter == null ? null : dataIter.current();
+    }
+
+    @Override
+    public void next() {
+      if (dataIter == null) {
+        return;
+      }
+      try {
+        dataIter.next();
+        if (dataIter.current() == null) {
+          levels[depth - 1].next();
+          descend(depth - 1, null);
+        }
+      } catch (MalformedException e) {
+        throw corrupt(e);
+      }
+    }
+
+    private CorruptionException corrupt(MalformedException e) {
+      return new CorruptionException(name + ": malformed block entry: " + e.getMessage());
+    }
+  }
+}

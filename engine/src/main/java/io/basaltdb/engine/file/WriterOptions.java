@@ -1,0 +1,11 @@
+package io.basaltdb.engine.file;
+
+import io.basaltdb.engine.BloomType;
+import io.basaltdb.engine.Compression;
+
+/** How a block file is written: target block size, compression, bloom keys and accuracy. */
+public record WriterOptions(int blockSize, Compression compression, BloomType bloomType,
+    double bloomFalsePositiveRate) {
+  public static final WriterOptions DEFAULT =
+      new WriterOptions(64 * 1024, Compression.LZ4, BloomType.ROW, 0.01);
+}

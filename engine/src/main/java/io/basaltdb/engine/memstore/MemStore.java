@@ -1,0 +1,94 @@
+package io.basaltdb.engine.memstore;
+
+import io.basaltdb.engine.Cell;
+import io.basaltdb.engine.cell.CellComparator;
+import io.basaltdb.engine.cell.CellIterator;
+import java.util.Iterator;
+import java.util.NavigableSet;
+import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The in-memory sorted buffer of one store: a concurrent skip list of cells in
+ * {@link CellComparator} order. Writers add concurrently; readers iterate without locks
+ * (weakly consistent iterators; MVCC read points hide writes not yet committed). Once
+ * swapped out for flushing it receives no more writes. Tracks its heap size and the range
+ * of sequence ids it holds.
+ */
+public final class MemStore {
+  private final NavigableSet<Cell> cells = new ConcurrentSkipListSet<>(CellComparator.INSTANCE);
+  private final AtomicLong heapSize = new AtomicLong();
+  private final AtomicLong minSeq = new AtomicLong(Long.MAX_VALUE);
+  private final AtomicLong maxSeq = new AtomicLong(0);
+
+  public void add(Cell c) {
+    if (cells.add(c)) {
+      heapSize.addAndGet(c.heapSize() + 40);
+    }
+    minSeq.accumulateAndGet(c.sequenceId(), Math::min);
+    maxSeq.accumulateAndGet(c.sequenceId(), Math::max);
+  }
+
+  public long heapSize() {
+    return heapSize.get();
+  }
+
+  public boolean isEmpty() {
+    return cells.isEmpty();
+  }
+
+  public int cellCount() {
+    return cells.size();
+  }
+
+  /** Smallest sequence id held, or Long.MAX_VALUE when empty. */
+  public long minSequenceId() {
+    return minSeq.get();
+  }
+
+  public long maxSequenceId() {
+    return maxSeq.get();
+  }
+
+  /** All cells, in order (for flushing). */
+  public Iterable<Cell> cells() {
+    return cells;
+  }
+
+  public CellIterator iterator() {
+    return new Iter();
+  }
+
+  private final class Iter implements CellIterator {
+    private Iterator<Cell> it;
+    private Cell current;
+
+    @Override
+    public void seekToFirst() {
+      it = cells.iterator();
+      advance();
+    }
+
+    @Override
+    public void seek(Cell target) {
+      it = cells.tailSet(target, true).iterator();
+      advance();
+    }
+
+    private void advance() {
+      current = it.hasNext() ? it.next() : null;
+    }
+
+    @Override
+    public Cell current() {
+      return current;
+    }
+
+    @Override
+    public void next() {
+      if (current != null) {
+        advance();
+      }
+    }
+  }
+}

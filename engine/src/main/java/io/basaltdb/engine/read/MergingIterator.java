@@ -1,0 +1,78 @@
+package io.basaltdb.engine.read;
+
+import io.basaltdb.engine.Cell;
+import io.basaltdb.engine.cell.CellComparator;
+import io.basaltdb.engine.cell.CellIterator;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.PriorityQueue;
+
+/**
+ * Merges several sorted {@link CellIterator}s (memstores and files) into one sorted stream.
+ * Equal cells from several sources (a WAL replay of an already-flushed edit) all appear;
+ * the resolver drops the duplicates. Not thread-safe.
+ */
+public final class MergingIterator implements CellIterator {
+  private final List<CellIterator> sources;
+  private final PriorityQueue<CellIterator> heap;
+  private CellIterator top;
+
+  public MergingIterator(List<? extends CellIterator> sources) {
+    this.sources = new ArrayList<>(sources);
+    this.heap = new PriorityQueue<>(Math.max(1, sources.size()),
+        (a, b) -> CellComparator.INSTANCE.compare(a.current(), b.current()));
+  }
+
+  @Override
+  public void seekToFirst() {
+    heap.clear();
+    for (CellIterator s : sources) {
+      s.seekToFirst();
+      if (s.current() != null) {
+        heap.add(s);
+      }
+    }
+    top = heap.poll();
+  }
+
+  @Override
+  public void seek(Cell target) {
+    heap.clear();
+    for (CellIterator s : sources) {
+      s.seek(target);
+      if (s.current() != null) {
+        heap.add(s);
+      }
+    }
+    top = heap.poll();
+  }
+
+  @Override
+  public Cell current() {
+    return top == null ? null : top.current();
+  }
+
+  @Override
+  public void next() {
+    if (top == null) {
+      return;
+    }
+    top.next();
+    if (top.current() == null) {
+      top = heap.poll();
+      return;
+    }
+    CellIterator peek = heap.peek();
+    if (peek != null && CellComparator.INSTANCE.compare(peek.current(), top.current()) < 0) {
+      heap.add(top);
+      top = heap.poll();
+    }
+  }
+
+  @Override
+  public void close() {
+    for (CellIterator s : sources) {
+      s.close();
+    }
+  }
+}

@@ -1,0 +1,84 @@
+package io.basaltdb.engine.region;
+
+import java.util.ArrayDeque;
+import java.util.function.LongSupplier;
+
+/**
+ * Multi-version concurrency control for one region. A write begins (taking the next sequence
+ * id, in order), applies its cells, then completes; the read point is the largest sequence id
+ * such that every write of the region up to it has completed. Readers ignore cells above their
+ * read point, so a row mutation is seen whole or not at all.
+ *
+ * <p>Thread-safe: {@code this} guards the queue; the read point is volatile.
+ */
+public final class Mvcc {
+  /** An in-flight write. */
+  public static final class WriteEntry {
+    private final long seq;
+    private boolean done;
+
+    WriteEntry(long seq) {
+      this.seq = seq;
+    }
+
+    public long sequenceId() {
+      return seq;
+    }
+  }
+
+  private final ArrayDeque<WriteEntry> pending = new ArrayDeque<>();
+  private volatile long readPoint;
+
+  public Mvcc(long initialReadPoint) {
+    this.readPoint = initialReadPoint;
+  }
+
+  public long readPoint() {
+    return readPoint;
+  }
+
+  /** Takes the next sequence id from {@code source} and queues the write, atomically. */
+  public synchronized WriteEntry begin(LongSupplier source) {
+    WriteEntry e = new WriteEntry(source.getAsLong());
+    pending.addLast(e);
+    return e;
+  }
+
+  /** Marks the write done and advances the read point as far as the queue allows. */
+  public synchronized void complete(WriteEntry e) {
+    e.done = true;
+    boolean advanced = false;
+    while (!pending.isEmpty() && pending.peekFirst().done) {
+      readPoint = pending.pollFirst().seq;
+      advanced = true;
+    }
+    if (advanced) {
+      notifyAll();
+    }
+  }
+
+  /** Completes the write and waits until readers can see it (read-your-writes). */
+  public void completeAndWait(WriteEntry e) {
+    complete(e);
+    synchronized (this) {
+      boolean interrupted = false;
+      while (readPoint < e.seq) {
+        try {
+          wait();
+        } catch (InterruptedException ie) {
+          interrupted = true;
+        }
+      }
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /** Raises the read point (recovery) when nothing is in flight. */
+  public synchronized void advanceTo(long seq) {
+    if (pending.isEmpty() && seq > readPoint) {
+      readPoint = seq;
+    }
+  }
+}

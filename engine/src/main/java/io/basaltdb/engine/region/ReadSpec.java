@@ -1,0 +1,65 @@
+package io.basaltdb.engine.region;
+
+import io.basaltdb.engine.read.ColumnQuery;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Map;
+import java.util.NavigableSet;
+import java.util.TreeMap;
+
+/**
+ * What a read asks of a region: families (empty map = every family) with their qualifiers
+ * (null set = every qualifier), a time range {@code [minTimestamp, maxTimestamp)} and the
+ * versions wanted per column. Immutable once built.
+ */
+public final class ReadSpec {
+  public static final ReadSpec LATEST = new ReadSpec(Map.of(), 0, Long.MAX_VALUE, 1);
+
+  private final Map<byte[], NavigableSet<byte[]>> families;
+  private final long minTimestamp;
+  private final long maxTimestamp;
+  private final int maxVersions;
+
+  public ReadSpec(Map<byte[], NavigableSet<byte[]>> families, long minTimestamp,
+      long maxTimestamp, int maxVersions) {
+    TreeMap<byte[], NavigableSet<byte[]>> f = new TreeMap<>(Arrays::compareUnsigned);
+    f.putAll(families);
+    this.families = Collections.unmodifiableMap(f);
+    this.minTimestamp = minTimestamp;
+    this.maxTimestamp = maxTimestamp;
+    this.maxVersions = maxVersions;
+  }
+
+  public Map<byte[], NavigableSet<byte[]>> families() {
+    return families;
+  }
+
+  public boolean allFamilies() {
+    return families.isEmpty();
+  }
+
+  public long minTimestamp() {
+    return minTimestamp;
+  }
+
+  public long maxTimestamp() {
+    return maxTimestamp;
+  }
+
+  public int maxVersions() {
+    return maxVersions;
+  }
+
+  ColumnQuery queryFor(byte[] family) {
+    NavigableSet<byte[]> q = families.isEmpty() ? null : families.get(family);
+    return new ColumnQuery(q, minTimestamp, maxTimestamp, maxVersions);
+  }
+
+  public ReadSpec withVersions(int versions) {
+    return new ReadSpec(families, minTimestamp, maxTimestamp, versions);
+  }
+
+  public ReadSpec withTimeRange(long min, long max) {
+    return new ReadSpec(families, min, max, maxVersions);
+  }
+}

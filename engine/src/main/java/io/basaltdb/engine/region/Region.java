@@ -1,0 +1,530 @@
+package io.basaltdb.engine.region;
+
+import io.basaltdb.engine.Cell;
+import io.basaltdb.engine.CellType;
+import io.basaltdb.engine.ClosedException;
+import io.basaltdb.engine.Durability;
+import io.basaltdb.engine.FamilyOptions;
+import io.basaltdb.engine.InvalidArgumentException;
+import io.basaltdb.engine.compaction.CompactionPolicy;
+import io.basaltdb.engine.store.Store;
+import io.basaltdb.engine.store.StoreFile;
+import io.basaltdb.engine.wal.WalEdit;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableSet;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Function;
+
+/**
+ * A contiguous row range {@code [startRow, endRow)} with one {@link Store} per family.
+ *
+ * <p>Write path: row lock, then under the update lock (shared) a sequence id from MVCC, the WAL
+ * record, the memstore inserts; then (outside the update lock) the WAL sync for {@code SYNC}
+ * writes and the MVCC completion, after which readers see the whole mutation at once.
+ *
+ * <p>Locks: {@code updatesLock} is taken shared by writers and exclusively by a flush while it
+ * swaps memstores, so a flush point splits writes cleanly. {@code flushLock} lets one flush run
+ * at a time (flushes must install in snapshot order). {@code scanners} (its monitor) makes
+ * registering a scanner's read point atomic with computing the smallest read point.
+ */
+public final class Region implements AutoCloseable {
+  private static final byte[] EMPTY = new byte[0];
+
+  private final RegionDescriptor descriptor;
+  private final byte[] nameBytes;
+  private final RegionContext ctx;
+  private final TreeMap<byte[], Store> stores = new TreeMap<>(Arrays::compareUnsigned);
+  private final Mvcc mvcc;
+  private final RowLocks rowLocks = new RowLocks();
+  private final ReentrantReadWriteLock updatesLock = new ReentrantReadWriteLock();
+  private final ReentrantLock flushLock = new ReentrantLock();
+  private final Object flushDone = new Object();
+  private final Object compactionLock = new Object();
+  private final Map<Object, Long> scanners = new ConcurrentHashMap<>();
+  private final AtomicBoolean flushRequested = new AtomicBoolean();
+  private final AtomicBoolean compactionRequested = new AtomicBoolean();
+  private final AtomicBoolean unloggedEdits = new AtomicBoolean();
+  private final AtomicLong writes = new AtomicLong();
+  private final AtomicLong reads = new AtomicLong();
+  private final AtomicLong blockedWrites = new AtomicLong();
+  private volatile boolean closed;
+
+  private Region(RegionDescriptor descriptor, Path dir, RegionContext ctx) {
+    this.descriptor = descriptor;
+    this.nameBytes = descriptor.name().getBytes(StandardCharsets.UTF_8);
+    this.ctx = ctx;
+    try {
+      for (Map.Entry<String, FamilyOptions> f : descriptor.families().entrySet()) {
+        byte[] fam = f.getKey().getBytes(StandardCharsets.UTF_8);
+        stores.put(fam, Store.open(dir.resolve(f.getKey()), fam, f.getValue(), ctx.blockCache(),
+            ctx.options().clock()));
+      }
+    } catch (RuntimeException e) {
+      stores.values().forEach(Store::close);
+      throw e;
+    }
+    this.mvcc = new Mvcc(ctx.sequence().get());
+  }
+
+  /** Opens the region's stores under {@code dir}; the caller replays the WAL, then {@link #opened}. */
+  public static Region open(RegionDescriptor descriptor, Path dir, RegionContext ctx) {
+    return new Region(descriptor, dir, ctx);
+  }
+
+  public RegionDescriptor descriptor() {
+    return descriptor;
+  }
+
+  public String name() {
+    return descriptor.name();
+  }
+
+  public List<Store> stores() {
+    return new ArrayList<>(stores.values());
+  }
+
+  public Store store(String family) {
+    return stores.get(family.getBytes(StandardCharsets.UTF_8));
+  }
+
+  // ------------------------------------------------------------------ recovery
+
+  /** Applies a replayed WAL edit: cells beyond their store's flushed point go to memstores. */
+  public long replay(WalEdit edit) {
+    long applied = 0;
+    for (Cell c : edit.cells()) {
+      Store s = stores.get(c.family());
+      if (s != null && c.sequenceId() > s.flushedSequenceId()) {
+        s.add(c);
+        ctx.budget().add(c.heapSize());
+        applied++;
+      }
+    }
+    return applied;
+  }
+
+  /** After replay: readers see everything recovered. */
+  public void opened() {
+    mvcc.advanceTo(ctx.sequence().get());
+  }
+
+  // ------------------------------------------------------------------ writes
+
+  /**
+   * Applies cells to one row atomically. Cells with {@link Cell#LATEST_TIMESTAMP} get the
+   * current time; a one-version delete at LATEST deletes the newest version. Returns the cells
+   * as written (timestamps and sequence id assigned).
+   */
+  public List<Cell> mutateRow(byte[] row, List<Cell> cells, Durability durability) {
+    return mutateRowWith(row, durability, current -> cells, false);
+  }
+
+  /**
+   * The read-modify-write primitive: under the row's lock, {@code fn} sees the row's current
+   * cells (latest version of every column, all families) and returns the cells to write (empty
+   * to write nothing). Increment, append and check-and-mutate are built on it.
+   */
+  public List<Cell> mutateRowWith(byte[] row, Durability durability,
+      Function<List<Cell>, List<Cell>> fn) {
+    return mutateRowWith(row, durability, fn, true);
+  }
+
+  private List<Cell> mutateRowWith(byte[] row, Durability durability,
+      Function<List<Cell>, List<Cell>> fn, boolean readFirst) {
+    checkOpen();
+    checkRow(row);
+    ctx.budget().awaitRoom(this::requestFlush);
+    waitIfTooBig();
+    Lock lock = rowLocks.lockRow(row);
+    try {
+      List<Cell> current = readFirst ? get(row, ReadSpec.LATEST) : List.of();
+      List<Cell> cells = fn.apply(current);
+      if (cells == null || cells.isEmpty()) {
+        return List.of();
+      }
+      validate(row, cells);
+      return applyLocked(row, cells, durability);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private List<Cell> applyLocked(byte[] row, List<Cell> cells, Durability durability) {
+    long now = ctx.options().clock().millis();
+    List<Cell> stamped = new ArrayList<>(cells.size());
+    Mvcc.WriteEntry entry = null;
+    long walPosition = -1;
+    updatesLock.readLock().lock();
+    try {
+      entry = mvcc.begin(ctx.sequence()::incrementAndGet);
+      long seq = entry.sequenceId();
+      for (Cell c : cells) {
+        long ts = c.timestamp();
+        if (ts == Cell.LATEST_TIMESTAMP) {
+          ts = c.type() == CellType.DELETE ? newestVersionTs(row, c, now) : now;
+        }
+        stamped.add(new Cell(row, storeFor(c).family(), c.qualifier(), ts, c.type(), seq,
+            c.value()));
+      }
+      if (durability != Durability.SKIP) {
+        walPosition = ctx.wal().append(new WalEdit(seq, nameBytes, stamped));
+      } else {
+        unloggedEdits.set(true);
+      }
+      long bytes = 0;
+      for (Cell c : stamped) {
+        stores.get(c.family()).add(c);
+        bytes += c.heapSize();
+      }
+      ctx.budget().add(bytes);
+    } catch (RuntimeException e) {
+      if (entry != null) {
+        mvcc.complete(entry);
+      }
+      throw e;
+    } finally {
+      updatesLock.readLock().unlock();
+    }
+    try {
+      if (durability == Durability.SYNC) {
+        ctx.wal().sync(walPosition);
+      }
+    } finally {
+      mvcc.completeAndWait(entry);
+    }
+    writes.incrementAndGet();
+    maybeRequestFlush();
+    return stamped;
+  }
+
+  /** The newest visible version's timestamp of a column, or now if it has none. */
+  private long newestVersionTs(byte[] row, Cell c, long now) {
+    Store s = storeFor(c);
+    NavigableSet<byte[]> q = io.basaltdb.engine.read.ColumnQuery.qualifierSet();
+    q.add(c.qualifier());
+    for (Cell x : get(row, new ReadSpec(Map.of(s.family(), q), 0, Long.MAX_VALUE, 1))) {
+      return x.timestamp();
+    }
+    return now;
+  }
+
+  private Store storeFor(Cell c) {
+    Store s = c.family() == null ? null : stores.get(c.family());
+    if (s == null) {
+      throw new InvalidArgumentException("unknown column family '"
+          + (c.family() == null ? "null" : new String(c.family(), StandardCharsets.UTF_8))
+          + "' in region " + name() + "; families: " + descriptor.families().keySet());
+    }
+    return s;
+  }
+
+  private void checkRow(byte[] row) {
+    if (row == null || row.length == 0) {
+      throw new InvalidArgumentException("row key must not be null or empty");
+    }
+    if (row.length > Short.MAX_VALUE) {
+      throw new InvalidArgumentException("row key of " + row.length + " bytes exceeds "
+          + Short.MAX_VALUE);
+    }
+    if (!descriptor.containsRow(row)) {
+      throw new InvalidArgumentException("row " + Cell.printable(row) + " is outside region "
+          + name());
+    }
+  }
+
+  private void validate(byte[] row, List<Cell> cells) {
+    int max = ctx.options().maxCellSizeBytes();
+    for (Cell c : cells) {
+      storeFor(c);
+      if (c.type() == null) {
+        throw new InvalidArgumentException("cell without a type");
+      }
+      if (c.row() != null && c.row() != row && !Arrays.equals(c.row(), row)) {
+        throw new InvalidArgumentException("a row mutation's cells must all be of row "
+            + Cell.printable(row) + ", got " + Cell.printable(c.row()));
+      }
+      if (c.timestamp() < 0) {
+        throw new InvalidArgumentException("timestamp must be >= 0, got " + c.timestamp());
+      }
+      long size = (long) row.length + c.qualifier().length + c.value().length;
+      if (size > max) {
+        throw new InvalidArgumentException("cell of " + size + " bytes in row "
+            + Cell.printable(row) + " exceeds the maximum cell size of " + max + " bytes");
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ reads
+
+  /** The row's cells as {@code spec} asks; empty when the row has none. */
+  public List<Cell> get(byte[] row, ReadSpec spec) {
+    checkOpen();
+    byte[] stop = Arrays.copyOf(row, row.length + 1);
+    try (RegionScanner s = openScanner(spec, row, stop, row)) {
+      List<Cell> r = s.next();
+      return r == null ? List.of() : r;
+    }
+  }
+
+  /**
+   * Scans {@code [startRow, stopRow)} (clipped to the region; empty stop = region end). The
+   * scanner must be closed.
+   */
+  public RegionScanner scan(ReadSpec spec, byte[] startRow, byte[] stopRow) {
+    checkOpen();
+    byte[] start = startRow == null || Arrays.compareUnsigned(startRow, descriptor.startRow()) < 0
+        ? descriptor.startRow() : startRow;
+    byte[] stop = stopRow == null ? EMPTY : stopRow;
+    byte[] end = descriptor.endRow();
+    if (end.length > 0 && (stop.length == 0 || Arrays.compareUnsigned(stop, end) > 0)) {
+      stop = end;
+    }
+    return openScanner(spec, start, stop, null);
+  }
+
+  private RegionScanner openScanner(ReadSpec spec, byte[] start, byte[] stop, byte[] getRow) {
+    reads.incrementAndGet();
+    List<Store> selected = new ArrayList<>();
+    if (spec.allFamilies()) {
+      selected.addAll(stores.values());
+    } else {
+      for (byte[] f : spec.families().keySet()) {
+        Store s = stores.get(f);
+        if (s == null) {
+          throw new InvalidArgumentException("unknown column family '"
+              + new String(f, StandardCharsets.UTF_8) + "' in region " + name());
+        }
+        selected.add(s);
+      }
+    }
+    Object token = new Object();
+    long rp;
+    synchronized (scanners) {
+      rp = mvcc.readPoint();
+      scanners.put(token, rp);
+    }
+    try {
+      RegionScanner s = new RegionScanner(this, selected, spec, start, stop, getRow, rp,
+          ctx.options().clock().millis());
+      scanners.put(s, rp);
+      return s;
+    } finally {
+      scanners.remove(token);
+    }
+  }
+
+  void scannerClosed(RegionScanner s) {
+    scanners.remove(s);
+  }
+
+  /** The smallest read point any open scanner may still use. */
+  public long smallestReadPoint() {
+    synchronized (scanners) {
+      long min = mvcc.readPoint();
+      for (long rp : scanners.values()) {
+        min = Math.min(min, rp);
+      }
+      return min;
+    }
+  }
+
+  public long readPoint() {
+    return mvcc.readPoint();
+  }
+
+  // ------------------------------------------------------------------ flush and compaction
+
+  public long memstoreBytes() {
+    long total = 0;
+    for (Store s : stores.values()) {
+      total += s.memstoreBytes();
+    }
+    return total;
+  }
+
+  public long oldestUnflushedSequenceId() {
+    long min = Long.MAX_VALUE;
+    for (Store s : stores.values()) {
+      min = Math.min(min, s.oldestUnflushedSequenceId());
+    }
+    return min;
+  }
+
+  private void maybeRequestFlush() {
+    long limit = ctx.options().flushSizeBytes();
+    for (Store s : stores.values()) {
+      if (s.activeMemstoreBytes() >= limit) {
+        requestFlush();
+        return;
+      }
+    }
+  }
+
+  void requestFlush() {
+    if (flushRequested.compareAndSet(false, true)) {
+      ctx.scheduler().requestFlush(this);
+    }
+  }
+
+  /** Back-pressure: a region holding over twice the flush size waits for its flush. */
+  private void waitIfTooBig() {
+    long blocking = 2 * ctx.options().flushSizeBytes();
+    if (memstoreBytes() < blocking) {
+      return;
+    }
+    blockedWrites.incrementAndGet();
+    while (memstoreBytes() >= blocking && !closed) {
+      requestFlush();
+      synchronized (flushDone) {
+        try {
+          flushDone.wait(10);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+    }
+  }
+
+  /** Flushes every store's memstore to a new file; returns the number of files written. */
+  public int flush() {
+    flushLock.lock();
+    try {
+      flushRequested.set(false);
+      if (closed) {
+        return 0;
+      }
+      List<Store.Snapshot> snaps = new ArrayList<>();
+      List<Store> order = new ArrayList<>(stores.values());
+      updatesLock.writeLock().lock();
+      try {
+        long point = ctx.sequence().get();
+        for (Store s : order) {
+          snaps.add(s.snapshot(point));
+        }
+      } finally {
+        updatesLock.writeLock().unlock();
+      }
+      int files = 0;
+      for (int i = 0; i < order.size(); i++) {
+        long bytes = snaps.get(i).memstore().heapSize();
+        StoreFile f = order.get(i).flush(snaps.get(i));
+        ctx.budget().release(bytes);
+        if (f != null) {
+          files++;
+        }
+      }
+      unloggedEdits.set(false);
+      ctx.scheduler().flushed(this);
+      if (needsCompaction()) {
+        requestCompaction();
+      }
+      return files;
+    } finally {
+      flushLock.unlock();
+      synchronized (flushDone) {
+        flushDone.notifyAll();
+      }
+    }
+  }
+
+  public boolean hasUnloggedEdits() {
+    return unloggedEdits.get();
+  }
+
+  public boolean needsCompaction() {
+    for (Store s : stores.values()) {
+      if (s.filesSnapshot().size() >= ctx.options().compactionMinFiles()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  void requestCompaction() {
+    if (compactionRequested.compareAndSet(false, true)) {
+      ctx.scheduler().requestCompaction(this);
+    }
+  }
+
+  /**
+   * Compacts every store: a major compaction rewrites all of a store's files into one,
+   * dropping what deletes, TTL and VERSIONS remove; a minor one merges what the policy picks.
+   * Returns the number of stores compacted.
+   */
+  public int compact(boolean major) {
+    synchronized (compactionLock) {
+      compactionRequested.set(false);
+      int done = 0;
+      var o = ctx.options();
+      CompactionPolicy policy = new CompactionPolicy(o.compactionMinFiles(), o.compactionMaxFiles(),
+          o.compactionRatio(), o.compactionMaxFiles() + 6);
+      for (Store s : stores.values()) {
+        if (closed) {
+          break;
+        }
+        List<StoreFile> files = s.filesSnapshot();
+        List<StoreFile> inputs;
+        if (major) {
+          inputs = files;
+        } else {
+          List<Long> sizes = new ArrayList<>();
+          files.forEach(f -> sizes.add(f.length()));
+          inputs = CompactionPolicy.window(files, policy.select(sizes));
+        }
+        if (inputs.isEmpty() || (!major && inputs.size() < 2)) {
+          continue;
+        }
+        s.compact(inputs, major && inputs.size() == files.size(), smallestReadPoint());
+        done++;
+      }
+      return done;
+    }
+  }
+
+  // ------------------------------------------------------------------ lifecycle
+
+  public RegionStats stats() {
+    long files = 0;
+    long fileBytes = 0;
+    for (Store s : stores.values()) {
+      for (StoreFile f : s.filesSnapshot()) {
+        files++;
+        fileBytes += f.length();
+      }
+    }
+    return new RegionStats(name(), memstoreBytes(), files, fileBytes, reads.get(), writes.get(),
+        blockedWrites.get());
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new ClosedException("region " + name());
+    }
+  }
+
+  /** Closes the stores; memstores are not flushed (the WAL holds their edits). */
+  @Override
+  public void close() {
+    flushLock.lock();
+    try {
+      synchronized (compactionLock) {
+        closed = true;
+        stores.values().forEach(Store::close);
+      }
+    } finally {
+      flushLock.unlock();
+    }
+  }
+}

@@ -1,0 +1,28 @@
+package io.basaltdb.engine.region;
+
+import io.basaltdb.engine.EngineOptions;
+import io.basaltdb.engine.cache.BlockCache;
+import io.basaltdb.engine.wal.WriteAheadLog;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What a region borrows from its database (nothing global): the shared WAL and sequence
+ * counter, options, block cache, the memstore budget, and callbacks to schedule background
+ * flushes and compactions and to learn that a flush finished (WAL clean-up).
+ */
+public record RegionContext(java.util.function.Supplier<WriteAheadLog> walSupplier, AtomicLong sequence, EngineOptions options,
+    BlockCache blockCache, MemstoreBudget budget, Scheduler scheduler) {
+
+  public WriteAheadLog wal() {
+    return walSupplier.get();
+  }
+
+  /** Background work the database runs for a region. */
+  public interface Scheduler {
+    void requestFlush(Region r);
+
+    void requestCompaction(Region r);
+
+    void flushed(Region r);
+  }
+}

@@ -1,0 +1,97 @@
+package io.basaltdb.engine.region;
+
+import io.basaltdb.engine.Cell;
+import io.basaltdb.engine.ClosedException;
+import io.basaltdb.engine.cell.CellComparator;
+import io.basaltdb.engine.read.CellResolver;
+import io.basaltdb.engine.read.MergingIterator;
+import io.basaltdb.engine.store.Store;
+import io.basaltdb.engine.store.StoreView;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Rows of a region in key order, between a start row (inclusive) and a stop row (exclusive;
+ * empty = the region's end), at one read point: a consistent snapshot, unaffected by writes,
+ * flushes and compactions that happen while it is open (it holds its files). Each row's cells
+ * come family by family, then column by column, newest version first.
+ *
+ * <p>Not thread-safe. Must be closed.
+ */
+public final class RegionScanner implements AutoCloseable {
+  private final Region region;
+  private final List<StoreView> views = new ArrayList<>();
+  private final List<CellResolver> resolvers = new ArrayList<>();
+  private final Cell[] pending;
+  private final long readPoint;
+  private boolean closed;
+
+  RegionScanner(Region region, List<Store> stores, ReadSpec spec, byte[] startRow, byte[] stopRow,
+      byte[] getRow, long readPoint, long nowMillis) {
+    this.region = region;
+    this.readPoint = readPoint;
+    try {
+      for (Store s : stores) {
+        StoreView v = s.acquireView();
+        views.add(v);
+        var query = spec.queryFor(s.family());
+        MergingIterator merged = new MergingIterator(s.sources(v, startRow, stopRow, getRow,
+            query.qualifiers(), spec.minTimestamp()));
+        merged.seek(CellComparator.firstOnRow(startRow, s.family()));
+        CellResolver r = new CellResolver(merged, s.options().retention(), nowMillis, readPoint,
+            CellResolver.Mode.READ, query);
+        r.setStopRow(stopRow.length == 0 ? null : stopRow);
+        resolvers.add(r);
+      }
+    } catch (RuntimeException e) {
+      views.forEach(StoreView::close);
+      throw e;
+    }
+    pending = new Cell[resolvers.size()];
+    for (int i = 0; i < pending.length; i++) {
+      pending[i] = resolvers.get(i).next();
+    }
+  }
+
+  public long readPoint() {
+    return readPoint;
+  }
+
+  /** The next row's cells, or null when the range is exhausted. */
+  public List<Cell> next() {
+    if (closed) {
+      throw new ClosedException("region scanner");
+    }
+    byte[] row = null;
+    for (Cell c : pending) {
+      if (c != null && (row == null || CellComparator.compareRows(c.row(), row) < 0)) {
+        row = c.row();
+      }
+    }
+    if (row == null) {
+      return null;
+    }
+    List<Cell> out = new ArrayList<>();
+    for (int i = 0; i < pending.length; i++) {
+      CellResolver r = resolvers.get(i);
+      while (pending[i] != null && Arrays.equals(pending[i].row(), row)) {
+        out.add(pending[i]);
+        pending[i] = r.next();
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public void close() {
+    if (!closed) {
+      closed = true;
+      for (CellResolver r : resolvers) {
+        r.input().close();
+      }
+      views.forEach(StoreView::close);
+      region.scannerClosed(this);
+    }
+  }
+}

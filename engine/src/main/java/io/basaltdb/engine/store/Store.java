@@ -1,0 +1,410 @@
+package io.basaltdb.engine.store;
+
+import io.basaltdb.engine.Cell;
+import io.basaltdb.engine.Clock;
+import io.basaltdb.engine.CorruptionException;
+import io.basaltdb.engine.FamilyOptions;
+import io.basaltdb.engine.StorageIOException;
+import io.basaltdb.engine.cache.BlockCache;
+import io.basaltdb.engine.cell.CellIterator;
+import io.basaltdb.engine.file.BlockFileReader;
+import io.basaltdb.engine.file.BlockFileWriter;
+import io.basaltdb.engine.file.FileInfo;
+import io.basaltdb.engine.manifest.Manifest;
+import io.basaltdb.engine.memstore.MemStore;
+import io.basaltdb.engine.read.CellResolver;
+import io.basaltdb.engine.read.MergingIterator;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One column family of one region: the active memstore, memstores being flushed, the live
+ * block files and the manifest that records them.
+ *
+ * <p>Invariants: every cell with sequence id {@code <= manifest.flushedSeq} is in a live file;
+ * the view's files are exactly the manifest's files. Locks: {@code this} guards {@code view} and
+ * {@code manifest} (swaps are short); {@code flushLock} and {@code compactionLock} make at most
+ * one flush and one compaction run at a time. Writers call {@link #add} without locks (the
+ * region's update lock orders them against {@link #snapshot}).
+ */
+public final class Store implements AutoCloseable {
+  private final Path dir;
+  private final byte[] family;
+  private final String familyName;
+  private volatile FamilyOptions options;
+  private final BlockCache cache;
+  private final Clock clock;
+  private final AtomicLong nextFileNumber;
+  private final Object flushLock = new Object();
+  private final Object compactionLock = new Object();
+  private final StoreStats stats = new StoreStats();
+
+  private StoreView view; // guarded by this; holds the store's own file references
+  private Manifest manifest; // guarded by this
+
+  private Store(Path dir, byte[] family, FamilyOptions options, BlockCache cache, Clock clock,
+      Manifest manifest, List<StoreFile> files) {
+    this.dir = dir;
+    this.family = family;
+    this.familyName = new String(family, java.nio.charset.StandardCharsets.UTF_8);
+    this.options = options;
+    this.cache = cache;
+    this.clock = clock;
+    this.manifest = manifest;
+    this.nextFileNumber = new AtomicLong(manifest.nextFileNumber());
+    this.view = new StoreView(new MemStore(), List.of(), files);
+  }
+
+  /** Opens (or creates) the store in {@code dir}; checks the manifest and its files. */
+  public static Store open(Path dir, byte[] family, FamilyOptions options, BlockCache cache,
+      Clock clock) {
+    try {
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw StorageIOException.wrap("cannot create store directory " + dir, e);
+    }
+    Manifest m = Manifest.read(dir);
+    List<StoreFile> files = new ArrayList<>();
+    Set<String> live = new HashSet<>();
+    try {
+      for (Manifest.FileEntry e : m.files()) {
+        Path p = dir.resolve(e.name());
+        if (!Files.exists(p)) {
+          throw new CorruptionException("block file " + p + " named by the manifest is missing");
+        }
+        long size = Files.size(p);
+        if (size != e.size()) {
+          throw new CorruptionException(p.toString(), size,
+              "file is " + size + " bytes, the manifest says " + e.size());
+        }
+        files.add(new StoreFile(parseNumber(e.name()), e.name(), BlockFileReader.open(p, cache)));
+        live.add(e.name());
+      }
+      deleteLeftovers(dir, live);
+    } catch (IOException e) {
+      files.forEach(StoreFile::release);
+      throw StorageIOException.wrap("cannot open store " + dir, e);
+    } catch (RuntimeException e) {
+      files.forEach(StoreFile::release);
+      throw e;
+    }
+    return new Store(dir, family, options, cache, clock, m, files);
+  }
+
+  private static void deleteLeftovers(Path dir, Set<String> live) throws IOException {
+    try (var s = Files.list(dir)) {
+      for (Path p : (Iterable<Path>) s::iterator) {
+        String n = p.getFileName().toString();
+        if ((n.endsWith(".blk") && !live.contains(n)) || n.equals(Manifest.NAME + ".tmp")) {
+          Files.delete(p);
+        }
+      }
+    }
+  }
+
+  private static long parseNumber(String name) {
+    try {
+      return Long.parseLong(name.substring(0, name.indexOf('.')));
+    } catch (RuntimeException e) {
+      throw new CorruptionException("bad block file name in manifest: " + name);
+    }
+  }
+
+  public byte[] family() {
+    return family;
+  }
+
+  public String familyName() {
+    return familyName;
+  }
+
+  public FamilyOptions options() {
+    return options;
+  }
+
+  /** New settings apply to reads at once and to files written from now on. */
+  public void setOptions(FamilyOptions o) {
+    options = o;
+  }
+
+  public Path directory() {
+    return dir;
+  }
+
+  public StoreStats stats() {
+    return stats;
+  }
+
+  public synchronized long flushedSequenceId() {
+    return manifest.flushedSeq();
+  }
+
+  /** Adds a stamped cell to the active memstore. */
+  public void add(Cell c) {
+    MemStore m;
+    synchronized (this) {
+      m = view.active;
+    }
+    m.add(c);
+  }
+
+  public synchronized long activeMemstoreBytes() {
+    return view.active.heapSize();
+  }
+
+  /** Bytes in all memstores of the store, including those being flushed. */
+  public synchronized long memstoreBytes() {
+    long total = view.active.heapSize();
+    for (MemStore m : view.flushing) {
+      total += m.heapSize();
+    }
+    return total;
+  }
+
+  /** Smallest sequence id not yet in a file, or Long.MAX_VALUE when all is flushed. */
+  public synchronized long oldestUnflushedSequenceId() {
+    long min = view.active.minSequenceId();
+    for (MemStore m : view.flushing) {
+      min = Math.min(min, m.minSequenceId());
+    }
+    return min;
+  }
+
+  public synchronized boolean isFlushing() {
+    return !view.flushing.isEmpty();
+  }
+
+  // ---------------------------------------------------------------- flush
+
+  /** A memstore swapped out for flushing, and the sequence id it is complete up to. */
+  public record Snapshot(MemStore memstore, long flushPoint) {}
+
+  /**
+   * Swaps the active memstore for an empty one. The caller holds the region's update lock
+   * exclusively, so every write with sequence id {@code <= flushPoint} is in the snapshot.
+   */
+  public synchronized Snapshot snapshot(long flushPoint) {
+    MemStore old = view.active;
+    List<MemStore> flushing = new ArrayList<>();
+    flushing.add(old);
+    flushing.addAll(view.flushing);
+    view = new StoreView(new MemStore(), flushing, view.files);
+    return new Snapshot(old, flushPoint);
+  }
+
+  /** Writes a snapshot to a new file and installs it; returns the new file or null if empty. */
+  public StoreFile flush(Snapshot snap) {
+    synchronized (flushLock) {
+      long start = System.nanoTime();
+      StoreFile added = null;
+      if (!snap.memstore().isEmpty()) {
+        added = writeFile(snap.memstore().cells(), null);
+      }
+      synchronized (this) {
+        List<MemStore> flushing = new ArrayList<>(view.flushing);
+        flushing.remove(snap.memstore());
+        List<StoreFile> files = new ArrayList<>(view.files);
+        if (added != null) {
+          files.add(added);
+        }
+        long flushed = Math.max(manifest.flushedSeq(), snap.flushPoint());
+        install(new StoreView(view.active, flushing, files), flushed);
+      }
+      if (added != null) {
+        stats.flushes.incrementAndGet();
+        stats.flushedBytes.addAndGet(added.length());
+        stats.flushNanos.addAndGet(System.nanoTime() - start);
+      }
+      return added;
+    }
+  }
+
+  // guarded by this: writes the manifest for the new view and switches to it
+  private void install(StoreView next, long flushedSeq) {
+    List<Manifest.FileEntry> entries = new ArrayList<>();
+    for (StoreFile f : next.files) {
+      entries.add(new Manifest.FileEntry(f.name(), f.length()));
+    }
+    Manifest m = new Manifest(flushedSeq, nextFileNumber.get(), entries);
+    m.writeTo(dir);
+    manifest = m;
+    view = next;
+  }
+
+  /**
+   * Writes cells (in order) to a new file, resolving them with {@code resolver} when given.
+   * Returns null when nothing survives.
+   */
+  private StoreFile writeFile(Iterable<Cell> cells, CellResolver resolver) {
+    long number = nextFileNumber.getAndIncrement();
+    String name = Manifest.fileName(number);
+    Path p = dir.resolve(name);
+    try (BlockFileWriter w = new BlockFileWriter(p, family, options.writerOptions(),
+        clock.millis())) {
+      if (resolver == null) {
+        for (Cell c : cells) {
+          w.append(c);
+        }
+      } else {
+        for (Cell c = resolver.next(); c != null; c = resolver.next()) {
+          w.append(c);
+        }
+      }
+      if (w.cellCount() == 0) {
+        return null;
+      }
+      w.finish();
+    }
+    return new StoreFile(number, name, BlockFileReader.open(p, cache));
+  }
+
+  // ---------------------------------------------------------------- compaction
+
+  public List<StoreFile> filesSnapshot() {
+    synchronized (this) {
+      return view.files;
+    }
+  }
+
+  /**
+   * Merges {@code inputs} (live files of this store) into one file and installs it in their
+   * place. Major compactions must be given every live file. Cells above {@code smallestReadPoint}
+   * are kept untouched for scanners that cannot see them yet.
+   */
+  public void compact(List<StoreFile> inputs, boolean major, long smallestReadPoint) {
+    if (inputs.isEmpty()) {
+      return;
+    }
+    synchronized (compactionLock) {
+      long start = System.nanoTime();
+      for (StoreFile f : inputs) {
+        f.retain();
+      }
+      StoreFile output;
+      long inputBytes = 0;
+      try {
+        List<CellIterator> its = new ArrayList<>();
+        for (StoreFile f : inputs) {
+          its.add(f.reader().scanner());
+          inputBytes += f.length();
+        }
+        MergingIterator merged = new MergingIterator(its);
+        merged.seekToFirst();
+        CellResolver r = new CellResolver(merged, options.retention(), clock.millis(),
+            smallestReadPoint, major ? CellResolver.Mode.MAJOR : CellResolver.Mode.MINOR, null);
+        output = writeFile(null, r);
+      } finally {
+        for (StoreFile f : inputs) {
+          f.release();
+        }
+      }
+      synchronized (this) {
+        List<StoreFile> files = new ArrayList<>(view.files);
+        if (!files.containsAll(inputs)) {
+          throw new IllegalStateException("compaction inputs are no longer live: " + inputs);
+        }
+        files.removeAll(inputs);
+        if (output != null) {
+          files.add(output);
+        }
+        install(new StoreView(view.active, view.flushing, files), manifest.flushedSeq());
+      }
+      for (StoreFile f : inputs) {
+        f.markCompactedAway();
+        f.release();
+      }
+      stats.compactions.incrementAndGet();
+      if (major) {
+        stats.majorCompactions.incrementAndGet();
+      }
+      stats.compactedBytes.addAndGet(inputBytes);
+      stats.compactionNanos.addAndGet(System.nanoTime() - start);
+    }
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  /** A view for a read; the caller must close it. */
+  public synchronized StoreView acquireView() {
+    for (StoreFile f : view.files) {
+      f.retain();
+    }
+    return new StoreView(view.active, view.flushing, view.files);
+  }
+
+  /**
+   * The sources of a read over the view: memstores and the files that may hold cells in
+   * {@code [startRow, stopRow)} (empty stop = to the end), and for a point read
+   * ({@code getRow} non-null) only files whose bloom filter may hold the row or one of
+   * {@code qualifiers}, and files not wholly older than {@code minTimestamp}.
+   */
+  public List<CellIterator> sources(StoreView v, byte[] startRow, byte[] stopRow, byte[] getRow,
+      java.util.NavigableSet<byte[]> qualifiers, long minTimestamp) {
+    List<CellIterator> its = new ArrayList<>();
+    its.add(v.active.iterator());
+    for (MemStore m : v.flushing) {
+      its.add(m.iterator());
+    }
+    for (StoreFile f : v.files) {
+      FileInfo info = f.info();
+      if (info.maxTimestamp() < minTimestamp) {
+        stats.filesSkippedByTime.incrementAndGet();
+        continue;
+      }
+      if (stopRow != null && stopRow.length > 0
+          && java.util.Arrays.compareUnsigned(info.firstCell().row(), stopRow) >= 0) {
+        continue;
+      }
+      if (java.util.Arrays.compareUnsigned(info.lastCell().row(), startRow) < 0) {
+        continue;
+      }
+      if (getRow != null && !mightContain(f.reader(), getRow, qualifiers)) {
+        stats.filesSkippedByBloom.incrementAndGet();
+        continue;
+      }
+      its.add(f.reader().scanner());
+    }
+    return its;
+  }
+
+  private static boolean mightContain(BlockFileReader r, byte[] row,
+      java.util.NavigableSet<byte[]> qualifiers) {
+    if (qualifiers == null || qualifiers.isEmpty()) {
+      return r.mightContainRow(row);
+    }
+    if (r.mightContainColumn(row, new byte[0])) {
+      return true; // family delete markers live under the empty qualifier
+    }
+    for (byte[] q : qualifiers) {
+      if (r.mightContainColumn(row, q)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @Override
+  public void close() {
+    synchronized (flushLock) {
+      synchronized (compactionLock) {
+        synchronized (this) {
+          for (StoreFile f : view.files) {
+            f.release();
+          }
+          view = new StoreView(view.active, view.flushing, List.of());
+        }
+      }
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "Store(" + dir + ")";
+  }
+}

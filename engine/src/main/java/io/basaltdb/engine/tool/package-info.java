@@ -1,0 +1,2 @@
+/** Command-line tools over the engine: the demo, and (later) dumps of WAL, files and manifests. */
+package io.basaltdb.engine.tool;

@@ -1,0 +1,306 @@
+package io.basaltdb.engine.wal;
+
+import io.basaltdb.engine.ClosedException;
+import io.basaltdb.engine.StorageIOException;
+import io.basaltdb.engine.util.ByteWriter;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The writing side of the database's log. Always starts a new segment when opened.
+ *
+ * <p>Positions: every appended record ends at a <em>logical position</em> that grows across
+ * segments; {@link #sync(long)} makes everything up to a position durable. Group commit: the
+ * first syncer writes the shared buffer and fsyncs; everyone whose position it covered returns.
+ *
+ * <p>Locks: {@code appendLock} guards the buffer, the current channel, positions and the
+ * segment list; {@code syncLock} serialises fsyncs (held without {@code appendLock} while
+ * forcing, so appends continue during an fsync). A failed write or fsync poisons the log:
+ * every later call fails, since nothing after the failure could be acknowledged safely.
+ */
+public final class WriteAheadLog implements AutoCloseable {
+  private static final ThreadLocal<ByteWriter> SCRATCH =
+      ThreadLocal.withInitial(() -> new ByteWriter(4096));
+  private static final int BUFFER_FLUSH_BYTES = 256 * 1024;
+
+  private record Segment(long number, Path path, long maxSeq) {}
+
+  private final Path dir;
+  private final long rollBytes;
+  private final Object appendLock = new Object();
+  private final Object syncLock = new Object();
+
+  // guarded by appendLock
+  private final Deque<Segment> closedSegments = new ArrayDeque<>();
+  private long segmentNumber;
+  private FileChannel channel;
+  private long segmentBytes;
+  private long segmentMaxSeq;
+  private final ByteWriter buffer = new ByteWriter(BUFFER_FLUSH_BYTES * 2);
+  private long appendedPosition;
+  private long writtenPosition;
+  private boolean closed;
+
+  private volatile long syncedPosition;
+  private volatile IOException failure;
+  private final ScheduledFuture<?> asyncSyncTask;
+  private long syncCount;
+
+  /**
+   * Opens the log in {@code dir} with a fresh segment numbered after the existing ones, which
+   * are kept (they were replayed) until {@link #deleteObsoleteSegments} finds them flushed.
+   * With a scheduler, ASYNC writes are synced every {@code asyncIntervalMillis}.
+   */
+  public WriteAheadLog(Path dir, long rollBytes, long asyncIntervalMillis,
+      ScheduledExecutorService scheduler) {
+    this.dir = dir;
+    this.rollBytes = rollBytes;
+    try {
+      Files.createDirectories(dir);
+      long last = 0;
+      for (Path p : WalReader.segments(dir)) {
+        long n = WalFormat.segmentNumber(p);
+        closedSegments.add(new Segment(n, p, Long.MAX_VALUE));
+        last = n;
+      }
+      openSegment(last + 1);
+    } catch (IOException e) {
+      throw StorageIOException.wrap("cannot open write-ahead log in " + dir, e);
+    }
+    asyncSyncTask = scheduler == null ? null
+        : scheduler.scheduleWithFixedDelay(this::backgroundSync, asyncIntervalMillis,
+            asyncIntervalMillis, TimeUnit.MILLISECONDS);
+  }
+
+  /** Records the largest sequence id of segments kept from before this open (after replay). */
+  public void setRecoveredMaxSeq(long maxSeq) {
+    synchronized (appendLock) {
+      Deque<Segment> fixed = new ArrayDeque<>();
+      closedSegments.forEach(s -> fixed.add(new Segment(s.number, s.path, maxSeq)));
+      closedSegments.clear();
+      closedSegments.addAll(fixed);
+    }
+  }
+
+  private void openSegment(long number) throws IOException {
+    Path p = dir.resolve(WalFormat.segmentName(number));
+    FileChannel ch = FileChannel.open(p, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    ByteWriter h = new ByteWriter(WalFormat.HEADER_SIZE);
+    h.putLong(WalFormat.MAGIC).putInt(WalFormat.FORMAT_VERSION).putInt(0);
+    writeFully(ch, h.array(), h.size());
+    ch.force(true);
+    io.basaltdb.engine.util.Fsync.directory(dir);
+    channel = ch;
+    segmentNumber = number;
+    segmentBytes = WalFormat.HEADER_SIZE;
+    segmentMaxSeq = 0;
+  }
+
+  /** Appends an edit to the buffer; returns the logical position its record ends at. */
+  public long append(WalEdit edit) {
+    ByteWriter w = SCRATCH.get();
+    w.reset();
+    w.putInt(0).putInt(0);
+    edit.encode(w);
+    int len = w.size() - WalFormat.RECORD_HEADER_SIZE;
+    w.setInt(0, len);
+    byte[] a = w.array();
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    crc.update(a, 0, 4);
+    crc.update(a, 8, len);
+    w.setInt(4, (int) crc.getValue());
+    synchronized (appendLock) {
+      checkUsable();
+      buffer.put(a, 0, w.size());
+      appendedPosition += w.size();
+      segmentBytes += w.size();
+      segmentMaxSeq = Math.max(segmentMaxSeq, edit.sequenceId());
+      if (buffer.size() >= BUFFER_FLUSH_BYTES) {
+        writeBuffer();
+      }
+      if (segmentBytes >= rollBytes) {
+        roll();
+      }
+      return appendedPosition;
+    }
+  }
+
+  private void checkUsable() {
+    if (closed) {
+      throw new ClosedException("write-ahead log " + dir);
+    }
+    if (failure != null) {
+      throw StorageIOException.wrap("write-ahead log failed earlier", failure);
+    }
+  }
+
+  // appendLock held
+  private void writeBuffer() {
+    if (buffer.size() == 0) {
+      return;
+    }
+    try {
+      writeFully(channel, buffer.array(), buffer.size());
+      writtenPosition += buffer.size();
+      buffer.reset();
+    } catch (IOException e) {
+      failure = e;
+      throw StorageIOException.wrap("cannot write write-ahead log", e);
+    }
+  }
+
+  // appendLock held
+  private void roll() {
+    writeBuffer();
+    try {
+      channel.force(false);
+      channel.close();
+      syncedPosition = Math.max(syncedPosition, writtenPosition);
+      closedSegments.add(new Segment(segmentNumber, dir.resolve(WalFormat.segmentName(segmentNumber)),
+          segmentMaxSeq));
+      openSegment(segmentNumber + 1);
+    } catch (IOException e) {
+      failure = e;
+      throw StorageIOException.wrap("cannot roll write-ahead log", e);
+    }
+  }
+
+  /** Returns once everything up to {@code position} is on stable storage. */
+  public void sync(long position) {
+    if (syncedPosition >= position) {
+      return;
+    }
+    synchronized (syncLock) {
+      if (syncedPosition >= position) {
+        return;
+      }
+      FileChannel ch;
+      long target;
+      synchronized (appendLock) {
+        checkUsable();
+        writeBuffer();
+        ch = channel;
+        target = writtenPosition;
+      }
+      try {
+        ch.force(false);
+      } catch (java.nio.channels.ClosedChannelException e) {
+        // the segment was rolled (and forced) meanwhile; roll() advanced syncedPosition
+        if (syncedPosition < position) {
+          sync(position);
+        }
+        return;
+      } catch (IOException e) {
+        failure = e;
+        throw StorageIOException.wrap("cannot fsync write-ahead log", e);
+      }
+      syncCount++;
+      syncedPosition = Math.max(syncedPosition, target);
+    }
+  }
+
+  /** Syncs everything appended so far. */
+  public void syncAll() {
+    long p;
+    synchronized (appendLock) {
+      p = appendedPosition;
+    }
+    sync(p);
+  }
+
+  private void backgroundSync() {
+    try {
+      if (!closed && failure == null) {
+        syncAll();
+      }
+    } catch (RuntimeException e) {
+      // recorded in failure; writers see it on their next call
+    }
+  }
+
+  public long syncCount() {
+    synchronized (syncLock) {
+      return syncCount;
+    }
+  }
+
+  /** Deletes closed segments whose edits are all below {@code oldestUnflushedSeq}. */
+  public int deleteObsoleteSegments(long oldestUnflushedSeq) {
+    int deleted = 0;
+    synchronized (appendLock) {
+      while (!closedSegments.isEmpty() && closedSegments.peekFirst().maxSeq < oldestUnflushedSeq) {
+        Segment s = closedSegments.pollFirst();
+        try {
+          Files.deleteIfExists(s.path);
+          deleted++;
+        } catch (IOException e) {
+          throw StorageIOException.wrap("cannot delete WAL segment " + s.path, e);
+        }
+      }
+    }
+    return deleted;
+  }
+
+  public int segmentCount() {
+    synchronized (appendLock) {
+      return closedSegments.size() + 1;
+    }
+  }
+
+  /** Rolls to a new segment now (tests and tools). */
+  public void rollNow() {
+    synchronized (appendLock) {
+      checkUsable();
+      roll();
+    }
+  }
+
+  @Override
+  public void close() {
+    if (asyncSyncTask != null) {
+      asyncSyncTask.cancel(false);
+    }
+    synchronized (syncLock) {
+      synchronized (appendLock) {
+        if (closed) {
+          return;
+        }
+        try {
+          if (failure == null) {
+            writeBuffer();
+            channel.force(false);
+          }
+        } catch (IOException e) {
+          failure = e;
+        } finally {
+          closed = true;
+          try {
+            channel.close();
+          } catch (IOException ignored) {
+            // closing anyway
+          }
+        }
+      }
+    }
+    if (failure != null) {
+      throw StorageIOException.wrap("write-ahead log failed", failure);
+    }
+  }
+
+  private static void writeFully(FileChannel ch, byte[] b, int len) throws IOException {
+    ByteBuffer bb = ByteBuffer.wrap(b, 0, len);
+    while (bb.hasRemaining()) {
+      ch.write(bb);
+    }
+  }
+
+}
