@@ -1,0 +1,91 @@
+package io.basaltdb.engine.recovery;
+
+import io.basaltdb.engine.Cell;
+import io.basaltdb.engine.Database;
+import io.basaltdb.engine.Durability;
+import io.basaltdb.engine.EngineOptions;
+import io.basaltdb.engine.FamilyOptions;
+import io.basaltdb.engine.region.Region;
+import io.basaltdb.engine.region.RegionDescriptor;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The child process of {@link CrashTest}: writes multi-cell row mutations with SYNC
+ * durability from several threads, with tiny flush sizes so flushes and compactions run all
+ * the time, and prints {@code ACK <row> <n>} after each write returns, until killed.
+ * Usage: {@code CrashWriter <dir> <first n> <seed>}.
+ */
+public final class CrashWriter {
+  static final int ROWS = 400;
+
+  private CrashWriter() {}
+
+  static Map<String, FamilyOptions> families() {
+    Map<String, FamilyOptions> f = new LinkedHashMap<>();
+    f.put("f1", FamilyOptions.DEFAULT.withBlockSize(1024));
+    f.put("f2", FamilyOptions.DEFAULT.withVersions(2, 0));
+    return f;
+  }
+
+  static EngineOptions options() {
+    return EngineOptions.defaults().withFlushSizeBytes(32 * 1024).withCompactionFiles(3, 5)
+        .withWalRollBytes(64 * 1024);
+  }
+
+  static Database open(Path dir) {
+    return Database.open(dir, options(), List.of(RegionDescriptor.whole("r", families())));
+  }
+
+  static byte[] row(int i) {
+    return String.format("row%04d", i).getBytes();
+  }
+
+  /** Every mutation writes the same value to three cells in two families. */
+  static List<Cell> mutation(byte[] row, long n) {
+    byte[] v = Long.toString(n).getBytes();
+    return List.of(Cell.put(row, "f1".getBytes(), "a".getBytes(), Cell.LATEST_TIMESTAMP, v),
+        Cell.put(row, "f1".getBytes(), "b".getBytes(), Cell.LATEST_TIMESTAMP, v),
+        Cell.put(row, "f2".getBytes(), "c".getBytes(), Cell.LATEST_TIMESTAMP, v));
+  }
+
+  public static void main(String[] args) throws Exception {
+    Path dir = Path.of(args[0]);
+    AtomicLong next = new AtomicLong(Long.parseLong(args[1]));
+    long seed = Long.parseLong(args[2]);
+    PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), false);
+    Database db = open(dir);
+    Region r = db.region("r");
+    out.println("OPEN");
+    out.flush();
+    Thread[] threads = new Thread[4];
+    for (int t = 0; t < threads.length; t++) {
+      Random rnd = new Random(seed + t);
+      threads[t] = new Thread(() -> {
+        while (true) {
+          int row = rnd.nextInt(ROWS);
+          long[] n = new long[1];
+          // n is drawn under the row lock, so a row's values grow in commit order
+          r.mutateRowWith(row(row), Durability.SYNC, current -> {
+            n[0] = next.getAndIncrement();
+            return mutation(row(row), n[0]);
+          });
+          synchronized (out) {
+            out.println("ACK " + row + " " + n[0]);
+            out.flush();
+          }
+          if (rnd.nextInt(500) == 0) {
+            r.compact(rnd.nextBoolean());
+          }
+        }
+      });
+      threads[t].start();
+    }
+    threads[0].join();
+  }
+}
