@@ -38,6 +38,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * skipped and counted), then starts a fresh WAL segment. Thread-safe.
  */
 public final class Database implements AutoCloseable {
+  private static final long WAL_ROLL_AFTER_FLUSH_BYTES = 1 << 20;
+
   private final Path dir;
   private final EngineOptions options;
   private final FileChannel lockChannel;
@@ -212,6 +214,9 @@ public final class Database implements AutoCloseable {
     }
     WriteAheadLog w = wal;
     if (w != null) {
+      if (w.currentSegmentBytes() >= WAL_ROLL_AFTER_FLUSH_BYTES) {
+        w.rollNow(); // its flushed edits can then go without waiting for the size-based roll
+      }
       w.deleteObsoleteSegments(oldest);
     }
   }

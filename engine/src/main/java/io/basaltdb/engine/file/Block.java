@@ -1,7 +1,6 @@
 package io.basaltdb.engine.file;
 
 import io.basaltdb.engine.Cell;
-import io.basaltdb.engine.cell.CellComparator;
 import io.basaltdb.engine.util.ByteReader;
 import io.basaltdb.engine.util.ByteReader.MalformedException;
 
@@ -9,6 +8,9 @@ import io.basaltdb.engine.util.ByteReader.MalformedException;
  * A parsed, uncompressed data or index block (immutable, shared through the block cache)
  * and its iterators. The restart array is validated when the block is parsed; entry bytes
  * are validated as they are decoded and raise {@link MalformedException}.
+ *
+ * <p>Iterators compare encoded keys in place ({@link BlockFileFormat#compareKey}) and build a
+ * {@link Cell} only for the entry a caller asks for, so a seek allocates almost nothing.
  */
 final class Block implements io.basaltdb.engine.cache.BlockCache.Sized {
   private final byte[] data;
@@ -52,14 +54,36 @@ final class Block implements io.basaltdb.engine.cache.BlockCache.Sized {
     private final ByteReader in = new ByteReader(data, 0, restartsOffset);
     private byte[] key = new byte[64];
     private int keyLen;
+    private long seq;
+    private int valueOff;
+    private int valueLen;
+    private boolean valid;
     private Cell current;
 
     Iter(byte[] family) {
       this.family = family;
     }
 
+    /** The entry under the cursor (built on first call), or null past the end. */
     Cell current() {
+      if (!valid) {
+        return null;
+      }
+      if (current == null) {
+        byte[] value = new byte[valueLen];
+        System.arraycopy(data, valueOff, value, 0, valueLen);
+        current = BlockFileFormat.decodeKey(key, 0, keyLen, family, seq, value);
+      }
       return current;
+    }
+
+    /** The raw value bytes of the current entry (index blocks: a child handle). */
+    ByteReader valueReader() {
+      return new ByteReader(data, valueOff, valueOff + valueLen);
+    }
+
+    boolean valid() {
+      return valid;
     }
 
     void seekToFirst() {
@@ -75,8 +99,7 @@ final class Block implements io.basaltdb.engine.cache.BlockCache.Sized {
       // find the last restart whose key is < target
       while (lo < hi) {
         int mid = (lo + hi + 1) >>> 1;
-        Cell k = keyAtRestart(mid);
-        if (CellComparator.INSTANCE.compare(k, target) < 0) {
+        if (compareAtRestart(mid, target) < 0) {
           lo = mid;
         } else {
           hi = mid - 1;
@@ -85,33 +108,69 @@ final class Block implements io.basaltdb.engine.cache.BlockCache.Sized {
       in.position(restart(lo));
       keyLen = 0;
       next();
-      while (current != null && CellComparator.INSTANCE.compare(current, target) < 0) {
+      while (valid && BlockFileFormat.compareKey(key, 0, keyLen, seq, target) < 0) {
         next();
       }
     }
 
-    private Cell keyAtRestart(int i) {
-      ByteReader r = new ByteReader(data, restart(i), restartsOffset);
-      int shared = r.getVarInt();
-      int unshared = r.getVarInt();
-      r.getVarInt();
-      if (shared != 0) {
-        throw new MalformedException("restart entry with shared prefix " + shared);
+    private int compareAtRestart(int i, Cell target) {
+      int p = restart(i);
+      if (data[p] != 0) {
+        throw new MalformedException("restart entry with a shared prefix at " + p);
       }
-      int off = r.position();
-      r.position(off + unshared);
-      long seq = r.getVarLong();
-      return BlockFileFormat.decodeKey(data, off, unshared, family, seq, null);
+      p++;
+      long unsharedAndPos = varint(p);
+      int unshared = (int) unsharedAndPos;
+      p = (int) (unsharedAndPos >>> 32);
+      p = (int) (varint(p) >>> 32); // value length
+      int keyOff = p;
+      if (unshared < 0 || keyOff + unshared > restartsOffset) {
+        throw new MalformedException("restart key runs past the entries at " + keyOff);
+      }
+      long seq = readSeq(keyOff + unshared);
+      return BlockFileFormat.compareKey(data, keyOff, unshared, seq, target);
+    }
+
+    /** A varint32 at {@code p}: the value in the low 32 bits, the next position in the high. */
+    private long varint(int p) {
+      int v = 0;
+      for (int shift = 0; shift <= 28; shift += 7) {
+        if (p >= restartsOffset) {
+          break;
+        }
+        byte b = data[p++];
+        v |= (b & 0x7F) << shift;
+        if ((b & 0x80) == 0) {
+          return ((long) p << 32) | (v & 0xFFFFFFFFL);
+        }
+      }
+      throw new MalformedException("bad varint in block entry before " + p);
+    }
+
+    private long readSeq(int p) {
+      long v = 0;
+      for (int shift = 0; shift < 64; shift += 7) {
+        if (p >= restartsOffset) {
+          break;
+        }
+        byte b = data[p++];
+        v |= (long) (b & 0x7F) << shift;
+        if ((b & 0x80) == 0) {
+          return v;
+        }
+      }
+      throw new MalformedException("bad sequence id varint before " + p);
     }
 
     void next() {
+      current = null;
       if (!in.hasRemaining()) {
-        current = null;
+        valid = false;
         return;
       }
       int shared = in.getVarInt();
       int unshared = in.getVarInt();
-      int valueLen = in.getVarInt();
+      int vlen = in.getVarInt();
       if (shared > keyLen) {
         throw new MalformedException("shared prefix " + shared + " longer than previous key");
       }
@@ -122,9 +181,11 @@ final class Block implements io.basaltdb.engine.cache.BlockCache.Sized {
       in.position(off + unshared);
       System.arraycopy(data, off, key, shared, unshared);
       keyLen = shared + unshared;
-      long seq = in.getVarLong();
-      byte[] value = in.getBytes(valueLen);
-      current = BlockFileFormat.decodeKey(key, 0, keyLen, family, seq, value);
+      seq = in.getVarLong();
+      valueOff = in.position();
+      in.position(valueOff + vlen);
+      valueLen = vlen;
+      valid = true;
     }
   }
 }

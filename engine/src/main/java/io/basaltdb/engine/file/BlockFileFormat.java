@@ -36,6 +36,57 @@ public final class BlockFileFormat {
     return w.toByteArray();
   }
 
+  /**
+   * Compares the encoded key {@code key[off, off+len)} of a cell with sequence id {@code seq}
+   * against {@code target} in {@link io.basaltdb.engine.cell.CellComparator} order, without
+   * decoding it. Both belong to one family, so the family is not compared.
+   */
+  public static int compareKey(byte[] key, int off, int len, long seq, Cell target) {
+    int p = off;
+    int end = off + len;
+    int rowLen = 0;
+    int shift = 0;
+    while (true) {
+      if (p >= end || shift > 28) {
+        throw new MalformedException("bad row length in key");
+      }
+      byte b = key[p++];
+      rowLen |= (b & 0x7F) << shift;
+      if ((b & 0x80) == 0) {
+        break;
+      }
+      shift += 7;
+    }
+    int qualStart = p + rowLen;
+    int tsStart = end - 9;
+    if (rowLen < 0 || qualStart > tsStart) {
+      throw new MalformedException("key of " + len + " bytes too short for row of " + rowLen);
+    }
+    byte[] row = target.row();
+    int c = java.util.Arrays.compareUnsigned(key, p, qualStart, row, 0, row.length);
+    if (c != 0) {
+      return c;
+    }
+    byte[] q = target.qualifier();
+    c = java.util.Arrays.compareUnsigned(key, qualStart, tsStart, q, 0, q.length);
+    if (c != 0) {
+      return c;
+    }
+    long ts = 0;
+    for (int i = 0; i < 8; i++) {
+      ts = (ts << 8) | (key[tsStart + i] & 0xff);
+    }
+    c = Long.compare(target.timestamp(), ts);
+    if (c != 0) {
+      return c;
+    }
+    c = Integer.compare(target.type().code() & 0xff, key[end - 1] & 0xff);
+    if (c != 0) {
+      return c;
+    }
+    return Long.compare(target.sequenceId(), seq);
+  }
+
   /** Decodes a key (of {@code len} bytes at {@code off}) back into a cell of {@code family}. */
   public static Cell decodeKey(byte[] key, int off, int len, byte[] family, long seq,
       byte[] value) {

@@ -260,7 +260,7 @@ public final class BlockFileReader implements AutoCloseable {
     private void descend(int level, Cell target) {
       while (true) {
         Block.Iter it = levels[level];
-        if (it.current() == null) {
+        if (!it.valid()) {
           if (level == 0) {
             dataIter = null;
             return;
@@ -270,7 +270,7 @@ public final class BlockFileReader implements AutoCloseable {
           target = null;
           continue;
         }
-        BlockHandle h = BlockHandle.decode(new ByteReader(it.current().value()));
+        BlockHandle h = BlockHandle.decode(it.valueReader());
         Block child = block(h);
         Block.Iter ci = child.iterator(family);
         if (target == null) {
@@ -284,7 +284,7 @@ public final class BlockFileReader implements AutoCloseable {
           continue;
         }
         dataIter = ci;
-        if (ci.current() != null) {
+        if (ci.valid()) {
           return;
         }
         it.next();
@@ -304,7 +304,7 @@ public final class BlockFileReader implements AutoCloseable {
       }
       try {
         dataIter.next();
-        if (dataIter.current() == null) {
+        if (!dataIter.valid()) {
           levels[depth - 1].next();
           descend(depth - 1, null);
         }

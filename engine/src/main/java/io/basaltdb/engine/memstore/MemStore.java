@@ -50,6 +50,12 @@ public final class MemStore {
     return maxSeq.get();
   }
 
+  /** True when some cell of {@code row} is held (in any version, visible or not). */
+  public boolean containsRow(byte[] row, byte[] family) {
+    Cell c = cells.ceiling(CellComparator.firstOnRow(row, family));
+    return c != null && java.util.Arrays.equals(c.row(), row);
+  }
+
   /** All cells, in order (for flushing). */
   public Iterable<Cell> cells() {
     return cells;

@@ -9,6 +9,7 @@ import io.basaltdb.engine.InvalidArgumentException;
 import io.basaltdb.engine.compaction.CompactionPolicy;
 import io.basaltdb.engine.store.Store;
 import io.basaltdb.engine.store.StoreFile;
+import io.basaltdb.engine.store.StoreView;
 import io.basaltdb.engine.wal.WalEdit;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -18,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableSet;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Lock;
@@ -35,8 +35,7 @@ import java.util.function.Function;
  *
  * <p>Locks: {@code updatesLock} is taken shared by writers and exclusively by a flush while it
  * swaps memstores, so a flush point splits writes cleanly. {@code flushLock} lets one flush run
- * at a time (flushes must install in snapshot order). {@code scanners} (its monitor) makes
- * registering a scanner's read point atomic with computing the smallest read point.
+ * at a time (flushes must install in snapshot order).
  */
 public final class Region implements AutoCloseable {
   private static final byte[] EMPTY = new byte[0];
@@ -51,7 +50,6 @@ public final class Region implements AutoCloseable {
   private final ReentrantLock flushLock = new ReentrantLock();
   private final Object flushDone = new Object();
   private final Object compactionLock = new Object();
-  private final Map<Object, Long> scanners = new ConcurrentHashMap<>();
   private final AtomicBoolean flushRequested = new AtomicBoolean();
   private final AtomicBoolean compactionRequested = new AtomicBoolean();
   private final AtomicBoolean unloggedEdits = new AtomicBoolean();
@@ -308,35 +306,32 @@ public final class Region implements AutoCloseable {
         selected.add(s);
       }
     }
-    Object token = new Object();
+    // Views and read point are taken together under the update lock (shared): no flush can
+    // swap memstores in between, so every write at or below the read point is in the views.
+    // The read point is taken after the views: a view taken after a compaction installed its
+    // output comes with a read point at or above the one that compaction resolved cells at.
+    List<StoreView> views = new ArrayList<>(selected.size());
     long rp;
-    synchronized (scanners) {
-      rp = mvcc.readPoint();
-      scanners.put(token, rp);
-    }
+    updatesLock.readLock().lock();
     try {
-      RegionScanner s = new RegionScanner(this, selected, spec, start, stop, getRow, rp,
-          ctx.options().clock().millis());
-      scanners.put(s, rp);
-      return s;
-    } finally {
-      scanners.remove(token);
-    }
-  }
-
-  void scannerClosed(RegionScanner s) {
-    scanners.remove(s);
-  }
-
-  /** The smallest read point any open scanner may still use. */
-  public long smallestReadPoint() {
-    synchronized (scanners) {
-      long min = mvcc.readPoint();
-      for (long rp : scanners.values()) {
-        min = Math.min(min, rp);
+      for (Store s : selected) {
+        views.add(s.acquireView());
       }
-      return min;
+      rp = mvcc.readPoint();
+    } finally {
+      updatesLock.readLock().unlock();
     }
+    return new RegionScanner(selected, views, spec, start, stop, getRow, rp,
+        ctx.options().clock().millis());
+  }
+
+  /**
+   * The read point compactions resolve at. Readers take their read point after their store
+   * views, so any reader that can see a compaction's output reads at this point or above;
+   * readers holding older views keep reading the files they hold.
+   */
+  public long smallestReadPoint() {
+    return mvcc.readPoint();
   }
 
   public long readPoint() {

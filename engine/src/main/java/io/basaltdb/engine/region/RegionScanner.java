@@ -3,6 +3,7 @@ package io.basaltdb.engine.region;
 import io.basaltdb.engine.Cell;
 import io.basaltdb.engine.ClosedException;
 import io.basaltdb.engine.cell.CellComparator;
+import io.basaltdb.engine.cell.CellIterator;
 import io.basaltdb.engine.read.CellResolver;
 import io.basaltdb.engine.read.MergingIterator;
 import io.basaltdb.engine.store.Store;
@@ -20,24 +21,27 @@ import java.util.List;
  * <p>Not thread-safe. Must be closed.
  */
 public final class RegionScanner implements AutoCloseable {
-  private final Region region;
-  private final List<StoreView> views = new ArrayList<>();
+  private final List<StoreView> views;
   private final List<CellResolver> resolvers = new ArrayList<>();
   private final Cell[] pending;
   private final long readPoint;
   private boolean closed;
 
-  RegionScanner(Region region, List<Store> stores, ReadSpec spec, byte[] startRow, byte[] stopRow,
-      byte[] getRow, long readPoint, long nowMillis) {
-    this.region = region;
+  /** Takes ownership of {@code views} (one per store, acquired by the caller). */
+  RegionScanner(List<Store> stores, List<StoreView> views, ReadSpec spec, byte[] startRow,
+      byte[] stopRow, byte[] getRow, long readPoint, long nowMillis) {
+    this.views = views;
     this.readPoint = readPoint;
     try {
-      for (Store s : stores) {
-        StoreView v = s.acquireView();
-        views.add(v);
+      for (int i = 0; i < stores.size(); i++) {
+        Store s = stores.get(i);
         var query = spec.queryFor(s.family());
-        MergingIterator merged = new MergingIterator(s.sources(v, startRow, stopRow, getRow,
-            query.qualifiers(), spec.minTimestamp()));
+        List<CellIterator> sources = s.sources(views.get(i), startRow, stopRow, getRow,
+            query.qualifiers(), spec.minTimestamp());
+        if (sources.isEmpty()) {
+          continue; // a point read that no memstore or file of this store can answer
+        }
+        CellIterator merged = sources.size() == 1 ? sources.get(0) : new MergingIterator(sources);
         merged.seek(CellComparator.firstOnRow(startRow, s.family()));
         CellResolver r = new CellResolver(merged, s.options().retention(), nowMillis, readPoint,
             CellResolver.Mode.READ, query);
@@ -91,7 +95,6 @@ public final class RegionScanner implements AutoCloseable {
         r.input().close();
       }
       views.forEach(StoreView::close);
-      region.scannerClosed(this);
     }
   }
 }

@@ -347,9 +347,13 @@ public final class Store implements AutoCloseable {
   public List<CellIterator> sources(StoreView v, byte[] startRow, byte[] stopRow, byte[] getRow,
       java.util.NavigableSet<byte[]> qualifiers, long minTimestamp) {
     List<CellIterator> its = new ArrayList<>();
-    its.add(v.active.iterator());
+    if (getRow == null || v.active.containsRow(getRow, family)) {
+      its.add(v.active.iterator());
+    }
     for (MemStore m : v.flushing) {
-      its.add(m.iterator());
+      if (getRow == null || m.containsRow(getRow, family)) {
+        its.add(m.iterator());
+      }
     }
     for (StoreFile f : v.files) {
       FileInfo info = f.info();
@@ -375,7 +379,8 @@ public final class Store implements AutoCloseable {
 
   private static boolean mightContain(BlockFileReader r, byte[] row,
       java.util.NavigableSet<byte[]> qualifiers) {
-    if (qualifiers == null || qualifiers.isEmpty()) {
+    if (qualifiers == null || qualifiers.isEmpty()
+        || r.info().bloomType() != io.basaltdb.engine.BloomType.ROWCOL) {
       return r.mightContainRow(row);
     }
     if (r.mightContainColumn(row, new byte[0])) {

@@ -256,7 +256,14 @@ public final class WriteAheadLog implements AutoCloseable {
     }
   }
 
-  /** Rolls to a new segment now (tests and tools). */
+  /** Bytes in the segment being written. */
+  public long currentSegmentBytes() {
+    synchronized (appendLock) {
+      return segmentBytes;
+    }
+  }
+
+  /** Rolls to a new segment now (after flushes, so flushed edits can be deleted sooner). */
   public void rollNow() {
     synchronized (appendLock) {
       checkUsable();
