@@ -270,6 +270,11 @@ public final class Database implements AutoCloseable {
     public void flushed(Region r) {
       deleteObsoleteWal();
     }
+
+    @Override
+    public Throwable failure() {
+      return backgroundFailure.get();
+    }
   }
 
   /**

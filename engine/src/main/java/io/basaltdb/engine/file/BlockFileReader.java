@@ -18,7 +18,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.zip.CRC32C;
 import net.jpountz.lz4.LZ4Exception;
 import net.jpountz.lz4.LZ4Factory;
-import net.jpountz.lz4.LZ4FastDecompressor;
+import net.jpountz.lz4.LZ4SafeDecompressor;
 
 /**
  * An open block file: trailer, info and root index in memory; data, index and bloom blocks
@@ -26,7 +26,9 @@ import net.jpountz.lz4.LZ4FastDecompressor;
  * Thread-safe: positional reads only; each {@link #scanner()} is single-threaded.
  */
 public final class BlockFileReader implements AutoCloseable {
-  private static final LZ4FastDecompressor LZ4 = LZ4Factory.fastestInstance().fastDecompressor();
+  // The safe decompressor: bounded by the stored length, and the JNI one on Linux x86_64
+  // (lz4-java's "fast" decompressor falls back to a slow pure-Java implementation).
+  private static final LZ4SafeDecompressor LZ4 = LZ4Factory.fastestInstance().safeDecompressor();
 
   private final Path path;
   private final String name;
@@ -153,38 +155,68 @@ public final class BlockFileReader implements AutoCloseable {
     }
   }
 
+  /** A per-thread direct buffer for block reads: the read lands there without a heap copy. */
+  private static final ThreadLocal<ByteBuffer[]> READ_BUFFER =
+      ThreadLocal.withInitial(() -> new ByteBuffer[] {ByteBuffer.allocateDirect(128 * 1024)});
+
   private byte[] readBlockBytes(BlockHandle h) {
     if (h.offset() < 0 || h.length() < 0 || h.end() > length - BlockFileFormat.TRAILER_SIZE) {
       throw new CorruptionException(name, h.offset(), "block handle " + h + " outside the file");
     }
-    byte[] b = readFully(h.offset(), h.length() + BlockFileFormat.ENVELOPE_OVERHEAD);
     int n = h.length();
+    int total = n + BlockFileFormat.ENVELOPE_OVERHEAD;
+    ByteBuffer[] holder = READ_BUFFER.get();
+    if (holder[0].capacity() < total) {
+      holder[0] = ByteBuffer.allocateDirect(Math.max(total, holder[0].capacity() * 2));
+    }
+    ByteBuffer b = holder[0];
+    b.clear().limit(total);
+    readFully(b, h.offset());
     CRC32C crc = new CRC32C();
-    crc.update(b, 0, n + 5);
-    if ((int) crc.getValue() != ByteReader.getInt(b, n + 5)) {
+    crc.update(b.duplicate().position(0).limit(n + 5));
+    if ((int) crc.getValue() != b.getInt(n + 5)) {
       throw new CorruptionException(name, h.offset(), "block checksum mismatch");
     }
-    byte codec = b[n];
-    int rawLen = ByteReader.getInt(b, n + 1);
+    byte codec = b.get(n);
+    int rawLen = b.getInt(n + 1);
     if (codec == BlockFileFormat.CODEC_NONE) {
       if (rawLen != n) {
         throw new CorruptionException(name, h.offset(), "raw block length mismatch");
       }
-      return java.util.Arrays.copyOf(b, n);
+      byte[] out = new byte[n];
+      b.get(0, out);
+      return out;
     }
     if (codec != BlockFileFormat.CODEC_LZ4 || rawLen < 0 || rawLen > (1 << 30)) {
       throw new CorruptionException(name, h.offset(), "bad block codec " + codec + "/" + rawLen);
     }
     byte[] out = new byte[rawLen];
     try {
-      int read = LZ4.decompress(b, 0, out, 0, rawLen);
-      if (read != n) {
+      int written = LZ4.decompress(b, 0, n, ByteBuffer.wrap(out), 0, rawLen);
+      if (written != rawLen) {
         throw new CorruptionException(name, h.offset(), "LZ4 block length mismatch");
       }
     } catch (LZ4Exception e) {
       throw new CorruptionException(name, h.offset(), "LZ4 block does not decompress");
     }
     return out;
+  }
+
+  private void readFully(ByteBuffer buf, long pos) {
+    int len = buf.remaining();
+    if (pos < 0 || pos + len > length) {
+      throw new CorruptionException(name, pos, "read of " + len + " bytes past end " + length);
+    }
+    try {
+      while (buf.hasRemaining()) {
+        int r = channel.read(buf, pos + buf.position());
+        if (r < 0) {
+          throw new CorruptionException(name, pos, "unexpected end of file");
+        }
+      }
+    } catch (IOException e) {
+      throw StorageIOException.wrap("cannot read " + name + " at " + pos, e);
+    }
   }
 
   private byte[] readFully(long pos, int len) {

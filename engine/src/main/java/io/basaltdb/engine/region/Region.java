@@ -142,7 +142,7 @@ public final class Region implements AutoCloseable {
       Function<List<Cell>, List<Cell>> fn, boolean readFirst) {
     checkOpen();
     checkRow(row);
-    ctx.budget().awaitRoom(this::requestFlush);
+    ctx.budget().awaitRoom(this::requestFlushOrFail);
     waitIfTooBig();
     Lock lock = rowLocks.lockRow(row);
     try {
@@ -366,6 +366,16 @@ public final class Region implements AutoCloseable {
     }
   }
 
+  /** Asks for a flush; throws if background work has failed, since waiting would be forever. */
+  private void requestFlushOrFail() {
+    Throwable t = ctx.scheduler().failure();
+    if (t != null) {
+      throw new io.basaltdb.engine.BasaltException(
+          "cannot accept writes: a background flush or compaction failed: " + t, t);
+    }
+    requestFlush();
+  }
+
   void requestFlush() {
     if (flushRequested.compareAndSet(false, true)) {
       ctx.scheduler().requestFlush(this);
@@ -380,7 +390,7 @@ public final class Region implements AutoCloseable {
     }
     blockedWrites.incrementAndGet();
     while (memstoreBytes() >= blocking && !closed) {
-      requestFlush();
+      requestFlushOrFail();
       synchronized (flushDone) {
         try {
           flushDone.wait(10);

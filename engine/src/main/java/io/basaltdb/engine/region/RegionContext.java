@@ -24,5 +24,8 @@ public record RegionContext(java.util.function.Supplier<WriteAheadLog> walSuppli
     void requestCompaction(Region r);
 
     void flushed(Region r);
+
+    /** A background flush or compaction that failed, or null; writers must not wait on it. */
+    Throwable failure();
   }
 }
