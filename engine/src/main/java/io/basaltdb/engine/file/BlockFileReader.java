@@ -9,6 +9,7 @@ import io.basaltdb.engine.cell.CellIterator;
 import io.basaltdb.engine.util.ByteReader;
 import io.basaltdb.engine.util.ByteReader.MalformedException;
 import io.basaltdb.engine.util.ByteWriter;
+import io.basaltdb.engine.util.Unmapper;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -39,6 +40,9 @@ public final class BlockFileReader implements AutoCloseable {
   private final Trailer trailer;
   private final FileInfo info;
   private final Block rootIndex;
+  /** The whole file mapped read-only (null for files of 2 GiB and more: those use pread). */
+  private final java.nio.MappedByteBuffer mapped;
+  private volatile boolean closed;
 
   private BlockFileReader(Path path, FileChannel channel, BlockCache cache) throws IOException {
     this.path = path;
@@ -47,6 +51,8 @@ public final class BlockFileReader implements AutoCloseable {
     this.cache = cache;
     this.fileId = cache.newFileId();
     this.length = channel.size();
+    this.mapped = length > 0 && length < Integer.MAX_VALUE
+        ? channel.map(FileChannel.MapMode.READ_ONLY, 0, length) : null;
     if (length < BlockFileFormat.TRAILER_SIZE) {
       throw new CorruptionException(name, 0, "file of " + length + " bytes is shorter than a trailer");
     }
@@ -163,15 +169,24 @@ public final class BlockFileReader implements AutoCloseable {
     if (h.offset() < 0 || h.length() < 0 || h.end() > length - BlockFileFormat.TRAILER_SIZE) {
       throw new CorruptionException(name, h.offset(), "block handle " + h + " outside the file");
     }
+    if (closed) {
+      throw new io.basaltdb.engine.ClosedException("block file " + name);
+    }
     int n = h.length();
     int total = n + BlockFileFormat.ENVELOPE_OVERHEAD;
-    ByteBuffer[] holder = READ_BUFFER.get();
-    if (holder[0].capacity() < total) {
-      holder[0] = ByteBuffer.allocateDirect(Math.max(total, holder[0].capacity() * 2));
+    ByteBuffer b;
+    if (mapped != null) {
+      // immutable file, mapped: the block is read in place, no system call and no copy
+      b = mapped.slice((int) h.offset(), total);
+    } else {
+      ByteBuffer[] holder = READ_BUFFER.get();
+      if (holder[0].capacity() < total) {
+        holder[0] = ByteBuffer.allocateDirect(Math.max(total, holder[0].capacity() * 2));
+      }
+      b = holder[0];
+      b.clear().limit(total);
+      readFully(b, h.offset());
     }
-    ByteBuffer b = holder[0];
-    b.clear().limit(total);
-    readFully(b, h.offset());
     CRC32C crc = new CRC32C();
     crc.update(b.duplicate().position(0).limit(n + 5));
     if ((int) crc.getValue() != b.getInt(n + 5)) {
@@ -241,9 +256,15 @@ public final class BlockFileReader implements AutoCloseable {
     return new Scanner();
   }
 
+  /** Closes the file. The caller guarantees no read of it is in progress or will follow. */
   @Override
   public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
     cache.invalidateFile(fileId);
+    Unmapper.unmap(mapped);
     try {
       channel.close();
     } catch (IOException e) {
