@@ -20,7 +20,7 @@ import java.util.stream.Stream;
  * other in the same process, then the Basalt/RocksDB ratio of each (above 1 = Basalt faster).
  *
  * <pre>
- * bin/basalt bench engine [--num 1000000] [--reads 1000000] [--seeks 10000]
+ * bin/basalt bench engine [--num 1000000] [--reads 1000000] [--seeks 10000] [--runs 1]
  *                         [--cache-mb 128] [--dir bench-data] [--csv out.csv] [--only basalt]
  * </pre>
  *
@@ -180,6 +180,20 @@ public final class EngineBench {
     }
   }
 
+  /** Per workload, the run with the median throughput. */
+  private static List<Result> median(List<List<Result>> runs) {
+    List<Result> out = new ArrayList<>();
+    for (int w = 0; w < runs.get(0).size(); w++) {
+      List<Result> xs = new ArrayList<>();
+      for (List<Result> r : runs) {
+        xs.add(r.get(w));
+      }
+      xs.sort(Comparator.comparingDouble(r -> r.bytes() / r.seconds()));
+      out.add(xs.get(xs.size() / 2));
+    }
+    return out;
+  }
+
   @SuppressWarnings("unchecked")
   static BiFunction<Path, Long, KvStore> rocksFactory() {
     try {
@@ -216,13 +230,27 @@ public final class EngineBench {
     System.out.printf("engine benchmark: %d keys (16 B) x 100 B values, %d reads, %d seeks, "
         + "block cache %d MiB, heap %d MiB%n", num, reads, seeks, cache >> 20,
         Runtime.getRuntime().maxMemory() >> 20);
-    List<Result> basalt = only.equals("rocksdb") ? null : b.run("basalt", BasaltKv::new);
+    int runs = Integer.parseInt(o.getOrDefault("runs", "1"));
     BiFunction<Path, Long, KvStore> rocks = only.equals("basalt") ? null : rocksFactory();
     if (rocks == null && !only.equals("basalt")) {
       System.out.println("(RocksDB not on the classpath: run with the 'bench' Maven profile, "
           + "as bin/basalt bench engine does, for the comparison)");
     }
-    List<Result> ref = rocks == null ? null : b.run("rocksdb", rocks);
+    List<List<Result>> basaltRuns = new ArrayList<>();
+    List<List<Result>> refRuns = new ArrayList<>();
+    for (int run = 0; run < runs; run++) {
+      if (runs > 1) {
+        System.out.println("--- run " + (run + 1) + " of " + runs);
+      }
+      if (!only.equals("rocksdb")) {
+        basaltRuns.add(b.run("basalt", BasaltKv::new));
+      }
+      if (rocks != null) {
+        refRuns.add(b.run("rocksdb", rocks));
+      }
+    }
+    List<Result> basalt = basaltRuns.isEmpty() ? null : median(basaltRuns);
+    List<Result> ref = refRuns.isEmpty() ? null : median(refRuns);
     StringBuilder csv = new StringBuilder("workload,basalt_ops_per_s,rocksdb_ops_per_s,ratio\n");
     if (basalt != null && ref != null) {
       System.out.println();
@@ -237,7 +265,8 @@ public final class EngineBench {
         System.out.printf(Locale.ROOT, "%-12s %14.0f %14.0f %8.2f%n", a.workload(), va, vz, ratio);
         csv.append(String.format(Locale.ROOT, "%s,%.1f,%.1f,%.3f%n", a.workload(), va, vz, ratio));
       }
-      System.out.println("ratio = basalt / rocksdb ops/s (for disk_mb: rocksdb MB / basalt MB)");
+      System.out.println("ratio = basalt / rocksdb ops/s (for disk_mb: rocksdb MB / basalt MB)"
+          + (runs > 1 ? "; medians of " + runs + " runs" : ""));
     }
     String csvOut = o.get("csv");
     if (csvOut != null) {

@@ -3,7 +3,6 @@ package io.basaltdb.engine.cache;
 import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
 import com.google.common.cache.CacheStats;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
@@ -11,6 +10,13 @@ import java.util.function.Supplier;
  * The bounded LRU cache of uncompressed blocks shared by every open file of a database.
  * Keyed by (file id, block offset); weighed by each entry's size in bytes, so the total
  * stays under the configured capacity. Thread-safe (Guava's segmented LRU cache).
+ *
+ * <p>Admission: a block enters the cache on its second miss within a recent window (a small
+ * "doorkeeper" bit set of recently missed keys, cleared periodically). A block read once — by
+ * a scan, or by random reads over data much larger than the cache — is not cached, so it dies
+ * young instead of pushing a cached block out and becoming old garbage for the collector; a
+ * block read again is cached. Under uniform random reads the hit rate is the same as plain LRU
+ * (the cache's share of the data) with a fraction of the insertions.
  */
 public final class BlockCache {
   /** What the cache holds must say how big it is. */
@@ -23,9 +29,15 @@ public final class BlockCache {
   private final Cache<Key, Sized> cache;
   private final long capacityBytes;
   private final AtomicLong nextFileId = new AtomicLong(1);
+  private final Doorkeeper doorkeeper;
+  private final AtomicLong admitted = new AtomicLong();
+  private final AtomicLong rejected = new AtomicLong();
 
   public BlockCache(long capacityBytes) {
     this.capacityBytes = capacityBytes;
+    // the window: about as many misses as the cache holds 32 KiB blocks
+    this.doorkeeper = new Doorkeeper(1 << 17, (int) Math.max(1024, Math.min(1 << 15,
+        capacityBytes / (32 * 1024))));
     this.cache = CacheBuilder.newBuilder()
         .maximumWeight(Math.max(1, capacityBytes))
         .weigher((Key k, Sized v) -> v.sizeInBytes())
@@ -44,15 +56,56 @@ public final class BlockCache {
     if (capacityBytes <= 0) {
       return loader.get();
     }
-    try {
-      return (T) cache.get(new Key(fileId, offset), loader::get);
-    } catch (ExecutionException e) {
-      throw new IllegalStateException(e.getCause());
-    } catch (com.google.common.util.concurrent.UncheckedExecutionException e) {
-      if (e.getCause() instanceof RuntimeException re) {
-        throw re;
+    Key key = new Key(fileId, offset);
+    T cached = (T) cache.getIfPresent(key);
+    if (cached != null) {
+      return cached;
+    }
+    T loaded = loader.get();
+    if (doorkeeper.seenBefore(key.hashCode() * 0x9E3779B97F4A7C15L + offset)) {
+      cache.put(key, loaded);
+      admitted.incrementAndGet();
+    } else {
+      rejected.incrementAndGet();
+    }
+    return loaded;
+  }
+
+  /** Blocks admitted on a repeated miss, and blocks read once and not cached. */
+  public long admitted() {
+    return admitted.get();
+  }
+
+  public long rejected() {
+    return rejected.get();
+  }
+
+  /**
+   * A bit set remembering the keys of the last {@code window} misses (one bit each, so a
+   * collision only admits a block early), cleared when the window is full.
+   */
+  private static final class Doorkeeper {
+    private final long[] bits;
+    private final int mask;
+    private final int window;
+    private int recorded;
+
+    Doorkeeper(int size, int window) {
+      bits = new long[size / 64];
+      mask = size - 1;
+      this.window = window;
+    }
+
+    synchronized boolean seenBefore(long hash) {
+      int bit = (int) (hash ^ (hash >>> 29)) & mask;
+      long m = 1L << (bit & 63);
+      boolean seen = (bits[bit >>> 6] & m) != 0;
+      bits[bit >>> 6] |= m;
+      if (++recorded >= window) {
+        java.util.Arrays.fill(bits, 0);
+        recorded = 0;
       }
-      throw e;
+      return seen;
     }
   }
 

@@ -294,11 +294,12 @@ public final class Store implements AutoCloseable {
           its.add(f.reader().scanner());
           inputBytes += f.length();
         }
-        MergingIterator merged = new MergingIterator(its);
-        merged.seekToFirst();
-        CellResolver r = new CellResolver(merged, options.retention(), clock.millis(),
-            smallestReadPoint, major ? CellResolver.Mode.MAJOR : CellResolver.Mode.MINOR, null);
-        output = writeFile(null, r);
+        try (MergingIterator merged = new MergingIterator(its)) {
+          merged.seekToFirst();
+          CellResolver r = new CellResolver(merged, options.retention(), clock.millis(),
+              smallestReadPoint, major ? CellResolver.Mode.MAJOR : CellResolver.Mode.MINOR, null);
+          output = writeFile(null, r);
+        }
       } finally {
         for (StoreFile f : inputs) {
           f.release();
