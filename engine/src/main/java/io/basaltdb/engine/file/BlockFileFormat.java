@@ -42,21 +42,10 @@ public final class BlockFileFormat {
    * decoding it. Both belong to one family, so the family is not compared.
    */
   public static int compareKey(byte[] key, int off, int len, long seq, Cell target) {
-    int p = off;
     int end = off + len;
-    int rowLen = 0;
-    int shift = 0;
-    while (true) {
-      if (p >= end || shift > 28) {
-        throw new MalformedException("bad row length in key");
-      }
-      byte b = key[p++];
-      rowLen |= (b & 0x7F) << shift;
-      if ((b & 0x80) == 0) {
-        break;
-      }
-      shift += 7;
-    }
+    long lenAndPos = rowLength(key, off, end);
+    int rowLen = (int) lenAndPos;
+    int p = (int) (lenAndPos >>> 32);
     int qualStart = p + rowLen;
     int tsStart = end - 9;
     if (rowLen < 0 || qualStart > tsStart) {
@@ -87,24 +76,28 @@ public final class BlockFileFormat {
     return Long.compare(target.sequenceId(), seq);
   }
 
-  /** Decodes a key (of {@code len} bytes at {@code off}) back into a cell of {@code family}. */
-  public static Cell decodeKey(byte[] key, int off, int len, byte[] family, long seq,
-      byte[] value) {
-    int p = off;
-    int end = off + len;
+  /** The key's row-length varint: the length in the low 32 bits, the row's offset in the high. */
+  private static long rowLength(byte[] key, int p, int end) {
     int rowLen = 0;
-    int shift = 0;
-    while (true) {
+    for (int shift = 0; ; shift += 7) {
       if (p >= end || shift > 28) {
         throw new MalformedException("bad row length in key");
       }
       byte b = key[p++];
       rowLen |= (b & 0x7F) << shift;
       if ((b & 0x80) == 0) {
-        break;
+        return ((long) p << 32) | (rowLen & 0xFFFFFFFFL);
       }
-      shift += 7;
     }
+  }
+
+  /** Decodes a key (of {@code len} bytes at {@code off}) back into a cell of {@code family}. */
+  public static Cell decodeKey(byte[] key, int off, int len, byte[] family, long seq,
+      byte[] value) {
+    int end = off + len;
+    long lenAndPos = rowLength(key, off, end);
+    int rowLen = (int) lenAndPos;
+    int p = (int) (lenAndPos >>> 32);
     int qualLen = end - p - rowLen - 9;
     if (rowLen < 0 || qualLen < 0) {
       throw new MalformedException("key of " + len + " bytes too short for row of " + rowLen);

@@ -235,20 +235,8 @@ public final class BlockFileReader implements AutoCloseable {
   }
 
   private byte[] readFully(long pos, int len) {
-    if (pos < 0 || pos + len > length) {
-      throw new CorruptionException(name, pos, "read of " + len + " bytes past end " + length);
-    }
     ByteBuffer buf = ByteBuffer.allocate(len);
-    try {
-      while (buf.hasRemaining()) {
-        int r = channel.read(buf, pos + buf.position());
-        if (r < 0) {
-          throw new CorruptionException(name, pos, "unexpected end of file");
-        }
-      }
-    } catch (IOException e) {
-      throw StorageIOException.wrap("cannot read " + name + " at " + pos, e);
-    }
+    readFully(buf, pos);
     return buf.array();
   }
 

@@ -174,6 +174,7 @@ class CorruptionTest {
   @Test
   void secondOpenOfTheSameDirectoryIsRefused() {
     try (Database db = open()) {
+      assertTrue(db.region("r") != null);
       var e = assertThrows(io.basaltdb.engine.InvalidArgumentException.class, this::open);
       assertTrue(e.getMessage().contains("in use"), e.getMessage());
     }
