@@ -1,6 +1,7 @@
 package io.basaltdb.engine;
 
 import io.basaltdb.engine.cache.BlockCache;
+import io.basaltdb.engine.catalog.CatalogFile;
 import io.basaltdb.engine.region.MemstoreBudget;
 import io.basaltdb.engine.region.Region;
 import io.basaltdb.engine.region.RegionContext;
@@ -18,9 +19,11 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.LinkedHashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -28,19 +31,37 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * An open database directory: the lock that keeps other processes out, the one write-ahead
- * log, the shared block cache, the memstore budget, the background threads, and its regions.
+ * An open database directory: the lock that keeps other processes out, the catalog of
+ * namespaces and tables, the one write-ahead log, the shared block cache, the memstore budget,
+ * the background threads, and every enabled table's regions. Schema changes go through
+ * {@link #admin()}, data through {@link #table}.
  *
- * <p>Layout: {@code LOCK}, {@code wal/} (segments), {@code regions/<region>/<family>/} (a
- * store: {@code MANIFEST} and block files).
+ * <p>Layout: {@code LOCK}, {@code CATALOG} ({@code engine/doc/catalog-format.md}), {@code wal/}
+ * (segments), {@code regions/<region id>/<family>/} (a store: {@code MANIFEST} and block files).
  *
- * <p>Opening replays the WAL into the regions' memstores (edits of regions not given are
- * skipped and counted), then starts a fresh WAL segment. Thread-safe.
+ * <p>Opening reads the catalog, opens the regions of enabled tables, replays the WAL into their
+ * memstores (edits of regions the catalog no longer names are skipped: their tables were
+ * dropped, or disabled after a flush), then starts a fresh WAL segment. Thread-safe; schema
+ * changes are serialised by {@link Admin}.
  */
 public final class Database implements AutoCloseable {
   private static final long WAL_ROLL_AFTER_FLUSH_BYTES = 1 << 20;
 
+  /** A table's live state: descriptor, enabled flag and open regions in row order. */
+  static final class TableState {
+    volatile TableDescriptor descriptor;
+    volatile boolean enabled;
+    volatile List<Region> regions;
+
+    TableState(TableDescriptor descriptor, boolean enabled, List<Region> regions) {
+      this.descriptor = descriptor;
+      this.enabled = enabled;
+      this.regions = List.copyOf(regions);
+    }
+  }
+
   private final Path dir;
+  private final boolean temporary;
   private final EngineOptions options;
   private final FileChannel lockChannel;
   private final FileLock lock;
@@ -48,15 +69,20 @@ public final class Database implements AutoCloseable {
   private final MemstoreBudget budget;
   private final ScheduledThreadPoolExecutor background;
   private final AtomicLong sequence = new AtomicLong();
-  private final Map<String, Region> regions = new LinkedHashMap<>();
+  private final Map<TableName, TableState> tables = new ConcurrentHashMap<>();
+  private final Map<String, Region> regionsByName = new ConcurrentHashMap<>();
   private final AtomicReference<Throwable> backgroundFailure = new AtomicReference<>();
-  private final WalReader.ReplayStats replayStats;
-  private final long skippedReplayEdits;
+  private final RegionContext ctx;
+  private final Admin admin;
+  private volatile CatalogFile catalog;
+  private WalReader.ReplayStats replayStats;
+  private long skippedReplayEdits;
   private volatile WriteAheadLog wal;
   private volatile boolean closed;
 
-  private Database(Path dir, EngineOptions options, List<RegionDescriptor> descriptors) {
+  private Database(Path dir, EngineOptions options, boolean temporary) {
     this.dir = dir;
+    this.temporary = temporary;
     this.options = options;
     try {
       Files.createDirectories(dir);
@@ -71,11 +97,11 @@ public final class Database implements AutoCloseable {
     } catch (OverlappingFileLockException e) {
       l = null;
     } catch (IOException e) {
-      closeQuietly();
+      closeLockQuietly();
       throw StorageIOException.wrap("cannot lock database directory " + dir, e);
     }
     if (l == null) {
-      closeQuietly();
+      closeLockQuietly();
       throw new InvalidArgumentException("database directory " + dir
           + " is in use by another process (or another open Database in this one)");
     }
@@ -88,64 +114,158 @@ public final class Database implements AutoCloseable {
       t.setDaemon(true);
       return t;
     });
-    RegionContext ctx = new RegionContext(() -> wal, sequence, options, cache, budget,
-        new Scheduler());
+    this.ctx = new RegionContext(() -> wal, sequence, options, cache, budget, new Scheduler());
+    this.admin = new Admin(this);
     try {
-      long maxSeq = 0;
-      for (RegionDescriptor d : descriptors) {
-        if (regions.containsKey(d.name())) {
-          throw new InvalidArgumentException("duplicate region name " + d.name());
-        }
-        Region r = Region.open(d, dir.resolve("regions").resolve(d.name()), ctx);
-        regions.put(d.name(), r);
-        for (Store s : r.stores()) {
-          maxSeq = Math.max(maxSeq, s.flushedSequenceId());
-          for (var f : s.filesSnapshot()) {
-            maxSeq = Math.max(maxSeq, f.info().maxSequenceId());
-          }
-        }
-      }
-      long[] skipped = {0};
-      Map<String, Region> byName = regions;
-      replayStats = WalReader.replay(dir.resolve("wal"), edit -> {
-        Region r = byName.get(new String(edit.region(), StandardCharsets.UTF_8));
-        if (r == null) {
-          skipped[0]++;
-        } else {
-          r.replay(edit);
-        }
-      });
-      skippedReplayEdits = skipped[0];
-      sequence.set(Math.max(maxSeq, replayStats.maxSequenceId()));
-      wal = new WriteAheadLog(dir.resolve("wal"), options.walRollBytes(),
-          options.asyncSyncIntervalMillis(), background);
-      wal.setRecoveredMaxSeq(sequence.get());
-      for (Region r : regions.values()) {
-        r.opened();
-      }
+      recover();
     } catch (RuntimeException e) {
-      regions.values().forEach(Region::close);
+      regionsByName.values().forEach(Region::close);
       background.shutdownNow();
       if (wal != null) {
         wal.close();
       }
-      closeQuietly();
+      closeLockQuietly();
       throw e;
     }
   }
 
-  /** Opens (creating if absent) the database in {@code dir} with the given regions. */
-  public static Database open(Path dir, EngineOptions options, List<RegionDescriptor> regions) {
-    return new Database(dir, options.validate(), regions);
+  /** Opens (creating if absent) the database in {@code dir}. */
+  public static Database open(Path dir, EngineOptions options) {
+    return new Database(dir, options.validate(), false);
   }
 
-  private void closeQuietly() {
+  /**
+   * A database in a fresh temporary directory, deleted when closed: the same code paths as a
+   * directory database, for tests and {@code jdbc:basalt:mem:}.
+   */
+  public static Database openTemporary(EngineOptions options) {
     try {
-      lockChannel.close();
-    } catch (IOException ignored) {
-      // already failing
+      return new Database(Files.createTempDirectory("basalt-mem-"), options.validate(), true);
+    } catch (IOException e) {
+      throw StorageIOException.wrap("cannot create a temporary database directory", e);
     }
   }
+
+  private void recover() {
+    catalog = CatalogFile.read(dir);
+    Set<String> live = new HashSet<>();
+    long maxSeq = 0;
+    for (CatalogFile.TableEntry t : catalog.tables()) {
+      List<Region> regions = new ArrayList<>();
+      for (CatalogFile.RegionEntry re : t.regions()) {
+        live.add(re.dirName());
+        if (t.enabled()) {
+          Region r = openRegion(t.descriptor(), re);
+          regions.add(r);
+          for (Store s : r.stores()) {
+            maxSeq = Math.max(maxSeq, s.flushedSequenceId());
+            for (var f : s.filesSnapshot()) {
+              maxSeq = Math.max(maxSeq, f.info().maxSequenceId());
+            }
+          }
+        }
+      }
+      tables.put(t.descriptor().name(), new TableState(t.descriptor(), t.enabled(), regions));
+    }
+    deleteLeftoverRegions(live);
+    long[] skipped = {0};
+    replayStats = WalReader.replay(dir.resolve("wal"), edit -> {
+      Region r = regionsByName.get(new String(edit.region(), StandardCharsets.UTF_8));
+      if (r == null) {
+        skipped[0]++;
+      } else {
+        r.replay(edit);
+      }
+    });
+    skippedReplayEdits = skipped[0];
+    sequence.set(Math.max(maxSeq, replayStats.maxSequenceId()));
+    wal = new WriteAheadLog(dir.resolve("wal"), options.walRollBytes(),
+        options.asyncSyncIntervalMillis(), background);
+    wal.setRecoveredMaxSeq(sequence.get());
+    for (Region r : regionsByName.values()) {
+      r.opened();
+    }
+  }
+
+  private void deleteLeftoverRegions(Set<String> live) {
+    Path regionsDir = dir.resolve("regions");
+    if (!Files.isDirectory(regionsDir)) {
+      return;
+    }
+    try (var s = Files.list(regionsDir)) {
+      for (Path p : (Iterable<Path>) s::iterator) {
+        if (!live.contains(p.getFileName().toString())) {
+          deleteRecursively(p);
+        }
+      }
+    } catch (IOException e) {
+      throw StorageIOException.wrap("cannot list " + regionsDir, e);
+    }
+  }
+
+  static void deleteRecursively(Path p) {
+    if (!Files.exists(p)) {
+      return;
+    }
+    try (var s = Files.walk(p)) {
+      for (Path x : (Iterable<Path>) s.sorted(java.util.Comparator.reverseOrder())::iterator) {
+        Files.delete(x);
+      }
+    } catch (IOException e) {
+      throw StorageIOException.wrap("cannot delete " + p, e);
+    }
+  }
+
+  // ------------------------------------------------------------ used by Admin and Table
+
+  Region openRegion(TableDescriptor t, CatalogFile.RegionEntry re) {
+    RegionDescriptor d = new RegionDescriptor(re.dirName(), re.startRow(), re.endRow(),
+        t.families());
+    Region r = Region.open(d, dir.resolve("regions").resolve(re.dirName()), ctx);
+    regionsByName.put(re.dirName(), r);
+    r.opened();
+    return r;
+  }
+
+  void closeRegion(Region r) {
+    r.close();
+    regionsByName.remove(r.name());
+  }
+
+  Path regionDirectory(String name) {
+    return dir.resolve("regions").resolve(name);
+  }
+
+  CatalogFile catalog() {
+    return catalog;
+  }
+
+  void installCatalog(CatalogFile c) {
+    c.writeTo(dir);
+    catalog = c;
+  }
+
+  Map<TableName, TableState> tableStates() {
+    return tables;
+  }
+
+  /** The live state of an existing table, or {@link TableNotFoundException}. */
+  TableState state(TableName name) {
+    checkOpen();
+    TableState s = tables.get(name);
+    if (s == null) {
+      throw new TableNotFoundException("table " + name + " does not exist");
+    }
+    return s;
+  }
+
+  void checkOpen() {
+    if (closed) {
+      throw new ClosedException("database " + dir);
+    }
+  }
+
+  // ------------------------------------------------------------ public API
 
   public Path directory() {
     return dir;
@@ -155,16 +275,28 @@ public final class Database implements AutoCloseable {
     return options;
   }
 
-  public Region region(String name) {
-    Region r = regions.get(name);
-    if (r == null) {
-      throw new InvalidArgumentException("no region named " + name);
-    }
-    return r;
+  public Admin admin() {
+    checkOpen();
+    return admin;
   }
 
-  public Collection<Region> regions() {
-    return List.copyOf(regions.values());
+  /** A handle on an existing table (cheap; handles may be kept and shared by threads). */
+  public Table table(TableName name) {
+    state(name);
+    return new Table(this, name);
+  }
+
+  public Table table(String qualifiedName) {
+    return table(TableName.of(qualifiedName));
+  }
+
+  /** The open regions of a table, in row order (empty when disabled). */
+  public List<Region> regions(TableName name) {
+    return state(name).regions;
+  }
+
+  public Collection<Region> allRegions() {
+    return List.copyOf(regionsByName.values());
   }
 
   public WalReader.ReplayStats replayStats() {
@@ -192,21 +324,9 @@ public final class Database implements AutoCloseable {
     return backgroundFailure.get();
   }
 
-  public void flushAll() {
-    for (Region r : regions.values()) {
-      r.flush();
-    }
-  }
-
-  public void compactAll(boolean major) {
-    for (Region r : regions.values()) {
-      r.compact(major);
-    }
-  }
-
   private void deleteObsoleteWal() {
     long oldest = Long.MAX_VALUE;
-    for (Region r : regions.values()) {
+    for (Region r : regionsByName.values()) {
       oldest = Math.min(oldest, r.oldestUnflushedSequenceId());
     }
     if (oldest == Long.MAX_VALUE) {
@@ -231,6 +351,8 @@ public final class Database implements AutoCloseable {
           if (!closed) {
             task.run();
           }
+        } catch (ClosedException e) {
+          // the region was closed (disable, drop, shutdown) while the task waited
         } catch (Throwable t) {
           if (!closed && backgroundFailure.compareAndSet(null, t)) {
             System.err.println("basalt: background " + what + " failed: " + t);
@@ -249,7 +371,7 @@ public final class Database implements AutoCloseable {
         r.flush();
         if (budget.used() >= budget.limit()) {
           Region largest = null;
-          for (Region x : regions.values()) {
+          for (Region x : regionsByName.values()) {
             if (largest == null || x.memstoreBytes() > largest.memstoreBytes()) {
               largest = x;
             }
@@ -279,7 +401,7 @@ public final class Database implements AutoCloseable {
 
   /**
    * Stops background work, flushes regions holding un-logged ({@code SKIP}) edits, syncs and
-   * closes the WAL, closes the files and releases the directory.
+   * closes the WAL, closes the files and releases the directory (deleting it if temporary).
    */
   @Override
   public void close() {
@@ -294,9 +416,9 @@ public final class Database implements AutoCloseable {
     }
     closed = true;
     RuntimeException first = null;
-    for (Region r : regions.values()) {
+    for (Region r : regionsByName.values()) {
       try {
-        if (r.hasUnloggedEdits()) {
+        if (r.hasUnloggedEdits() && !temporary) {
           r.flush();
         }
         r.close();
@@ -315,14 +437,29 @@ public final class Database implements AutoCloseable {
     } catch (IOException e) {
       first = first == null ? StorageIOException.wrap("cannot release lock of " + dir, e) : first;
     }
+    if (temporary) {
+      try {
+        deleteRecursively(dir);
+      } catch (RuntimeException e) {
+        first = first == null ? e : first;
+      }
+    }
     if (first != null) {
       throw first;
     }
   }
 
+  private void closeLockQuietly() {
+    try {
+      lockChannel.close();
+    } catch (IOException ignored) {
+      // already failing
+    }
+  }
+
   public List<String> describe() {
     List<String> out = new ArrayList<>();
-    for (Region r : regions.values()) {
+    for (Region r : regionsByName.values()) {
       out.add(r.stats().toString());
     }
     return out;

@@ -4,14 +4,21 @@ import io.basaltdb.engine.file.WriterOptions;
 import io.basaltdb.engine.read.RetentionRules;
 
 /**
- * A column family's storage settings: versions, TTL, compression, block size, bloom filter.
- * Validated on construction (a bad value raises {@link InvalidArgumentException}); immutable.
+ * A column family's storage settings: versions, TTL, compression, block size, bloom filter,
+ * data block encoding (shared-prefix keys, or none) and in-memory cache priority. Validated on
+ * construction (a bad value raises {@link InvalidArgumentException}); immutable.
  */
 public record FamilyOptions(int maxVersions, int minVersions, long ttlSeconds,
-    Compression compression, int blockSize, BloomType bloomType) {
+    Compression compression, int blockSize, BloomType bloomType, boolean prefixEncoding,
+    boolean inMemory) {
 
   public static final FamilyOptions DEFAULT =
-      new FamilyOptions(1, 0, 0, Compression.LZ4, 64 * 1024, BloomType.ROW);
+      new FamilyOptions(1, 0, 0, Compression.LZ4, 64 * 1024, BloomType.ROW, true, false);
+
+  public FamilyOptions(int maxVersions, int minVersions, long ttlSeconds, Compression compression,
+      int blockSize, BloomType bloomType) {
+    this(maxVersions, minVersions, ttlSeconds, compression, blockSize, bloomType, true, false);
+  }
 
   public FamilyOptions {
     if (maxVersions < 1) {
@@ -33,23 +40,33 @@ public record FamilyOptions(int maxVersions, int minVersions, long ttlSeconds,
   }
 
   public FamilyOptions withVersions(int max, int min) {
-    return new FamilyOptions(max, min, ttlSeconds, compression, blockSize, bloomType);
+    return new FamilyOptions(max, min, ttlSeconds, compression, blockSize, bloomType, prefixEncoding, inMemory);
   }
 
   public FamilyOptions withTtlSeconds(long ttl) {
-    return new FamilyOptions(maxVersions, minVersions, ttl, compression, blockSize, bloomType);
+    return new FamilyOptions(maxVersions, minVersions, ttl, compression, blockSize, bloomType, prefixEncoding, inMemory);
   }
 
   public FamilyOptions withCompression(Compression c) {
-    return new FamilyOptions(maxVersions, minVersions, ttlSeconds, c, blockSize, bloomType);
+    return new FamilyOptions(maxVersions, minVersions, ttlSeconds, c, blockSize, bloomType, prefixEncoding, inMemory);
   }
 
   public FamilyOptions withBlockSize(int size) {
-    return new FamilyOptions(maxVersions, minVersions, ttlSeconds, compression, size, bloomType);
+    return new FamilyOptions(maxVersions, minVersions, ttlSeconds, compression, size, bloomType, prefixEncoding, inMemory);
   }
 
   public FamilyOptions withBloomType(BloomType b) {
-    return new FamilyOptions(maxVersions, minVersions, ttlSeconds, compression, blockSize, b);
+    return new FamilyOptions(maxVersions, minVersions, ttlSeconds, compression, blockSize, b, prefixEncoding, inMemory);
+  }
+
+  public FamilyOptions withPrefixEncoding(boolean on) {
+    return new FamilyOptions(maxVersions, minVersions, ttlSeconds, compression, blockSize,
+        bloomType, on, inMemory);
+  }
+
+  public FamilyOptions withInMemory(boolean on) {
+    return new FamilyOptions(maxVersions, minVersions, ttlSeconds, compression, blockSize,
+        bloomType, prefixEncoding, on);
   }
 
   public RetentionRules retention() {
@@ -57,6 +74,6 @@ public record FamilyOptions(int maxVersions, int minVersions, long ttlSeconds,
   }
 
   public WriterOptions writerOptions() {
-    return new WriterOptions(blockSize, compression, bloomType, 0.01);
+    return new WriterOptions(blockSize, compression, bloomType, 0.01, prefixEncoding);
   }
 }

@@ -10,7 +10,8 @@ import io.basaltdb.engine.FamilyOptions;
 import io.basaltdb.engine.read.ColumnQuery;
 import io.basaltdb.engine.region.ReadSpec;
 import io.basaltdb.engine.region.Region;
-import io.basaltdb.engine.region.RegionDescriptor;
+import io.basaltdb.engine.TableDescriptor;
+import io.basaltdb.engine.TableName;
 import io.basaltdb.engine.region.RegionScanner;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -39,8 +40,14 @@ public final class BasaltKv implements KvStore {
     EngineOptions o = EngineOptions.defaults().withBlockCacheBytes(cacheBytes);
     FamilyOptions f = FamilyOptions.DEFAULT.withCompression(Compression.LZ4)
         .withBlockSize(64 * 1024).withBloomType(BloomType.ROW);
-    db = Database.open(dir, o, List.of(RegionDescriptor.whole("kv", Map.of("f", f))));
-    region = db.region("kv");
+    db = Database.open(dir, o);
+    TableName kv = TableName.of("kv");
+    if (!db.admin().tableExists(kv)) {
+      db.admin().createTable(new TableDescriptor(kv, Map.of("f", f)));
+    }
+    // one region: the benchmark drives it directly, as RocksDB's is driven, without the
+    // per-call region lookup and Result wrapping of the Table API
+    region = db.regions(kv).get(0);
     NavigableSet<byte[]> q = ColumnQuery.qualifierSet();
     q.add(Q);
     spec = new ReadSpec(Map.of(F, q), 0, Long.MAX_VALUE, 1);

@@ -60,7 +60,8 @@ public final class BlockFileWriter implements AutoCloseable {
     this.family = family;
     this.options = options;
     this.createdMillis = createdMillis;
-    this.data = new BlockBuilder(BlockFileFormat.RESTART_INTERVAL, options.blockSize());
+    this.data = new BlockBuilder(options.prefixEncoding() ? BlockFileFormat.RESTART_INTERVAL : 1,
+        options.blockSize());
     this.bloom = options.bloomType() == BloomType.NONE ? null
         : new BloomFilter.Builder(options.bloomFalsePositiveRate());
     try {

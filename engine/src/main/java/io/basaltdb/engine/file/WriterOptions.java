@@ -3,9 +3,17 @@ package io.basaltdb.engine.file;
 import io.basaltdb.engine.BloomType;
 import io.basaltdb.engine.Compression;
 
-/** How a block file is written: target block size, compression, bloom keys and accuracy. */
+/**
+ * How a block file is written: target block size, compression, bloom keys and accuracy, and
+ * whether keys share prefixes (without it every entry is a restart point).
+ */
 public record WriterOptions(int blockSize, Compression compression, BloomType bloomType,
-    double bloomFalsePositiveRate) {
+    double bloomFalsePositiveRate, boolean prefixEncoding) {
   public static final WriterOptions DEFAULT =
-      new WriterOptions(64 * 1024, Compression.LZ4, BloomType.ROW, 0.01);
+      new WriterOptions(64 * 1024, Compression.LZ4, BloomType.ROW, 0.01, true);
+
+  public WriterOptions(int blockSize, Compression compression, BloomType bloomType,
+      double bloomFalsePositiveRate) {
+    this(blockSize, compression, bloomType, bloomFalsePositiveRate, true);
+  }
 }

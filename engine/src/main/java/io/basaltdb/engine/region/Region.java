@@ -40,13 +40,15 @@ import java.util.function.Function;
 public final class Region implements AutoCloseable {
   private static final byte[] EMPTY = new byte[0];
 
-  private final RegionDescriptor descriptor;
+  private volatile RegionDescriptor descriptor;
   private final byte[] nameBytes;
   private final RegionContext ctx;
-  private final TreeMap<byte[], Store> stores = new TreeMap<>(Arrays::compareUnsigned);
+  /** Family name to store; replaced whole (copy on write) when a family is added or removed. */
+  private volatile java.util.NavigableMap<byte[], Store> stores;
   private final Mvcc mvcc;
   private final RowLocks rowLocks = new RowLocks();
   private final ReentrantReadWriteLock updatesLock = new ReentrantReadWriteLock();
+  private final Path dir;
   private final ReentrantLock flushLock = new ReentrantLock();
   private final Object flushDone = new Object();
   private final Object compactionLock = new Object();
@@ -62,16 +64,19 @@ public final class Region implements AutoCloseable {
     this.descriptor = descriptor;
     this.nameBytes = descriptor.name().getBytes(StandardCharsets.UTF_8);
     this.ctx = ctx;
+    this.dir = dir;
+    TreeMap<byte[], Store> opened = new TreeMap<>(Arrays::compareUnsigned);
     try {
       for (Map.Entry<String, FamilyOptions> f : descriptor.families().entrySet()) {
         byte[] fam = f.getKey().getBytes(StandardCharsets.UTF_8);
-        stores.put(fam, Store.open(dir.resolve(f.getKey()), fam, f.getValue(), ctx.blockCache(),
+        opened.put(fam, Store.open(dir.resolve(f.getKey()), fam, f.getValue(), ctx.blockCache(),
             ctx.options().clock()));
       }
     } catch (RuntimeException e) {
-      stores.values().forEach(Store::close);
+      opened.values().forEach(Store::close);
       throw e;
     }
+    this.stores = java.util.Collections.unmodifiableNavigableMap(opened);
     this.mvcc = new Mvcc(ctx.sequence().get());
   }
 
@@ -94,6 +99,66 @@ public final class Region implements AutoCloseable {
 
   public Store store(String family) {
     return stores.get(family.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** Adds a family online: a new, empty store. */
+  public void addFamily(String family, FamilyOptions options) {
+    byte[] fam = family.getBytes(StandardCharsets.UTF_8);
+    flushLock.lock();
+    updatesLock.writeLock().lock();
+    try {
+      checkOpen();
+      TreeMap<byte[], Store> next = new TreeMap<>(stores);
+      next.put(fam, Store.open(dir.resolve(family), fam, options, ctx.blockCache(),
+          ctx.options().clock()));
+      stores = java.util.Collections.unmodifiableNavigableMap(next);
+      java.util.LinkedHashMap<String, FamilyOptions> f = new java.util.LinkedHashMap<>(
+          descriptor.families());
+      f.put(family, options);
+      descriptor = new RegionDescriptor(descriptor.name(), descriptor.startRow(),
+          descriptor.endRow(), f);
+    } finally {
+      updatesLock.writeLock().unlock();
+      flushLock.unlock();
+    }
+  }
+
+  /** Removes a family online: its store is closed and its files deleted. */
+  public void removeFamily(String family) {
+    byte[] fam = family.getBytes(StandardCharsets.UTF_8);
+    Store removed;
+    flushLock.lock();
+    updatesLock.writeLock().lock();
+    try {
+      synchronized (compactionLock) {
+        TreeMap<byte[], Store> next = new TreeMap<>(stores);
+        removed = next.remove(fam);
+        stores = java.util.Collections.unmodifiableNavigableMap(next);
+        java.util.LinkedHashMap<String, FamilyOptions> f = new java.util.LinkedHashMap<>(
+            descriptor.families());
+        f.remove(family);
+        descriptor = new RegionDescriptor(descriptor.name(), descriptor.startRow(),
+            descriptor.endRow(), f);
+      }
+    } finally {
+      updatesLock.writeLock().unlock();
+      flushLock.unlock();
+    }
+    if (removed != null) {
+      ctx.budget().release(removed.memstoreBytes());
+      removed.close();
+      deleteTree(removed.directory());
+    }
+  }
+
+  private static void deleteTree(Path p) {
+    try (var s = java.nio.file.Files.walk(p)) {
+      for (Path x : (Iterable<Path>) s.sorted(java.util.Comparator.reverseOrder())::iterator) {
+        java.nio.file.Files.delete(x);
+      }
+    } catch (java.io.IOException e) {
+      throw io.basaltdb.engine.StorageIOException.wrap("cannot delete " + p, e);
+    }
   }
 
   // ------------------------------------------------------------------ recovery

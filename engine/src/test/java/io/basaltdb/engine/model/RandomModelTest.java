@@ -1,5 +1,6 @@
 package io.basaltdb.engine.model;
 
+import io.basaltdb.engine.TestTables;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
@@ -15,7 +16,6 @@ import io.basaltdb.engine.ManualClock;
 import io.basaltdb.engine.Seeds;
 import io.basaltdb.engine.read.ColumnQuery;
 import io.basaltdb.engine.region.Region;
-import io.basaltdb.engine.region.RegionDescriptor;
 import io.basaltdb.engine.region.RegionScanner;
 import io.basaltdb.engine.region.ReadSpec;
 import java.nio.file.Path;
@@ -57,9 +57,8 @@ class RandomModelTest {
   private void open() {
     EngineOptions o = EngineOptions.defaults().withFlushSizeBytes(16 * 1024)
         .withCompactionFiles(3, 6).withBlockCacheBytes(256 * 1024).withClock(clock);
-    db = Database.open(tmp.resolve("db"), o,
-        List.of(RegionDescriptor.whole("r1", families())));
-    region = db.region("r1");
+    db = TestTables.open(tmp.resolve("db"), o, families(), "r1");
+    region = TestTables.region(db, "r1");
   }
 
   @RepeatedTest(3)

@@ -1,5 +1,6 @@
 package io.basaltdb.engine.recovery;
 
+import io.basaltdb.engine.TestTables;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -13,7 +14,6 @@ import io.basaltdb.engine.EngineOptions;
 import io.basaltdb.engine.FamilyOptions;
 import io.basaltdb.engine.region.ReadSpec;
 import io.basaltdb.engine.region.Region;
-import io.basaltdb.engine.region.RegionDescriptor;
 import io.basaltdb.engine.region.RegionScanner;
 import io.basaltdb.engine.wal.WalReader;
 import java.io.IOException;
@@ -31,9 +31,9 @@ class CorruptionTest {
   @TempDir Path tmp;
 
   private Database open() {
-    return Database.open(tmp.resolve("db"), EngineOptions.defaults().withBlockCacheBytes(0),
-        List.of(RegionDescriptor.whole("r", Map.of("f",
-            FamilyOptions.DEFAULT.withCompression(Compression.NONE).withBlockSize(4096)))));
+    return TestTables.open(tmp.resolve("db"), EngineOptions.defaults().withBlockCacheBytes(0),
+        Map.of("f", FamilyOptions.DEFAULT.withCompression(Compression.NONE).withBlockSize(4096)),
+        "r");
   }
 
   private static byte[] row(int i) {
@@ -71,8 +71,8 @@ class CorruptionTest {
   @Test
   void flippedByteInDataBlockIsNamedOnRead() throws IOException {
     try (Database db = open()) {
-      write(db.region("r"), 0, 2000);
-      db.region("r").flush();
+      write(TestTables.region(db, "r"), 0, 2000);
+      TestTables.region(db, "r").flush();
     }
     Path f = blockFile();
     try (RandomAccessFile raf = new RandomAccessFile(f.toFile(), "rw")) {
@@ -83,11 +83,11 @@ class CorruptionTest {
     }
     try (Database db = open()) {
       CorruptionException e = assertThrows(CorruptionException.class,
-          () -> db.region("r").get(row(0), ReadSpec.LATEST));
+          () -> TestTables.region(db, "r").get(row(0), ReadSpec.LATEST));
       assertTrue(e.getMessage().contains(f.getFileName().toString()), e.getMessage());
       assertTrue(e.getMessage().contains("offset 0") && e.getMessage().contains("checksum"),
           e.getMessage());
-      assertEquals(1, db.region("r").get(row(1999), ReadSpec.LATEST).size(),
+      assertEquals(1, TestTables.region(db, "r").get(row(1999), ReadSpec.LATEST).size(),
           "other blocks still read");
     }
   }
@@ -95,8 +95,8 @@ class CorruptionTest {
   @Test
   void truncatedBlockFileFailsOpen() throws IOException {
     try (Database db = open()) {
-      write(db.region("r"), 0, 100);
-      db.region("r").flush();
+      write(TestTables.region(db, "r"), 0, 100);
+      TestTables.region(db, "r").flush();
     }
     Path f = blockFile();
     try (RandomAccessFile raf = new RandomAccessFile(f.toFile(), "rw")) {
@@ -109,8 +109,8 @@ class CorruptionTest {
   @Test
   void damagedTrailerFailsOpen() throws IOException {
     try (Database db = open()) {
-      write(db.region("r"), 0, 100);
-      db.region("r").flush();
+      write(TestTables.region(db, "r"), 0, 100);
+      TestTables.region(db, "r").flush();
     }
     Path f = blockFile();
     try (RandomAccessFile raf = new RandomAccessFile(f.toFile(), "rw")) {
@@ -125,8 +125,8 @@ class CorruptionTest {
   @Test
   void missingFileNamedByManifestFailsOpen() throws IOException {
     try (Database db = open()) {
-      write(db.region("r"), 0, 100);
-      db.region("r").flush();
+      write(TestTables.region(db, "r"), 0, 100);
+      TestTables.region(db, "r").flush();
     }
     Path f = blockFile();
     Files.delete(f);
@@ -138,25 +138,25 @@ class CorruptionTest {
   @Test
   void walCutMidRecordLosesOnlyTheLastWrite() throws IOException {
     try (Database db = open()) {
-      write(db.region("r"), 0, 300);
+      write(TestTables.region(db, "r"), 0, 300);
     }
     Path seg = walSegment();
     try (RandomAccessFile raf = new RandomAccessFile(seg.toFile(), "rw")) {
       raf.setLength(raf.length() - 5);
     }
     try (Database db = open()) {
-      assertEquals(299, count(db.region("r")));
+      assertEquals(299, count(TestTables.region(db, "r")));
       assertEquals(1, db.replayStats().truncatedBytes() > 0 ? 1 : 0);
     }
     try (Database db = open()) {
-      assertEquals(299, count(db.region("r")), "reopening again is clean");
+      assertEquals(299, count(TestTables.region(db, "r")), "reopening again is clean");
     }
   }
 
   @Test
   void walBadRecordInTheMiddleFailsOpen() throws IOException {
     try (Database db = open()) {
-      write(db.region("r"), 0, 300);
+      write(TestTables.region(db, "r"), 0, 300);
     }
     Path seg = walSegment();
     long at = Files.size(seg) / 2;
@@ -174,7 +174,7 @@ class CorruptionTest {
   @Test
   void secondOpenOfTheSameDirectoryIsRefused() {
     try (Database db = open()) {
-      assertTrue(db.region("r") != null);
+      assertTrue(TestTables.region(db, "r") != null);
       var e = assertThrows(io.basaltdb.engine.InvalidArgumentException.class, this::open);
       assertTrue(e.getMessage().contains("in use"), e.getMessage());
     }

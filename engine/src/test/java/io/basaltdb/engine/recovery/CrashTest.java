@@ -1,5 +1,6 @@
 package io.basaltdb.engine.recovery;
 
+import io.basaltdb.engine.TestTables;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -90,7 +91,7 @@ class CrashTest {
 
   private static void verify(Path dir, Map<Integer, Long> acked, String where) {
     try (Database db = CrashWriter.open(dir)) {
-      Region r = db.region("r");
+      Region r = TestTables.region(db, "r");
       for (int row = 0; row < CrashWriter.ROWS; row++) {
         List<Cell> cells = r.get(CrashWriter.row(row), ReadSpec.LATEST);
         Long mustHave = acked.get(row);

@@ -1,12 +1,12 @@
 package io.basaltdb.engine.recovery;
 
+import io.basaltdb.engine.TestTables;
 import io.basaltdb.engine.Cell;
 import io.basaltdb.engine.Database;
 import io.basaltdb.engine.Durability;
 import io.basaltdb.engine.EngineOptions;
 import io.basaltdb.engine.FamilyOptions;
 import io.basaltdb.engine.region.Region;
-import io.basaltdb.engine.region.RegionDescriptor;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -39,7 +39,7 @@ public final class CrashWriter {
   }
 
   static Database open(Path dir) {
-    return Database.open(dir, options(), List.of(RegionDescriptor.whole("r", families())));
+    return TestTables.open(dir, options(), families(), "r");
   }
 
   static byte[] row(int i) {
@@ -60,7 +60,7 @@ public final class CrashWriter {
     long seed = Long.parseLong(args[2]);
     PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), false);
     Database db = open(dir);
-    Region r = db.region("r");
+    Region r = TestTables.region(db, "r");
     out.println("OPEN");
     out.flush();
     Thread[] threads = new Thread[4];

@@ -1,5 +1,6 @@
 package io.basaltdb.engine.region;
 
+import io.basaltdb.engine.TestTables;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -26,9 +27,8 @@ class BackPressureTest {
     long limit = 256 * 1024;
     EngineOptions o = EngineOptions.defaults().withFlushSizeBytes(64 * 1024)
         .withGlobalMemstoreLimitBytes(limit);
-    try (Database db = Database.open(tmp.resolve("db"), o, List.of(
-        RegionDescriptor.whole("r1", Map.of("f", FamilyOptions.DEFAULT)),
-        RegionDescriptor.whole("r2", Map.of("f", FamilyOptions.DEFAULT))))) {
+    try (Database db = TestTables.open(tmp.resolve("db"), o,
+        Map.of("f", FamilyOptions.DEFAULT), "r1", "r2")) {
       AtomicLong maxSeen = new AtomicLong();
       Thread sampler = new Thread(() -> {
         while (!Thread.currentThread().isInterrupted()) {
@@ -40,7 +40,7 @@ class BackPressureTest {
       byte[] value = new byte[2048];
       List<Thread> writers = new ArrayList<>();
       for (String name : new String[] {"r1", "r2"}) {
-        Region r = db.region(name);
+        Region r = TestTables.region(db, name);
         writers.add(new Thread(() -> {
           for (int i = 0; i < 3000; i++) {
             byte[] row = String.format("row%06d", i).getBytes();
@@ -57,7 +57,7 @@ class BackPressureTest {
       sampler.join();
       assertNull(db.backgroundFailure());
       long blocked = db.memstoreBudget().blockedWrites();
-      for (Region r : db.regions()) {
+      for (Region r : db.allRegions()) {
         blocked += r.stats().blockedWrites();
       }
       System.out.println("back-pressure: max memstore bytes " + maxSeen.get() + " (limit " + limit
@@ -65,7 +65,7 @@ class BackPressureTest {
       assertTrue(blocked > 0, "6 MB of writes against a 256 KB limit must stall some writers");
       long slack = 2 * 4096; // one in-flight mutation per writer may pass the check at once
       assertTrue(maxSeen.get() <= limit + slack, "memstores grew to " + maxSeen.get());
-      assertEquals(1, db.region("r1").get("row002999".getBytes(), ReadSpec.LATEST).size());
+      assertEquals(1, TestTables.region(db, "r1").get("row002999".getBytes(), ReadSpec.LATEST).size());
     }
   }
 }

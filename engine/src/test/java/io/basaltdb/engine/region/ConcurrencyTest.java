@@ -1,5 +1,6 @@
 package io.basaltdb.engine.region;
 
+import io.basaltdb.engine.TestTables;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -32,9 +33,8 @@ class ConcurrencyTest {
   void readersSeeWholeMutationsWhileFilesChange() throws Exception {
     EngineOptions o = EngineOptions.defaults().withFlushSizeBytes(16 * 1024)
         .withGlobalMemstoreLimitBytes(64 * 1024).withCompactionFiles(3, 5);
-    try (Database db = Database.open(tmp.resolve("db"), o, List.of(RegionDescriptor.whole("r",
-        Map.of("a", FamilyOptions.DEFAULT, "b", FamilyOptions.DEFAULT.withVersions(3, 0)))))) {
-      Region r = db.region("r");
+    try (Database db = TestTables.open(tmp.resolve("db"), o, Map.of("a", FamilyOptions.DEFAULT, "b", FamilyOptions.DEFAULT.withVersions(3, 0)), "r")) {
+      Region r = TestTables.region(db, "r");
       AtomicBoolean stop = new AtomicBoolean();
       AtomicReference<Throwable> failure = new AtomicReference<>();
       List<Thread> threads = new ArrayList<>();

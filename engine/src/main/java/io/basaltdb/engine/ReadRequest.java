@@ -1,0 +1,83 @@
+package io.basaltdb.engine;
+
+import io.basaltdb.engine.read.ColumnQuery;
+import io.basaltdb.engine.region.ReadSpec;
+import java.util.Arrays;
+import java.util.NavigableSet;
+import java.util.TreeMap;
+
+/**
+ * What {@link Get} and {@link Scan} share: families and columns wanted, versions, time range.
+ * Not thread-safe while being built.
+ */
+public abstract class ReadRequest<T extends ReadRequest<T>> {
+  private final TreeMap<byte[], NavigableSet<byte[]>> families = new TreeMap<>(Arrays::compareUnsigned);
+  private int maxVersions = 1;
+  private long minTimestamp = 0;
+  private long maxTimestamp = Long.MAX_VALUE;
+
+  @SuppressWarnings("unchecked")
+  private T self() {
+    return (T) this;
+  }
+
+  /** Every column of a family. */
+  public T addFamily(byte[] family) {
+    families.put(Mutation.nonNull(family, "family"), null);
+    return self();
+  }
+
+  /** One column (other columns of the family are not read unless added too). */
+  public T addColumn(byte[] family, byte[] qualifier) {
+    Mutation.nonNull(family, "family");
+    if (families.containsKey(family) && families.get(family) == null) {
+      return self(); // the whole family is already wanted
+    }
+    families.computeIfAbsent(family, f -> ColumnQuery.qualifierSet())
+        .add(Mutation.orEmpty(qualifier));
+    return self();
+  }
+
+  /** Versions per column to return, newest first (default 1). */
+  public T readVersions(int versions) {
+    if (versions < 1) {
+      throw new InvalidArgumentException("versions must be >= 1, got " + versions);
+    }
+    maxVersions = versions;
+    return self();
+  }
+
+  public T readAllVersions() {
+    return readVersions(Integer.MAX_VALUE);
+  }
+
+  /** Only versions with {@code min <= timestamp < max}. */
+  public T setTimeRange(long min, long max) {
+    if (min < 0 || max < min) {
+      throw new InvalidArgumentException("bad time range [" + min + ", " + max + ")");
+    }
+    minTimestamp = min;
+    maxTimestamp = max;
+    return self();
+  }
+
+  /** Only the version at exactly {@code ts}. */
+  public T setTimestamp(long ts) {
+    if (ts < 0 || ts == Long.MAX_VALUE) {
+      throw new InvalidArgumentException("bad timestamp " + ts);
+    }
+    return setTimeRange(ts, ts + 1);
+  }
+
+  public int maxVersions() {
+    return maxVersions;
+  }
+
+  ReadSpec toSpec() {
+    return new ReadSpec(families, minTimestamp, maxTimestamp, maxVersions);
+  }
+
+  java.util.Set<byte[]> familySet() {
+    return families.keySet();
+  }
+}

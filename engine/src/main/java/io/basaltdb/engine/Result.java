@@ -1,0 +1,86 @@
+package io.basaltdb.engine;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+
+/**
+ * The cells of one row as read: sorted by family, qualifier, then newest version first.
+ * Immutable. An empty result means the row has nothing visible for the request.
+ */
+public final class Result {
+  public static final Result EMPTY = new Result(null, List.of());
+
+  private final byte[] row;
+  private final List<Cell> cells;
+
+  public Result(byte[] row, List<Cell> cells) {
+    this.row = row;
+    this.cells = Collections.unmodifiableList(new ArrayList<>(cells));
+  }
+
+  public byte[] row() {
+    return row;
+  }
+
+  public List<Cell> cells() {
+    return cells;
+  }
+
+  public boolean isEmpty() {
+    return cells.isEmpty();
+  }
+
+  public int size() {
+    return cells.size();
+  }
+
+  /** The newest value of a column, or null. */
+  public byte[] getValue(byte[] family, byte[] qualifier) {
+    Cell c = getLatestCell(family, qualifier);
+    return c == null ? null : c.value();
+  }
+
+  public Cell getLatestCell(byte[] family, byte[] qualifier) {
+    for (Cell c : cells) {
+      if (Arrays.equals(c.family(), family) && Arrays.equals(c.qualifier(), qualifier)) {
+        return c;
+      }
+    }
+    return null;
+  }
+
+  /** Every returned version of a column, newest first. */
+  public List<Cell> getColumnCells(byte[] family, byte[] qualifier) {
+    List<Cell> out = new ArrayList<>();
+    for (Cell c : cells) {
+      if (Arrays.equals(c.family(), family) && Arrays.equals(c.qualifier(), qualifier)) {
+        out.add(c);
+      }
+    }
+    return out;
+  }
+
+  public boolean containsColumn(byte[] family, byte[] qualifier) {
+    return getLatestCell(family, qualifier) != null;
+  }
+
+  /** Qualifier to newest value, for one family. */
+  public NavigableMap<byte[], byte[]> getFamilyMap(byte[] family) {
+    NavigableMap<byte[], byte[]> m = new TreeMap<>(Arrays::compareUnsigned);
+    for (Cell c : cells) {
+      if (Arrays.equals(c.family(), family)) {
+        m.putIfAbsent(c.qualifier(), c.value());
+      }
+    }
+    return m;
+  }
+
+  @Override
+  public String toString() {
+    return "Result(" + (row == null ? "-" : Cell.printable(row)) + ", " + cells + ")";
+  }
+}

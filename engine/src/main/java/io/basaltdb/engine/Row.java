@@ -1,0 +1,6 @@
+package io.basaltdb.engine;
+
+/** Anything addressed to one row: mutations and gets (the elements of a batch). */
+public interface Row {
+  byte[] row();
+}

@@ -1,0 +1,100 @@
+package io.basaltdb.engine;
+
+import java.util.Arrays;
+
+/**
+ * Reads rows in key order between a start row (inclusive by default; empty = table start) and
+ * a stop row (exclusive by default; empty = table end), across regions, with the family,
+ * column, version and time-range choices of {@link ReadRequest}, and an optional row limit.
+ */
+public final class Scan extends ReadRequest<Scan> {
+  private static final byte[] EMPTY = new byte[0];
+
+  private byte[] startRow = EMPTY;
+  private boolean startInclusive = true;
+  private byte[] stopRow = EMPTY;
+  private boolean stopInclusive = false;
+  private long limit = Long.MAX_VALUE;
+  private int caching = 100;
+
+  public Scan withStartRow(byte[] row) {
+    return withStartRow(row, true);
+  }
+
+  public Scan withStartRow(byte[] row, boolean inclusive) {
+    startRow = row == null ? EMPTY : row;
+    startInclusive = inclusive;
+    return this;
+  }
+
+  public Scan withStopRow(byte[] row) {
+    return withStopRow(row, false);
+  }
+
+  public Scan withStopRow(byte[] row, boolean inclusive) {
+    stopRow = row == null ? EMPTY : row;
+    stopInclusive = inclusive;
+    return this;
+  }
+
+  /** Rows starting with {@code prefix}: sets start and stop rows. */
+  public Scan setRowPrefix(byte[] prefix) {
+    if (prefix == null || prefix.length == 0) {
+      startRow = EMPTY;
+      stopRow = EMPTY;
+      return this;
+    }
+    startRow = prefix;
+    startInclusive = true;
+    stopRow = prefixEnd(prefix);
+    stopInclusive = false;
+    return this;
+  }
+
+  /** The smallest row after every row starting with {@code prefix} (empty: none). */
+  static byte[] prefixEnd(byte[] prefix) {
+    byte[] end = Arrays.copyOf(prefix, prefix.length);
+    for (int i = end.length - 1; i >= 0; i--) {
+      if (end[i] != (byte) 0xff) {
+        end[i]++;
+        return Arrays.copyOf(end, i + 1);
+      }
+    }
+    return EMPTY;
+  }
+
+  /** At most this many rows. */
+  public Scan setLimit(long rows) {
+    if (rows < 0) {
+      throw new InvalidArgumentException("limit must be >= 0, got " + rows);
+    }
+    limit = rows;
+    return this;
+  }
+
+  /** A hint: rows fetched per round trip by remote clients; embedded scans ignore it. */
+  public Scan setCaching(int rows) {
+    caching = Math.max(1, rows);
+    return this;
+  }
+
+  public int caching() {
+    return caching;
+  }
+
+  public long limit() {
+    return limit;
+  }
+
+  /** The first row key the scan may return (inclusive). */
+  byte[] effectiveStart() {
+    return startInclusive || startRow.length == 0 ? startRow
+        : Arrays.copyOf(startRow, startRow.length + 1);
+  }
+
+  /** The first row key the scan must not return (exclusive; empty = none). */
+  byte[] effectiveStop() {
+    return !stopInclusive || stopRow.length == 0 ? stopRow
+        : Arrays.copyOf(stopRow, stopRow.length + 1);
+  }
+}

@@ -1,0 +1,376 @@
+package io.basaltdb.engine;
+
+import io.basaltdb.engine.region.ReadSpec;
+import io.basaltdb.engine.region.Region;
+import io.basaltdb.engine.region.RegionScanner;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * A handle on one table, in the manner of HBase's {@code Table}: puts, gets, deletes, scans
+ * across regions, increments, appends, check-and-mutate, row mutations and batches. Each
+ * operation finds the region holding its row at the time it runs. Thread-safe and cheap; a
+ * missing row reads as an empty {@link Result}.
+ */
+public final class Table {
+  private final Database db;
+  private final TableName name;
+
+  Table(Database db, TableName name) {
+    this.db = db;
+    this.name = name;
+  }
+
+  public TableName name() {
+    return name;
+  }
+
+  public TableDescriptor descriptor() {
+    return db.state(name).descriptor;
+  }
+
+  private List<Region> regions() {
+    Database.TableState s = db.state(name);
+    if (!s.enabled) {
+      throw new TableDisabledException(name);
+    }
+    return s.regions;
+  }
+
+  /** The region whose range holds {@code row}. */
+  Region regionFor(byte[] row) {
+    List<Region> rs = regions();
+    int lo = 0;
+    int hi = rs.size() - 1;
+    while (lo < hi) { // last region whose start row <= row
+      int mid = (lo + hi + 1) >>> 1;
+      if (Arrays.compareUnsigned(rs.get(mid).descriptor().startRow(), row) <= 0) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return rs.get(lo);
+  }
+
+  // ------------------------------------------------------------ writes
+
+  public void put(Put put) {
+    if (put.isEmpty()) {
+      throw new InvalidArgumentException("put of row " + Cell.printable(put.row())
+          + " has no columns");
+    }
+    regionFor(put.row()).mutateRow(put.row(), put.cells(), put.durability());
+  }
+
+  public void put(List<Put> puts) {
+    for (Put p : puts) {
+      put(p);
+    }
+  }
+
+  public void delete(Delete delete) {
+    regionFor(delete.row()).mutateRow(delete.row(), delete.markers(familySet()),
+        delete.durability());
+  }
+
+  public void delete(List<Delete> deletes) {
+    for (Delete d : deletes) {
+      delete(d);
+    }
+  }
+
+  /** Applies the puts and deletes in order, as one atomic change of the row. */
+  public void mutateRow(RowMutations rm) {
+    if (rm.mutations().isEmpty()) {
+      return;
+    }
+    regionFor(rm.row()).mutateRow(rm.row(), flatten(rm), rm.mutations().get(0).durability());
+  }
+
+  /**
+   * One row mutation's cells, in order. All share one sequence id, so a delete cannot cover a
+   * put of the same mutation by sequence: a later delete removes the earlier puts it covers
+   * here instead.
+   */
+  private List<Cell> flatten(RowMutations rm) {
+    List<Cell> out = new ArrayList<>();
+    for (Mutation m : rm.mutations()) {
+      List<Cell> cells = m instanceof Delete d ? d.markers(familySet()) : m.cells();
+      for (Cell c : cells) {
+        if (c.type().isDelete()) {
+          out.removeIf(p -> p.type() == CellType.PUT && covers(c, p));
+        }
+        out.add(c);
+      }
+    }
+    return out;
+  }
+
+  private static boolean covers(Cell marker, Cell put) {
+    if (!Arrays.equals(marker.family(), put.family())) {
+      return false;
+    }
+    boolean sameColumn = Arrays.equals(marker.qualifier(), put.qualifier());
+    long mts = marker.timestamp();
+    long pts = put.timestamp();
+    return switch (marker.type()) {
+      case DELETE_FAMILY -> pts <= mts;
+      case DELETE_FAMILY_VERSION -> pts == mts;
+      case DELETE_COLUMN -> sameColumn && pts <= mts;
+      case DELETE -> sameColumn && (mts == Cell.LATEST_TIMESTAMP || pts == mts);
+      default -> false;
+    };
+  }
+
+  /** Adds to 8-byte counters atomically; returns the new values. */
+  public Result increment(Increment inc) {
+    if (inc.amounts().isEmpty()) {
+      throw new InvalidArgumentException("increment of row " + Cell.printable(inc.row())
+          + " has no columns");
+    }
+    List<Cell> written = regionFor(inc.row()).mutateRowWith(inc.row(), inc.durability(),
+        current -> {
+          List<Cell> puts = new ArrayList<>();
+          for (Map.Entry<Increment.Column, Long> e : inc.amounts().entrySet()) {
+            Cell old = find(current, e.getKey().family(), e.getKey().qualifier());
+            long base = 0;
+            if (old != null) {
+              try {
+                base = Increment.toLong(old.value());
+              } catch (InvalidArgumentException ex) {
+                throw new InvalidArgumentException("cannot increment " + describe(inc.row(),
+                    e.getKey()) + ": " + ex.getMessage());
+              }
+            }
+            puts.add(Cell.put(inc.row(), e.getKey().family(), e.getKey().qualifier(),
+                Cell.LATEST_TIMESTAMP, Increment.toBytes(base + e.getValue())));
+          }
+          return puts;
+        });
+    return new Result(inc.row(), written);
+  }
+
+  public long incrementColumnValue(byte[] row, byte[] family, byte[] qualifier, long amount) {
+    Result r = increment(new Increment(row).addColumn(family, qualifier, amount));
+    return Increment.toLong(r.cells().get(0).value());
+  }
+
+  /** Appends to cells atomically; returns the new values. */
+  public Result append(Append app) {
+    if (app.suffixes().isEmpty()) {
+      throw new InvalidArgumentException("append to row " + Cell.printable(app.row())
+          + " has no columns");
+    }
+    List<Cell> written = regionFor(app.row()).mutateRowWith(app.row(), app.durability(),
+        current -> {
+          List<Cell> puts = new ArrayList<>();
+          for (Map.Entry<Increment.Column, byte[]> e : app.suffixes().entrySet()) {
+            Cell old = find(current, e.getKey().family(), e.getKey().qualifier());
+            byte[] base = old == null ? new byte[0] : old.value();
+            byte[] v = Arrays.copyOf(base, base.length + e.getValue().length);
+            System.arraycopy(e.getValue(), 0, v, base.length, e.getValue().length);
+            puts.add(Cell.put(app.row(), e.getKey().family(), e.getKey().qualifier(),
+                Cell.LATEST_TIMESTAMP, v));
+          }
+          return puts;
+        });
+    return new Result(app.row(), written);
+  }
+
+  /** Applies the action if the condition holds, atomically; returns whether it did. */
+  public boolean checkAndMutate(CheckAndMutate cam) {
+    boolean[] applied = {false};
+    Row action = cam.action();
+    List<Cell> cells;
+    Durability d;
+    if (action instanceof RowMutations rm) {
+      cells = flatten(rm);
+      d = rm.mutations().isEmpty() ? Durability.SYNC : rm.mutations().get(0).durability();
+    } else if (action instanceof Delete del) {
+      cells = del.markers(familySet());
+      d = del.durability();
+    } else {
+      cells = ((Mutation) action).cells();
+      d = ((Mutation) action).durability();
+    }
+    regionFor(cam.row()).mutateRowWith(cam.row(), d, current -> {
+      Cell c = find(current, cam.family(), cam.qualifier());
+      if (cam.test(c == null ? null : c.value())) {
+        applied[0] = true;
+        return cells;
+      }
+      return List.of();
+    });
+    return applied[0];
+  }
+
+  private static Cell find(List<Cell> cells, byte[] family, byte[] qualifier) {
+    for (Cell c : cells) {
+      if (Arrays.equals(c.family(), family) && Arrays.equals(c.qualifier(), qualifier)) {
+        return c;
+      }
+    }
+    return null;
+  }
+
+  private static String describe(byte[] row, Increment.Column col) {
+    return Cell.printable(row) + "/" + new String(col.family(), StandardCharsets.UTF_8) + ":"
+        + Cell.printable(col.qualifier());
+  }
+
+  // ------------------------------------------------------------ reads
+
+  public Result get(Get get) {
+    List<Cell> cells = regionFor(get.row()).get(get.row(), spec(get));
+    return cells.isEmpty() ? Result.EMPTY : new Result(get.row(), cells);
+  }
+
+  public List<Result> get(List<Get> gets) {
+    List<Result> out = new ArrayList<>(gets.size());
+    for (Get g : gets) {
+      out.add(get(g));
+    }
+    return out;
+  }
+
+  public boolean exists(Get get) {
+    return !get(get).isEmpty();
+  }
+
+  private ReadSpec spec(ReadRequest<?> r) {
+    Set<byte[]> known = familySet();
+    for (byte[] f : r.familySet()) {
+      if (!known.contains(f)) {
+        throw new InvalidArgumentException("unknown column family '"
+            + new String(f, StandardCharsets.UTF_8) + "' in table " + name + "; families: "
+            + descriptor().families().keySet());
+      }
+    }
+    return r.toSpec();
+  }
+
+  private Set<byte[]> familySet() {
+    Set<byte[]> s = new TreeSet<>(Arrays::compareUnsigned);
+    for (String f : descriptor().families().keySet()) {
+      s.add(f.getBytes(StandardCharsets.UTF_8));
+    }
+    return s;
+  }
+
+  /** Rows of the scan in key order, across regions. Close the scanner. */
+  public ResultScanner getScanner(Scan scan) {
+    return new TableScanner(regions(), spec(scan), scan.effectiveStart(), scan.effectiveStop(),
+        scan.limit());
+  }
+
+  /** Actions (puts, deletes, gets, increments, appends, row mutations, check-and-mutates) in order. */
+  public Object[] batch(List<? extends Row> actions) {
+    Object[] results = new Object[actions.size()];
+    for (int i = 0; i < actions.size(); i++) {
+      Row a = actions.get(i);
+      try {
+        results[i] = apply(a);
+      } catch (BasaltException e) {
+        throw new BasaltException("batch action #" + i + " (" + a.getClass().getSimpleName()
+            + " of row " + Cell.printable(a.row()) + ") failed; actions before it were applied: "
+            + e.getMessage(), e);
+      }
+    }
+    return results;
+  }
+
+  private Object apply(Row a) {
+    if (a instanceof Put p) {
+      put(p);
+      return Result.EMPTY;
+    } else if (a instanceof Delete d) {
+      delete(d);
+      return Result.EMPTY;
+    } else if (a instanceof Get g) {
+      return get(g);
+    } else if (a instanceof Increment i) {
+      return increment(i);
+    } else if (a instanceof Append ap) {
+      return append(ap);
+    } else if (a instanceof RowMutations rm) {
+      mutateRow(rm);
+      return Result.EMPTY;
+    } else if (a instanceof CheckAndMutate cam) {
+      return checkAndMutate(cam);
+    }
+    throw new InvalidArgumentException("unsupported batch action " + a.getClass().getName());
+  }
+
+  /** Chains region scanners over the scan's range, in region order. */
+  private static final class TableScanner implements ResultScanner {
+    private final List<Region> regions;
+    private final ReadSpec spec;
+    private final byte[] start;
+    private final byte[] stop;
+    private long remaining;
+    private int next;
+    private RegionScanner current;
+    private boolean closed;
+
+    TableScanner(List<Region> regions, ReadSpec spec, byte[] start, byte[] stop, long limit) {
+      this.regions = regions;
+      this.spec = spec;
+      this.start = start;
+      this.stop = stop;
+      this.remaining = limit;
+      // skip regions that end at or before the start row
+      while (next < regions.size()) {
+        byte[] end = regions.get(next).descriptor().endRow();
+        if (end.length == 0 || Arrays.compareUnsigned(end, start) > 0) {
+          break;
+        }
+        next++;
+      }
+    }
+
+    @Override
+    public Result next() {
+      if (closed) {
+        throw new ClosedException("scanner");
+      }
+      while (remaining > 0) {
+        if (current == null) {
+          if (next >= regions.size()) {
+            return null;
+          }
+          Region r = regions.get(next++);
+          byte[] rs = r.descriptor().startRow();
+          if (stop.length > 0 && Arrays.compareUnsigned(rs, stop) >= 0) {
+            next = regions.size();
+            return null;
+          }
+          current = r.scan(spec, start, stop);
+        }
+        List<Cell> row = current.next();
+        if (row != null) {
+          remaining--;
+          return new Result(row.get(0).row(), row);
+        }
+        current.close();
+        current = null;
+      }
+      return null;
+    }
+
+    @Override
+    public void close() {
+      if (!closed) {
+        closed = true;
+        if (current != null) {
+          current.close();
+        }
+      }
+    }
+  }
+}
