@@ -24,4 +24,10 @@ public final class Append extends Mutation {
   public Map<Increment.Column, byte[]> suffixes() {
     return java.util.Collections.unmodifiableMap(suffixes);
   }
+
+  @Override
+  public Append setDurability(Durability d) {
+    super.setDurability(d);
+    return this;
+  }
 }

@@ -149,20 +149,12 @@ public final class Database implements AutoCloseable {
   private void recover() {
     catalog = CatalogFile.read(dir);
     Set<String> live = new HashSet<>();
-    long maxSeq = 0;
     for (CatalogFile.TableEntry t : catalog.tables()) {
       List<Region> regions = new ArrayList<>();
       for (CatalogFile.RegionEntry re : t.regions()) {
         live.add(re.dirName());
         if (t.enabled()) {
-          Region r = openRegion(t.descriptor(), re);
-          regions.add(r);
-          for (Store s : r.stores()) {
-            maxSeq = Math.max(maxSeq, s.flushedSequenceId());
-            for (var f : s.filesSnapshot()) {
-              maxSeq = Math.max(maxSeq, f.info().maxSequenceId());
-            }
-          }
+          regions.add(openRegion(t.descriptor(), re));
         }
       }
       tables.put(t.descriptor().name(), new TableState(t.descriptor(), t.enabled(), regions));
@@ -178,7 +170,7 @@ public final class Database implements AutoCloseable {
       }
     });
     skippedReplayEdits = skipped[0];
-    sequence.set(Math.max(maxSeq, replayStats.maxSequenceId()));
+    sequence.accumulateAndGet(replayStats.maxSequenceId(), Math::max);
     wal = new WriteAheadLog(dir.resolve("wal"), options.walRollBytes(),
         options.asyncSyncIntervalMillis(), background);
     wal.setRecoveredMaxSeq(sequence.get());
@@ -222,6 +214,16 @@ public final class Database implements AutoCloseable {
     RegionDescriptor d = new RegionDescriptor(re.dirName(), re.startRow(), re.endRow(),
         t.families());
     Region r = Region.open(d, dir.resolve("regions").resolve(re.dirName()), ctx);
+    // sequence ids go on from above everything the region holds: its data stays visible to
+    // its read point, and new writes sort after it
+    long maxSeq = 0;
+    for (Store s : r.stores()) {
+      maxSeq = Math.max(maxSeq, s.flushedSequenceId());
+      for (var f : s.filesSnapshot()) {
+        maxSeq = Math.max(maxSeq, f.info().maxSequenceId());
+      }
+    }
+    sequence.accumulateAndGet(maxSeq, Math::max);
     regionsByName.put(re.dirName(), r);
     r.opened();
     return r;

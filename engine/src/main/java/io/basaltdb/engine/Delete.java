@@ -79,4 +79,10 @@ public final class Delete extends Mutation {
     }
     return out;
   }
+
+  @Override
+  public Delete setDurability(Durability d) {
+    super.setDurability(d);
+    return this;
+  }
 }

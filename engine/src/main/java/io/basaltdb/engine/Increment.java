@@ -57,4 +57,10 @@ public final class Increment extends Mutation {
     }
     return v;
   }
+
+  @Override
+  public Increment setDurability(Durability d) {
+    super.setDurability(d);
+    return this;
+  }
 }

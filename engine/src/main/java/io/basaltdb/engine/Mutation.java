@@ -37,13 +37,12 @@ public abstract class Mutation implements Row {
   }
 
   /** How durable the write is when the call returns (default {@link Durability#SYNC}). */
-  @SuppressWarnings("unchecked")
-  public <T extends Mutation> T setDurability(Durability d) {
+  public Mutation setDurability(Durability d) {
     if (d == null) {
       throw new InvalidArgumentException("durability must not be null");
     }
     durability = d;
-    return (T) this;
+    return this;
   }
 
   protected static byte[] nonNull(byte[] b, String what) {

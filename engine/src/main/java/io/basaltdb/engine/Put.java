@@ -20,4 +20,10 @@ public final class Put extends Mutation {
   public boolean isEmpty() {
     return cells.isEmpty();
   }
+
+  @Override
+  public Put setDurability(Durability d) {
+    super.setDurability(d);
+    return this;
+  }
 }
