@@ -1,0 +1,263 @@
+package io.basaltdb.engine.model;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import io.basaltdb.engine.BloomType;
+import io.basaltdb.engine.Cell;
+import io.basaltdb.engine.CellType;
+import io.basaltdb.engine.CheckAndMutate;
+import io.basaltdb.engine.Compression;
+import io.basaltdb.engine.Database;
+import io.basaltdb.engine.Delete;
+import io.basaltdb.engine.Durability;
+import io.basaltdb.engine.EngineOptions;
+import io.basaltdb.engine.FamilyOptions;
+import io.basaltdb.engine.Get;
+import io.basaltdb.engine.Increment;
+import io.basaltdb.engine.ManualClock;
+import io.basaltdb.engine.Put;
+import io.basaltdb.engine.Result;
+import io.basaltdb.engine.ResultScanner;
+import io.basaltdb.engine.Scan;
+import io.basaltdb.engine.Seeds;
+import io.basaltdb.engine.Table;
+import io.basaltdb.engine.TableDescriptor;
+import io.basaltdb.engine.TableName;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The randomized model test through the public client API, on a table pre-split into three
+ * regions with three families: puts, every kind of delete (row deletes too), increments and
+ * check-and-mutate, flushes, compactions and reopenings through {@code Admin}, gets and scans
+ * across region boundaries, checked against {@link ReferenceModel}. Seeded and replayable.
+ */
+class TableModelTest {
+  private static final String[] FAMILIES = {"a", "b", "c"};
+  private static final TableName T = TableName.of("m");
+  private static final byte[] N = "n".getBytes();
+
+  @TempDir Path tmp;
+  private final ManualClock clock = new ManualClock(5_000_000);
+  private Database db;
+  private Table table;
+
+  static Map<String, FamilyOptions> families() {
+    Map<String, FamilyOptions> f = new LinkedHashMap<>();
+    f.put("a", FamilyOptions.DEFAULT.withVersions(3, 0).withBlockSize(1024));
+    f.put("b", FamilyOptions.DEFAULT.withBloomType(BloomType.ROWCOL)
+        .withCompression(Compression.NONE).withPrefixEncoding(false));
+    f.put("c", FamilyOptions.DEFAULT.withVersions(4, 2).withTtlSeconds(10));
+    return f;
+  }
+
+  private void open() {
+    db = Database.open(tmp.resolve("db"), EngineOptions.defaults().withFlushSizeBytes(16 * 1024)
+        .withCompactionFiles(3, 6).withClock(clock));
+    if (!db.admin().tableExists(T)) {
+      db.admin().createTable(new TableDescriptor(T, families()),
+          new byte[][] {"r10".getBytes(), "r20".getBytes()});
+    }
+    table = db.table(T);
+  }
+
+  @RepeatedTest(2)
+  void clientApiAgreesWithModel() {
+    long seed = Seeds.seed("TableModelTest");
+    Random rnd = new Random(seed);
+    ReferenceModel model = new ReferenceModel(families());
+    open();
+    try {
+      for (int i = 0; i < 2500; i++) {
+        String where = "seed=" + seed + " op#" + i;
+        int op = rnd.nextInt(100);
+        if (op < 35) {
+          put(rnd, model);
+        } else if (op < 45) {
+          delete(rnd, model);
+        } else if (op < 50) {
+          increment(rnd, model, where);
+        } else if (op < 53) {
+          checkAndPut(rnd, model, where);
+        } else if (op < 55) {
+          db.admin().flush(T);
+        } else if (op < 57) {
+          db.admin().compact(T);
+        } else if (op < 58) {
+          db.admin().majorCompact(T);
+        } else if (op < 59) {
+          db.close();
+          open();
+        } else if (op < 65) {
+          clock.advance(rnd.nextInt(3000));
+        } else if (op < 85) {
+          checkGet(rnd, model, where);
+        } else {
+          checkScan(rnd, model, where);
+        }
+      }
+      assertNull(db.backgroundFailure());
+    } finally {
+      db.close();
+    }
+  }
+
+  private static byte[] row(Random rnd) {
+    return String.format("r%02d", rnd.nextInt(30)).getBytes();
+  }
+
+  private static byte[] qualifier(Random rnd) {
+    return ("q" + rnd.nextInt(5)).getBytes();
+  }
+
+  private static byte[] family(Random rnd) {
+    return FAMILIES[rnd.nextInt(FAMILIES.length)].getBytes();
+  }
+
+  private long ts(Random rnd) {
+    return rnd.nextBoolean() ? Cell.LATEST_TIMESTAMP : clock.millis() - rnd.nextInt(20_000) + 2_000;
+  }
+
+  private void put(Random rnd, ReferenceModel model) {
+    byte[] row = row(rnd);
+    Put p = new Put(row).setDurability(Durability.values()[rnd.nextInt(3)]);
+    for (int n = 1 + rnd.nextInt(3); n > 0; n--) {
+      long ts = ts(rnd);
+      byte[] v = ("v" + rnd.nextInt(1000)).getBytes();
+      if (ts == Cell.LATEST_TIMESTAMP) {
+        p.addColumn(family(rnd), qualifier(rnd), v);
+      } else {
+        p.addColumn(family(rnd), qualifier(rnd), ts, v);
+      }
+    }
+    long now = clock.millis();
+    table.put(p);
+    model.apply(row, p.cells(), now);
+  }
+
+  private void delete(Random rnd, ReferenceModel model) {
+    byte[] row = row(rnd);
+    Delete d = new Delete(row);
+    List<Cell> expected = new ArrayList<>();
+    int kind = rnd.nextInt(7);
+    byte[] f = family(rnd);
+    byte[] q = qualifier(rnd);
+    long ts = clock.millis() - rnd.nextInt(20_000) + 2_000;
+    switch (kind) {
+      case 0 -> d.addColumn(f, q);
+      case 1 -> d.addColumn(f, q, ts);
+      case 2 -> d.addColumns(f, q);
+      case 3 -> d.addColumns(f, q, ts);
+      case 4 -> d.addFamily(f);
+      case 5 -> d.addFamilyVersion(f, ts);
+      default -> {
+        for (String fam : FAMILIES) {
+          expected.add(Cell.delete(row, fam.getBytes(), null, Cell.LATEST_TIMESTAMP,
+              CellType.DELETE_FAMILY));
+        }
+      }
+    }
+    if (kind < 6) {
+      expected.addAll(d.cells());
+    }
+    long now = clock.millis();
+    table.delete(d);
+    model.apply(row, expected, now);
+  }
+
+  private void increment(Random rnd, ReferenceModel model, String where) {
+    byte[] row = row(rnd);
+    long amount = rnd.nextInt(10) - 3;
+    long now = clock.millis();
+    List<ReferenceModel.Rec> cur = model.visible("a", row, N, 0, Long.MAX_VALUE, 1, now);
+    long base = cur.isEmpty() ? 0 : Increment.toLong(cur.get(0).value());
+    Result r = table.increment(new Increment(row).addColumn("a".getBytes(), N, amount));
+    assertEquals(base + amount, Increment.toLong(r.getValue("a".getBytes(), N)), where);
+    model.apply(row, List.of(Cell.put(row, "a".getBytes(), N, Cell.LATEST_TIMESTAMP,
+        Increment.toBytes(base + amount))), now);
+  }
+
+  private void checkAndPut(Random rnd, ReferenceModel model, String where) {
+    byte[] row = row(rnd);
+    byte[] f = family(rnd);
+    byte[] q = qualifier(rnd);
+    long now = clock.millis();
+    boolean absent = model.visible(new String(f), row, q, 0, Long.MAX_VALUE, 1, now).isEmpty();
+    Put p = new Put(row).addColumn(f, q, ("cam" + rnd.nextInt(100)).getBytes());
+    boolean applied = table.checkAndMutate(CheckAndMutate.newBuilder(row).ifNotExists(f, q)
+        .build(p));
+    assertEquals(absent, applied, "check-and-put at " + where);
+    if (applied) {
+      model.apply(row, p.cells(), now);
+    }
+  }
+
+  private void checkGet(Random rnd, ReferenceModel model, String where) {
+    byte[] row = row(rnd);
+    Get g = new Get(row);
+    Map<String, java.util.NavigableSet<byte[]>> wanted = null;
+    if (rnd.nextBoolean()) {
+      wanted = new LinkedHashMap<>();
+      String f = FAMILIES[rnd.nextInt(3)];
+      if (rnd.nextBoolean()) {
+        g.addFamily(f.getBytes());
+        wanted.put(f, null);
+      } else {
+        byte[] q = qualifier(rnd);
+        g.addColumn(f.getBytes(), q);
+        var qs = io.basaltdb.engine.read.ColumnQuery.qualifierSet();
+        qs.add(q);
+        wanted.put(f, qs);
+      }
+    }
+    int versions = 1 + rnd.nextInt(4);
+    g.readVersions(versions);
+    long min = 0;
+    long max = Long.MAX_VALUE;
+    if (rnd.nextInt(4) == 0) {
+      min = clock.millis() - rnd.nextInt(20_000);
+      max = min + rnd.nextInt(20_000);
+      g.setTimeRange(min, max);
+    }
+    List<String> expected = model.get(row, wanted, min, max, versions, clock.millis());
+    List<String> actual = new ArrayList<>();
+    table.get(g).cells().forEach(c -> actual.add(ReferenceModel.render(c)));
+    assertEquals(expected, actual, "get " + new String(row) + " at " + where);
+  }
+
+  private void checkScan(Random rnd, ReferenceModel model, String where) {
+    byte[] start = rnd.nextInt(4) == 0 ? new byte[0] : row(rnd);
+    byte[] stop = rnd.nextInt(4) == 0 ? new byte[0] : row(rnd);
+    int limit = rnd.nextInt(3) == 0 ? 1 + rnd.nextInt(10) : Integer.MAX_VALUE;
+    List<String> expected = new ArrayList<>();
+    for (byte[] r : model.rows()) {
+      if (Arrays.compareUnsigned(r, start) >= 0
+          && (stop.length == 0 || Arrays.compareUnsigned(r, stop) < 0)
+          && expected.size() < limit) {
+        List<String> cells = model.get(r, null, 0, Long.MAX_VALUE, 1, clock.millis());
+        if (!cells.isEmpty()) {
+          expected.add(new String(r) + " " + cells);
+        }
+      }
+    }
+    List<String> actual = new ArrayList<>();
+    try (ResultScanner s = table.getScanner(new Scan().withStartRow(start).withStopRow(stop)
+        .setLimit(limit))) {
+      for (Result r : s) {
+        List<String> rendered = new ArrayList<>();
+        r.cells().forEach(c -> rendered.add(ReferenceModel.render(c)));
+        actual.add(new String(r.row()) + " " + rendered);
+      }
+    }
+    assertEquals(expected, actual, "scan [" + new String(start) + "," + new String(stop)
+        + ") limit " + limit + " at " + where);
+  }
+}
