@@ -15,6 +15,7 @@ public abstract class ReadRequest<T extends ReadRequest<T>> {
   private int maxVersions = 1;
   private long minTimestamp = 0;
   private long maxTimestamp = Long.MAX_VALUE;
+  private io.basaltdb.engine.filter.Filter filter;
 
   @SuppressWarnings("unchecked")
   private T self() {
@@ -69,12 +70,18 @@ public abstract class ReadRequest<T extends ReadRequest<T>> {
     return setTimeRange(ts, ts + 1);
   }
 
+  /** A filter evaluated inside the region scan (one filter object per read). */
+  public T setFilter(io.basaltdb.engine.filter.Filter f) {
+    filter = f;
+    return self();
+  }
+
   public int maxVersions() {
     return maxVersions;
   }
 
   ReadSpec toSpec() {
-    return new ReadSpec(families, minTimestamp, maxTimestamp, maxVersions);
+    return new ReadSpec(families, minTimestamp, maxTimestamp, maxVersions, filter);
   }
 
   java.util.Set<byte[]> familySet() {

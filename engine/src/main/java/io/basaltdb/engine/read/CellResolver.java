@@ -80,6 +80,13 @@ public final class CellResolver {
     return in;
   }
 
+  /** Moves to the first cell of {@code row} (of this store's {@code family}) or after. */
+  public void seekToRow(byte[] targetRow, byte[] family) {
+    out.clear();
+    row = null;
+    in.seek(CellComparator.firstOnRow(targetRow, family));
+  }
+
   /** The next surviving cell, or null at the end of the input or the stop row. */
   public Cell next() {
     if (!out.isEmpty()) {

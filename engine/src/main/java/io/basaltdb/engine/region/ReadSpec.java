@@ -9,8 +9,8 @@ import java.util.TreeMap;
 
 /**
  * What a read asks of a region: families (empty map = every family) with their qualifiers
- * (null set = every qualifier), a time range {@code [minTimestamp, maxTimestamp)} and the
- * versions wanted per column. Immutable once built.
+ * (null set = every qualifier), a time range {@code [minTimestamp, maxTimestamp)}, the
+ * versions wanted per column and an optional filter (which holds per-scan state).
  */
 public final class ReadSpec {
   public static final ReadSpec LATEST = new ReadSpec(Map.of(), 0, Long.MAX_VALUE, 1);
@@ -19,15 +19,27 @@ public final class ReadSpec {
   private final long minTimestamp;
   private final long maxTimestamp;
   private final int maxVersions;
+  private final io.basaltdb.engine.filter.Filter filter;
 
   public ReadSpec(Map<byte[], NavigableSet<byte[]>> families, long minTimestamp,
       long maxTimestamp, int maxVersions) {
+    this(families, minTimestamp, maxTimestamp, maxVersions, null);
+  }
+
+  public ReadSpec(Map<byte[], NavigableSet<byte[]>> families, long minTimestamp,
+      long maxTimestamp, int maxVersions, io.basaltdb.engine.filter.Filter filter) {
     TreeMap<byte[], NavigableSet<byte[]>> f = new TreeMap<>(Arrays::compareUnsigned);
     f.putAll(families);
     this.families = Collections.unmodifiableMap(f);
     this.minTimestamp = minTimestamp;
     this.maxTimestamp = maxTimestamp;
     this.maxVersions = maxVersions;
+    this.filter = filter;
+  }
+
+  /** The scan's filter, or null. */
+  public io.basaltdb.engine.filter.Filter filter() {
+    return filter;
   }
 
   public Map<byte[], NavigableSet<byte[]>> families() {
@@ -56,10 +68,10 @@ public final class ReadSpec {
   }
 
   public ReadSpec withVersions(int versions) {
-    return new ReadSpec(families, minTimestamp, maxTimestamp, versions);
+    return new ReadSpec(families, minTimestamp, maxTimestamp, versions, filter);
   }
 
   public ReadSpec withTimeRange(long min, long max) {
-    return new ReadSpec(families, min, max, maxVersions);
+    return new ReadSpec(families, min, max, maxVersions, filter);
   }
 }

@@ -24,6 +24,8 @@ public final class RegionScanner implements AutoCloseable {
   private final List<StoreView> views;
   private final List<CellResolver> resolvers = new ArrayList<>();
   private final Cell[] pending;
+  private final byte[][] families;
+  private final io.basaltdb.engine.filter.Filter filter;
   private final long readPoint;
   private boolean closed;
 
@@ -32,6 +34,8 @@ public final class RegionScanner implements AutoCloseable {
       byte[] stopRow, byte[] getRow, long readPoint, long nowMillis) {
     this.views = views;
     this.readPoint = readPoint;
+    this.filter = spec.filter();
+    List<byte[]> fams = new ArrayList<>();
     try {
       for (int i = 0; i < stores.size(); i++) {
         Store s = stores.get(i);
@@ -47,11 +51,13 @@ public final class RegionScanner implements AutoCloseable {
             CellResolver.Mode.READ, query);
         r.setStopRow(stopRow.length == 0 ? null : stopRow);
         resolvers.add(r);
+        fams.add(s.family());
       }
     } catch (RuntimeException e) {
       views.forEach(StoreView::close);
       throw e;
     }
+    families = fams.toArray(new byte[0][]);
     pending = new Cell[resolvers.size()];
     for (int i = 0; i < pending.length; i++) {
       pending[i] = resolvers.get(i).next();
@@ -62,20 +68,64 @@ public final class RegionScanner implements AutoCloseable {
     return readPoint;
   }
 
-  /** The next row's cells, or null when the range is exhausted. */
+  /** The next row's cells (after the filter, if any), or null when the range is exhausted. */
   public List<Cell> next() {
     if (closed) {
       throw new ClosedException("region scanner");
     }
+    while (true) {
+      if (filter != null && filter.filterAllRemaining()) {
+        return null;
+      }
+      byte[] row = nextRow();
+      if (row == null) {
+        return null;
+      }
+      if (filter == null) {
+        return collect(row);
+      }
+      filter.reset();
+      if (filter.filterRowKey(row)) {
+        byte[] hint = filter.nextRowHint(row);
+        seekTo(hint != null && CellComparator.compareRows(hint, row) > 0 ? hint
+            : java.util.Arrays.copyOf(row, row.length + 1));
+        continue;
+      }
+      List<Cell> kept = new ArrayList<>();
+      for (Cell c : collect(row)) {
+        if (filter.filterCell(c)) {
+          kept.add(filter.transformCell(c));
+        }
+      }
+      if (kept.isEmpty() || filter.filterRow(kept)) {
+        continue;
+      }
+      filter.rowReturned();
+      return kept;
+    }
+  }
+
+  private byte[] nextRow() {
     byte[] row = null;
     for (Cell c : pending) {
       if (c != null && (row == null || CellComparator.compareRows(c.row(), row) < 0)) {
         row = c.row();
       }
     }
-    if (row == null) {
-      return null;
+    return row;
+  }
+
+  /** Seeks every family's reader to {@code row} (a filter's hint): rows before it are skipped. */
+  private void seekTo(byte[] row) {
+    for (int i = 0; i < pending.length; i++) {
+      if (pending[i] != null && CellComparator.compareRows(pending[i].row(), row) < 0) {
+        resolvers.get(i).seekToRow(row, families[i]);
+        pending[i] = resolvers.get(i).next();
+      }
     }
+  }
+
+  private List<Cell> collect(byte[] row) {
     List<Cell> out = new ArrayList<>();
     for (int i = 0; i < pending.length; i++) {
       CellResolver r = resolvers.get(i);

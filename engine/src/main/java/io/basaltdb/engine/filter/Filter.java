@@ -1,0 +1,56 @@
+package io.basaltdb.engine.filter;
+
+import io.basaltdb.engine.Cell;
+import java.util.List;
+
+/**
+ * A predicate a region scan evaluates as it reads, in three stages per row, after versions,
+ * deletes and TTL have been resolved:
+ * <ol>
+ *   <li>{@link #filterRowKey}: exclude the row by its key alone, before its cells are read; with
+ *       {@link #nextRowHint} the scan seeks straight to the next row worth reading;
+ *   <li>{@link #filterCell}: keep or drop each cell (in family, qualifier, newest-first order),
+ *       optionally {@link #transformCell transformed};
+ *   <li>{@link #filterRow}: exclude the row after seeing its kept cells.
+ * </ol>
+ * {@link #reset} is called before each row; {@link #filterAllRemaining} ends the scan.
+ * Instances hold per-scan state: use a filter for one scan at a time.
+ */
+public interface Filter {
+  default void reset() {}
+
+  /** True to exclude the row without reading its cells. */
+  default boolean filterRowKey(byte[] row) {
+    return false;
+  }
+
+  /**
+   * After {@link #filterRowKey} excluded {@code row}: the smallest row that could pass (every
+   * row before it would be excluded too), or null for simply the next row.
+   */
+  default byte[] nextRowHint(byte[] row) {
+    return null;
+  }
+
+  /** True to keep the cell. */
+  default boolean filterCell(Cell c) {
+    return true;
+  }
+
+  default Cell transformCell(Cell c) {
+    return c;
+  }
+
+  /** True to exclude the row given its kept cells. */
+  default boolean filterRow(List<Cell> cells) {
+    return false;
+  }
+
+  /** Called when a row has been returned (page filters count them). */
+  default void rowReturned() {}
+
+  /** True when no further row can pass: the scan ends. */
+  default boolean filterAllRemaining() {
+    return false;
+  }
+}

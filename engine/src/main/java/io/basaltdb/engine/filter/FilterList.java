@@ -1,0 +1,144 @@
+package io.basaltdb.engine.filter;
+
+import io.basaltdb.engine.Cell;
+import io.basaltdb.engine.InvalidArgumentException;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Filters combined with AND ({@link Operator#MUST_PASS_ALL}) or OR
+ * ({@link Operator#MUST_PASS_ONE}); lists nest. Row hints combine safely: under AND the scan
+ * may skip to the furthest hint of the filters that exclude the row, under OR only to the
+ * nearest, and only when every filter excludes it.
+ */
+public final class FilterList implements Filter {
+  public enum Operator { MUST_PASS_ALL, MUST_PASS_ONE }
+
+  private final Operator op;
+  private final List<Filter> filters;
+  /** Under OR: which filters excluded the current row by its key (they pass nothing of it). */
+  private final boolean[] keyExcluded;
+
+  public FilterList(Operator op, Filter... filters) {
+    this(op, List.of(filters));
+  }
+
+  public FilterList(Operator op, List<Filter> filters) {
+    if (op == null || filters == null || filters.isEmpty()) {
+      throw new InvalidArgumentException("a filter list needs an operator and at least one filter");
+    }
+    this.op = op;
+    this.filters = List.copyOf(filters);
+    this.keyExcluded = new boolean[this.filters.size()];
+  }
+
+  private boolean all() {
+    return op == Operator.MUST_PASS_ALL;
+  }
+
+  @Override
+  public void reset() {
+    filters.forEach(Filter::reset);
+    java.util.Arrays.fill(keyExcluded, false);
+  }
+
+  @Override
+  public boolean filterRowKey(byte[] row) {
+    boolean anyExcludes = false;
+    boolean allExclude = true;
+    for (int i = 0; i < filters.size(); i++) {
+      boolean ex = filters.get(i).filterRowKey(row);
+      keyExcluded[i] = ex;
+      anyExcludes |= ex;
+      allExclude &= ex;
+    }
+    return all() ? anyExcludes : allExclude;
+  }
+
+  @Override
+  public byte[] nextRowHint(byte[] row) {
+    byte[] best = null;
+    for (Filter f : filters) {
+      if (!f.filterRowKey(row)) {
+        if (!all()) {
+          return null; // under OR a passing filter means no skip
+        }
+        continue;
+      }
+      byte[] h = f.nextRowHint(row);
+      if (h == null) {
+        if (!all()) {
+          return null;
+        }
+        continue;
+      }
+      if (best == null || (all() ? Arrays.compareUnsigned(h, best) > 0
+          : Arrays.compareUnsigned(h, best) < 0)) {
+        best = h;
+      }
+    }
+    return best;
+  }
+
+  @Override
+  public boolean filterCell(Cell c) {
+    if (all()) {
+      for (Filter f : filters) {
+        if (!f.filterCell(c)) {
+          return false;
+        }
+      }
+      return true;
+    }
+    boolean any = false;
+    for (int i = 0; i < filters.size(); i++) {
+      if (!keyExcluded[i]) {
+        any |= filters.get(i).filterCell(c); // each live filter sees every cell
+      }
+    }
+    return any;
+  }
+
+  @Override
+  public Cell transformCell(Cell c) {
+    for (Filter f : filters) {
+      c = f.transformCell(c);
+    }
+    return c;
+  }
+
+  @Override
+  public boolean filterRow(List<Cell> cells) {
+    boolean anyExcludes = false;
+    boolean allExclude = true;
+    for (int i = 0; i < filters.size(); i++) {
+      boolean ex = keyExcluded[i] || filters.get(i).filterRow(cells);
+      anyExcludes |= ex;
+      allExclude &= ex;
+    }
+    return all() ? anyExcludes : allExclude;
+  }
+
+  @Override
+  public void rowReturned() {
+    filters.forEach(Filter::rowReturned);
+  }
+
+  @Override
+  public boolean filterAllRemaining() {
+    if (all()) {
+      for (Filter f : filters) {
+        if (f.filterAllRemaining()) {
+          return true;
+        }
+      }
+      return false;
+    }
+    for (Filter f : filters) {
+      if (!f.filterAllRemaining()) {
+        return false;
+      }
+    }
+    return true;
+  }
+}

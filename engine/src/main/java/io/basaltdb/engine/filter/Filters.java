@@ -1,0 +1,278 @@
+package io.basaltdb.engine.filter;
+
+import io.basaltdb.engine.Cell;
+import io.basaltdb.engine.CompareOperator;
+import io.basaltdb.engine.InvalidArgumentException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The stock filters, as factory methods (HBase's names in parentheses where they differ):
+ * row ranges, prefix, row/family/qualifier/value comparisons, single-column-value, column
+ * prefix and range, key-only, first-key-only, page, timestamps, column count and pagination.
+ */
+public final class Filters {
+  private Filters() {}
+
+  /** A row range {@code [start, stop)} (empty = unbounded). */
+  public record RowRange(byte[] start, byte[] stop) {
+    public RowRange {
+      start = start == null ? new byte[0] : start;
+      stop = stop == null ? new byte[0] : stop;
+    }
+
+    boolean contains(byte[] row) {
+      return Arrays.compareUnsigned(row, start) >= 0
+          && (stop.length == 0 || Arrays.compareUnsigned(row, stop) < 0);
+    }
+  }
+
+  /** Rows in any of the ranges; between ranges the scan seeks to the next one (MultiRowRangeFilter). */
+  public static Filter rowRanges(List<RowRange> ranges) {
+    List<RowRange> sorted = new ArrayList<>(ranges);
+    sorted.sort(Comparator.comparing(RowRange::start, Arrays::compareUnsigned));
+    return new Filter() {
+      @Override
+      public boolean filterRowKey(byte[] row) {
+        for (RowRange r : sorted) {
+          if (r.contains(row)) {
+            return false;
+          }
+        }
+        return true;
+      }
+
+      @Override
+      public byte[] nextRowHint(byte[] row) {
+        for (RowRange r : sorted) {
+          if (Arrays.compareUnsigned(r.start(), row) > 0) {
+            return r.start();
+          }
+        }
+        return null;
+      }
+
+      @Override
+      public boolean filterAllRemaining() {
+        return false;
+      }
+    };
+  }
+
+  /** Rows whose key starts with {@code prefix} (PrefixFilter). */
+  public static Filter prefix(byte[] prefix) {
+    return new Filter() {
+      private boolean passed;
+
+      @Override
+      public boolean filterRowKey(byte[] row) {
+        int n = Math.min(row.length, prefix.length);
+        int c = Arrays.compareUnsigned(row, 0, n, prefix, 0, n);
+        boolean match = row.length >= prefix.length && c == 0;
+        if (!match && c > 0) {
+          passed = true;
+        }
+        return !match;
+      }
+
+      @Override
+      public byte[] nextRowHint(byte[] row) {
+        return Arrays.compareUnsigned(row, prefix) < 0 ? prefix : null;
+      }
+
+      @Override
+      public boolean filterAllRemaining() {
+        return passed;
+      }
+    };
+  }
+
+  /** Rows whose key compares as asked (RowFilter). */
+  public static Filter row(CompareOperator op, ByteComparator cmp) {
+    return new Filter() {
+      @Override
+      public boolean filterRowKey(byte[] row) {
+        return !cmp.test(op, row);
+      }
+    };
+  }
+
+  /** Cells of families that compare as asked (FamilyFilter). */
+  public static Filter family(CompareOperator op, ByteComparator cmp) {
+    return new Filter() {
+      @Override
+      public boolean filterCell(Cell c) {
+        return cmp.test(op, c.family());
+      }
+    };
+  }
+
+  /** Cells whose qualifier compares as asked (QualifierFilter). */
+  public static Filter qualifier(CompareOperator op, ByteComparator cmp) {
+    return new Filter() {
+      @Override
+      public boolean filterCell(Cell c) {
+        return cmp.test(op, c.qualifier());
+      }
+    };
+  }
+
+  /** Cells whose value compares as asked (ValueFilter). */
+  public static Filter value(CompareOperator op, ByteComparator cmp) {
+    return new Filter() {
+      @Override
+      public boolean filterCell(Cell c) {
+        return cmp.test(op, c.value());
+      }
+    };
+  }
+
+  /**
+   * Rows whose newest {@code family:qualifier} value compares as asked; rows without the column
+   * pass unless {@code filterIfMissing} (SingleColumnValueFilter). The column must be read.
+   */
+  public static Filter singleColumnValue(byte[] family, byte[] qualifier, CompareOperator op,
+      ByteComparator cmp, boolean filterIfMissing) {
+    return new Filter() {
+      @Override
+      public boolean filterRow(List<Cell> cells) {
+        for (Cell c : cells) {
+          if (Arrays.equals(c.family(), family) && Arrays.equals(c.qualifier(), qualifier)) {
+            return !cmp.test(op, c.value()); // cells are newest first: the first is the latest
+          }
+        }
+        return filterIfMissing;
+      }
+    };
+  }
+
+  /** Cells whose qualifier starts with {@code prefix} (ColumnPrefixFilter). */
+  public static Filter columnPrefix(byte[] prefix) {
+    return qualifier(CompareOperator.EQUAL, ByteComparator.binaryPrefix(prefix));
+  }
+
+  /** Cells whose qualifier is in {@code [min, max]}, each bound optional (ColumnRangeFilter). */
+  public static Filter columnRange(byte[] min, boolean minInclusive, byte[] max,
+      boolean maxInclusive) {
+    return new Filter() {
+      @Override
+      public boolean filterCell(Cell c) {
+        if (min != null) {
+          int x = Arrays.compareUnsigned(c.qualifier(), min);
+          if (x < 0 || (x == 0 && !minInclusive)) {
+            return false;
+          }
+        }
+        if (max != null) {
+          int x = Arrays.compareUnsigned(c.qualifier(), max);
+          return x < 0 || (x == 0 && maxInclusive);
+        }
+        return true;
+      }
+    };
+  }
+
+  /** Cells with empty values: keys only (KeyOnlyFilter). */
+  public static Filter keyOnly() {
+    return new Filter() {
+      @Override
+      public Cell transformCell(Cell c) {
+        return new Cell(c.row(), c.family(), c.qualifier(), c.timestamp(), c.type(),
+            c.sequenceId(), new byte[0]);
+      }
+    };
+  }
+
+  /** Only the first cell of each row (FirstKeyOnlyFilter), e.g. to count rows. */
+  public static Filter firstKeyOnly() {
+    return new Filter() {
+      private boolean seen;
+
+      @Override
+      public void reset() {
+        seen = false;
+      }
+
+      @Override
+      public boolean filterCell(Cell c) {
+        if (seen) {
+          return false;
+        }
+        seen = true;
+        return true;
+      }
+    };
+  }
+
+  /** At most {@code rows} rows (PageFilter). */
+  public static Filter page(long rows) {
+    if (rows < 0) {
+      throw new InvalidArgumentException("page size must be >= 0, got " + rows);
+    }
+    return new Filter() {
+      private long returned;
+
+      @Override
+      public void rowReturned() {
+        returned++;
+      }
+
+      @Override
+      public boolean filterAllRemaining() {
+        return returned >= rows;
+      }
+    };
+  }
+
+  /** Only versions at these exact timestamps (TimestampsFilter). */
+  public static Filter timestamps(long... timestamps) {
+    Set<Long> ts = new TreeSet<>();
+    for (long t : timestamps) {
+      ts.add(t);
+    }
+    return new Filter() {
+      @Override
+      public boolean filterCell(Cell c) {
+        return ts.contains(c.timestamp());
+      }
+    };
+  }
+
+  /** The first {@code limit} columns of each row (ColumnCountGetFilter). */
+  public static Filter columnCount(int limit) {
+    return columnPagination(limit, 0);
+  }
+
+  /** Columns {@code offset .. offset+limit-1} of each row, counting columns not versions (ColumnPaginationFilter). */
+  public static Filter columnPagination(int limit, int offset) {
+    if (limit < 0 || offset < 0) {
+      throw new InvalidArgumentException("column limit and offset must be >= 0");
+    }
+    return new Filter() {
+      private int column = -1;
+      private byte[] lastFamily;
+      private byte[] lastQualifier;
+
+      @Override
+      public void reset() {
+        column = -1;
+        lastFamily = null;
+        lastQualifier = null;
+      }
+
+      @Override
+      public boolean filterCell(Cell c) {
+        if (!Arrays.equals(c.family(), lastFamily) || !Arrays.equals(c.qualifier(), lastQualifier)) {
+          column++;
+          lastFamily = c.family();
+          lastQualifier = c.qualifier();
+        }
+        return column >= offset && column < offset + limit;
+      }
+    };
+  }
+}

@@ -1,0 +1,175 @@
+package io.basaltdb.engine.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.basaltdb.engine.CompareOperator;
+import io.basaltdb.engine.Database;
+import io.basaltdb.engine.EngineOptions;
+import io.basaltdb.engine.FamilyOptions;
+import io.basaltdb.engine.Get;
+import io.basaltdb.engine.Put;
+import io.basaltdb.engine.Result;
+import io.basaltdb.engine.ResultScanner;
+import io.basaltdb.engine.Scan;
+import io.basaltdb.engine.Table;
+import io.basaltdb.engine.TableDescriptor;
+import io.basaltdb.engine.TableName;
+import io.basaltdb.engine.filter.ByteComparator;
+import io.basaltdb.engine.filter.Filter;
+import io.basaltdb.engine.filter.FilterList;
+import io.basaltdb.engine.filter.Filters;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Each stock filter and filter lists, over a table split into several regions. */
+class FilterTest {
+  static final byte[] F = b("f");
+  static final byte[] G = b("g");
+
+  @TempDir Path tmp;
+  Database db;
+  Table t;
+
+  static byte[] b(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  @BeforeEach
+  void load() {
+    db = Database.open(tmp.resolve("db"), EngineOptions.defaults());
+    db.admin().createTable(new TableDescriptor(TableName.of("t"), java.util.Map.of(
+        "f", FamilyOptions.DEFAULT.withVersions(3, 0), "g", FamilyOptions.DEFAULT)),
+        new byte[][] {b("row030"), b("row060")});
+    t = db.table("t");
+    for (int i = 0; i < 100; i++) {
+      String r = String.format("row%03d", i);
+      Put p = new Put(b(r)).addColumn(F, b("name"), b("name-" + i))
+          .addColumn(F, b("kind"), b(i % 3 == 0 ? "fizz" : "plain"))
+          .addColumn(G, b("c1"), b("x")).addColumn(G, b("c2"), b("y")).addColumn(G, b("d1"), b("z"));
+      if (i % 10 != 0) {
+        p.addColumn(F, b("score"), b(String.format("%03d", i)));
+      }
+      t.put(p);
+      t.put(new Put(b(r)).addColumn(F, b("name"), 5, b("old-" + i)));
+    }
+    db.admin().flush(TableName.of("t"));
+  }
+
+  @AfterEach
+  void close() {
+    db.close();
+  }
+
+  private List<String> rows(Filter f) {
+    List<String> out = new ArrayList<>();
+    try (ResultScanner s = t.getScanner(new Scan().setFilter(f))) {
+      for (Result r : s) {
+        out.add(new String(r.row(), StandardCharsets.UTF_8));
+      }
+    }
+    return out;
+  }
+
+  private List<Result> results(Scan scan) {
+    List<Result> out = new ArrayList<>();
+    try (ResultScanner s = t.getScanner(scan)) {
+      s.forEach(out::add);
+    }
+    return out;
+  }
+
+  @Test
+  void rowRangesSeekBetweenRanges() {
+    Filter f = Filters.rowRanges(List.of(new Filters.RowRange(b("row010"), b("row012")),
+        new Filters.RowRange(b("row095"), b("row097")), new Filters.RowRange(b("row050"), b("row051"))));
+    assertEquals(List.of("row010", "row011", "row050", "row095", "row096"), rows(f));
+    long before = db.blockCache().stats().requestCount();
+    rows(Filters.rowRanges(List.of(new Filters.RowRange(b("row099"), b("row100")))));
+    long reads = db.blockCache().stats().requestCount() - before;
+    assertTrue(reads < 40, "a seek hint skips the rows before the range: " + reads + " block reads");
+  }
+
+  @Test
+  void prefixRowAndComparators() {
+    assertEquals(10, rows(Filters.prefix(b("row04"))).size());
+    assertEquals(List.of("row098", "row099"),
+        rows(Filters.row(CompareOperator.GREATER, ByteComparator.binary(b("row097")))));
+    assertEquals(List.of("row001", "row010", "row011"), rows(Filters.row(CompareOperator.EQUAL,
+        ByteComparator.regex("^row0(01|1[01])$"))));
+  }
+
+  @Test
+  void singleColumnValueWithAndWithoutMissing() {
+    Filter big = Filters.singleColumnValue(F, b("score"), CompareOperator.GREATER_OR_EQUAL,
+        ByteComparator.binary(b("095")), false);
+    assertEquals(List.of("row000", "row010", "row020", "row030", "row040", "row050", "row060",
+        "row070", "row080", "row090", "row095", "row096", "row097", "row098", "row099"), rows(big));
+    Filter strict = Filters.singleColumnValue(F, b("score"), CompareOperator.GREATER_OR_EQUAL,
+        ByteComparator.binary(b("095")), true);
+    assertEquals(List.of("row095", "row096", "row097", "row098", "row099"), rows(strict));
+  }
+
+  @Test
+  void cellFilters() {
+    Result r = results(new Scan().setRowPrefix(b("row007"))
+        .setFilter(Filters.columnPrefix(b("c")))).get(0);
+    assertEquals(2, r.size());
+    r = results(new Scan().setRowPrefix(b("row007"))
+        .setFilter(Filters.columnRange(b("c2"), true, b("kind"), false))).get(0);
+    assertEquals(List.of("c2", "d1"), qualifiers(r));
+    r = results(new Scan().setRowPrefix(b("row007")).setFilter(Filters.value(
+        CompareOperator.EQUAL, ByteComparator.substring("NAME")))).get(0);
+    assertEquals(List.of("name"), qualifiers(r));
+    r = results(new Scan().setRowPrefix(b("row007")).setFilter(Filters.family(
+        CompareOperator.EQUAL, ByteComparator.binary(G)))).get(0);
+    assertEquals(3, r.size());
+    r = results(new Scan().setRowPrefix(b("row007")).setFilter(Filters.keyOnly())).get(0);
+    assertEquals(0, r.cells().get(0).value().length);
+    r = results(new Scan().setRowPrefix(b("row007")).readVersions(3)
+        .setFilter(Filters.timestamps(5))).get(0);
+    assertEquals("old-7", new String(r.getValue(F, b("name")), StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void firstKeyOnlyPageAndColumnPagination() {
+    List<Result> all = results(new Scan().setFilter(Filters.firstKeyOnly()));
+    assertEquals(100, all.size());
+    assertTrue(all.stream().allMatch(r -> r.size() == 1));
+    assertEquals(7, rows(Filters.page(7)).size());
+    // a row's columns come family by family: f:kind, f:name, f:score, g:c1, g:c2, g:d1
+    Result r = t.get(new Get(b("row007")).setFilter(Filters.columnPagination(2, 1)));
+    assertEquals(List.of("name", "score"), qualifiers(r));
+    r = t.get(new Get(b("row007")).readVersions(3).setFilter(Filters.columnCount(3)));
+    assertEquals(List.of("kind", "name", "name", "score"), qualifiers(r),
+        "columns are counted, not versions");
+  }
+
+  @Test
+  void filterListsNest() {
+    Filter fizzOrNinety = new FilterList(FilterList.Operator.MUST_PASS_ONE,
+        Filters.singleColumnValue(F, b("kind"), CompareOperator.EQUAL, ByteComparator.binary(b("fizz")), true),
+        Filters.prefix(b("row09")));
+    Filter andLow = new FilterList(FilterList.Operator.MUST_PASS_ALL, fizzOrNinety,
+        Filters.row(CompareOperator.LESS, ByteComparator.binary(b("row010"))));
+    assertEquals(List.of("row000", "row003", "row006", "row009"), rows(andLow));
+    List<String> either = rows(fizzOrNinety);
+    assertEquals(34 + 10 - 4, either.size(), "fizz rows (34) plus row09x (10) minus overlap (4)");
+    Filter rangesAnd = new FilterList(FilterList.Operator.MUST_PASS_ALL,
+        Filters.rowRanges(List.of(new Filters.RowRange(b("row020"), b("row040")))),
+        Filters.prefix(b("row03")));
+    assertEquals(10, rows(rangesAnd).size());
+  }
+
+  private static List<String> qualifiers(Result r) {
+    List<String> out = new ArrayList<>();
+    r.cells().forEach(c -> out.add(new String(c.qualifier(), StandardCharsets.UTF_8)));
+    return out;
+  }
+}
