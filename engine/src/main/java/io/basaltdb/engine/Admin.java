@@ -278,6 +278,18 @@ public final class Admin {
     return out;
   }
 
+  /** Splits every region of the table that has data to split at its middle; returns how many. */
+  public int split(TableName name) {
+    int n = 0;
+    for (Region r : enabledRegions(name)) {
+      r.flush();
+      if (db.split(r)) {
+        n++;
+      }
+    }
+    return n;
+  }
+
   public void flush(TableName name) {
     for (Region r : enabledRegions(name)) {
       r.flush();

@@ -69,11 +69,13 @@ public final class Database implements AutoCloseable {
   private final MemstoreBudget budget;
   private final ScheduledThreadPoolExecutor background;
   private final AtomicLong sequence = new AtomicLong();
+  private final AtomicLong splits = new AtomicLong();
   private final Map<TableName, TableState> tables = new ConcurrentHashMap<>();
   private final Map<String, Region> regionsByName = new ConcurrentHashMap<>();
   private final AtomicReference<Throwable> backgroundFailure = new AtomicReference<>();
   private final RegionContext ctx;
   private final Admin admin;
+  private final Set<String> splitsInFlight = ConcurrentHashMap.newKeySet();
   private volatile CatalogFile catalog;
   private WalReader.ReplayStats replayStats;
   private long skippedReplayEdits;
@@ -267,6 +269,91 @@ public final class Database implements AutoCloseable {
     }
   }
 
+  // ------------------------------------------------------------ splits
+
+  /**
+   * Splits a region in two at a row near the middle of its data (engine/doc/splits.md): the
+   * daughters' files are written first, then the catalog switches from parent to daughters in
+   * one atomic write, the daughters open and the parent closes. A crash before the switch
+   * leaves the parent (daughter directories are deleted as leftovers); after it, the
+   * daughters, which hold everything the parent had flushed, with writes to the parent blocked
+   * before its last flush. Returns false when the region cannot be split now.
+   */
+  boolean split(Region parent) {
+    synchronized (admin) {
+      TableState st = null;
+      TableName tableName = null;
+      for (Map.Entry<TableName, TableState> e : tables.entrySet()) {
+        if (e.getValue().regions.contains(parent)) {
+          st = e.getValue();
+          tableName = e.getKey();
+        }
+      }
+      if (st == null || closed) {
+        return false;
+      }
+      byte[] mid = parent.splitRow();
+      if (mid == null) {
+        return false;
+      }
+      CatalogFile c = catalog;
+      CatalogFile.TableEntry t = c.table(tableName);
+      long lowId = c.nextRegionId();
+      CatalogFile.RegionEntry low = new CatalogFile.RegionEntry(lowId,
+          parent.descriptor().startRow(), mid);
+      CatalogFile.RegionEntry high = new CatalogFile.RegionEntry(lowId + 1, mid,
+          parent.descriptor().endRow());
+      Path lowDir = regionDirectory(low.dirName());
+      Path highDir = regionDirectory(high.dirName());
+      try {
+        parent.splitInto(lowDir, highDir, mid);
+      } catch (RuntimeException e) {
+        deleteRecursively(lowDir);
+        deleteRecursively(highDir);
+        throw e;
+      }
+      List<CatalogFile.RegionEntry> entries = new ArrayList<>();
+      for (CatalogFile.RegionEntry re : t.regions()) {
+        if (re.dirName().equals(parent.name())) {
+          entries.add(low);
+          entries.add(high);
+        } else {
+          entries.add(re);
+        }
+      }
+      try {
+        installCatalog(c.withTable(new CatalogFile.TableEntry(t.descriptor(), t.enabled(),
+            entries), lowId + 2));
+      } catch (RuntimeException e) {
+        parent.unblockWrites();
+        deleteRecursively(lowDir);
+        deleteRecursively(highDir);
+        throw e;
+      }
+      Region lowRegion = openRegion(st.descriptor, low);
+      Region highRegion = openRegion(st.descriptor, high);
+      List<Region> regions = new ArrayList<>();
+      for (Region r : st.regions) {
+        if (r == parent) {
+          regions.add(lowRegion);
+          regions.add(highRegion);
+        } else {
+          regions.add(r);
+        }
+      }
+      st.regions = List.copyOf(regions);
+      closeRegion(parent);
+      deleteRecursively(regionDirectory(parent.name()));
+      splits.incrementAndGet();
+      return true;
+    }
+  }
+
+  /** Splits done since open. */
+  public long splitCount() {
+    return splits.get();
+  }
+
   // ------------------------------------------------------------ public API
 
   public Path directory() {
@@ -388,6 +475,19 @@ public final class Database implements AutoCloseable {
     @Override
     public void requestCompaction(Region r) {
       runInBackground("compaction of " + r.name(), () -> r.compact(false));
+    }
+
+    @Override
+    public void requestSplit(Region r) {
+      if (splitsInFlight.add(r.name())) {
+        runInBackground("split of " + r.name(), () -> {
+          try {
+            split(r);
+          } finally {
+            splitsInFlight.remove(r.name());
+          }
+        });
+      }
     }
 
     @Override

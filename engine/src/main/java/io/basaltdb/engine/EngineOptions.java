@@ -17,16 +17,17 @@ package io.basaltdb.engine;
  * @param maxCellSizeBytes larger cells are refused (default 10 MiB)
  * @param backgroundThreads threads for flushes and compactions
  * @param clock the only source of time
+ * @param regionSplitBytes a region whose files pass this size is split in two (default 256 MiB)
  */
 public record EngineOptions(long flushSizeBytes, long globalMemstoreLimitBytes,
     long blockCacheBytes, long walRollBytes, long asyncSyncIntervalMillis,
     int compactionMinFiles, int compactionMaxFiles, double compactionRatio,
-    int maxCellSizeBytes, int backgroundThreads, Clock clock) {
+    int maxCellSizeBytes, int backgroundThreads, Clock clock, long regionSplitBytes) {
 
   public static EngineOptions defaults() {
     long heap = Runtime.getRuntime().maxMemory();
     return new EngineOptions(64L << 20, (long) (heap * 0.4), heap / 4, 64L << 20, 100, 3, 10,
-        1.2, 10 << 20, 2, Clock.SYSTEM);
+        1.2, 10 << 20, 2, Clock.SYSTEM, 256L << 20);
   }
 
   /** Throws {@link InvalidArgumentException} naming the first bad setting. */
@@ -44,6 +45,8 @@ public record EngineOptions(long flushSizeBytes, long globalMemstoreLimitBytes,
     check(maxCellSizeBytes >= 1024, "maxCellSizeBytes must be >= 1024");
     check(backgroundThreads >= 1, "backgroundThreads must be >= 1");
     check(clock != null, "clock must be set");
+    check(regionSplitBytes >= 16 * 1024, "regionSplitBytes must be >= 16384, got "
+        + regionSplitBytes);
     return this;
   }
 
@@ -56,42 +59,48 @@ public record EngineOptions(long flushSizeBytes, long globalMemstoreLimitBytes,
   public EngineOptions withFlushSizeBytes(long v) {
     return new EngineOptions(v, Math.max(globalMemstoreLimitBytes, v), blockCacheBytes,
         walRollBytes, asyncSyncIntervalMillis, compactionMinFiles, compactionMaxFiles,
-        compactionRatio, maxCellSizeBytes, backgroundThreads, clock);
+        compactionRatio, maxCellSizeBytes, backgroundThreads, clock, regionSplitBytes);
   }
 
   public EngineOptions withGlobalMemstoreLimitBytes(long v) {
     return new EngineOptions(flushSizeBytes, v, blockCacheBytes, walRollBytes,
         asyncSyncIntervalMillis, compactionMinFiles, compactionMaxFiles, compactionRatio,
-        maxCellSizeBytes, backgroundThreads, clock);
+        maxCellSizeBytes, backgroundThreads, clock, regionSplitBytes);
   }
 
   public EngineOptions withBlockCacheBytes(long v) {
     return new EngineOptions(flushSizeBytes, globalMemstoreLimitBytes, v, walRollBytes,
         asyncSyncIntervalMillis, compactionMinFiles, compactionMaxFiles, compactionRatio,
-        maxCellSizeBytes, backgroundThreads, clock);
+        maxCellSizeBytes, backgroundThreads, clock, regionSplitBytes);
   }
 
   public EngineOptions withWalRollBytes(long v) {
     return new EngineOptions(flushSizeBytes, globalMemstoreLimitBytes, blockCacheBytes, v,
         asyncSyncIntervalMillis, compactionMinFiles, compactionMaxFiles, compactionRatio,
-        maxCellSizeBytes, backgroundThreads, clock);
+        maxCellSizeBytes, backgroundThreads, clock, regionSplitBytes);
   }
 
   public EngineOptions withCompactionFiles(int min, int max) {
     return new EngineOptions(flushSizeBytes, globalMemstoreLimitBytes, blockCacheBytes,
         walRollBytes, asyncSyncIntervalMillis, min, max, compactionRatio, maxCellSizeBytes,
-        backgroundThreads, clock);
+        backgroundThreads, clock, regionSplitBytes);
   }
 
   public EngineOptions withMaxCellSizeBytes(int v) {
     return new EngineOptions(flushSizeBytes, globalMemstoreLimitBytes, blockCacheBytes,
         walRollBytes, asyncSyncIntervalMillis, compactionMinFiles, compactionMaxFiles,
-        compactionRatio, v, backgroundThreads, clock);
+        compactionRatio, v, backgroundThreads, clock, regionSplitBytes);
+  }
+
+  public EngineOptions withRegionSplitBytes(long v) {
+    return new EngineOptions(flushSizeBytes, globalMemstoreLimitBytes, blockCacheBytes,
+        walRollBytes, asyncSyncIntervalMillis, compactionMinFiles, compactionMaxFiles,
+        compactionRatio, maxCellSizeBytes, backgroundThreads, clock, v);
   }
 
   public EngineOptions withClock(Clock v) {
     return new EngineOptions(flushSizeBytes, globalMemstoreLimitBytes, blockCacheBytes,
         walRollBytes, asyncSyncIntervalMillis, compactionMinFiles, compactionMaxFiles,
-        compactionRatio, maxCellSizeBytes, backgroundThreads, v);
+        compactionRatio, maxCellSizeBytes, backgroundThreads, v, regionSplitBytes);
   }
 }

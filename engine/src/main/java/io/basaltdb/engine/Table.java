@@ -65,7 +65,7 @@ public final class Table {
       throw new InvalidArgumentException("put of row " + Cell.printable(put.row())
           + " has no columns");
     }
-    regionFor(put.row()).mutateRow(put.row(), put.cells(), put.durability());
+    onRegion(put.row(), r -> r.mutateRow(put.row(), put.cells(), put.durability()));
   }
 
   public void put(List<Put> puts) {
@@ -75,8 +75,8 @@ public final class Table {
   }
 
   public void delete(Delete delete) {
-    regionFor(delete.row()).mutateRow(delete.row(), delete.markers(familySet()),
-        delete.durability());
+    List<Cell> markers = delete.markers(familySet());
+    onRegion(delete.row(), r -> r.mutateRow(delete.row(), markers, delete.durability()));
   }
 
   public void delete(List<Delete> deletes) {
@@ -90,7 +90,8 @@ public final class Table {
     if (rm.mutations().isEmpty()) {
       return;
     }
-    regionFor(rm.row()).mutateRow(rm.row(), flatten(rm), rm.mutations().get(0).durability());
+    List<Cell> cells = flatten(rm);
+    onRegion(rm.row(), r -> r.mutateRow(rm.row(), cells, rm.mutations().get(0).durability()));
   }
 
   /**
@@ -134,8 +135,8 @@ public final class Table {
       throw new InvalidArgumentException("increment of row " + Cell.printable(inc.row())
           + " has no columns");
     }
-    List<Cell> written = regionFor(inc.row()).mutateRowWith(inc.row(), inc.durability(),
-        current -> {
+    List<Cell> written = onRegion(inc.row(), region -> region.mutateRowWith(inc.row(),
+        inc.durability(), current -> {
           List<Cell> puts = new ArrayList<>();
           for (Map.Entry<Increment.Column, Long> e : inc.amounts().entrySet()) {
             Cell old = find(current, e.getKey().family(), e.getKey().qualifier());
@@ -152,7 +153,7 @@ public final class Table {
                 Cell.LATEST_TIMESTAMP, Increment.toBytes(base + e.getValue())));
           }
           return puts;
-        });
+        }));
     return new Result(inc.row(), written);
   }
 
@@ -167,8 +168,8 @@ public final class Table {
       throw new InvalidArgumentException("append to row " + Cell.printable(app.row())
           + " has no columns");
     }
-    List<Cell> written = regionFor(app.row()).mutateRowWith(app.row(), app.durability(),
-        current -> {
+    List<Cell> written = onRegion(app.row(), region -> region.mutateRowWith(app.row(),
+        app.durability(), current -> {
           List<Cell> puts = new ArrayList<>();
           for (Map.Entry<Increment.Column, byte[]> e : app.suffixes().entrySet()) {
             Cell old = find(current, e.getKey().family(), e.getKey().qualifier());
@@ -179,7 +180,7 @@ public final class Table {
                 Cell.LATEST_TIMESTAMP, v));
           }
           return puts;
-        });
+        }));
     return new Result(app.row(), written);
   }
 
@@ -199,14 +200,11 @@ public final class Table {
       cells = ((Mutation) action).cells();
       d = ((Mutation) action).durability();
     }
-    regionFor(cam.row()).mutateRowWith(cam.row(), d, current -> {
+    onRegion(cam.row(), region -> region.mutateRowWith(cam.row(), d, current -> {
       Cell c = find(current, cam.family(), cam.qualifier());
-      if (cam.test(c == null ? null : c.value())) {
-        applied[0] = true;
-        return cells;
-      }
-      return List.of();
-    });
+      applied[0] = cam.test(c == null ? null : c.value());
+      return applied[0] ? cells : List.of();
+    }));
     return applied[0];
   }
 
@@ -227,7 +225,8 @@ public final class Table {
   // ------------------------------------------------------------ reads
 
   public Result get(Get get) {
-    List<Cell> cells = regionFor(get.row()).get(get.row(), spec(get));
+    ReadSpec spec = spec(get);
+    List<Cell> cells = onRegion(get.row(), r -> r.get(get.row(), spec));
     return cells.isEmpty() ? Result.EMPTY : new Result(get.row(), cells);
   }
 
@@ -265,8 +264,7 @@ public final class Table {
 
   /** Rows of the scan in key order, across regions. Close the scanner. */
   public ResultScanner getScanner(Scan scan) {
-    return new TableScanner(regions(), spec(scan), scan.effectiveStart(), scan.effectiveStop(),
-        scan.limit());
+    return new TableScanner(spec(scan), scan.effectiveStart(), scan.effectiveStop(), scan.limit());
   }
 
   /** Actions (puts, deletes, gets, increments, appends, row mutations, check-and-mutates) in order. */
@@ -307,31 +305,25 @@ public final class Table {
     throw new InvalidArgumentException("unsupported batch action " + a.getClass().getName());
   }
 
-  /** Chains region scanners over the scan's range, in region order. */
-  private static final class TableScanner implements ResultScanner {
-    private final List<Region> regions;
+  /**
+   * Chains region scanners over the scan's range. After each region it looks up the region
+   * holding the next row in the table's current region list, so splits (and regions closed
+   * under it) are followed; an open region scanner keeps its own snapshot.
+   */
+  private final class TableScanner implements ResultScanner {
     private final ReadSpec spec;
-    private final byte[] start;
     private final byte[] stop;
+    private byte[] resume;
     private long remaining;
-    private int next;
     private RegionScanner current;
+    private boolean exhausted;
     private boolean closed;
 
-    TableScanner(List<Region> regions, ReadSpec spec, byte[] start, byte[] stop, long limit) {
-      this.regions = regions;
+    TableScanner(ReadSpec spec, byte[] start, byte[] stop, long limit) {
       this.spec = spec;
-      this.start = start;
+      this.resume = start;
       this.stop = stop;
       this.remaining = limit;
-      // skip regions that end at or before the start row
-      while (next < regions.size()) {
-        byte[] end = regions.get(next).descriptor().endRow();
-        if (end.length == 0 || Arrays.compareUnsigned(end, start) > 0) {
-          break;
-        }
-        next++;
-      }
     }
 
     @Override
@@ -339,28 +331,47 @@ public final class Table {
       if (closed) {
         throw new ClosedException("scanner");
       }
-      while (remaining > 0) {
+      while (remaining > 0 && !exhausted) {
         if (current == null) {
-          if (next >= regions.size()) {
-            return null;
+          if (stop.length > 0 && Arrays.compareUnsigned(resume, stop) >= 0) {
+            exhausted = true;
+            break;
           }
-          Region r = regions.get(next++);
-          byte[] rs = r.descriptor().startRow();
-          if (stop.length > 0 && Arrays.compareUnsigned(rs, stop) >= 0) {
-            next = regions.size();
-            return null;
-          }
-          current = r.scan(spec, start, stop);
+          current = openAt(resume);
         }
         List<Cell> row = current.next();
         if (row != null) {
           remaining--;
-          return new Result(row.get(0).row(), row);
+          byte[] key = row.get(0).row();
+          resume = Arrays.copyOf(key, key.length + 1);
+          return new Result(key, row);
         }
         current.close();
         current = null;
+        byte[] end = lastEnd;
+        if (end.length == 0) {
+          exhausted = true;
+        } else if (Arrays.compareUnsigned(end, resume) > 0) {
+          resume = end;
+        }
       }
       return null;
+    }
+
+    private byte[] lastEnd = new byte[0];
+
+    private RegionScanner openAt(byte[] row) {
+      long deadline = System.nanoTime() + RETRY_NANOS;
+      while (true) {
+        Region r = regionFor(row);
+        try {
+          RegionScanner s = r.scan(spec, row, stop);
+          lastEnd = r.descriptor().endRow();
+          return s;
+        } catch (io.basaltdb.engine.region.RegionClosedException e) {
+          backOff(deadline, e);
+        }
+      }
     }
 
     @Override
@@ -370,6 +381,34 @@ public final class Table {
         if (current != null) {
           current.close();
         }
+      }
+    }
+  }
+
+  private static final long RETRY_NANOS = 60_000_000_000L;
+
+  /** Waits a moment before retrying on the table's current regions, up to a deadline. */
+  private void backOff(long deadline, RuntimeException cause) {
+    db.checkOpen();
+    if (System.nanoTime() > deadline) {
+      throw cause;
+    }
+    try {
+      Thread.sleep(1);
+    } catch (InterruptedException ie) {
+      Thread.currentThread().interrupt();
+      throw cause;
+    }
+  }
+
+  /** Runs {@code op} on the region holding {@code row}, again if that region split meanwhile. */
+  private <R> R onRegion(byte[] row, java.util.function.Function<Region, R> op) {
+    long deadline = System.nanoTime() + RETRY_NANOS;
+    while (true) {
+      try {
+        return op.apply(regionFor(row));
+      } catch (io.basaltdb.engine.region.RegionClosedException e) {
+        backOff(deadline, e);
       }
     }
   }

@@ -16,6 +16,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 import java.util.zip.CRC32C;
 import net.jpountz.lz4.LZ4Exception;
 import net.jpountz.lz4.LZ4Factory;
@@ -238,6 +239,31 @@ public final class BlockFileReader implements AutoCloseable {
     ByteBuffer buf = ByteBuffer.allocate(len);
     readFully(buf, pos);
     return buf.array();
+  }
+
+  /**
+   * The last row of the middle data block, found by walking the middle entry of each index
+   * level: a row near the middle of the file, to split a region at. Null if it cannot be read.
+   */
+  public byte[] midRow() {
+    Block block = rootIndex;
+    for (int level = 0; ; level++) {
+      List<Cell> entries = new java.util.ArrayList<>();
+      List<BlockHandle> handles = new java.util.ArrayList<>();
+      Block.Iter it = block.iterator(info.family());
+      for (it.seekToFirst(); it.valid(); it.next()) {
+        entries.add(it.current());
+        handles.add(BlockHandle.decode(it.valueReader()));
+      }
+      if (entries.isEmpty()) {
+        return null;
+      }
+      int mid = (entries.size() - 1) / 2;
+      if (level == trailer.indexLevels() - 1) {
+        return entries.get(mid).row();
+      }
+      block = block(handles.get(mid));
+    }
   }
 
   public CellIterator scanner() {

@@ -59,6 +59,7 @@ public final class Region implements AutoCloseable {
   private final AtomicLong reads = new AtomicLong();
   private final AtomicLong blockedWrites = new AtomicLong();
   private volatile boolean closed;
+  private volatile boolean writesBlocked;
 
   private Region(RegionDescriptor descriptor, Path dir, RegionContext ctx) {
     this.descriptor = descriptor;
@@ -230,6 +231,11 @@ public final class Region implements AutoCloseable {
     long walPosition = -1;
     updatesLock.readLock().lock();
     try {
+      if (writesBlocked || closed) {
+        // checked under the update lock: a split's final flush takes it exclusively after
+        // blocking writes, so no write can land in the parent after that flush
+        throw new RegionClosedException("region " + name() + " (splitting)");
+      }
       entry = mvcc.begin(ctx.sequence()::incrementAndGet);
       long seq = entry.sequenceId();
       for (Cell c : cells) {
@@ -500,6 +506,9 @@ public final class Region implements AutoCloseable {
       if (needsCompaction()) {
         requestCompaction();
       }
+      if (!writesBlocked && fileBytes() >= ctx.options().regionSplitBytes()) {
+        ctx.scheduler().requestSplit(this);
+      }
       return files;
     } finally {
       flushLock.unlock();
@@ -563,6 +572,95 @@ public final class Region implements AutoCloseable {
     }
   }
 
+  // ------------------------------------------------------------------ split
+
+  /** Bytes in the region's store files. */
+  public long fileBytes() {
+    long total = 0;
+    for (Store s : stores.values()) {
+      for (StoreFile f : s.filesSnapshot()) {
+        total += f.length();
+      }
+    }
+    return total;
+  }
+
+  /**
+   * A row near the middle of the region's data (from the largest file's block index), or null
+   * when the region cannot be split there (the row would leave a daughter empty).
+   */
+  public byte[] splitRow() {
+    StoreFile largest = null;
+    for (Store s : stores.values()) {
+      for (StoreFile f : s.filesSnapshot()) {
+        if (largest == null || f.length() > largest.length()) {
+          largest = f;
+        }
+      }
+    }
+    if (largest == null) {
+      return null;
+    }
+    byte[] mid = largest.reader().midRow();
+    byte[] first = largest.info().firstCell().row();
+    RegionDescriptor d = descriptor;
+    if (mid == null || Arrays.compareUnsigned(mid, first) <= 0
+        || Arrays.compareUnsigned(mid, d.startRow()) <= 0
+        || (d.endRow().length > 0 && Arrays.compareUnsigned(mid, d.endRow()) >= 0)) {
+      return null;
+    }
+    return mid;
+  }
+
+  /**
+   * Writes the region's data into two daughter directories split at {@code splitRow}, and
+   * leaves the region refusing writes (with {@link RegionClosedException}) so that nothing can
+   * reach it after its last flush. First a copy while writes go on, then, with writes blocked,
+   * a final flush and a copy of what that flush wrote. Compactions of the region wait meanwhile.
+   * On failure writes are allowed again and the daughters' directories are the caller's to delete.
+   */
+  public void splitInto(Path lowDir, Path highDir, byte[] splitRow) {
+    flushLock.lock(); // lock order as in close(): flush lock, then compaction lock
+    try {
+      synchronized (compactionLock) {
+        checkOpen();
+        flush();
+        java.util.Set<String> copied = new java.util.HashSet<>();
+        copyToDaughters(lowDir, highDir, splitRow, copied);
+        writesBlocked = true;
+        try {
+          flush();
+          copyToDaughters(lowDir, highDir, splitRow, copied);
+        } catch (RuntimeException e) {
+          writesBlocked = false;
+          throw e;
+        }
+      }
+    } finally {
+      flushLock.unlock();
+    }
+  }
+
+  private void copyToDaughters(Path lowDir, Path highDir, byte[] splitRow,
+      java.util.Set<String> copied) {
+    for (Store s : stores.values()) {
+      List<StoreFile> todo = new ArrayList<>();
+      for (StoreFile f : s.filesSnapshot()) {
+        if (!copied.contains(s.familyName() + "/" + f.name())) {
+          todo.add(f);
+        }
+      }
+      s.copyRangeTo(todo, lowDir.resolve(s.familyName()), descriptor.startRow(), splitRow);
+      s.copyRangeTo(todo, highDir.resolve(s.familyName()), splitRow, descriptor.endRow());
+      todo.forEach(f -> copied.add(s.familyName() + "/" + f.name()));
+    }
+  }
+
+  /** After a failed split: accept writes again. */
+  public void unblockWrites() {
+    writesBlocked = false;
+  }
+
   // ------------------------------------------------------------------ lifecycle
 
   public RegionStats stats() {
@@ -580,7 +678,7 @@ public final class Region implements AutoCloseable {
 
   private void checkOpen() {
     if (closed) {
-      throw new ClosedException("region " + name());
+      throw new RegionClosedException("region " + name());
     }
   }
 

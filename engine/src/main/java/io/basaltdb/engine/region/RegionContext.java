@@ -23,6 +23,9 @@ public record RegionContext(java.util.function.Supplier<WriteAheadLog> walSuppli
 
     void requestCompaction(Region r);
 
+    /** The region has grown past the split size. */
+    void requestSplit(Region r);
+
     void flushed(Region r);
 
     /** A background flush or compaction that failed, or null; writers must not wait on it. */

@@ -329,6 +329,67 @@ public final class Store implements AutoCloseable {
     }
   }
 
+  // ---------------------------------------------------------------- split
+
+  /**
+   * Copies every cell of {@code files} with a row in {@code [start, end)} (empty end = no end),
+   * unresolved, into one new file of the store directory {@code target} (a daughter region's),
+   * and records it in that directory's manifest with this store's flushed sequence id.
+   */
+  public void copyRangeTo(List<StoreFile> files, Path target, byte[] start, byte[] end) {
+    if (files.isEmpty()) {
+      return;
+    }
+    try {
+      Files.createDirectories(target);
+    } catch (IOException e) {
+      throw StorageIOException.wrap("cannot create " + target, e);
+    }
+    Manifest m = Manifest.read(target);
+    long number = m.nextFileNumber();
+    String name = Manifest.fileName(number);
+    Path p = target.resolve(name);
+    for (StoreFile f : files) {
+      f.retain();
+    }
+    long cells;
+    try {
+      List<CellIterator> its = new ArrayList<>();
+      for (StoreFile f : files) {
+        its.add(f.reader().scanner());
+      }
+      try (MergingIterator merged = new MergingIterator(its);
+          BlockFileWriter w = new BlockFileWriter(p, family, options.writerOptions(),
+              clock.millis())) {
+        merged.seek(io.basaltdb.engine.cell.CellComparator.firstOnRow(start, family));
+        for (Cell c = merged.current(); c != null; merged.next(), c = merged.current()) {
+          if (end.length > 0 && java.util.Arrays.compareUnsigned(c.row(), end) >= 0) {
+            break;
+          }
+          w.append(c);
+        }
+        cells = w.cellCount();
+        if (cells > 0) {
+          w.finish();
+        }
+      }
+    } finally {
+      for (StoreFile f : files) {
+        f.release();
+      }
+    }
+    List<Manifest.FileEntry> entries = new ArrayList<>(m.files());
+    try {
+      if (cells > 0) {
+        entries.add(new Manifest.FileEntry(name, Files.size(p)));
+      }
+    } catch (IOException e) {
+      throw StorageIOException.wrap("cannot stat " + p, e);
+    }
+    new Manifest(Math.max(m.flushedSeq(), flushedSequenceId()), number + 1, entries)
+        .writeTo(target);
+  }
+
   // ---------------------------------------------------------------- reads
 
   /** A view for a read; the caller must close it. */

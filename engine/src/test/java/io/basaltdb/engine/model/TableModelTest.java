@@ -36,9 +36,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The randomized model test through the public client API, on a table pre-split into three
- * regions with three families: puts, every kind of delete (row deletes too), increments and
- * check-and-mutate, flushes, compactions and reopenings through {@code Admin}, gets and scans
- * across region boundaries, checked against {@link ReferenceModel}. Seeded and replayable.
+ * regions with three families and split further as it grows (automatically, and by
+ * {@code Admin.split}): puts, every kind of delete (row deletes too), increments and
+ * check-and-mutate, flushes, compactions and reopenings, gets and scans across region
+ * boundaries, checked against {@link ReferenceModel}. Seeded and replayable.
  */
 class TableModelTest {
   private static final String[] FAMILIES = {"a", "b", "c"};
@@ -61,7 +62,7 @@ class TableModelTest {
 
   private void open() {
     db = Database.open(tmp.resolve("db"), EngineOptions.defaults().withFlushSizeBytes(16 * 1024)
-        .withCompactionFiles(3, 6).withClock(clock));
+        .withCompactionFiles(3, 6).withRegionSplitBytes(16 * 1024).withClock(clock));
     if (!db.admin().tableExists(T)) {
       db.admin().createTable(new TableDescriptor(T, families()),
           new byte[][] {"r10".getBytes(), "r20".getBytes()});
@@ -96,6 +97,8 @@ class TableModelTest {
         } else if (op < 59) {
           db.close();
           open();
+        } else if (op < 60) {
+          db.admin().split(T);
         } else if (op < 65) {
           clock.advance(rnd.nextInt(3000));
         } else if (op < 85) {
@@ -105,6 +108,7 @@ class TableModelTest {
         }
       }
       assertNull(db.backgroundFailure());
+      System.out.println("TableModelTest: " + db.admin().regions(T).size() + " regions at the end");
     } finally {
       db.close();
     }

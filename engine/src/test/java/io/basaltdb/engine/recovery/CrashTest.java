@@ -1,14 +1,14 @@
 package io.basaltdb.engine.recovery;
 
-import io.basaltdb.engine.TestTables;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.basaltdb.engine.Cell;
 import io.basaltdb.engine.Database;
 import io.basaltdb.engine.Seeds;
-import io.basaltdb.engine.region.ReadSpec;
-import io.basaltdb.engine.region.Region;
+import io.basaltdb.engine.Get;
+import io.basaltdb.engine.Table;
+import io.basaltdb.engine.TableName;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.file.Path;
@@ -87,13 +87,18 @@ class CrashTest {
           + " acknowledged writes, all present after SIGKILL");
     }
     assertTrue(totalAcks > 100, "the child should have written something: " + totalAcks);
+    System.out.println("CrashTest: up to " + regionsSeen + " regions after splits");
+    assertTrue(regionsSeen > 1, "the child's table should have split");
   }
+
+  private static int regionsSeen;
 
   private static void verify(Path dir, Map<Integer, Long> acked, String where) {
     try (Database db = CrashWriter.open(dir)) {
-      Region r = TestTables.region(db, "r");
+      Table t = db.table("r");
+      regionsSeen = Math.max(regionsSeen, db.regions(TableName.of("r")).size());
       for (int row = 0; row < CrashWriter.ROWS; row++) {
-        List<Cell> cells = r.get(CrashWriter.row(row), ReadSpec.LATEST);
+        List<Cell> cells = t.get(new Get(CrashWriter.row(row))).cells();
         Long mustHave = acked.get(row);
         if (cells.isEmpty()) {
           assertEquals(null, mustHave, "row " + row + " lost its acknowledged write " + mustHave

@@ -6,19 +6,21 @@ import io.basaltdb.engine.Database;
 import io.basaltdb.engine.Durability;
 import io.basaltdb.engine.EngineOptions;
 import io.basaltdb.engine.FamilyOptions;
-import io.basaltdb.engine.region.Region;
+import io.basaltdb.engine.Put;
+import io.basaltdb.engine.Table;
+import io.basaltdb.engine.TableName;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The child process of {@link CrashTest}: writes multi-cell row mutations with SYNC
- * durability from several threads, with tiny flush sizes so flushes and compactions run all
- * the time, and prints {@code ACK <row> <n>} after each write returns, until killed.
+ * durability from several threads, with tiny flush and split sizes so flushes, compactions and
+ * region splits run all the time, and prints {@code ACK <row> <n>} after each write returns,
+ * until killed.
  * Usage: {@code CrashWriter <dir> <first n> <seed>}.
  */
 public final class CrashWriter {
@@ -35,7 +37,7 @@ public final class CrashWriter {
 
   static EngineOptions options() {
     return EngineOptions.defaults().withFlushSizeBytes(32 * 1024).withCompactionFiles(3, 5)
-        .withWalRollBytes(64 * 1024);
+        .withWalRollBytes(64 * 1024).withRegionSplitBytes(96 * 1024);
   }
 
   static Database open(Path dir) {
@@ -56,31 +58,34 @@ public final class CrashWriter {
 
   public static void main(String[] args) throws Exception {
     Path dir = Path.of(args[0]);
-    AtomicLong next = new AtomicLong(Long.parseLong(args[1]));
+    long first = Long.parseLong(args[1]);
     long seed = Long.parseLong(args[2]);
     PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), false);
     Database db = open(dir);
-    Region r = TestTables.region(db, "r");
+    Table table = db.table("r");
     out.println("OPEN");
     out.flush();
-    Thread[] threads = new Thread[4];
-    for (int t = 0; t < threads.length; t++) {
+    int threadCount = 4;
+    Thread[] threads = new Thread[threadCount];
+    for (int t = 0; t < threadCount; t++) {
+      int id = t;
       Random rnd = new Random(seed + t);
       threads[t] = new Thread(() -> {
-        while (true) {
-          int row = rnd.nextInt(ROWS);
-          long[] n = new long[1];
-          // n is drawn under the row lock, so a row's values grow in commit order
-          r.mutateRowWith(row(row), Durability.SYNC, current -> {
-            n[0] = next.getAndIncrement();
-            return mutation(row(row), n[0]);
-          });
+        // each thread owns the rows with row % threads == id, so a row's values grow in the
+        // order its writes commit
+        for (long n = first + id; ; n += threadCount) {
+          int row = rnd.nextInt(ROWS / threadCount) * threadCount + id;
+          Put p = new Put(row(row));
+          for (Cell c : mutation(row(row), n)) {
+            p.addColumn(c.family(), c.qualifier(), c.value());
+          }
+          table.put(p);
           synchronized (out) {
-            out.println("ACK " + row + " " + n[0]);
+            out.println("ACK " + row + " " + n);
             out.flush();
           }
           if (rnd.nextInt(500) == 0) {
-            r.compact(rnd.nextBoolean());
+            db.admin().compact(TableName.of("r"));
           }
         }
       });
