@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Many threads increment, check-and-mutate and rewrite overlapping rows of a pre-split table
- * while flushes and compactions run and scanners read: counters are exact, each
+ * while flushes, compactions and splits run and scanners read: counters are exact, each
  * check-and-put wins once, and no scanner sees a torn row.
  */
 class TableConcurrencyTest {
@@ -42,7 +42,7 @@ class TableConcurrencyTest {
   @Test
   void countsAreExactAndRowsWhole() throws Exception {
     EngineOptions o = EngineOptions.defaults().withFlushSizeBytes(32 * 1024)
-        .withCompactionFiles(3, 5);
+        .withCompactionFiles(3, 5).withRegionSplitBytes(16 * 1024);
     try (Database db = Database.open(tmp.resolve("db"), o)) {
       TableName name = TableName.of("c");
       db.admin().createTable(TableDescriptor.of("c", "f", "g"), new byte[][] {b("k05"), b("k10")});
@@ -96,6 +96,7 @@ class TableConcurrencyTest {
         while (!stop.get()) {
           db.admin().flush(name);
           db.admin().majorCompact(name);
+          db.admin().split(name);
         }
       });
       List<Thread> background = List.of(rewriter, scanner, maintenance);
@@ -124,6 +125,9 @@ class TableConcurrencyTest {
       }
       assertEquals((long) incThreads * incsPerThread, total, "no increment lost");
       assertEquals(15, casWins.get(), "each row's check-and-put won exactly once");
+      System.out.println("TableConcurrencyTest: " + db.admin().regions(name).size()
+          + " regions after " + db.splitCount() + " splits");
+      assertTrue(db.splitCount() > 0, "the table split while the threads ran");
     }
   }
 }

@@ -116,6 +116,16 @@ final class ReferenceModel {
   List<String> get(byte[] row, Map<String, NavigableSet<byte[]>> wanted, long minTs, long maxTs,
       int versions, long now) {
     List<String> out = new ArrayList<>();
+    for (Rec p : getCells(row, wanted, minTs, maxTs, versions, now)) {
+      out.add(render(p.family, p.qualifier, p.ts, p.value));
+    }
+    return out;
+  }
+
+  /** A row's visible cells in the engine's order; families null = all. */
+  List<Rec> getCells(byte[] row, Map<String, NavigableSet<byte[]>> wanted, long minTs,
+      long maxTs, int versions, long now) {
+    List<Rec> out = new ArrayList<>();
     TreeMap<byte[], String> fams = new TreeMap<>(Arrays::compareUnsigned);
     for (String f : (wanted == null ? families.keySet() : wanted.keySet())) {
       fams.put(f.getBytes(), f);
@@ -131,9 +141,7 @@ final class ReferenceModel {
         if (wanted != null && wanted.get(f) != null && !wanted.get(f).contains(q)) {
           continue;
         }
-        for (Rec p : visible(f, row, q, minTs, maxTs, versions, now)) {
-          out.add(render(f, p.qualifier, p.ts, p.value));
-        }
+        out.addAll(visible(f, row, q, minTs, maxTs, versions, now));
       }
     }
     return out;

@@ -103,8 +103,10 @@ class TableModelTest {
           clock.advance(rnd.nextInt(3000));
         } else if (op < 85) {
           checkGet(rnd, model, where);
-        } else {
+        } else if (op < 93) {
           checkScan(rnd, model, where);
+        } else {
+          checkFilteredScan(rnd, model, where);
         }
       }
       assertNull(db.backgroundFailure());
@@ -235,6 +237,89 @@ class TableModelTest {
     List<String> actual = new ArrayList<>();
     table.get(g).cells().forEach(c -> actual.add(ReferenceModel.render(c)));
     assertEquals(expected, actual, "get " + new String(row) + " at " + where);
+  }
+
+  /** A random stock filter, and the same predicate applied to the model's rows. */
+  private void checkFilteredScan(Random rnd, ReferenceModel model, String where) {
+    int kind = rnd.nextInt(8);
+    String p1 = "r" + rnd.nextInt(3);
+    byte[] lo = row(rnd);
+    byte[] hi = row(rnd);
+    String colPrefix = "q" + rnd.nextInt(5);
+    String needle = "v" + rnd.nextInt(10);
+    int page = 1 + rnd.nextInt(6);
+    byte[] scvValue = ("v" + rnd.nextInt(1000)).getBytes();
+    boolean ifMissing = rnd.nextBoolean();
+    io.basaltdb.engine.filter.Filter f = switch (kind) {
+      case 0 -> io.basaltdb.engine.filter.Filters.prefix(p1.getBytes());
+      case 1 -> io.basaltdb.engine.filter.Filters.rowRanges(List.of(
+          new io.basaltdb.engine.filter.Filters.RowRange(lo, hi)));
+      case 2 -> io.basaltdb.engine.filter.Filters.columnPrefix(colPrefix.getBytes());
+      case 3 -> io.basaltdb.engine.filter.Filters.value(io.basaltdb.engine.CompareOperator.EQUAL,
+          io.basaltdb.engine.filter.ByteComparator.substring(needle));
+      case 4 -> io.basaltdb.engine.filter.Filters.firstKeyOnly();
+      case 5 -> io.basaltdb.engine.filter.Filters.page(page);
+      case 6 -> io.basaltdb.engine.filter.Filters.singleColumnValue("b".getBytes(), "q0".getBytes(),
+          io.basaltdb.engine.CompareOperator.GREATER, io.basaltdb.engine.filter.ByteComparator
+              .binary(scvValue), ifMissing);
+      default -> new io.basaltdb.engine.filter.FilterList(
+          io.basaltdb.engine.filter.FilterList.Operator.MUST_PASS_ALL,
+          io.basaltdb.engine.filter.Filters.prefix(p1.getBytes()),
+          io.basaltdb.engine.filter.Filters.columnPrefix(colPrefix.getBytes()));
+    };
+    List<String> expected = new ArrayList<>();
+    for (byte[] r : model.rows()) {
+      String key = new String(r);
+      List<ReferenceModel.Rec> cells = new ArrayList<>(
+          model.getCells(r, null, 0, Long.MAX_VALUE, 1, clock.millis()));
+      boolean rowOk = switch (kind) {
+        case 0, 7 -> key.startsWith(p1);
+        case 1 -> Arrays.compareUnsigned(r, lo) >= 0
+            && (hi.length == 0 || Arrays.compareUnsigned(r, hi) < 0);
+        default -> true;
+      };
+      if (!rowOk) {
+        continue;
+      }
+      if (kind == 2 || kind == 7) {
+        cells.removeIf(c -> !new String(c.qualifier()).startsWith(colPrefix));
+      } else if (kind == 3) {
+        cells.removeIf(c -> !new String(c.value()).toLowerCase().contains(needle));
+      } else if (kind == 4 && !cells.isEmpty()) {
+        cells = new ArrayList<>(cells.subList(0, 1));
+      }
+      if (cells.isEmpty()) {
+        continue;
+      }
+      if (kind == 6) {
+        ReferenceModel.Rec col = null;
+        for (ReferenceModel.Rec c : cells) {
+          if (c.family().equals("b") && Arrays.equals(c.qualifier(), "q0".getBytes())) {
+            col = c;
+            break;
+          }
+        }
+        if (col == null ? ifMissing : Arrays.compareUnsigned(col.value(), scvValue) <= 0) {
+          continue;
+        }
+      }
+      if (kind == 5 && expected.size() >= page) {
+        break;
+      }
+      List<String> rendered = new ArrayList<>();
+      cells.forEach(c -> rendered.add(ReferenceModel.render(c.family(), c.qualifier(), c.ts(),
+          c.value())));
+      expected.add(key + " " + rendered);
+    }
+    List<String> actual = new ArrayList<>();
+    try (ResultScanner s = table.getScanner(new Scan().setFilter(f))) {
+      for (Result r : s) {
+        List<String> rendered = new ArrayList<>();
+        r.cells().forEach(c -> rendered.add(ReferenceModel.render(c)));
+        actual.add(new String(r.row()) + " " + rendered);
+      }
+    }
+    assertEquals(expected, actual, "filtered scan (kind " + kind + ") at " + where);
   }
 
   private void checkScan(Random rnd, ReferenceModel model, String where) {
