@@ -264,7 +264,7 @@ public final class Admin {
     CatalogFile.TableEntry t = c.table(name);
     db.installCatalog(c.withTable(new CatalogFile.TableEntry(desc, t.enabled(), t.regions()),
         c.nextRegionId()));
-    db.state(name).descriptor = desc;
+    db.state(name).setDescriptor(desc);
   }
 
   // ------------------------------------------------------------ regions and maintenance

@@ -50,13 +50,24 @@ public final class Database implements AutoCloseable {
   /** A table's live state: descriptor, enabled flag and open regions in row order. */
   static final class TableState {
     volatile TableDescriptor descriptor;
+    /** The descriptor's family names as bytes, sorted (kept with the descriptor). */
+    volatile Set<byte[]> familyBytes;
     volatile boolean enabled;
     volatile List<Region> regions;
 
     TableState(TableDescriptor descriptor, boolean enabled, List<Region> regions) {
-      this.descriptor = descriptor;
+      setDescriptor(descriptor);
       this.enabled = enabled;
       this.regions = List.copyOf(regions);
+    }
+
+    void setDescriptor(TableDescriptor d) {
+      java.util.TreeSet<byte[]> f = new java.util.TreeSet<>(java.util.Arrays::compareUnsigned);
+      for (String name : d.families().keySet()) {
+        f.add(name.getBytes(StandardCharsets.UTF_8));
+      }
+      familyBytes = java.util.Collections.unmodifiableSet(f);
+      descriptor = d;
     }
   }
 

@@ -9,7 +9,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * A handle on one table, in the manner of HBase's {@code Table}: puts, gets, deletes, scans
@@ -243,8 +242,9 @@ public final class Table {
   }
 
   private ReadSpec spec(ReadRequest<?> r) {
-    Set<byte[]> known = familySet();
-    for (byte[] f : r.familySet()) {
+    Set<byte[]> wanted = r.familySet();
+    Set<byte[]> known = wanted.isEmpty() ? Set.of() : familySet();
+    for (byte[] f : wanted) {
       if (!known.contains(f)) {
         throw new InvalidArgumentException("unknown column family '"
             + new String(f, StandardCharsets.UTF_8) + "' in table " + name + "; families: "
@@ -255,11 +255,7 @@ public final class Table {
   }
 
   private Set<byte[]> familySet() {
-    Set<byte[]> s = new TreeSet<>(Arrays::compareUnsigned);
-    for (String f : descriptor().families().keySet()) {
-      s.add(f.getBytes(StandardCharsets.UTF_8));
-    }
-    return s;
+    return db.state(name).familyBytes;
   }
 
   /** Rows of the scan in key order, across regions. Close the scanner. */

@@ -48,6 +48,9 @@ public final class Region implements AutoCloseable {
   private final Mvcc mvcc;
   private final RowLocks rowLocks = new RowLocks();
   private final ReentrantReadWriteLock updatesLock = new ReentrantReadWriteLock();
+  /** Taken exclusively while memstores are swapped; readers validate against it optimistically. */
+  private final java.util.concurrent.locks.StampedLock swapLock =
+      new java.util.concurrent.locks.StampedLock();
   private final Path dir;
   private final ReentrantLock flushLock = new ReentrantLock();
   private final Object flushDone = new Object();
@@ -377,20 +380,33 @@ public final class Region implements AutoCloseable {
         selected.add(s);
       }
     }
-    // Views and read point are taken together under the update lock (shared): no flush can
-    // swap memstores in between, so every write at or below the read point is in the views.
+    // Views and read point are taken with no memstore swap in between (optimistically, under
+    // the swap lock's stamp), so every write at or below the read point is in the views.
     // The read point is taken after the views: a view taken after a compaction installed its
     // output comes with a read point at or above the one that compaction resolved cells at.
     List<StoreView> views = new ArrayList<>(selected.size());
     long rp;
-    updatesLock.readLock().lock();
-    try {
+    while (true) {
+      long stamp = swapLock.tryOptimisticRead();
       for (Store s : selected) {
         views.add(s.acquireView());
       }
       rp = mvcc.readPoint();
-    } finally {
-      updatesLock.readLock().unlock();
+      if (stamp != 0 && swapLock.validate(stamp)) {
+        break;
+      }
+      views.forEach(StoreView::close); // a flush swapped memstores meanwhile: take them again
+      views.clear();
+      long read = swapLock.readLock();
+      try {
+        for (Store s : selected) {
+          views.add(s.acquireView());
+        }
+        rp = mvcc.readPoint();
+      } finally {
+        swapLock.unlockRead(read);
+      }
+      break;
     }
     return new RegionScanner(selected, views, spec, start, stop, getRow, rp,
         ctx.options().clock().millis());
@@ -484,12 +500,14 @@ public final class Region implements AutoCloseable {
       List<Store.Snapshot> snaps = new ArrayList<>();
       List<Store> order = new ArrayList<>(stores.values());
       updatesLock.writeLock().lock();
+      long swap = swapLock.writeLock();
       try {
         long point = ctx.sequence().get();
         for (Store s : order) {
           snaps.add(s.snapshot(point));
         }
       } finally {
+        swapLock.unlockWrite(swap);
         updatesLock.writeLock().unlock();
       }
       int files = 0;

@@ -45,7 +45,7 @@ public final class Store implements AutoCloseable {
   private final Object compactionLock = new Object();
   private final StoreStats stats = new StoreStats();
 
-  private StoreView view; // guarded by this; holds the store's own file references
+  private volatile StoreView view; // replaced under this; holds the store's own file references
   private Manifest manifest; // guarded by this
 
   private Store(Path dir, byte[] family, FamilyOptions options, BlockCache cache, Clock clock,
@@ -147,21 +147,18 @@ public final class Store implements AutoCloseable {
 
   /** Adds a stamped cell to the active memstore. */
   public void add(Cell c) {
-    MemStore m;
-    synchronized (this) {
-      m = view.active;
-    }
-    m.add(c);
+    view.active.add(c); // the region's update lock keeps a swap from happening meanwhile
   }
 
-  public synchronized long activeMemstoreBytes() {
+  public long activeMemstoreBytes() {
     return view.active.heapSize();
   }
 
   /** Bytes in all memstores of the store, including those being flushed. */
-  public synchronized long memstoreBytes() {
-    long total = view.active.heapSize();
-    for (MemStore m : view.flushing) {
+  public long memstoreBytes() {
+    StoreView v = view;
+    long total = v.active.heapSize();
+    for (MemStore m : v.flushing) {
       total += m.heapSize();
     }
     return total;
@@ -393,11 +390,23 @@ public final class Store implements AutoCloseable {
   // ---------------------------------------------------------------- reads
 
   /** A view for a read; the caller must close it. */
-  public synchronized StoreView acquireView() {
-    for (StoreFile f : view.files) {
-      f.retain();
+  public StoreView acquireView() {
+    while (true) {
+      StoreView v = view;
+      int retained = 0;
+      for (StoreFile f : v.files) {
+        if (!f.tryRetain()) {
+          break;
+        }
+        retained++;
+      }
+      if (retained == v.files.size()) {
+        return new StoreView(v.active, v.flushing, v.files);
+      }
+      for (int i = 0; i < retained; i++) {
+        v.files.get(i).release(); // a file left the store meanwhile: take the new view
+      }
     }
-    return new StoreView(view.active, view.flushing, view.files);
   }
 
   /**

@@ -50,6 +50,19 @@ public final class StoreFile {
     refs.incrementAndGet();
   }
 
+  /** Takes a reference unless the file is already released for good. */
+  boolean tryRetain() {
+    while (true) {
+      int n = refs.get();
+      if (n <= 0) {
+        return false;
+      }
+      if (refs.compareAndSet(n, n + 1)) {
+        return true;
+      }
+    }
+  }
+
   void markCompactedAway() {
     deleteWhenReleased = true;
   }
