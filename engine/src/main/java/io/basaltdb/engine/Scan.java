@@ -16,6 +16,7 @@ public final class Scan extends ReadRequest<Scan> {
   private boolean stopInclusive = false;
   private long limit = Long.MAX_VALUE;
   private int caching = 100;
+  private boolean reversed;
 
   public Scan withStartRow(byte[] row) {
     return withStartRow(row, true);
@@ -61,6 +62,31 @@ public final class Scan extends ReadRequest<Scan> {
       }
     }
     return EMPTY;
+  }
+
+  /**
+   * Rows in descending key order. As in HBase, the start row is then the upper end (inclusive
+   * by default) and the stop row the lower end (exclusive by default).
+   */
+  public Scan setReversed(boolean reversed) {
+    this.reversed = reversed;
+    return this;
+  }
+
+  public boolean isReversed() {
+    return reversed;
+  }
+
+  /** Reversed scans: the first row key the scan must not return, from above (empty = none). */
+  byte[] reversedUpperExclusive() {
+    return !startInclusive || startRow.length == 0 ? startRow
+        : Arrays.copyOf(startRow, startRow.length + 1);
+  }
+
+  /** Reversed scans: the lowest row key the scan may return (empty = none). */
+  byte[] reversedLowerInclusive() {
+    return stopInclusive || stopRow.length == 0 ? stopRow
+        : Arrays.copyOf(stopRow, stopRow.length + 1);
   }
 
   /** At most this many rows. */

@@ -260,7 +260,105 @@ public final class Table {
 
   /** Rows of the scan in key order, across regions. Close the scanner. */
   public ResultScanner getScanner(Scan scan) {
+    if (scan.isReversed()) {
+      return new ReverseTableScanner(spec(scan), scan.reversedUpperExclusive(),
+          scan.reversedLowerInclusive(), scan.limit());
+    }
     return new TableScanner(spec(scan), scan.effectiveStart(), scan.effectiveStop(), scan.limit());
+  }
+
+  /** The region holding the last row before {@code upper} (empty: the last region), or null. */
+  private Region regionBefore(byte[] upper) {
+    List<Region> rs = regions();
+    if (upper.length == 0) {
+      return rs.get(rs.size() - 1);
+    }
+    Region r = regionFor(upper);
+    if (Arrays.compareUnsigned(r.descriptor().startRow(), upper) < 0) {
+      return r;
+    }
+    int i = rs.indexOf(r);
+    return i > 0 ? rs.get(i - 1) : null;
+  }
+
+  /** Rows in descending order, region by region from the top, following splits. */
+  private final class ReverseTableScanner implements ResultScanner {
+    private final ReadSpec spec;
+    private final byte[] lower;
+    private byte[] upper;
+    private long remaining;
+    private io.basaltdb.engine.region.RowScanner current;
+    private byte[] currentStart;
+    private boolean exhausted;
+    private boolean closed;
+
+    ReverseTableScanner(ReadSpec spec, byte[] upper, byte[] lower, long limit) {
+      this.spec = spec;
+      this.upper = upper;
+      this.lower = lower;
+      this.remaining = limit;
+    }
+
+    @Override
+    public Result next() {
+      if (closed) {
+        throw new ClosedException("scanner");
+      }
+      while (remaining > 0 && !exhausted) {
+        if (current == null) {
+          if (upper.length > 0 && lower.length > 0 && Arrays.compareUnsigned(upper, lower) <= 0) {
+            exhausted = true;
+            break;
+          }
+          current = open();
+          if (current == null) {
+            exhausted = true;
+            break;
+          }
+        }
+        List<Cell> row = current.next();
+        if (row != null) {
+          remaining--;
+          upper = row.get(0).row();
+          return new Result(upper, row);
+        }
+        current.close();
+        current = null;
+        if (currentStart.length == 0) {
+          exhausted = true;
+        } else {
+          upper = currentStart;
+        }
+      }
+      return null;
+    }
+
+    private io.basaltdb.engine.region.RowScanner open() {
+      long deadline = System.nanoTime() + RETRY_NANOS;
+      while (true) {
+        Region r = regionBefore(upper);
+        if (r == null) {
+          return null;
+        }
+        try {
+          io.basaltdb.engine.region.RowScanner s = r.scanReversed(spec, upper, lower);
+          currentStart = r.descriptor().startRow();
+          return s;
+        } catch (io.basaltdb.engine.region.RegionClosedException e) {
+          backOff(deadline, e);
+        }
+      }
+    }
+
+    @Override
+    public void close() {
+      if (!closed) {
+        closed = true;
+        if (current != null) {
+          current.close();
+        }
+      }
+    }
   }
 
   /** Actions (puts, deletes, gets, increments, appends, row mutations, check-and-mutates) in order. */

@@ -266,6 +266,50 @@ public final class BlockFileReader implements AutoCloseable {
     }
   }
 
+  /**
+   * The row of the last cell sorting before row {@code row} (in this file's family), or null if
+   * none: the step a reversed scan takes. Walks the index down the path a seek would take,
+   * remembering the entry before it at each level (the last cell of the preceding block), and
+   * looks inside the data block the seek lands in.
+   */
+  public byte[] lastRowBefore(byte[] row) {
+    Cell target = io.basaltdb.engine.cell.CellComparator.firstOnRow(row, info.family());
+    if (io.basaltdb.engine.cell.CellComparator.INSTANCE.compare(info.firstCell(), target) >= 0) {
+      return null;
+    }
+    Cell best = null;
+    Block block = rootIndex;
+    for (int level = 0; level < trailer.indexLevels(); level++) {
+      Block.Iter it = block.iterator(info.family());
+      Cell previous = null;
+      BlockHandle child = null;
+      for (it.seekToFirst(); it.valid(); it.next()) {
+        Cell last = it.current();
+        if (io.basaltdb.engine.cell.CellComparator.INSTANCE.compare(last, target) >= 0) {
+          child = BlockHandle.decode(it.valueReader());
+          break;
+        }
+        previous = last;
+      }
+      if (previous != null) {
+        best = previous; // the last cell of the blocks before the path: all < target
+      }
+      if (child == null) {
+        return best == null ? null : best.row();
+      }
+      block = block(child);
+    }
+    Block.Iter data = block.iterator(info.family());
+    for (data.seekToFirst(); data.valid(); data.next()) {
+      Cell c = data.current();
+      if (io.basaltdb.engine.cell.CellComparator.INSTANCE.compare(c, target) >= 0) {
+        break;
+      }
+      best = c;
+    }
+    return best == null ? null : best.row();
+  }
+
   public CellIterator scanner() {
     return new Scanner();
   }

@@ -56,6 +56,18 @@ public final class MemStore {
     return c != null && java.util.Arrays.equals(c.row(), row);
   }
 
+  /** The row of the last cell, or null when empty. */
+  public byte[] lastRow() {
+    Cell c = cells.isEmpty() ? null : cells.last();
+    return c == null ? null : c.row();
+  }
+
+  /** The row of the last cell before {@code row}, or null. */
+  public byte[] lastRowBefore(byte[] row, byte[] family) {
+    Cell c = cells.lower(CellComparator.firstOnRow(row, family));
+    return c == null ? null : c.row();
+  }
+
   /** All cells, in order (for flushing). */
   public Iterable<Cell> cells() {
     return cells;

@@ -365,8 +365,38 @@ public final class Region implements AutoCloseable {
     return openScanner(spec, start, stop, null);
   }
 
+  /**
+   * Scans rows in descending order below {@code upperExclusive} (empty = the region's end) down
+   * to {@code lowerInclusive} (clipped to the region). The scanner must be closed.
+   */
+  public RowScanner scanReversed(ReadSpec spec, byte[] upperExclusive, byte[] lowerInclusive) {
+    checkOpen();
+    reads.incrementAndGet();
+    byte[] upper = upperExclusive == null ? EMPTY : upperExclusive;
+    byte[] end = descriptor.endRow();
+    if (end.length > 0 && (upper.length == 0 || Arrays.compareUnsigned(upper, end) > 0)) {
+      upper = end;
+    }
+    byte[] lower = lowerInclusive == null
+        || Arrays.compareUnsigned(lowerInclusive, descriptor.startRow()) < 0
+        ? descriptor.startRow() : lowerInclusive;
+    List<Store> selected = selectStores(spec);
+    List<StoreView> views = new ArrayList<>(selected.size());
+    long rp = acquireViews(selected, views);
+    return new ReverseRegionScanner(selected, views, spec, upper, lower, rp,
+        ctx.options().clock().millis());
+  }
+
   private RegionScanner openScanner(ReadSpec spec, byte[] start, byte[] stop, byte[] getRow) {
     reads.incrementAndGet();
+    List<Store> selected = selectStores(spec);
+    List<StoreView> views = new ArrayList<>(selected.size());
+    long rp = acquireViews(selected, views);
+    return new RegionScanner(selected, views, spec, start, stop, getRow, rp,
+        ctx.options().clock().millis());
+  }
+
+  private List<Store> selectStores(ReadSpec spec) {
     List<Store> selected = new ArrayList<>();
     if (spec.allFamilies()) {
       selected.addAll(stores.values());
@@ -380,36 +410,36 @@ public final class Region implements AutoCloseable {
         selected.add(s);
       }
     }
-    // Views and read point are taken with no memstore swap in between (optimistically, under
-    // the swap lock's stamp), so every write at or below the read point is in the views.
-    // The read point is taken after the views: a view taken after a compaction installed its
-    // output comes with a read point at or above the one that compaction resolved cells at.
-    List<StoreView> views = new ArrayList<>(selected.size());
-    long rp;
-    while (true) {
-      long stamp = swapLock.tryOptimisticRead();
+    return selected;
+  }
+
+  /**
+   * Fills {@code views} for the stores and returns the read point, taken with no memstore swap
+   * in between (optimistically, under the swap lock's stamp), so every write at or below the
+   * read point is in the views. The read point is taken after the views: a view taken after a
+   * compaction installed its output comes with a read point at or above the one that
+   * compaction resolved cells at.
+   */
+  private long acquireViews(List<Store> selected, List<StoreView> views) {
+    long stamp = swapLock.tryOptimisticRead();
+    for (Store s : selected) {
+      views.add(s.acquireView());
+    }
+    long rp = mvcc.readPoint();
+    if (stamp != 0 && swapLock.validate(stamp)) {
+      return rp;
+    }
+    views.forEach(StoreView::close); // a flush swapped memstores meanwhile: take them again
+    views.clear();
+    long read = swapLock.readLock();
+    try {
       for (Store s : selected) {
         views.add(s.acquireView());
       }
-      rp = mvcc.readPoint();
-      if (stamp != 0 && swapLock.validate(stamp)) {
-        break;
-      }
-      views.forEach(StoreView::close); // a flush swapped memstores meanwhile: take them again
-      views.clear();
-      long read = swapLock.readLock();
-      try {
-        for (Store s : selected) {
-          views.add(s.acquireView());
-        }
-        rp = mvcc.readPoint();
-      } finally {
-        swapLock.unlockRead(read);
-      }
-      break;
+      return mvcc.readPoint();
+    } finally {
+      swapLock.unlockRead(read);
     }
-    return new RegionScanner(selected, views, spec, start, stop, getRow, rp,
-        ctx.options().clock().millis());
   }
 
   /**

@@ -20,7 +20,7 @@ import java.util.List;
  *
  * <p>Not thread-safe. Must be closed.
  */
-public final class RegionScanner implements AutoCloseable {
+public final class RegionScanner implements RowScanner {
   private final List<StoreView> views;
   private final List<CellResolver> resolvers = new ArrayList<>();
   private final Cell[] pending;
@@ -28,10 +28,18 @@ public final class RegionScanner implements AutoCloseable {
   private final io.basaltdb.engine.filter.Filter filter;
   private final long readPoint;
   private boolean closed;
+  private final boolean ownsViews;
 
   /** Takes ownership of {@code views} (one per store, acquired by the caller). */
   RegionScanner(List<Store> stores, List<StoreView> views, ReadSpec spec, byte[] startRow,
       byte[] stopRow, byte[] getRow, long readPoint, long nowMillis) {
+    this(stores, views, spec, startRow, stopRow, getRow, readPoint, nowMillis, true);
+  }
+
+  /** With {@code ownsViews} false the views stay open when this scanner closes. */
+  RegionScanner(List<Store> stores, List<StoreView> views, ReadSpec spec, byte[] startRow,
+      byte[] stopRow, byte[] getRow, long readPoint, long nowMillis, boolean ownsViews) {
+    this.ownsViews = ownsViews;
     this.views = views;
     this.readPoint = readPoint;
     this.filter = spec.filter();
@@ -54,7 +62,9 @@ public final class RegionScanner implements AutoCloseable {
         fams.add(s.family());
       }
     } catch (RuntimeException e) {
-      views.forEach(StoreView::close);
+      if (ownsViews) {
+        views.forEach(StoreView::close);
+      }
       throw e;
     }
     families = fams.toArray(new byte[0][]);
@@ -69,6 +79,7 @@ public final class RegionScanner implements AutoCloseable {
   }
 
   /** The next row's cells (after the filter, if any), or null when the range is exhausted. */
+  @Override
   public List<Cell> next() {
     if (closed) {
       throw new ClosedException("region scanner");
@@ -144,7 +155,9 @@ public final class RegionScanner implements AutoCloseable {
       for (CellResolver r : resolvers) {
         r.input().close();
       }
-      views.forEach(StoreView::close);
+      if (ownsViews) {
+        views.forEach(StoreView::close);
+      }
     }
   }
 }

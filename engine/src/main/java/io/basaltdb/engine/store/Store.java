@@ -448,6 +448,38 @@ public final class Store implements AutoCloseable {
     return its;
   }
 
+  /**
+   * The last row before {@code row} (an empty row: the last row of all) that any memstore or
+   * file of the view holds, visible or not, or null.
+   */
+  public byte[] lastRowBefore(StoreView v, byte[] row) {
+    if (row.length == 0) {
+      byte[] best = v.active.lastRow();
+      for (MemStore m : v.flushing) {
+        best = later(best, m.lastRow());
+      }
+      for (StoreFile f : v.files) {
+        best = later(best, f.info().lastCell().row());
+      }
+      return best;
+    }
+    byte[] best = v.active.lastRowBefore(row, family);
+    for (MemStore m : v.flushing) {
+      best = later(best, m.lastRowBefore(row, family));
+    }
+    for (StoreFile f : v.files) {
+      best = later(best, f.reader().lastRowBefore(row));
+    }
+    return best;
+  }
+
+  private static byte[] later(byte[] a, byte[] b) {
+    if (a == null) {
+      return b;
+    }
+    return b != null && java.util.Arrays.compareUnsigned(b, a) > 0 ? b : a;
+  }
+
   private static boolean mightContain(BlockFileReader r, byte[] row,
       java.util.NavigableSet<byte[]> qualifiers) {
     if (qualifiers == null || qualifiers.isEmpty()

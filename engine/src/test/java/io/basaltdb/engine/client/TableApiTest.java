@@ -98,6 +98,12 @@ class TableApiTest {
         .withStopRow(b("t"))));
     assertEquals(List.of("a", "c", "d"), rows(new Scan().setLimit(3)));
     assertEquals(List.of("s"), rows(new Scan().setRowPrefix(b("s"))));
+    assertEquals(List.of("z", "t", "s", "m", "k", "d", "c", "a"), rows(new Scan().setReversed(true)));
+    assertEquals(List.of("m", "k", "d"), rows(new Scan().setReversed(true).withStartRow(b("m"))
+        .withStopRow(b("c"))));
+    assertEquals(List.of("k", "d", "c"), rows(new Scan().setReversed(true)
+        .withStartRow(b("m"), false).withStopRow(b("c"), true)));
+    assertEquals(List.of("z", "t"), rows(new Scan().setReversed(true).setLimit(2)));
     reopen();
     assertEquals(4, db.admin().regions(T).size(), "regions survive a reopen");
     assertEquals("vk", s(t.get(new Get(b("k"))).getValue(F, Q)));

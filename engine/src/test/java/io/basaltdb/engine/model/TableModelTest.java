@@ -337,16 +337,33 @@ class TableModelTest {
         }
       }
     }
+    boolean reversed = rnd.nextInt(3) == 0;
+    Scan scan = new Scan().withStartRow(start).withStopRow(stop).setLimit(limit);
+    if (reversed) {
+      // the same rows from the top: start is the upper end (inclusive), stop the lower (exclusive)
+      List<String> all = new ArrayList<>();
+      for (byte[] r : model.rows()) {
+        if ((start.length == 0 || Arrays.compareUnsigned(r, start) <= 0)
+            && Arrays.compareUnsigned(r, stop) > 0) {
+          List<String> cells = model.get(r, null, 0, Long.MAX_VALUE, 1, clock.millis());
+          if (!cells.isEmpty()) {
+            all.add(new String(r) + " " + cells);
+          }
+        }
+      }
+      java.util.Collections.reverse(all);
+      expected = new ArrayList<>(all.subList(0, Math.min(all.size(), limit)));
+      scan.setReversed(true);
+    }
     List<String> actual = new ArrayList<>();
-    try (ResultScanner s = table.getScanner(new Scan().withStartRow(start).withStopRow(stop)
-        .setLimit(limit))) {
+    try (ResultScanner s = table.getScanner(scan)) {
       for (Result r : s) {
         List<String> rendered = new ArrayList<>();
         r.cells().forEach(c -> rendered.add(ReferenceModel.render(c)));
         actual.add(new String(r.row()) + " " + rendered);
       }
     }
-    assertEquals(expected, actual, "scan [" + new String(start) + "," + new String(stop)
-        + ") limit " + limit + " at " + where);
+    assertEquals(expected, actual, (reversed ? "reversed " : "") + "scan [" + new String(start)
+        + "," + new String(stop) + ") limit " + limit + " at " + where);
   }
 }
