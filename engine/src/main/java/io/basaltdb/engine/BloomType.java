@@ -16,6 +16,16 @@ public enum BloomType {
     return code;
   }
 
+  /** Parses a setting such as {@code 'ROWCOL'} (any case); an unknown name is refused clearly. */
+  public static BloomType parse(String s) {
+    for (BloomType t : values()) {
+      if (t.name().equalsIgnoreCase(s == null ? "" : s.trim())) {
+        return t;
+      }
+    }
+    throw new InvalidArgumentException("unknown BLOOMFILTER '" + s + "': use NONE, ROW or ROWCOL");
+  }
+
   public static BloomType ofCode(byte code) {
     for (BloomType t : values()) {
       if (t.code == code) {

@@ -14,4 +14,14 @@ public enum Compression {
   public byte code() {
     return code;
   }
+
+  /** Parses a setting such as {@code 'LZ4'} (any case); an unknown name is refused clearly. */
+  public static Compression parse(String s) {
+    for (Compression c : values()) {
+      if (c.name().equalsIgnoreCase(s == null ? "" : s.trim())) {
+        return c;
+      }
+    }
+    throw new InvalidArgumentException("unknown COMPRESSION '" + s + "': use NONE or LZ4");
+  }
 }

@@ -16,6 +16,7 @@ public final class Scan extends ReadRequest<Scan> {
   private boolean stopInclusive = false;
   private long limit = Long.MAX_VALUE;
   private int caching = 100;
+  private int batch = Integer.MAX_VALUE;
   private boolean reversed;
 
   public Scan withStartRow(byte[] row) {
@@ -106,6 +107,19 @@ public final class Scan extends ReadRequest<Scan> {
 
   public int caching() {
     return caching;
+  }
+
+  /**
+   * A hint: cells per result for very wide rows, as HBase's {@code setBatch}. Embedded scans
+   * return whole rows (the hint is kept for remote clients and is otherwise ignored).
+   */
+  public Scan setBatch(int cells) {
+    batch = Math.max(1, cells);
+    return this;
+  }
+
+  public int batch() {
+    return batch;
   }
 
   public long limit() {

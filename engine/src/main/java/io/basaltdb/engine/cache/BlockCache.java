@@ -53,6 +53,15 @@ public final class BlockCache {
 
   @SuppressWarnings("unchecked")
   public <T extends Sized> T get(long fileId, long offset, Supplier<T> loader) {
+    return get(fileId, offset, loader, false);
+  }
+
+  /**
+   * A block from the cache or the loader. With {@code priority} (an IN_MEMORY family's file)
+   * a loaded block is cached at once, without waiting for a second miss.
+   */
+  @SuppressWarnings("unchecked")
+  public <T extends Sized> T get(long fileId, long offset, Supplier<T> loader, boolean priority) {
     if (capacityBytes <= 0) {
       return loader.get();
     }
@@ -62,7 +71,7 @@ public final class BlockCache {
       return cached;
     }
     T loaded = loader.get();
-    if (doorkeeper.seenBefore(key.hashCode() * 0x9E3779B97F4A7C15L + offset)) {
+    if (priority || doorkeeper.seenBefore(key.hashCode() * 0x9E3779B97F4A7C15L + offset)) {
       cache.put(key, loaded);
       admitted.incrementAndGet();
     } else {

@@ -151,7 +151,14 @@ public final class BlockFileReader implements AutoCloseable {
   }
 
   Block block(BlockHandle h) {
-    return cache.get(fileId, h.offset(), () -> parse(h, readBlockBytes(h)));
+    return cache.get(fileId, h.offset(), () -> parse(h, readBlockBytes(h)), cachePriority);
+  }
+
+  private volatile boolean cachePriority;
+
+  /** Blocks of this file enter the cache on their first miss (IN_MEMORY families). */
+  public void setCachePriority(boolean priority) {
+    cachePriority = priority;
   }
 
   private Block parse(BlockHandle h, byte[] raw) {

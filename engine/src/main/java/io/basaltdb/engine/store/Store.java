@@ -83,7 +83,9 @@ public final class Store implements AutoCloseable {
           throw new CorruptionException(p.toString(), size,
               "file is " + size + " bytes, the manifest says " + e.size());
         }
-        files.add(new StoreFile(parseNumber(e.name()), e.name(), BlockFileReader.open(p, cache)));
+        BlockFileReader reader = BlockFileReader.open(p, cache);
+        reader.setCachePriority(options.inMemory());
+        files.add(new StoreFile(parseNumber(e.name()), e.name(), reader));
         live.add(e.name());
       }
       deleteLeftovers(dir, live);
@@ -131,6 +133,9 @@ public final class Store implements AutoCloseable {
   /** New settings apply to reads at once and to files written from now on. */
   public void setOptions(FamilyOptions o) {
     options = o;
+    for (StoreFile f : filesSnapshot()) {
+      f.reader().setCachePriority(o.inMemory());
+    }
   }
 
   public Path directory() {
@@ -258,7 +263,9 @@ public final class Store implements AutoCloseable {
       }
       w.finish();
     }
-    return new StoreFile(number, name, BlockFileReader.open(p, cache));
+    BlockFileReader reader = BlockFileReader.open(p, cache);
+    reader.setCachePriority(options.inMemory());
+    return new StoreFile(number, name, reader);
   }
 
   // ---------------------------------------------------------------- compaction

@@ -235,6 +235,10 @@ class TableApiTest {
         TableDescriptor.of("t", "f")));
     assertThrows(InvalidArgumentException.class,
         () -> FamilyOptions.DEFAULT.withVersions(1, 2));
+    InvalidArgumentException comp = assertThrows(InvalidArgumentException.class,
+        () -> io.basaltdb.engine.Compression.parse("SNAPPY"));
+    assertTrue(comp.getMessage().contains("SNAPPY"), comp.getMessage());
+    assertEquals(io.basaltdb.engine.BloomType.ROWCOL, io.basaltdb.engine.BloomType.parse("rowcol"));
   }
 
   @Test

@@ -78,7 +78,11 @@ class TableConcurrencyTest {
       Thread scanner = new Thread(() -> {
         while (!stop.get()) {
           try (ResultScanner s = t.getScanner(new Scan())) {
+            byte[] last = null;
             for (Result r : s) {
+              assertTrue(last == null || java.util.Arrays.compareUnsigned(last, r.row()) < 0,
+                  "rows in strictly ascending order across splits");
+              last = r.row();
               byte[] fx = r.getValue(b("f"), b("x"));
               byte[] gx = r.getValue(b("g"), b("x"));
               assertTrue(fx == null ? gx == null : java.util.Arrays.equals(fx, gx),
