@@ -1,0 +1,309 @@
+package io.basaltdb.sql.type;
+
+import com.google.common.hash.Hashing;
+import io.basaltdb.engine.InvalidArgumentException;
+import java.io.ByteArrayOutputStream;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Encodes primary-key tuples into engine row keys whose unsigned byte order equals SQL order,
+ * and decodes them back ({@code sql-planner/doc/row-key-encoding.md}, version 1). A codec is
+ * built for one table's key columns (types and directions) and optional salt buckets.
+ * Immutable and thread-safe.
+ */
+public final class RowKeyCodec {
+  public static final int FORMAT_VERSION = 1;
+
+  /** One key column: its type and whether it sorts descending. */
+  public record Column(String name, KeyType type, boolean descending) {}
+
+  private final List<Column> columns;
+  private final int saltBuckets;
+
+  public RowKeyCodec(List<Column> columns, int saltBuckets) {
+    if (columns.isEmpty()) {
+      throw new InvalidArgumentException("a row key needs at least one column");
+    }
+    if (saltBuckets < 0 || saltBuckets > 256) {
+      throw new InvalidArgumentException("SALT_BUCKETS must be between 1 and 256, got "
+          + saltBuckets);
+    }
+    this.columns = List.copyOf(columns);
+    this.saltBuckets = saltBuckets;
+  }
+
+  public List<Column> columns() {
+    return columns;
+  }
+
+  public int saltBuckets() {
+    return saltBuckets;
+  }
+
+  /** The row key of a full key tuple (one value per column, none null), salted if asked. */
+  public byte[] encode(Object... values) {
+    byte[] key = encodePrefix(values);
+    if (values.length != columns.size()) {
+      throw new InvalidArgumentException("a key needs " + columns.size() + " values, got "
+          + values.length);
+    }
+    return salt(key);
+  }
+
+  /** The encoding of the first {@code values.length} key columns, unsalted (for key ranges). */
+  public byte[] encodePrefix(Object... values) {
+    if (values.length > columns.size()) {
+      throw new InvalidArgumentException("a key has " + columns.size() + " columns, got "
+          + values.length + " values");
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream(32);
+    for (int i = 0; i < values.length; i++) {
+      Column c = columns.get(i);
+      if (values[i] == null) {
+        throw new InvalidArgumentException("primary key column " + c.name() + " must not be null");
+      }
+      byte[] field = encodeField(c.type(), values[i], c.name());
+      if (c.descending()) {
+        for (int j = 0; j < field.length; j++) {
+          field[j] = (byte) ~field[j];
+        }
+      }
+      out.writeBytes(field);
+    }
+    return out.toByteArray();
+  }
+
+  /** Prefixes the salt byte (when salted) computed from the unsalted key. */
+  public byte[] salt(byte[] unsalted) {
+    if (saltBuckets == 0) {
+      return unsalted;
+    }
+    byte[] out = new byte[unsalted.length + 1];
+    out[0] = (byte) bucketOf(unsalted);
+    System.arraycopy(unsalted, 0, out, 1, unsalted.length);
+    return out;
+  }
+
+  public int bucketOf(byte[] unsalted) {
+    long h = Hashing.murmur3_128().hashBytes(unsalted).asInt() & 0xFFFFFFFFL;
+    return (int) (h % saltBuckets);
+  }
+
+  /** Decodes a row key (salted if the codec is) back into its column values. */
+  public Object[] decode(byte[] key) {
+    int pos = saltBuckets == 0 ? 0 : 1;
+    Object[] values = new Object[columns.size()];
+    for (int i = 0; i < columns.size(); i++) {
+      Column c = columns.get(i);
+      int end = fieldEnd(c, key, pos);
+      byte[] field = Arrays.copyOfRange(key, pos, end);
+      if (c.descending()) {
+        for (int j = 0; j < field.length; j++) {
+          field[j] = (byte) ~field[j];
+        }
+      }
+      values[i] = decodeField(c.type(), field);
+      pos = end;
+    }
+    if (pos != key.length) {
+      throw new InvalidArgumentException("row key has " + (key.length - pos) + " trailing bytes");
+    }
+    return values;
+  }
+
+  // ------------------------------------------------------------------ fields
+
+  private static byte[] encodeField(KeyType t, Object v, String column) {
+    try {
+      return switch (t) {
+        case BOOLEAN -> new byte[] {(byte) ((Boolean) v ? 1 : 0)};
+        case TINYINT -> fixed(((Number) v).byteValue() ^ 0x80L, 1);
+        case SMALLINT -> fixed(((Number) v).shortValue() ^ 0x8000L, 2);
+        case INTEGER, DATE, TIME -> fixed(((Number) v).intValue() ^ 0x80000000L, 4);
+        case BIGINT, TIMESTAMP -> fixed(((Number) v).longValue() ^ Long.MIN_VALUE, 8);
+        case REAL -> fixed(floatBits(((Number) v).floatValue()), 4);
+        case DOUBLE -> fixed(doubleBits(((Number) v).doubleValue()), 8);
+        case DECIMAL -> decimal(v instanceof BigDecimal d ? d : new BigDecimal(v.toString()));
+        case VARCHAR -> terminated(((String) v).getBytes(StandardCharsets.UTF_8));
+        case VARBINARY -> terminated((byte[]) v);
+      };
+    } catch (ClassCastException | NumberFormatException e) {
+      throw new InvalidArgumentException("value " + v + " of " + v.getClass().getSimpleName()
+          + " does not fit key column " + column + " of type " + t);
+    }
+  }
+
+  private static byte[] fixed(long v, int width) {
+    byte[] b = new byte[width];
+    for (int i = width - 1; i >= 0; i--) {
+      b[i] = (byte) v;
+      v >>>= 8;
+    }
+    return b;
+  }
+
+  private static long floatBits(float f) {
+    if (f == 0) {
+      f = 0.0f; // -0.0 == 0.0 in SQL
+    }
+    int bits = Float.floatToIntBits(f); // canonical NaN
+    return (bits < 0 ? ~bits : bits ^ 0x80000000) & 0xFFFFFFFFL;
+  }
+
+  private static long doubleBits(double d) {
+    if (d == 0) {
+      d = 0.0;
+    }
+    long bits = Double.doubleToLongBits(d);
+    return bits < 0 ? ~bits : bits ^ Long.MIN_VALUE;
+  }
+
+  private static byte[] decimal(BigDecimal d) {
+    if (d.signum() == 0) {
+      return new byte[] {(byte) 0x80};
+    }
+    BigDecimal n = d.abs().stripTrailingZeros();
+    String digits = n.unscaledValue().toString();
+    int exponent = digits.length() - n.scale(); // value = 0.digits x 10^exponent
+    boolean negative = d.signum() < 0;
+    ByteArrayOutputStream out = new ByteArrayOutputStream(digits.length() + 6);
+    out.write(negative ? 0x40 : 0xC0);
+    long e = (exponent ^ 0x80000000L) & 0xFFFFFFFFL;
+    if (negative) {
+      e = ~e & 0xFFFFFFFFL;
+    }
+    out.writeBytes(fixed(e, 4));
+    for (int i = 0; i < digits.length(); i++) {
+      int digit = digits.charAt(i) - '0';
+      out.write(negative ? 0xFE - digit : digit + 1);
+    }
+    out.write(negative ? 0xFF : 0x00);
+    return out.toByteArray();
+  }
+
+  private static byte[] terminated(byte[] raw) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(raw.length + 4);
+    for (byte b : raw) {
+      out.write(b);
+      if (b == 0) {
+        out.write(0xFF);
+      }
+    }
+    out.write(0);
+    out.write(1);
+    return out.toByteArray();
+  }
+
+  /** Where the field starting at {@code pos} ends (works on the stored, possibly inverted, bytes). */
+  private static int fieldEnd(Column c, byte[] key, int pos) {
+    int w = c.type().width();
+    if (w > 0) {
+      check(pos + w <= key.length, c);
+      return pos + w;
+    }
+    int flip = c.descending() ? 0xFF : 0;
+    if (c.type() == KeyType.DECIMAL) {
+      check(pos < key.length, c);
+      int head = (key[pos] & 0xff) ^ flip;
+      if (head == 0x80) {
+        return pos + 1;
+      }
+      int terminator = head == 0xC0 ? 0x00 : 0xFF;
+      for (int i = pos + 5; i < key.length; i++) {
+        if (((key[i] & 0xff) ^ flip) == terminator) {
+          return i + 1;
+        }
+      }
+      throw truncated(c);
+    }
+    for (int i = pos; i + 1 < key.length; i++) {
+      if (((key[i] & 0xff) ^ flip) == 0) {
+        int next = (key[i + 1] & 0xff) ^ flip;
+        if (next == 1) {
+          return i + 2;
+        }
+        i++; // an escaped zero
+      }
+    }
+    throw truncated(c);
+  }
+
+  private static void check(boolean ok, Column c) {
+    if (!ok) {
+      throw truncated(c);
+    }
+  }
+
+  private static InvalidArgumentException truncated(Column c) {
+    return new InvalidArgumentException("row key is truncated in column " + c.name());
+  }
+
+  private static Object decodeField(KeyType t, byte[] f) {
+    return switch (t) {
+      case BOOLEAN -> f[0] != 0;
+      case TINYINT -> (byte) (f[0] ^ 0x80);
+      case SMALLINT -> (short) (readFixed(f) ^ 0x8000);
+      case INTEGER, DATE, TIME -> (int) (readFixed(f) ^ 0x80000000L);
+      case BIGINT, TIMESTAMP -> readFixed(f) ^ Long.MIN_VALUE;
+      case REAL -> {
+        int bits = (int) readFixed(f);
+        yield Float.intBitsToFloat(bits < 0 ? bits ^ 0x80000000 : ~bits);
+      }
+      case DOUBLE -> {
+        long bits = readFixed(f);
+        yield Double.longBitsToDouble(bits < 0 ? bits ^ Long.MIN_VALUE : ~bits);
+      }
+      case DECIMAL -> decodeDecimal(f);
+      case VARCHAR -> new String(unescape(f), StandardCharsets.UTF_8);
+      case VARBINARY -> unescape(f);
+    };
+  }
+
+  private static long readFixed(byte[] f) {
+    long v = 0;
+    for (byte b : f) {
+      v = (v << 8) | (b & 0xff);
+    }
+    return v;
+  }
+
+  private static BigDecimal decodeDecimal(byte[] f) {
+    int head = f[0] & 0xff;
+    if (head == 0x80) {
+      return BigDecimal.ZERO;
+    }
+    boolean negative = head == 0x40;
+    long e = readFixed(Arrays.copyOfRange(f, 1, 5));
+    if (negative) {
+      e = ~e & 0xFFFFFFFFL;
+    }
+    int exponent = (int) (e ^ 0x80000000L);
+    StringBuilder digits = new StringBuilder();
+    for (int i = 5; i < f.length - 1; i++) {
+      int b = f[i] & 0xff;
+      digits.append((char) ('0' + (negative ? 0xFE - b : b - 1)));
+    }
+    BigDecimal v = new BigDecimal(new BigInteger(digits.toString()), digits.length() - exponent);
+    return negative ? v.negate() : v;
+  }
+
+  private static byte[] unescape(byte[] f) {
+    List<Byte> out = new ArrayList<>(f.length);
+    for (int i = 0; i < f.length - 2; i++) {
+      out.add(f[i]);
+      if (f[i] == 0) {
+        i++; // skip the FF after an escaped zero
+      }
+    }
+    byte[] b = new byte[out.size()];
+    for (int i = 0; i < b.length; i++) {
+      b[i] = out.get(i);
+    }
+    return b;
+  }
+}

@@ -1,0 +1,2 @@
+/** SQL types and their byte forms: the order-preserving row-key codec. */
+package io.basaltdb.sql.type;
