@@ -86,8 +86,10 @@ class TableModelTest {
           delete(rnd, model);
         } else if (op < 50) {
           increment(rnd, model, where);
-        } else if (op < 53) {
+        } else if (op < 52) {
           checkAndPut(rnd, model, where);
+        } else if (op < 53) {
+          append(rnd, model, where);
         } else if (op < 55) {
           db.admin().flush(T);
         } else if (op < 57) {
@@ -191,6 +193,21 @@ class TableModelTest {
         Increment.toBytes(base + amount))), now);
   }
 
+  private void append(Random rnd, ReferenceModel model, String where) {
+    byte[] row = row(rnd);
+    byte[] f = family(rnd);
+    byte[] q = qualifier(rnd);
+    byte[] suffix = ("+" + rnd.nextInt(10)).getBytes();
+    long now = clock.millis();
+    List<ReferenceModel.Rec> cur = model.visible(new String(f), row, q, 0, Long.MAX_VALUE, 1, now);
+    byte[] base = cur.isEmpty() ? new byte[0] : cur.get(0).value();
+    byte[] expected = Arrays.copyOf(base, base.length + suffix.length);
+    System.arraycopy(suffix, 0, expected, base.length, suffix.length);
+    Result r = table.append(new io.basaltdb.engine.Append(row).addColumn(f, q, suffix));
+    assertEquals(new String(expected), new String(r.getValue(f, q)), "append at " + where);
+    model.apply(row, List.of(Cell.put(row, f, q, Cell.LATEST_TIMESTAMP, expected)), now);
+  }
+
   private void checkAndPut(Random rnd, ReferenceModel model, String where) {
     byte[] row = row(rnd);
     byte[] f = family(rnd);
@@ -241,7 +258,7 @@ class TableModelTest {
 
   /** A random stock filter, and the same predicate applied to the model's rows. */
   private void checkFilteredScan(Random rnd, ReferenceModel model, String where) {
-    int kind = rnd.nextInt(8);
+    int kind = rnd.nextInt(11);
     String p1 = "r" + rnd.nextInt(3);
     byte[] lo = row(rnd);
     byte[] hi = row(rnd);
@@ -262,10 +279,18 @@ class TableModelTest {
       case 6 -> io.basaltdb.engine.filter.Filters.singleColumnValue("b".getBytes(), "q0".getBytes(),
           io.basaltdb.engine.CompareOperator.GREATER, io.basaltdb.engine.filter.ByteComparator
               .binary(scvValue), ifMissing);
-      default -> new io.basaltdb.engine.filter.FilterList(
+      case 7 -> new io.basaltdb.engine.filter.FilterList(
           io.basaltdb.engine.filter.FilterList.Operator.MUST_PASS_ALL,
           io.basaltdb.engine.filter.Filters.prefix(p1.getBytes()),
           io.basaltdb.engine.filter.Filters.columnPrefix(colPrefix.getBytes()));
+      case 8 -> new io.basaltdb.engine.filter.FilterList(
+          io.basaltdb.engine.filter.FilterList.Operator.MUST_PASS_ONE,
+          io.basaltdb.engine.filter.Filters.prefix("r0".getBytes()),
+          io.basaltdb.engine.filter.Filters.prefix("r2".getBytes()));
+      case 9 -> io.basaltdb.engine.filter.Filters.keyOnly();
+      default -> io.basaltdb.engine.filter.Filters.qualifier(
+          io.basaltdb.engine.CompareOperator.GREATER_OR_EQUAL,
+          io.basaltdb.engine.filter.ByteComparator.binary(colPrefix.getBytes()));
     };
     List<String> expected = new ArrayList<>();
     for (byte[] r : model.rows()) {
@@ -274,6 +299,7 @@ class TableModelTest {
           model.getCells(r, null, 0, Long.MAX_VALUE, 1, clock.millis()));
       boolean rowOk = switch (kind) {
         case 0, 7 -> key.startsWith(p1);
+        case 8 -> key.startsWith("r0") || key.startsWith("r2");
         case 1 -> Arrays.compareUnsigned(r, lo) >= 0
             && (hi.length == 0 || Arrays.compareUnsigned(r, hi) < 0);
         default -> true;
@@ -287,6 +313,13 @@ class TableModelTest {
         cells.removeIf(c -> !new String(c.value()).toLowerCase().contains(needle));
       } else if (kind == 4 && !cells.isEmpty()) {
         cells = new ArrayList<>(cells.subList(0, 1));
+      } else if (kind == 9) {
+        List<ReferenceModel.Rec> keys = new ArrayList<>();
+        cells.forEach(c -> keys.add(new ReferenceModel.Rec(c.family(), c.row(), c.qualifier(),
+            c.ts(), c.type(), c.seq(), new byte[0])));
+        cells = keys;
+      } else if (kind == 10) {
+        cells.removeIf(c -> Arrays.compareUnsigned(c.qualifier(), colPrefix.getBytes()) < 0);
       }
       if (cells.isEmpty()) {
         continue;
