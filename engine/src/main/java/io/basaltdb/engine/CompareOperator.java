@@ -8,7 +8,11 @@ public enum CompareOperator {
 
   /** True when {@code stored <op> given}. */
   public boolean test(byte[] stored, byte[] given) {
-    int c = Arrays.compareUnsigned(stored, given);
+    return holdsFor(Arrays.compareUnsigned(stored, given));
+  }
+
+  /** True when a comparison result {@code c} (stored versus given) satisfies the operator. */
+  public boolean holdsFor(int c) {
     return switch (this) {
       case LESS -> c < 0;
       case LESS_OR_EQUAL -> c <= 0;

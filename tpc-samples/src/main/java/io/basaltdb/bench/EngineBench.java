@@ -194,22 +194,10 @@ public final class EngineBench {
     return out;
   }
 
-  @SuppressWarnings("unchecked")
   static BiFunction<Path, Long, KvStore> rocksFactory() {
-    try {
-      Class<? extends KvStore> c = (Class<? extends KvStore>) Class.forName("io.basaltdb.bench.RocksKv");
-      var ctor = c.getConstructor(Path.class, long.class);
-      return (p, cache) -> {
-        try {
-          return ctor.newInstance(p, cache);
-        } catch (ReflectiveOperationException e) {
-          throw new IllegalStateException("cannot open RocksDB", e);
-        }
-      };
-    } catch (ClassNotFoundException | NoSuchMethodException | LinkageError e) {
-      return null;
-    }
+    return Reference.factory("io.basaltdb.bench.RocksKv");
   }
+
 
   public static void main(String[] args) throws IOException {
     Map<String, String> o = new LinkedHashMap<>();

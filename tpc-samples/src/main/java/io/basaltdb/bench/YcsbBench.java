@@ -198,22 +198,10 @@ public final class YcsbBench {
     return out;
   }
 
-  @SuppressWarnings("unchecked")
   static BiFunction<Path, Long, YcsbStore> rocks() {
-    try {
-      var c = (Class<? extends YcsbStore>) Class.forName("io.basaltdb.bench.RocksYcsb");
-      var ctor = c.getConstructor(Path.class, long.class);
-      return (p, cache) -> {
-        try {
-          return ctor.newInstance(p, cache);
-        } catch (ReflectiveOperationException e) {
-          throw new IllegalStateException("cannot open RocksDB", e);
-        }
-      };
-    } catch (ClassNotFoundException | NoSuchMethodException | LinkageError e) {
-      return null;
-    }
+    return Reference.factory("io.basaltdb.bench.RocksYcsb");
   }
+
 
   public static void main(String[] args) throws Exception {
     Map<String, String> o = new LinkedHashMap<>();

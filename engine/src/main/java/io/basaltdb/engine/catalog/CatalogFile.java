@@ -4,20 +4,14 @@ import io.basaltdb.engine.BloomType;
 import io.basaltdb.engine.Compression;
 import io.basaltdb.engine.CorruptionException;
 import io.basaltdb.engine.FamilyOptions;
-import io.basaltdb.engine.StorageIOException;
 import io.basaltdb.engine.TableDescriptor;
 import io.basaltdb.engine.TableName;
 import io.basaltdb.engine.util.ByteReader;
 import io.basaltdb.engine.util.ByteWriter;
 import io.basaltdb.engine.util.Checksums;
-import io.basaltdb.engine.util.Fsync;
-import java.io.IOException;
+import io.basaltdb.engine.util.AtomicFiles;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -156,28 +150,14 @@ public record CatalogFile(long nextRegionId, SortedSet<String> namespaces, List<
   }
 
   public static CatalogFile read(Path dir) {
-    Path p = dir.resolve(NAME);
-    try {
-      return decode(Files.readAllBytes(p), p.toString());
-    } catch (NoSuchFileException e) {
-      return empty();
-    } catch (IOException e) {
-      throw StorageIOException.wrap("cannot read " + p, e);
-    }
+    byte[] b = AtomicFiles.read(dir, NAME);
+    return b == null ? empty() : decode(b, dir.resolve(NAME).toString());
   }
 
   public void writeTo(Path dir) {
-    Path tmp = dir.resolve(NAME + ".tmp");
-    try {
-      Files.write(tmp, encode(), StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-          StandardOpenOption.WRITE, StandardOpenOption.SYNC);
-      Files.move(tmp, dir.resolve(NAME), StandardCopyOption.ATOMIC_MOVE,
-          StandardCopyOption.REPLACE_EXISTING);
-      Fsync.directory(dir);
-    } catch (IOException e) {
-      throw StorageIOException.wrap("cannot write catalog in " + dir, e);
-    }
+    AtomicFiles.write(dir, NAME, encode());
   }
+
 
   public TableEntry table(TableName name) {
     for (TableEntry t : tables) {

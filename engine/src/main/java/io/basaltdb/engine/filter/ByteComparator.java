@@ -60,14 +60,6 @@ public abstract class ByteComparator {
 
   /** True when {@code stored <op> operand} holds. */
   public boolean test(io.basaltdb.engine.CompareOperator op, byte[] stored) {
-    int c = compareTo(stored);
-    return switch (op) {
-      case LESS -> c < 0;
-      case LESS_OR_EQUAL -> c <= 0;
-      case EQUAL -> c == 0;
-      case NOT_EQUAL -> c != 0;
-      case GREATER_OR_EQUAL -> c >= 0;
-      case GREATER -> c > 0;
-    };
+    return op.holdsFor(compareTo(stored));
   }
 }

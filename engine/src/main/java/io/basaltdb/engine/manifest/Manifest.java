@@ -1,18 +1,12 @@
 package io.basaltdb.engine.manifest;
 
 import io.basaltdb.engine.CorruptionException;
-import io.basaltdb.engine.StorageIOException;
 import io.basaltdb.engine.util.ByteReader;
 import io.basaltdb.engine.util.ByteWriter;
 import io.basaltdb.engine.util.Checksums;
-import io.basaltdb.engine.util.Fsync;
-import java.io.IOException;
+import io.basaltdb.engine.util.AtomicFiles;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -83,29 +77,15 @@ public record Manifest(long flushedSeq, long nextFileNumber, List<FileEntry> fil
 
   /** Reads the manifest of {@code dir}; {@link #EMPTY} when there is none yet. */
   public static Manifest read(Path dir) {
-    Path p = dir.resolve(NAME);
-    try {
-      return decode(Files.readAllBytes(p), p.toString());
-    } catch (NoSuchFileException e) {
-      return EMPTY;
-    } catch (IOException e) {
-      throw StorageIOException.wrap("cannot read " + p, e);
-    }
+    byte[] b = AtomicFiles.read(dir, NAME);
+    return b == null ? EMPTY : decode(b, dir.resolve(NAME).toString());
   }
 
   /** Atomically replaces the manifest of {@code dir} with this one. */
   public void writeTo(Path dir) {
-    Path tmp = dir.resolve(NAME + ".tmp");
-    try {
-      Files.write(tmp, encode(), StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-          StandardOpenOption.WRITE, StandardOpenOption.SYNC);
-      Files.move(tmp, dir.resolve(NAME), StandardCopyOption.ATOMIC_MOVE,
-          StandardCopyOption.REPLACE_EXISTING);
-      Fsync.directory(dir);
-    } catch (IOException e) {
-      throw StorageIOException.wrap("cannot write manifest in " + dir, e);
-    }
+    AtomicFiles.write(dir, NAME, encode());
   }
+
 
   public static String fileName(long number) {
     return String.format("%012d.blk", number);
