@@ -1,0 +1,74 @@
+package io.basaltdb.sql.catalog;
+
+import io.basaltdb.engine.Database;
+import io.basaltdb.engine.Delete;
+import io.basaltdb.engine.Get;
+import io.basaltdb.engine.Put;
+import io.basaltdb.engine.Result;
+import io.basaltdb.engine.ResultScanner;
+import io.basaltdb.engine.Scan;
+import io.basaltdb.engine.Table;
+import io.basaltdb.engine.TableDescriptor;
+import io.basaltdb.engine.TableName;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * SQL metadata kept in the engine itself, like Phoenix's SYSTEM.CATALOG: one row per SQL
+ * table in the engine table {@code system:sql_catalog} (row key {@code namespace \0 table},
+ * cell {@code d:def} holding {@link SqlTableDef#encode()}). It survives restarts and every
+ * connection to the database reads the same rows. Thread-safe (the engine is).
+ */
+public final class SqlCatalog {
+  public static final String SYSTEM_NAMESPACE = "system";
+  public static final TableName CATALOG_TABLE = new TableName(SYSTEM_NAMESPACE, "sql_catalog");
+  private static final byte[] D = {'d'};
+  private static final byte[] DEF = "def".getBytes(StandardCharsets.UTF_8);
+
+  private final Table table;
+
+  public SqlCatalog(Database db) {
+    synchronized (db.admin()) {
+      if (!db.admin().listNamespaces().contains(SYSTEM_NAMESPACE)) {
+        db.admin().createNamespace(SYSTEM_NAMESPACE);
+      }
+      if (!db.admin().tableExists(CATALOG_TABLE)) {
+        db.admin().createTable(TableDescriptor.of(CATALOG_TABLE.toString(), "d"));
+      }
+    }
+    table = db.table(CATALOG_TABLE);
+  }
+
+  private static byte[] key(TableName t) {
+    return (t.namespace() + "\u0000" + t.name()).getBytes(StandardCharsets.UTF_8);
+  }
+
+  public void put(SqlTableDef def) {
+    table.put(new Put(key(def.table())).addColumn(D, DEF, def.encode()));
+  }
+
+  public SqlTableDef get(TableName t) {
+    Result r = table.get(new Get(key(t)));
+    byte[] b = r.getValue(D, DEF);
+    return b == null ? null : SqlTableDef.decode(t, b);
+  }
+
+  public void remove(TableName t) {
+    table.delete(new Delete(key(t)));
+  }
+
+  /** Every SQL table defined in {@code namespace}. */
+  public List<SqlTableDef> list(String namespace) {
+    List<SqlTableDef> out = new ArrayList<>();
+    byte[] prefix = (namespace + "\u0000").getBytes(StandardCharsets.UTF_8);
+    try (ResultScanner s = table.getScanner(new Scan().setRowPrefix(prefix))) {
+      for (Result r : s) {
+        String name = new String(r.row(), prefix.length, r.row().length - prefix.length,
+            StandardCharsets.UTF_8);
+        out.add(SqlTableDef.decode(new TableName(namespace, name), r.getValue(D, DEF)));
+      }
+    }
+    return out;
+  }
+}

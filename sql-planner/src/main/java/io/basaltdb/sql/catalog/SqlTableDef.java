@@ -1,0 +1,105 @@
+package io.basaltdb.sql.catalog;
+
+import io.basaltdb.engine.CorruptionException;
+import io.basaltdb.engine.InvalidArgumentException;
+import io.basaltdb.engine.TableName;
+import io.basaltdb.sql.type.ColumnType;
+import io.basaltdb.sql.type.RowKeyCodec;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * A SQL table's definition: the engine table it lives in, its columns in declaration order,
+ * and the salt bucket count. Stored in the SQL catalog as a versioned record written with
+ * {@code DataOutputStream} (frozen format 1: version u8, salt u8, column count u32, then per
+ * column name (UTF), type code u8, precision i32, scale i32, nullable, key position i32,
+ * descending, family (UTF, empty for key columns)). Immutable.
+ */
+public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuckets) {
+  public static final int FORMAT_VERSION = 1;
+
+  public SqlTableDef {
+    columns = List.copyOf(columns);
+    if (columns.isEmpty()) {
+      throw new InvalidArgumentException("table " + table + " needs at least one column");
+    }
+    if (keyColumns(columns).isEmpty()) {
+      throw new InvalidArgumentException("table " + table + " needs a primary key");
+    }
+  }
+
+  private static List<SqlColumn> keyColumns(List<SqlColumn> cols) {
+    List<SqlColumn> keys = new ArrayList<>();
+    for (SqlColumn c : cols) {
+      if (c.isKey()) {
+        keys.add(c);
+      }
+    }
+    keys.sort(Comparator.comparingInt(SqlColumn::keyPosition));
+    return keys;
+  }
+
+  /** Key columns in key order. */
+  public List<SqlColumn> keyColumns() {
+    return keyColumns(columns);
+  }
+
+  public RowKeyCodec keyCodec() {
+    List<RowKeyCodec.Column> cols = new ArrayList<>();
+    for (SqlColumn c : keyColumns()) {
+      cols.add(new RowKeyCodec.Column(c.name(), c.type().keyType(), c.descending()));
+    }
+    return new RowKeyCodec(cols, saltBuckets);
+  }
+
+  public byte[] encode() {
+    try {
+      java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+      java.io.DataOutputStream out = new java.io.DataOutputStream(bytes);
+      out.writeByte(FORMAT_VERSION);
+      out.writeByte(saltBuckets);
+      out.writeInt(columns.size());
+      for (SqlColumn c : columns) {
+        out.writeUTF(c.name());
+        out.writeByte(c.type().code());
+        out.writeInt(c.precision());
+        out.writeInt(c.scale());
+        out.writeBoolean(c.nullable());
+        out.writeInt(c.keyPosition());
+        out.writeBoolean(c.descending());
+        out.writeUTF(c.family() == null ? "" : c.family());
+      }
+      return bytes.toByteArray();
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException(e); // a byte array stream does not fail
+    }
+  }
+
+  public static SqlTableDef decode(TableName table, byte[] b) {
+    try {
+      java.io.DataInputStream in = new java.io.DataInputStream(new java.io.ByteArrayInputStream(b));
+      int v = in.readByte();
+      if (v != FORMAT_VERSION) {
+        throw new CorruptionException("SQL definition of " + table + " has unknown version " + v);
+      }
+      int salt = in.readByte() & 0xff;
+      List<SqlColumn> cols = new ArrayList<>();
+      for (int n = in.readInt(); n > 0; n--) {
+        String name = in.readUTF();
+        ColumnType type = ColumnType.ofCode(in.readByte());
+        int precision = in.readInt();
+        int scale = in.readInt();
+        boolean nullable = in.readBoolean();
+        int keyPos = in.readInt();
+        boolean desc = in.readBoolean();
+        String fam = in.readUTF();
+        cols.add(new SqlColumn(name, type, precision, scale, nullable, keyPos, desc,
+            fam.isEmpty() ? null : fam));
+      }
+      return new SqlTableDef(table, cols, salt);
+    } catch (java.io.IOException e) {
+      throw new CorruptionException("malformed SQL definition of " + table + ": " + e);
+    }
+  }
+}

@@ -1,0 +1,124 @@
+package io.basaltdb.sql.type;
+
+import io.basaltdb.engine.InvalidArgumentException;
+import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import org.apache.calcite.avatica.util.ByteString;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+/**
+ * A SQL column type of a Basalt table: its Calcite type, its key encoding, and the byte form
+ * of its values in cells (non-key columns): BOOLEAN one byte; TINYINT to BIGINT, DATE, TIME,
+ * TIMESTAMP big-endian two's complement of their width; REAL/DOUBLE the IEEE bits; DECIMAL its
+ * plain decimal string in ASCII; CHAR/VARCHAR UTF-8; BINARY/VARBINARY the bytes. Values are in
+ * Calcite's internal form (DATE int days, TIME int ms, TIMESTAMP long ms, bytes ByteString).
+ * The codes are stored in the SQL catalog: frozen.
+ */
+public enum ColumnType {
+  BOOLEAN(1, SqlTypeName.BOOLEAN, KeyType.BOOLEAN),
+  TINYINT(2, SqlTypeName.TINYINT, KeyType.TINYINT),
+  SMALLINT(3, SqlTypeName.SMALLINT, KeyType.SMALLINT),
+  INTEGER(4, SqlTypeName.INTEGER, KeyType.INTEGER),
+  BIGINT(5, SqlTypeName.BIGINT, KeyType.BIGINT),
+  REAL(6, SqlTypeName.REAL, KeyType.REAL),
+  DOUBLE(7, SqlTypeName.DOUBLE, KeyType.DOUBLE),
+  DECIMAL(8, SqlTypeName.DECIMAL, KeyType.DECIMAL),
+  CHAR(9, SqlTypeName.CHAR, KeyType.VARCHAR),
+  VARCHAR(10, SqlTypeName.VARCHAR, KeyType.VARCHAR),
+  BINARY(11, SqlTypeName.BINARY, KeyType.VARBINARY),
+  VARBINARY(12, SqlTypeName.VARBINARY, KeyType.VARBINARY),
+  DATE(13, SqlTypeName.DATE, KeyType.DATE),
+  TIME(14, SqlTypeName.TIME, KeyType.TIME),
+  TIMESTAMP(15, SqlTypeName.TIMESTAMP, KeyType.TIMESTAMP);
+
+  private final int code;
+  private final SqlTypeName sqlType;
+  private final KeyType keyType;
+
+  ColumnType(int code, SqlTypeName sqlType, KeyType keyType) {
+    this.code = code;
+    this.sqlType = sqlType;
+    this.keyType = keyType;
+  }
+
+  public int code() {
+    return code;
+  }
+
+  public KeyType keyType() {
+    return keyType;
+  }
+
+  public SqlTypeName sqlType() {
+    return sqlType;
+  }
+
+  public static ColumnType ofCode(int code) {
+    for (ColumnType t : values()) {
+      if (t.code == code) {
+        return t;
+      }
+    }
+    throw new InvalidArgumentException("unknown column type code " + code);
+  }
+
+  /** The Calcite type, with precision and scale where the type takes them (-1 = default). */
+  public RelDataType relType(RelDataTypeFactory f, int precision, int scale, boolean nullable) {
+    RelDataType t;
+    if (sqlType.allowsPrecScale(true, true) && precision >= 0 && scale >= 0) {
+      t = f.createSqlType(sqlType, precision, scale);
+    } else if (sqlType.allowsPrecNoScale() && precision >= 0) {
+      t = f.createSqlType(sqlType, precision);
+    } else {
+      t = f.createSqlType(sqlType);
+    }
+    return f.createTypeWithNullability(t, nullable);
+  }
+
+  /** The value's bytes in a cell. */
+  public byte[] toCell(Object v) {
+    return switch (this) {
+      case BOOLEAN -> new byte[] {(byte) ((Boolean) v ? 1 : 0)};
+      case TINYINT -> new byte[] {((Number) v).byteValue()};
+      case SMALLINT -> ByteBuffer.allocate(2).putShort(((Number) v).shortValue()).array();
+      case INTEGER, DATE, TIME -> ByteBuffer.allocate(4).putInt(((Number) v).intValue()).array();
+      case BIGINT, TIMESTAMP -> ByteBuffer.allocate(8).putLong(((Number) v).longValue()).array();
+      case REAL -> ByteBuffer.allocate(4).putFloat(((Number) v).floatValue()).array();
+      case DOUBLE -> ByteBuffer.allocate(8).putDouble(((Number) v).doubleValue()).array();
+      case DECIMAL -> (v instanceof BigDecimal d ? d : new BigDecimal(v.toString())).toPlainString()
+          .getBytes(StandardCharsets.US_ASCII);
+      case CHAR, VARCHAR -> v.toString().getBytes(StandardCharsets.UTF_8);
+      case BINARY, VARBINARY -> v instanceof ByteString b ? b.getBytes() : (byte[]) v;
+    };
+  }
+
+  /** A cell's bytes back as a value (Calcite's internal form). */
+  public Object fromCell(byte[] b) {
+    ByteBuffer bb = ByteBuffer.wrap(b);
+    return switch (this) {
+      case BOOLEAN -> b[0] != 0;
+      case TINYINT -> b[0];
+      case SMALLINT -> bb.getShort();
+      case INTEGER, DATE, TIME -> bb.getInt();
+      case BIGINT, TIMESTAMP -> bb.getLong();
+      case REAL -> bb.getFloat();
+      case DOUBLE -> bb.getDouble();
+      case DECIMAL -> new BigDecimal(new String(b, StandardCharsets.US_ASCII));
+      case CHAR, VARCHAR -> new String(b, StandardCharsets.UTF_8);
+      case BINARY, VARBINARY -> new ByteString(b);
+    };
+  }
+
+  /** A key value (from the row-key codec) in Calcite's internal form. */
+  public Object fromKey(Object keyValue) {
+    return keyValue instanceof byte[] b ? new ByteString(b) : keyValue;
+  }
+
+  /** A value in Calcite's internal form as the row-key codec takes it. */
+  public Object toKey(Object v) {
+    return v instanceof ByteString b ? b.getBytes() : v;
+  }
+}
