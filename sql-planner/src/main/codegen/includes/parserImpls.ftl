@@ -1,0 +1,139 @@
+<#--
+  Basalt's DDL, after Apache Phoenix's syntax for column families and table options:
+
+  CREATE TABLE [IF NOT EXISTS] name (
+      column type [NOT NULL] [PRIMARY KEY [ASC|DESC]],   -- a column may be family-qualified: f.col
+      ...
+      [CONSTRAINT pk PRIMARY KEY (col [ASC|DESC], ...)]
+  ) [option = value [, option = value]...] [SPLIT ON (literal, ...)]
+
+  CREATE SCHEMA [IF NOT EXISTS] name;  DROP TABLE [IF EXISTS] name;  DROP SCHEMA [IF EXISTS] name
+-->
+
+boolean BasaltIfNotExists() :
+{
+}
+{
+    <IF> <NOT> <EXISTS> { return true; }
+|
+    { return false; }
+}
+
+boolean BasaltIfExists() :
+{
+}
+{
+    <IF> <EXISTS> { return true; }
+|
+    { return false; }
+}
+
+void BasaltColumnOrConstraint(List<SqlColumnDef> columns, List<SqlIdentifier> pkColumns,
+    List<Boolean> pkDescending) :
+{
+    final SqlIdentifier name;
+    final SqlDataTypeSpec type;
+    boolean notNull = false;
+    boolean pk = false;
+    boolean desc = false;
+    SqlIdentifier pkCol;
+    final Span s = Span.of();
+}
+{
+    (
+        <CONSTRAINT> SimpleIdentifier() <PRIMARY> <KEY> <LPAREN>
+        pkCol = SimpleIdentifier() { desc = false; }
+        [ <ASC> | <DESC> { desc = true; } ]
+        { pkColumns.add(pkCol); pkDescending.add(desc); }
+        (
+            <COMMA> pkCol = SimpleIdentifier() { desc = false; }
+            [ <ASC> | <DESC> { desc = true; } ]
+            { pkColumns.add(pkCol); pkDescending.add(desc); }
+        )*
+        <RPAREN>
+    |
+        name = CompoundIdentifier()
+        type = DataType()
+        [ <NOT> <NULL> { notNull = true; } | <NULL> ]
+        [ <PRIMARY> <KEY> { pk = true; notNull = true; }
+          [ <ASC> | <DESC> { desc = true; } ] ]
+        {
+            columns.add(new SqlColumnDef(s.end(this), name, type, notNull, pk, desc));
+        }
+    )
+}
+
+SqlCreate SqlCreateBasaltTable(Span s, boolean replace) :
+{
+    final boolean ifNotExists;
+    final SqlIdentifier id;
+    final List<SqlColumnDef> columns = new ArrayList<SqlColumnDef>();
+    final List<SqlIdentifier> pkColumns = new ArrayList<SqlIdentifier>();
+    final List<Boolean> pkDescending = new ArrayList<Boolean>();
+    final List<SqlTableOption> tableOptions = new ArrayList<SqlTableOption>();
+    final List<SqlNode> splits = new ArrayList<SqlNode>();
+    SqlIdentifier optName;
+    SqlNode optValue;
+    SqlNode split;
+}
+{
+    <TABLE> ifNotExists = BasaltIfNotExists() id = CompoundIdentifier()
+    <LPAREN>
+    BasaltColumnOrConstraint(columns, pkColumns, pkDescending)
+    ( <COMMA> BasaltColumnOrConstraint(columns, pkColumns, pkDescending) )*
+    <RPAREN>
+    [
+        LOOKAHEAD(2)
+        optName = CompoundIdentifier() <EQ> optValue = Literal()
+        { tableOptions.add(new SqlTableOption(optName, optValue)); }
+        (
+            <COMMA> optName = CompoundIdentifier() <EQ> optValue = Literal()
+            { tableOptions.add(new SqlTableOption(optName, optValue)); }
+        )*
+    ]
+    [
+        <SPLIT> <ON> <LPAREN> split = Literal() { splits.add(split); }
+        ( <COMMA> split = Literal() { splits.add(split); } )*
+        <RPAREN>
+    ]
+    {
+        return new SqlCreateBasaltTable(s.end(this), replace, ifNotExists, id, columns,
+            pkColumns, pkDescending, tableOptions, splits);
+    }
+}
+
+SqlCreate SqlCreateBasaltSchema(Span s, boolean replace) :
+{
+    final boolean ifNotExists;
+    final SqlIdentifier id;
+}
+{
+    <SCHEMA> ifNotExists = BasaltIfNotExists() id = CompoundIdentifier()
+    {
+        return SqlDdlNodes.createSchema(s.end(this), replace, ifNotExists, id);
+    }
+}
+
+SqlDrop SqlDropBasaltTable(Span s, boolean replace) :
+{
+    final boolean ifExists;
+    final SqlIdentifier id;
+}
+{
+    <TABLE> ifExists = BasaltIfExists() id = CompoundIdentifier()
+    {
+        return SqlDdlNodes.dropTable(s.end(this), ifExists, id);
+    }
+}
+
+SqlDrop SqlDropBasaltSchema(Span s, boolean replace) :
+{
+    final boolean ifExists;
+    final SqlIdentifier id;
+}
+{
+    <SCHEMA> ifExists = BasaltIfExists() id = CompoundIdentifier()
+    {
+        return SqlDdlNodes.dropSchema(s.end(this), false, ifExists, id);
+    }
+}

@@ -1,0 +1,72 @@
+package io.basaltdb.sql.parser;
+
+import java.util.List;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlDataTypeSpec;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.SqlSpecialOperator;
+import org.apache.calcite.sql.SqlWriter;
+import org.apache.calcite.sql.parser.SqlParserPos;
+
+/**
+ * A column in {@code CREATE TABLE}: its name (possibly {@code family.column}), type,
+ * {@code NOT NULL}, and an inline {@code PRIMARY KEY [ASC|DESC]}.
+ */
+public final class SqlColumnDef extends SqlCall {
+  private static final SqlOperator OPERATOR =
+      new SqlSpecialOperator("COLUMN_DEF", SqlKind.COLUMN_DECL);
+
+  public final SqlIdentifier name;
+  public final SqlDataTypeSpec type;
+  public final boolean notNull;
+  public final boolean primaryKey;
+  public final boolean descending;
+
+  public SqlColumnDef(SqlParserPos pos, SqlIdentifier name, SqlDataTypeSpec type, boolean notNull,
+      boolean primaryKey, boolean descending) {
+    super(pos);
+    this.name = name;
+    this.type = type;
+    this.notNull = notNull;
+    this.primaryKey = primaryKey;
+    this.descending = descending;
+  }
+
+  /** The family given as {@code family.column}, or null. */
+  public String family() {
+    return name.names.size() > 1 ? name.names.get(0) : null;
+  }
+
+  /** The column's own name (the last part of the identifier). */
+  public String column() {
+    return name.names.get(name.names.size() - 1);
+  }
+
+  @Override
+  public SqlOperator getOperator() {
+    return OPERATOR;
+  }
+
+  @Override
+  public List<SqlNode> getOperandList() {
+    return List.of(name, type);
+  }
+
+  @Override
+  public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
+    name.unparse(writer, 0, 0);
+    type.unparse(writer, 0, 0);
+    if (notNull) {
+      writer.keyword("NOT NULL");
+    }
+    if (primaryKey) {
+      writer.keyword("PRIMARY KEY");
+      if (descending) {
+        writer.keyword("DESC");
+      }
+    }
+  }
+}

@@ -1,0 +1,91 @@
+package io.basaltdb.sql.parser;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.sql.SqlCreate;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.SqlSpecialOperator;
+import org.apache.calcite.sql.SqlWriter;
+import org.apache.calcite.sql.parser.SqlParserPos;
+
+/**
+ * {@code CREATE TABLE} in Basalt's dialect: columns (family-qualified or not), the primary key
+ * (inline or as a constraint, with directions), table and family options, split points.
+ */
+public final class SqlCreateBasaltTable extends SqlCreate {
+  private static final SqlOperator OPERATOR =
+      new SqlSpecialOperator("CREATE TABLE", SqlKind.CREATE_TABLE);
+
+  public final SqlIdentifier name;
+  public final List<SqlColumnDef> columns;
+  public final List<SqlIdentifier> primaryKey;
+  public final List<Boolean> primaryKeyDescending;
+  public final List<SqlTableOption> options;
+  public final List<SqlNode> splitPoints;
+
+  public SqlCreateBasaltTable(SqlParserPos pos, boolean replace, boolean ifNotExists,
+      SqlIdentifier name, List<SqlColumnDef> columns, List<SqlIdentifier> primaryKey,
+      List<Boolean> primaryKeyDescending, List<SqlTableOption> options, List<SqlNode> splitPoints) {
+    super(OPERATOR, pos, replace, ifNotExists);
+    this.name = name;
+    this.columns = List.copyOf(columns);
+    this.primaryKey = List.copyOf(primaryKey);
+    this.primaryKeyDescending = List.copyOf(primaryKeyDescending);
+    this.options = List.copyOf(options);
+    this.splitPoints = List.copyOf(splitPoints);
+  }
+
+  @Override
+  public List<SqlNode> getOperandList() {
+    List<SqlNode> ops = new ArrayList<>();
+    ops.add(name);
+    ops.addAll(columns);
+    return ops;
+  }
+
+  @Override
+  public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
+    writer.keyword("CREATE TABLE");
+    if (ifNotExists) {
+      writer.keyword("IF NOT EXISTS");
+    }
+    name.unparse(writer, 0, 0);
+    SqlWriter.Frame frame = writer.startList("(", ")");
+    for (SqlColumnDef c : columns) {
+      writer.sep(",");
+      c.unparse(writer, 0, 0);
+    }
+    if (!primaryKey.isEmpty()) {
+      writer.sep(",");
+      writer.keyword("PRIMARY KEY");
+      SqlWriter.Frame pk = writer.startList("(", ")");
+      for (int i = 0; i < primaryKey.size(); i++) {
+        writer.sep(",");
+        primaryKey.get(i).unparse(writer, 0, 0);
+        if (primaryKeyDescending.get(i)) {
+          writer.keyword("DESC");
+        }
+      }
+      writer.endList(pk);
+    }
+    writer.endList(frame);
+    for (int i = 0; i < options.size(); i++) {
+      if (i > 0) {
+        writer.sep(",");
+      }
+      options.get(i).unparse(writer, 0, 0);
+    }
+    if (!splitPoints.isEmpty()) {
+      writer.keyword("SPLIT ON");
+      SqlWriter.Frame sp = writer.startList("(", ")");
+      for (SqlNode n : splitPoints) {
+        writer.sep(",");
+        n.unparse(writer, 0, 0);
+      }
+      writer.endList(sp);
+    }
+  }
+}
