@@ -6,6 +6,7 @@ import io.basaltdb.sql.catalog.SqlCatalog;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import java.util.HashMap;
 import java.util.Map;
+import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.schema.Table;
 import org.apache.calcite.schema.impl.AbstractSchema;
@@ -42,6 +43,21 @@ public final class BasaltSchema extends AbstractSchema {
       }
     }
     return catalog;
+  }
+
+  /** Adds the schema of a namespace created after the connection registered the others. */
+  public static void addNamespace(CalciteSchema root, Database db, String namespace) {
+    root.add(schemaName(namespace), new BasaltSchema(db, new SqlCatalog(db), namespace));
+  }
+
+  /** The database behind a connection's root schema, or null. */
+  public static Database database(CalciteSchema root) {
+    for (CalciteSchema sub : root.getSubSchemaMap().values()) {
+      if (sub.schema instanceof BasaltSchema b) {
+        return b.db;
+      }
+    }
+    return null;
   }
 
   @Override

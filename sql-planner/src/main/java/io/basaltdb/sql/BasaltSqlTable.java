@@ -25,7 +25,11 @@ import org.apache.calcite.schema.impl.AbstractTable;
  * cell being NULL. Pushdown of key ranges, filters and projections comes with the Basalt
  * convention and its rules.
  */
-public final class BasaltSqlTable extends AbstractTable implements ScannableTable {
+public final class BasaltSqlTable extends AbstractTable implements ScannableTable,
+    org.apache.calcite.schema.ModifiableTable {
+  /** The marker cell's qualifier (Phoenix calls it the empty key value). */
+  public static final byte[] MARKER = {'_', '0'};
+
   private final Database db;
   private final SqlTableDef def;
 
@@ -85,6 +89,118 @@ public final class BasaltSqlTable extends AbstractTable implements ScannableTabl
         };
       }
     };
+  }
+
+  // ------------------------------------------------------------------ INSERT (stage 1)
+
+  /**
+   * INSERT through Calcite's enumerable table-modify: each row added to this collection is
+   * written to the engine at once, atomically per row, with its marker cell; a row whose key
+   * exists already is refused (a unique-key violation). {@code size()} counts the rows added,
+   * which is how Calcite computes the update count.
+   */
+  @Override
+  public java.util.Collection<Object[]> getModifiableCollection() {
+    return new java.util.AbstractCollection<>() {
+      private int added;
+
+      @Override
+      public boolean add(Object[] row) {
+        insert(row);
+        added++;
+        return true;
+      }
+
+      @Override
+      public java.util.Iterator<Object[]> iterator() {
+        return java.util.Collections.emptyIterator();
+      }
+
+      @Override
+      public int size() {
+        return added;
+      }
+    };
+  }
+
+  private void insert(Object input) {
+    Object[] values = input instanceof Object[] a ? a : new Object[] {input};
+    List<SqlColumn> cols = def.columns();
+    Object[] key = new Object[def.keyColumns().size()];
+    for (int i = 0; i < cols.size(); i++) {
+      SqlColumn c = cols.get(i);
+      if (c.isKey()) {
+        if (values[i] == null) {
+          throw new io.basaltdb.engine.InvalidArgumentException("primary key column " + c.name()
+              + " of " + def.table() + " must not be NULL");
+        }
+        key[c.keyPosition()] = c.type().toKey(values[i]);
+      }
+    }
+    byte[] row = def.keyCodec().encode(key);
+    byte[] marker = def.markerFamily().getBytes(StandardCharsets.UTF_8);
+    io.basaltdb.engine.Put put = new io.basaltdb.engine.Put(row).addColumn(marker, MARKER,
+        new byte[0]);
+    for (int i = 0; i < cols.size(); i++) {
+      SqlColumn c = cols.get(i);
+      if (!c.isKey() && values[i] != null) {
+        put.addColumn(c.family().getBytes(StandardCharsets.UTF_8),
+            c.name().getBytes(StandardCharsets.UTF_8), c.type().toCell(values[i]));
+      }
+    }
+    boolean inserted = db.table(def.table()).checkAndMutate(io.basaltdb.engine.CheckAndMutate
+        .newBuilder(row).ifNotExists(marker, MARKER).build(put));
+    if (!inserted) {
+      throw new DuplicateKeyException("duplicate primary key in " + def.table() + ": "
+          + java.util.Arrays.toString(def.keyCodec().decode(row)));
+    }
+  }
+
+  /** An INSERT of a key that exists (SQLState 23505 at the JDBC layer). */
+  public static final class DuplicateKeyException extends io.basaltdb.engine.InvalidArgumentException {
+    private static final long serialVersionUID = 1L;
+
+    public DuplicateKeyException(String message) {
+      super(message);
+    }
+  }
+
+  @Override
+  public org.apache.calcite.rel.core.TableModify toModificationRel(
+      org.apache.calcite.plan.RelOptCluster cluster, org.apache.calcite.plan.RelOptTable table,
+      org.apache.calcite.prepare.Prepare.CatalogReader catalogReader,
+      org.apache.calcite.rel.RelNode child, org.apache.calcite.rel.core.TableModify.Operation op,
+      List<String> updateColumns, List<org.apache.calcite.rex.RexNode> sourceExpressions,
+      boolean flattened) {
+    return org.apache.calcite.rel.logical.LogicalTableModify.create(table, catalogReader, child,
+        op, updateColumns, sourceExpressions, flattened);
+  }
+
+  @Override
+  public <T> org.apache.calcite.linq4j.Queryable<T> asQueryable(
+      org.apache.calcite.linq4j.QueryProvider provider, org.apache.calcite.schema.SchemaPlus schema,
+      String tableName) {
+    return new org.apache.calcite.schema.impl.AbstractTableQueryable<T>(provider, schema, this,
+        tableName) {
+      @Override
+      @SuppressWarnings("unchecked")
+      public Enumerator<T> enumerator() {
+        return (Enumerator<T>) scan(null).enumerator();
+      }
+    };
+  }
+
+  @Override
+  public java.lang.reflect.Type getElementType() {
+    return Object[].class;
+  }
+
+  @Override
+  public org.apache.calcite.linq4j.tree.Expression getExpression(
+      org.apache.calcite.schema.SchemaPlus schema, String tableName,
+      @SuppressWarnings("rawtypes") Class clazz) {
+    return org.apache.calcite.schema.Schemas.tableExpression(schema, getElementType(), tableName,
+        clazz);
   }
 
   static Object[] toRow(Result r, RowKeyCodec codec, List<SqlColumn> cols) {

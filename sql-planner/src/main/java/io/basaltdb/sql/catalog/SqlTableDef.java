@@ -45,6 +45,16 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
     return keyColumns(columns);
   }
 
+  /** The family of the marker cell every row writes (so a row of NULLs still exists). */
+  public String markerFamily() {
+    for (SqlColumn c : columns) {
+      if (!c.isKey()) {
+        return c.family();
+      }
+    }
+    return "0";
+  }
+
   public RowKeyCodec keyCodec() {
     List<RowKeyCodec.Column> cols = new ArrayList<>();
     for (SqlColumn c : keyColumns()) {

@@ -1,0 +1,268 @@
+package io.basaltdb.sql.ddl;
+
+import io.basaltdb.engine.BloomType;
+import io.basaltdb.engine.Compression;
+import io.basaltdb.engine.Database;
+import io.basaltdb.engine.FamilyOptions;
+import io.basaltdb.engine.InvalidArgumentException;
+import io.basaltdb.engine.TableDescriptor;
+import io.basaltdb.engine.TableName;
+import io.basaltdb.sql.BasaltSchema;
+import io.basaltdb.sql.catalog.SqlCatalog;
+import io.basaltdb.sql.catalog.SqlColumn;
+import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.parser.SqlColumnDef;
+import io.basaltdb.sql.parser.SqlCreateBasaltTable;
+import io.basaltdb.sql.parser.SqlTableOption;
+import io.basaltdb.sql.type.ColumnType;
+import io.basaltdb.sql.type.RowKeyCodec;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.calcite.jdbc.CalcitePrepare;
+import org.apache.calcite.server.DdlExecutorImpl;
+import org.apache.calcite.sql.SqlDataTypeSpec;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.ddl.SqlCreateSchema;
+import org.apache.calcite.sql.ddl.SqlDropSchema;
+import org.apache.calcite.sql.ddl.SqlDropTable;
+
+/**
+ * Runs Basalt's DDL: a table becomes an engine table (its families, options and split points)
+ * and a SQL definition in the catalog; a schema an engine namespace. Calcite finds the
+ * {@code execute} method matching the statement's node class. Stateless.
+ *
+ * <p>Mapping: an unqualified table goes to the {@code default} namespace; a non-key column
+ * without a family goes to family {@code 0} (as in Phoenix). Options apply to every family, or
+ * to one when qualified ({@code f.TTL=...}): VERSIONS, MIN_VERSIONS, TTL, COMPRESSION,
+ * BLOCKSIZE, BLOOMFILTER, DATA_BLOCK_ENCODING (NONE/PREFIX), IN_MEMORY; SALT_BUCKETS is the
+ * table's. SPLIT ON values are keys of the first primary-key column.
+ */
+public final class BasaltDdlExecutor extends DdlExecutorImpl {
+  public static final BasaltDdlExecutor INSTANCE = new BasaltDdlExecutor();
+  public static final String DEFAULT_FAMILY = "0";
+
+  private BasaltDdlExecutor() {}
+
+  private static Database database(CalcitePrepare.Context context) {
+    Database db = BasaltSchema.database(context.getMutableRootSchema());
+    if (db == null) {
+      throw new IllegalStateException("no Basalt database behind this connection");
+    }
+    return db;
+  }
+
+  /** Engine table name of a SQL name (schema DEFAULT or none = the default namespace). */
+  static TableName tableName(SqlIdentifier id) {
+    String table = id.names.get(id.names.size() - 1);
+    String ns = id.names.size() > 1 ? id.names.get(id.names.size() - 2)
+        : TableName.DEFAULT_NAMESPACE;
+    if (ns.equals("DEFAULT")) {
+      ns = TableName.DEFAULT_NAMESPACE;
+    }
+    return new TableName(ns, table);
+  }
+
+  public void execute(SqlCreateSchema create, CalcitePrepare.Context context) {
+    Database db = database(context);
+    String ns = create.name.getSimple();
+    if (db.admin().listNamespaces().contains(ns)) {
+      if (create.ifNotExists) {
+        return;
+      }
+      throw new InvalidArgumentException("schema " + ns + " already exists");
+    }
+    db.admin().createNamespace(ns);
+    BasaltSchema.addNamespace(context.getMutableRootSchema(), db, ns);
+  }
+
+  public void execute(SqlDropSchema drop, CalcitePrepare.Context context) {
+    Database db = database(context);
+    String ns = drop.name.getSimple();
+    if (!db.admin().listNamespaces().contains(ns)) {
+      if (drop.ifExists) {
+        return;
+      }
+      throw new InvalidArgumentException("schema " + ns + " does not exist");
+    }
+    db.admin().dropNamespace(ns);
+    context.getMutableRootSchema().removeSubSchema(ns);
+  }
+
+  public void execute(SqlDropTable drop, CalcitePrepare.Context context) {
+    Database db = database(context);
+    TableName t = tableName(drop.name);
+    if (!db.admin().tableExists(t)) {
+      if (drop.ifExists) {
+        return;
+      }
+      throw new InvalidArgumentException("table " + drop.name + " does not exist");
+    }
+    new SqlCatalog(db).remove(t);
+    db.admin().deleteTable(t);
+  }
+
+  public void execute(SqlCreateBasaltTable create, CalcitePrepare.Context context) {
+    Database db = database(context);
+    TableName name = tableName(create.name);
+    if (db.admin().tableExists(name)) {
+      if (create.ifNotExists) {
+        return;
+      }
+      throw new InvalidArgumentException("table " + create.name + " already exists");
+    }
+    List<SqlColumn> columns = columns(create);
+    int salt = 0;
+    Map<String, FamilyOptions> families = new LinkedHashMap<>();
+    for (SqlColumn c : columns) {
+      if (!c.isKey()) {
+        families.putIfAbsent(c.family(), FamilyOptions.DEFAULT);
+      }
+    }
+    if (families.isEmpty()) {
+      families.put(DEFAULT_FAMILY, FamilyOptions.DEFAULT);
+    }
+    for (SqlTableOption o : create.options) {
+      if (o.option().equals("SALT_BUCKETS")) {
+        salt = Integer.parseInt(o.valueText());
+        continue;
+      }
+      if (o.family() != null && !families.containsKey(o.family())) {
+        throw new InvalidArgumentException("option " + o.name + " names family " + o.family()
+            + ", which no column uses");
+      }
+      for (Map.Entry<String, FamilyOptions> f : families.entrySet()) {
+        if (o.family() == null || o.family().equals(f.getKey())) {
+          f.setValue(apply(f.getValue(), o));
+        }
+      }
+    }
+    SqlTableDef def = new SqlTableDef(name, columns, salt);
+    RowKeyCodec codec = def.keyCodec();
+    List<byte[]> splits = new ArrayList<>();
+    for (SqlNode n : create.splitPoints) {
+      SqlColumn first = def.keyColumns().get(0);
+      Object v = literalValue((SqlLiteral) n, first.type());
+      splits.add(codec.encodePrefix(first.type().toKey(v)));
+    }
+    if (salt > 0) {
+      splits.clear();
+      for (int b = 1; b < salt; b++) {
+        splits.add(new byte[] {(byte) b});
+      }
+    }
+    splits.sort(java.util.Arrays::compareUnsigned);
+    db.admin().createTable(new TableDescriptor(name, families), splits.toArray(new byte[0][]));
+    new SqlCatalog(db).put(def);
+  }
+
+  private static List<SqlColumn> columns(SqlCreateBasaltTable create) {
+    List<String> pk = new ArrayList<>();
+    for (SqlIdentifier id : create.primaryKey) {
+      pk.add(id.getSimple());
+    }
+    List<SqlColumn> out = new ArrayList<>();
+    int inlineKeys = 0;
+    for (SqlColumnDef c : create.columns) {
+      if (c.primaryKey) {
+        inlineKeys++;
+      }
+    }
+    if (inlineKeys > 1 || (inlineKeys == 1 && !pk.isEmpty())) {
+      throw new InvalidArgumentException("a table has one primary key: declare it inline on one "
+          + "column or as a CONSTRAINT, not both");
+    }
+    if (inlineKeys == 0 && pk.isEmpty()) {
+      throw new InvalidArgumentException("table " + create.name
+          + " needs a PRIMARY KEY (tables without one are not supported yet)");
+    }
+    for (SqlColumnDef c : create.columns) {
+      int keyPos = c.primaryKey ? 0 : pk.indexOf(c.column());
+      boolean desc = c.primaryKey ? c.descending
+          : keyPos >= 0 && create.primaryKeyDescending.get(keyPos);
+      if (keyPos >= 0 && c.family() != null) {
+        throw new InvalidArgumentException("primary key column " + c.name
+            + " cannot belong to a family");
+      }
+      SqlDataTypeSpec spec = c.type;
+      ColumnType type = columnType(spec);
+      var basic = spec.getTypeNameSpec() instanceof org.apache.calcite.sql.SqlBasicTypeNameSpec b
+          ? b : null;
+      int precision = basic == null ? -1 : basic.getPrecision();
+      int scale = basic == null ? -1 : basic.getScale();
+      out.add(new SqlColumn(c.column(), type, precision, scale, !c.notNull && keyPos < 0,
+          keyPos, desc, keyPos >= 0 ? null : (c.family() == null ? DEFAULT_FAMILY : c.family())));
+    }
+    for (String k : pk) {
+      if (out.stream().noneMatch(c -> c.name().equals(k))) {
+        throw new InvalidArgumentException("primary key column " + k + " is not a column");
+      }
+    }
+    return out;
+  }
+
+  private static ColumnType columnType(SqlDataTypeSpec spec) {
+    String n = spec.getTypeName().getSimple().toUpperCase(Locale.ROOT);
+    return switch (n) {
+      case "BOOLEAN" -> ColumnType.BOOLEAN;
+      case "TINYINT" -> ColumnType.TINYINT;
+      case "SMALLINT" -> ColumnType.SMALLINT;
+      case "INTEGER", "INT" -> ColumnType.INTEGER;
+      case "BIGINT" -> ColumnType.BIGINT;
+      case "REAL", "FLOAT" -> ColumnType.REAL;
+      case "DOUBLE" -> ColumnType.DOUBLE;
+      case "DECIMAL", "NUMERIC" -> ColumnType.DECIMAL;
+      case "CHAR" -> ColumnType.CHAR;
+      case "VARCHAR" -> ColumnType.VARCHAR;
+      case "BINARY" -> ColumnType.BINARY;
+      case "VARBINARY" -> ColumnType.VARBINARY;
+      case "DATE" -> ColumnType.DATE;
+      case "TIME" -> ColumnType.TIME;
+      case "TIMESTAMP" -> ColumnType.TIMESTAMP;
+      default -> throw new InvalidArgumentException("unsupported column type " + n);
+    };
+  }
+
+  private static FamilyOptions apply(FamilyOptions f, SqlTableOption o) {
+    String v = o.valueText();
+    try {
+      return switch (o.option()) {
+        case "VERSIONS" -> f.withVersions(Integer.parseInt(v), Math.min(f.minVersions(),
+            Integer.parseInt(v)));
+        case "MIN_VERSIONS" -> f.withVersions(f.maxVersions(), Integer.parseInt(v));
+        case "TTL" -> f.withTtlSeconds(Long.parseLong(v));
+        case "COMPRESSION" -> f.withCompression(Compression.parse(v));
+        case "BLOCKSIZE" -> f.withBlockSize(Integer.parseInt(v));
+        case "BLOOMFILTER" -> f.withBloomType(BloomType.parse(v));
+        case "DATA_BLOCK_ENCODING" -> f.withPrefixEncoding(!v.equalsIgnoreCase("NONE"));
+        case "IN_MEMORY" -> f.withInMemory(Boolean.parseBoolean(v));
+        default -> throw new InvalidArgumentException("unknown table option " + o.option());
+      };
+    } catch (NumberFormatException e) {
+      throw new InvalidArgumentException("option " + o.option() + " needs a number, got " + v);
+    }
+  }
+
+  /** A literal as a value of a column type, in Calcite's internal form. */
+  static Object literalValue(SqlLiteral l, ColumnType t) {
+    return switch (t) {
+      case BOOLEAN -> l.booleanValue();
+      case TINYINT -> l.bigDecimalValue().byteValueExact();
+      case SMALLINT -> l.bigDecimalValue().shortValueExact();
+      case INTEGER, DATE, TIME -> l.bigDecimalValue().intValueExact();
+      case BIGINT, TIMESTAMP -> l.bigDecimalValue().longValueExact();
+      case REAL -> l.bigDecimalValue().floatValue();
+      case DOUBLE -> l.bigDecimalValue().doubleValue();
+      case DECIMAL -> l.bigDecimalValue() == null ? new BigDecimal(l.toValue()) : l.bigDecimalValue();
+      case CHAR, VARCHAR -> l.toValue();
+      case BINARY, VARBINARY -> new org.apache.calcite.avatica.util.ByteString(
+          l.toValue().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    };
+  }
+
+}

@@ -1,0 +1,28 @@
+package io.basaltdb.sql.parser;
+
+import io.basaltdb.sql.ddl.BasaltDdlExecutor;
+import io.basaltdb.sql.parser.impl.BasaltSqlParserImpl;
+import java.io.Reader;
+import org.apache.calcite.server.DdlExecutor;
+import org.apache.calcite.sql.parser.SqlAbstractParserImpl;
+import org.apache.calcite.sql.parser.SqlParserImplFactory;
+
+/**
+ * Basalt's parser and DDL executor for Calcite connections: set the connection property
+ * {@code parserFactory=io.basaltdb.sql.parser.BasaltParserFactory#INSTANCE}.
+ */
+public final class BasaltParserFactory implements SqlParserImplFactory {
+  public static final BasaltParserFactory INSTANCE = new BasaltParserFactory();
+
+  private BasaltParserFactory() {}
+
+  @Override
+  public SqlAbstractParserImpl getParser(Reader reader) {
+    return BasaltSqlParserImpl.FACTORY.getParser(reader);
+  }
+
+  @Override
+  public DdlExecutor getDdlExecutor() {
+    return BasaltDdlExecutor.INSTANCE;
+  }
+}

@@ -1,0 +1,115 @@
+package io.basaltdb.sql.ddl;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.basaltdb.engine.Database;
+import io.basaltdb.engine.EngineOptions;
+import io.basaltdb.engine.TableName;
+import io.basaltdb.sql.BasaltSchema;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import org.apache.calcite.jdbc.CalciteConnection;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** DDL and INSERT through a Calcite connection with Basalt's parser and DDL executor. */
+class DdlAndInsertTest {
+  Database db;
+  Connection conn;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    db = Database.openTemporary(EngineOptions.defaults());
+    conn = connect();
+  }
+
+  private Connection connect() throws SQLException {
+    Properties p = new Properties();
+    p.setProperty("parserFactory", "io.basaltdb.sql.parser.BasaltParserFactory#INSTANCE");
+    Connection c = DriverManager.getConnection("jdbc:calcite:", p);
+    CalciteConnection cc = c.unwrap(CalciteConnection.class);
+    BasaltSchema.register(cc.getRootSchema(), db);
+    cc.setSchema("DEFAULT");
+    return c;
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    conn.close();
+    db.close();
+  }
+
+  private int update(String sql) throws SQLException {
+    try (Statement st = conn.createStatement()) {
+      return st.executeUpdate(sql);
+    }
+  }
+
+  private List<String> query(Connection c, String sql) throws SQLException {
+    List<String> out = new ArrayList<>();
+    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+      int n = rs.getMetaData().getColumnCount();
+      while (rs.next()) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 1; i <= n; i++) {
+          sb.append(i > 1 ? "|" : "").append(rs.getString(i));
+        }
+        out.add(sb.toString());
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void createInsertSelectDrop() throws Exception {
+    update("CREATE TABLE pages (id BIGINT NOT NULL PRIMARY KEY, f.name VARCHAR(40), "
+        + "f.hits BIGINT, g.score DOUBLE) VERSIONS=3, g.TTL=86400, COMPRESSION='LZ4' "
+        + "SPLIT ON (100, 200)");
+    var desc = db.admin().describe(TableName.of("PAGES"));
+    assertEquals(List.of("F", "G"), List.copyOf(desc.families().keySet()));
+    assertEquals(3, desc.families().get("F").maxVersions());
+    assertEquals(86400, desc.families().get("G").ttlSeconds());
+    assertEquals(0, desc.families().get("F").ttlSeconds());
+    assertEquals(3, db.admin().regions(TableName.of("PAGES")).size());
+
+    assertEquals(3, update("INSERT INTO pages VALUES (1, 'one', 10, 0.5), (150, 'mid', 20, NULL), "
+        + "(250, NULL, NULL, NULL)"));
+    assertEquals(List.of("1|one|10|0.5", "150|mid|20|null", "250|null|null|null"),
+        query(conn, "SELECT * FROM pages ORDER BY id"));
+    SQLException dup = assertThrows(SQLException.class,
+        () -> update("INSERT INTO pages (id, name) VALUES (150, 'again')"));
+    assertTrue(String.valueOf(dup.getMessage()).contains("duplicate primary key")
+        || String.valueOf(dup.getCause()).contains("duplicate primary key"), dup.toString());
+    assertEquals(List.of("mid"), query(conn, "SELECT name FROM pages WHERE id = 150"));
+
+    try (Connection other = connect()) {
+      assertEquals(List.of("3"), query(other, "SELECT COUNT(*) FROM pages"),
+          "another connection sees the table and its rows");
+    }
+    update("DROP TABLE pages");
+    assertTrue(!db.admin().tableExists(TableName.of("PAGES")));
+  }
+
+  @Test
+  void compositeDescendingKeysAndSchemas() throws Exception {
+    update("CREATE SCHEMA web");
+    update("CREATE TABLE web.clicks (host VARCHAR NOT NULL, ts BIGINT NOT NULL, n INTEGER, "
+        + "CONSTRAINT pk PRIMARY KEY (host, ts DESC)) SALT_BUCKETS=3");
+    assertEquals(3, db.admin().regions(TableName.of("WEB:CLICKS")).size());
+    update("INSERT INTO web.clicks VALUES ('a', 1, 1), ('a', 3, 3), ('b', 2, 2), ('a', 2, 2)");
+    assertEquals(List.of("a|3", "a|2", "a|1", "b|2"),
+        query(conn, "SELECT host, ts FROM web.clicks ORDER BY host, ts DESC"));
+    assertThrows(SQLException.class, () -> update("CREATE TABLE nokey (a INTEGER)"));
+    assertThrows(SQLException.class,
+        () -> update("CREATE TABLE bad (id INTEGER PRIMARY KEY, f.x INTEGER) COMPRESSION='ZIP'"));
+  }
+}
