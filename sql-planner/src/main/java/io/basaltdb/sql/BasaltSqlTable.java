@@ -26,6 +26,7 @@ import org.apache.calcite.schema.impl.AbstractTable;
  * convention and its rules.
  */
 public final class BasaltSqlTable extends AbstractTable implements ScannableTable,
+    org.apache.calcite.schema.ProjectableFilterableTable,
     org.apache.calcite.schema.ModifiableTable {
   /** The marker cell's qualifier (Phoenix calls it the empty key value). */
   public static final byte[] MARKER = {'_', '0'};
@@ -201,6 +202,88 @@ public final class BasaltSqlTable extends AbstractTable implements ScannableTabl
       @SuppressWarnings("rawtypes") Class clazz) {
     return org.apache.calcite.schema.Schemas.tableExpression(schema, getElementType(), tableName,
         clazz);
+  }
+
+  // ------------------------------------------------------------------ stage 2: ranges, columns
+
+  /**
+   * A scan narrowed by the filters (key-prefix predicates become key ranges; every filter stays
+   * in the list, so Calcite still checks it) and reading only the projected columns' cells plus
+   * the row marker.
+   */
+  @Override
+  public Enumerable<Object[]> scan(DataContext root, List<org.apache.calcite.rex.RexNode> filters,
+      int[] projects) {
+    List<io.basaltdb.sql.pushdown.KeyRange> ranges = io.basaltdb.sql.pushdown.KeyRangeExtractor
+        .ranges(def, io.basaltdb.sql.pushdown.KeyRangeExtractor.conjuncts(filters));
+    RowKeyCodec codec = def.keyCodec();
+    List<SqlColumn> cols = def.columns();
+    int[] proj = projects == null ? java.util.stream.IntStream.range(0, cols.size()).toArray()
+        : projects;
+    return new AbstractEnumerable<>() {
+      @Override
+      public Enumerator<Object[]> enumerator() {
+        java.util.Iterator<io.basaltdb.sql.pushdown.KeyRange> todo = ranges.iterator();
+        return new Enumerator<>() {
+          private ResultScanner scanner;
+          private Object[] current;
+
+          @Override
+          public Object[] current() {
+            return current;
+          }
+
+          @Override
+          public boolean moveNext() {
+            while (true) {
+              if (scanner == null) {
+                if (!todo.hasNext()) {
+                  return false;
+                }
+                scanner = db.table(def.table()).getScanner(scanFor(todo.next(), proj));
+              }
+              Result r = scanner.next();
+              if (r != null) {
+                Object[] full = toRow(r, codec, cols);
+                Object[] row = new Object[proj.length];
+                for (int i = 0; i < proj.length; i++) {
+                  row[i] = full[proj[i]];
+                }
+                current = row;
+                return true;
+              }
+              scanner.close();
+              scanner = null;
+            }
+          }
+
+          @Override
+          public void reset() {
+            throw new UnsupportedOperationException("reset");
+          }
+
+          @Override
+          public void close() {
+            if (scanner != null) {
+              scanner.close();
+            }
+          }
+        };
+      }
+    };
+  }
+
+  private Scan scanFor(io.basaltdb.sql.pushdown.KeyRange range, int[] proj) {
+    Scan scan = new Scan().withStartRow(range.start()).withStopRow(range.stop());
+    scan.addColumn(def.markerFamily().getBytes(StandardCharsets.UTF_8), MARKER);
+    for (int i : proj) {
+      SqlColumn c = def.columns().get(i);
+      if (!c.isKey()) {
+        scan.addColumn(c.family().getBytes(StandardCharsets.UTF_8),
+            c.name().getBytes(StandardCharsets.UTF_8));
+      }
+    }
+    return scan;
   }
 
   static Object[] toRow(Result r, RowKeyCodec codec, List<SqlColumn> cols) {

@@ -51,8 +51,8 @@ class ScannableSqlTest {
     Table t = db.table("T");
     RowKeyCodec codec = def.keyCodec();
     for (long id = -5; id < 100; id++) {
-      Put p = new Put(codec.encode(id)).addColumn(b("F"), b("NAME"),
-          ColumnType.VARCHAR.toCell("item " + id));
+      Put p = new Put(codec.encode(id)).addColumn(b("F"), BasaltSqlTable.MARKER, new byte[0])
+          .addColumn(b("F"), b("NAME"), ColumnType.VARCHAR.toCell("item " + id));
       if (id % 10 != 0) {
         p.addColumn(b("F"), b("PRICE"), ColumnType.DECIMAL.toCell(BigDecimal.valueOf(id * 25, 2)));
       }
@@ -95,6 +95,21 @@ class ScannableSqlTest {
     assertEquals(List.of("99|24.75", "98|24.50"),
         query("SELECT id, price FROM t WHERE price > 24.4 ORDER BY id DESC"));
     assertEquals(List.of("10"), query("SELECT COUNT(*) FROM t WHERE price IS NULL"));
+  }
+
+  @Test
+  void keyPredicatesNarrowTheScan() throws Exception {
+    String plan = String.join("\n", query("EXPLAIN PLAN FOR SELECT name FROM t WHERE id = 42"));
+    System.out.println(plan);
+    assertEquals(true, plan.contains("filters"), plan);
+    long before = db.regions(TableName.of("T")).stream().mapToLong(r -> r.stats().reads()).sum();
+    assertEquals(List.of("item 42"), query("SELECT name FROM t WHERE id = 42"));
+    assertEquals(List.of("7|item 7", "8|item 8", "9|item 9"),
+        query("SELECT id, name FROM t WHERE id > 6 AND id <= 9 ORDER BY id"));
+    assertEquals(List.of("-3", "60", "99"), query("SELECT id FROM t WHERE id IN (99, -3, 60, 1000) ORDER BY id"));
+    assertEquals(List.of("item 80"), query("SELECT name FROM t WHERE 80 = id"));
+    long scans = db.regions(TableName.of("T")).stream().mapToLong(r -> r.stats().reads()).sum() - before;
+    assertEquals(true, scans <= 7, "the four queries open " + scans + " region scans (a full scan opens 2 each)");
   }
 
   @Test
