@@ -95,10 +95,10 @@ public final class BasaltSqlTable extends AbstractTable implements ScannableTabl
   // ------------------------------------------------------------------ INSERT (stage 1)
 
   /**
-   * INSERT through Calcite's enumerable table-modify: each row added to this collection is
-   * written to the engine at once, atomically per row, with its marker cell; a row whose key
-   * exists already is refused (a unique-key violation). {@code size()} counts the rows added,
-   * which is how Calcite computes the update count.
+   * INSERT and DELETE through Calcite's enumerable table-modify: each row added to this
+   * collection is written to the engine at once, atomically per row, with its marker cell (a
+   * row whose key exists already is refused: a unique-key violation); each row removed is
+   * deleted. {@code size()} moves by one per row, which is how Calcite computes update counts.
    */
   @Override
   public java.util.Collection<Object[]> getModifiableCollection() {
@@ -113,6 +113,22 @@ public final class BasaltSqlTable extends AbstractTable implements ScannableTabl
       }
 
       @Override
+      public boolean remove(Object row) {
+        delete(row);
+        added--;
+        return true;
+      }
+
+      @Override
+      public boolean removeAll(java.util.Collection<?> rows) {
+        // AbstractCollection's would walk this (empty) collection; each given row is deleted
+        for (Object row : rows) {
+          remove(row);
+        }
+        return !rows.isEmpty();
+      }
+
+      @Override
       public java.util.Iterator<Object[]> iterator() {
         return java.util.Collections.emptyIterator();
       }
@@ -122,6 +138,24 @@ public final class BasaltSqlTable extends AbstractTable implements ScannableTabl
         return added;
       }
     };
+  }
+
+  /** DELETE of a row read by the statement: the whole engine row goes (a row delete). */
+  private void delete(Object input) {
+    Object[] values = input instanceof Object[] a ? a : new Object[] {input};
+    db.table(def.table()).delete(new io.basaltdb.engine.Delete(keyOf(values)));
+  }
+
+  private byte[] keyOf(Object[] values) {
+    Object[] key = new Object[def.keyColumns().size()];
+    List<SqlColumn> cols = def.columns();
+    for (int i = 0; i < cols.size(); i++) {
+      SqlColumn c = cols.get(i);
+      if (c.isKey()) {
+        key[c.keyPosition()] = c.type().toKey(values[i]);
+      }
+    }
+    return def.keyCodec().encode(key);
   }
 
   private void insert(Object input) {

@@ -95,6 +95,11 @@ class DdlAndInsertTest {
       assertEquals(List.of("3"), query(other, "SELECT COUNT(*) FROM pages"),
           "another connection sees the table and its rows");
     }
+    assertEquals(1, update("DELETE FROM pages WHERE id = 150"));
+    assertEquals(List.of("1", "250"), query(conn, "SELECT id FROM pages ORDER BY id"));
+    assertEquals(2, update("DELETE FROM pages WHERE id > 0"));
+    assertEquals(List.of("0"), query(conn, "SELECT COUNT(*) FROM pages"));
+    assertEquals(1, update("INSERT INTO pages (id) VALUES (150)"), "a deleted key can be inserted again");
     update("DROP TABLE pages");
     assertTrue(!db.admin().tableExists(TableName.of("PAGES")));
   }
