@@ -77,19 +77,37 @@ public final class MemStore {
     return new Iter();
   }
 
+  /**
+   * An iterator already positioned at {@code target} when some cell of {@code row} is held,
+   * else null: one skip-list search answers both "is the row here?" and "where does it start?"
+   * (a later seek to the same target is free).
+   */
+  public CellIterator iteratorAtRow(byte[] row, Cell target) {
+    Iter it = new Iter();
+    it.seek(target);
+    Cell c = it.current();
+    return c != null && java.util.Arrays.equals(c.row(), row) ? it : null;
+  }
+
   private final class Iter implements CellIterator {
     private Iterator<Cell> it;
     private Cell current;
+    private Cell seekTarget; // the last seek's target while the cursor has not moved since
 
     @Override
     public void seekToFirst() {
       it = cells.iterator();
+      seekTarget = null;
       advance();
     }
 
     @Override
     public void seek(Cell target) {
+      if (seekTarget != null && CellComparator.INSTANCE.compare(seekTarget, target) == 0) {
+        return; // already there
+      }
       it = cells.tailSet(target, true).iterator();
+      seekTarget = target;
       advance();
     }
 
@@ -105,6 +123,7 @@ public final class MemStore {
     @Override
     public void next() {
       if (current != null) {
+        seekTarget = null;
         advance();
       }
     }

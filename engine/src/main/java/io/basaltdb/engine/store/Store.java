@@ -425,12 +425,16 @@ public final class Store implements AutoCloseable {
   public List<CellIterator> sources(StoreView v, byte[] startRow, byte[] stopRow, byte[] getRow,
       java.util.NavigableSet<byte[]> qualifiers, long minTimestamp) {
     List<CellIterator> its = new ArrayList<>();
-    if (getRow == null || v.active.containsRow(getRow, family)) {
+    if (getRow == null) {
       its.add(v.active.iterator());
-    }
-    for (MemStore m : v.flushing) {
-      if (getRow == null || m.containsRow(getRow, family)) {
+      for (MemStore m : v.flushing) {
         its.add(m.iterator());
+      }
+    } else {
+      Cell target = io.basaltdb.engine.cell.CellComparator.firstOnRow(getRow, family);
+      addIfPresent(its, v.active.iteratorAtRow(getRow, target));
+      for (MemStore m : v.flushing) {
+        addIfPresent(its, m.iteratorAtRow(getRow, target));
       }
     }
     for (StoreFile f : v.files) {
@@ -485,6 +489,12 @@ public final class Store implements AutoCloseable {
       return b;
     }
     return b != null && java.util.Arrays.compareUnsigned(b, a) > 0 ? b : a;
+  }
+
+  private static void addIfPresent(List<CellIterator> its, CellIterator it) {
+    if (it != null) {
+      its.add(it);
+    }
   }
 
   private static boolean mightContain(BlockFileReader r, byte[] row,
