@@ -65,7 +65,8 @@ class PushdownVersusH2Test {
         }
         StringBuilder values = new StringBuilder();
         for (int i = 0; i < 300; i++) {
-          String g = String.valueOf((char) ('a' + r.nextInt(8)));
+          String g = (char) ('a' + r.nextInt(8)) + (r.nextBoolean() ? "" : String.valueOf(
+              (char) ('a' + r.nextInt(3))));
           int k = r.nextInt(60) - 20;
           values.setLength(0);
           values.append("('").append(g).append("', ").append(k).append(", ")
@@ -95,7 +96,9 @@ class PushdownVersusH2Test {
     int k2 = k1 + r.nextInt(30);
     String[] ops = {"<", "<=", ">", ">=", "="};
     String op = ops[r.nextInt(ops.length)];
-    return switch (r.nextInt(7)) {
+    return switch (r.nextInt(9)) {
+      case 7 -> "g LIKE '" + (char) ('a' + r.nextInt(9)) + "%'";
+      case 8 -> "g LIKE '" + (char) ('a' + r.nextInt(9)) + "%' AND k > " + k1;
       case 0 -> "g = " + g;
       case 1 -> "g = " + g + " AND k " + op + " " + k1;
       case 2 -> "g = " + g + " AND k BETWEEN " + k1 + " AND " + k2;

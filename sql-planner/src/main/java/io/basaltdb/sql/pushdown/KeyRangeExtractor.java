@@ -16,7 +16,7 @@ import org.apache.calcite.sql.SqlKind;
  * Turns the conjuncts of a filter into row-key ranges, in the manner of Calcite's InnoDB
  * adapter's index conditions: equalities on a prefix of the key columns (an {@code IN} list or
  * {@code OR} of equalities on one of them fans out into several ranges), then at most one range
- * predicate on the next key column. What it cannot use is simply left to Calcite, which
+ * predicate, or a {@code LIKE 'prefix%'}, on the next key column. What it cannot use is simply left to Calcite, which
  * evaluates every filter again above the scan, so a range is only ever a narrowing. Salted
  * tables are scanned whole (their ranges are per bucket; the Basalt convention will do that).
  * Stateless.
@@ -70,8 +70,21 @@ public final class KeyRangeExtractor {
         }
       }
     }
-    if (k == 0 && lower == null && upper == null) {
+    byte[] likePrefix = null;
+    if (k < keys.size() && lower == null && upper == null) {
+      likePrefix = likePrefix(def, keys.get(k), conjuncts);
+    }
+    if (k == 0 && lower == null && upper == null && likePrefix == null) {
       return List.of(KeyRange.ALL);
+    }
+    if (likePrefix != null) {
+      List<KeyRange> out = new ArrayList<>();
+      for (List<Object> p : prefixes) {
+        byte[] start = codec.encodePrefixWithPartial(p.toArray(), likePrefix);
+        out.add(new KeyRange(start, KeyRange.prefixEnd(start)));
+      }
+      out.sort((a, b) -> java.util.Arrays.compareUnsigned(a.start(), b.start()));
+      return out;
     }
     List<KeyRange> out = new ArrayList<>();
     for (List<Object> p : prefixes) {
@@ -146,6 +159,37 @@ public final class KeyRangeExtractor {
 
   private static boolean isColumn(SqlTableDef def, SqlColumn col, RexNode n) {
     return n instanceof RexInputRef ref && def.columns().get(ref.getIndex()) == col;
+  }
+
+  /**
+   * For {@code $col LIKE 'abc%'} (a literal prefix, then only a trailing {@code %}, no escape),
+   * the prefix's bytes; else null.
+   */
+  private static byte[] likePrefix(SqlTableDef def, SqlColumn col, List<RexNode> conjuncts) {
+    if (col.type().keyType() != io.basaltdb.sql.type.KeyType.VARCHAR) {
+      return null;
+    }
+    for (RexNode c : conjuncts) {
+      if (c.getKind() != SqlKind.LIKE || ((RexCall) c).getOperands().size() != 2) {
+        continue;
+      }
+      RexCall call = (RexCall) c;
+      if (!isColumn(def, col, call.getOperands().get(0))
+          || !(call.getOperands().get(1) instanceof RexLiteral lit)) {
+        continue;
+      }
+      String pattern = lit.getValueAs(String.class);
+      if (pattern == null || !pattern.endsWith("%")) {
+        continue;
+      }
+      String prefix = pattern.substring(0, pattern.length() - 1);
+      if (prefix.isEmpty() || prefix.contains("%") || prefix.contains("_")
+          || prefix.contains("\\")) {
+        continue;
+      }
+      return prefix.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+    return null;
   }
 
   private record Bound(Object value, boolean lower, boolean inclusive) {}

@@ -78,6 +78,33 @@ public final class RowKeyCodec {
     return out.toByteArray();
   }
 
+  /**
+   * The unsalted key prefix of the first {@code values.length} columns followed by the start of
+   * the next column, a string or bytes column, whose value begins with {@code partial}: every
+   * key with such a value starts with these bytes ({@code LIKE 'abc%'} as a key range).
+   */
+  public byte[] encodePrefixWithPartial(Object[] values, byte[] partial) {
+    if (values.length >= columns.size()) {
+      throw new InvalidArgumentException("no key column after " + values.length);
+    }
+    Column c = columns.get(values.length);
+    if (c.type() != KeyType.VARCHAR && c.type() != KeyType.VARBINARY) {
+      throw new InvalidArgumentException("a partial value needs a string or bytes column, not "
+          + c.type());
+    }
+    byte[] head = encodePrefix(values);
+    byte[] field = terminated(partial);
+    field = Arrays.copyOf(field, field.length - 2); // no terminator: any continuation matches
+    if (c.descending()) {
+      for (int j = 0; j < field.length; j++) {
+        field[j] = (byte) ~field[j];
+      }
+    }
+    byte[] out = Arrays.copyOf(head, head.length + field.length);
+    System.arraycopy(field, 0, out, head.length, field.length);
+    return out;
+  }
+
   /** Prefixes the salt byte (when salted) computed from the unsalted key. */
   public byte[] salt(byte[] unsalted) {
     if (saltBuckets == 0) {
