@@ -54,42 +54,7 @@ public final class BasaltSqlTable extends AbstractTable implements ScannableTabl
 
   @Override
   public Enumerable<Object[]> scan(DataContext root) {
-    RowKeyCodec codec = def.keyCodec();
-    List<SqlColumn> cols = def.columns();
-    return new AbstractEnumerable<>() {
-      @Override
-      public Enumerator<Object[]> enumerator() {
-        ResultScanner scanner = db.table(def.table()).getScanner(new Scan());
-        return new Enumerator<>() {
-          private Object[] current;
-
-          @Override
-          public Object[] current() {
-            return current;
-          }
-
-          @Override
-          public boolean moveNext() {
-            Result r = scanner.next();
-            if (r == null) {
-              return false;
-            }
-            current = toRow(r, codec, cols);
-            return true;
-          }
-
-          @Override
-          public void reset() {
-            throw new UnsupportedOperationException("reset");
-          }
-
-          @Override
-          public void close() {
-            scanner.close();
-          }
-        };
-      }
-    };
+    return scan(root, new java.util.ArrayList<>(), null);
   }
 
   // ------------------------------------------------------------------ INSERT (stage 1)

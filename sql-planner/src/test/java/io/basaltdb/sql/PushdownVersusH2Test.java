@@ -29,19 +29,9 @@ class PushdownVersusH2Test {
   }
 
   private static List<String> rows(Connection c, String sql) throws Exception {
-    List<String> out = new ArrayList<>();
-    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-      int n = rs.getMetaData().getColumnCount();
-      while (rs.next()) {
-        StringBuilder sb = new StringBuilder();
-        for (int i = 1; i <= n; i++) {
-          sb.append(i > 1 ? "|" : "").append(rs.getString(i));
-        }
-        out.add(sb.toString());
-      }
-    }
-    return out;
+    return io.basaltdb.sql.SqlTestSupport.rows(c, sql);
   }
+
 
   @Test
   void randomKeyPredicatesAgreeWithH2() throws Exception {

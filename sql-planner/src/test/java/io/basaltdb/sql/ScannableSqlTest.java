@@ -74,19 +74,9 @@ class ScannableSqlTest {
   }
 
   private List<String> query(String sql) throws Exception {
-    List<String> out = new ArrayList<>();
-    try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-      int n = rs.getMetaData().getColumnCount();
-      while (rs.next()) {
-        StringBuilder sb = new StringBuilder();
-        for (int i = 1; i <= n; i++) {
-          sb.append(i > 1 ? "|" : "").append(rs.getString(i));
-        }
-        out.add(sb.toString());
-      }
-    }
-    return out;
+    return SqlTestSupport.rows(conn, sql);
   }
+
 
   @Test
   void sqlTableRowsDecodeAcrossRegions() throws Exception {

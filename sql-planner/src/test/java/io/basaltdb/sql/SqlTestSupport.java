@@ -1,0 +1,28 @@
+package io.basaltdb.sql;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Query results as text rows ({@code a|b|c}), for comparing SQL answers in tests. */
+public final class SqlTestSupport {
+  private SqlTestSupport() {}
+
+  public static List<String> rows(Connection c, String sql) throws SQLException {
+    List<String> out = new ArrayList<>();
+    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+      int n = rs.getMetaData().getColumnCount();
+      while (rs.next()) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 1; i <= n; i++) {
+          sb.append(i > 1 ? "|" : "").append(rs.getString(i));
+        }
+        out.add(sb.toString());
+      }
+    }
+    return out;
+  }
+}
