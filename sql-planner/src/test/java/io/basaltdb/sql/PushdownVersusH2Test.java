@@ -39,12 +39,7 @@ class PushdownVersusH2Test {
     Random r = new Random(seed);
     try (Database db = Database.openTemporary(EngineOptions.defaults());
         Connection h2 = DriverManager.getConnection("jdbc:h2:mem:pushdown" + seed)) {
-      Properties p = new Properties();
-      p.setProperty("parserFactory", "io.basaltdb.sql.parser.BasaltParserFactory#INSTANCE");
-      try (Connection b = DriverManager.getConnection("jdbc:calcite:", p)) {
-        CalciteConnection cc = b.unwrap(CalciteConnection.class);
-        BasaltSchema.register(cc.getRootSchema(), db);
-        cc.setSchema("DEFAULT");
+      try (Connection b = BasaltConnections.open(db)) {
         try (Statement st = b.createStatement()) {
           st.executeUpdate("CREATE TABLE ev (g VARCHAR NOT NULL, k INTEGER NOT NULL, "
               + "v BIGINT, CONSTRAINT pk PRIMARY KEY (g, k DESC)) SPLIT ON ('c', 'f')");

@@ -33,13 +33,7 @@ class DdlAndInsertTest {
   }
 
   private Connection connect() throws SQLException {
-    Properties p = new Properties();
-    p.setProperty("parserFactory", "io.basaltdb.sql.parser.BasaltParserFactory#INSTANCE");
-    Connection c = DriverManager.getConnection("jdbc:calcite:", p);
-    CalciteConnection cc = c.unwrap(CalciteConnection.class);
-    BasaltSchema.register(cc.getRootSchema(), db);
-    cc.setSchema("DEFAULT");
-    return c;
+    return io.basaltdb.sql.BasaltConnections.open(db);
   }
 
   @AfterEach
