@@ -6,13 +6,9 @@ import io.basaltdb.engine.Database;
 import io.basaltdb.engine.EngineOptions;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import java.util.Random;
-import org.apache.calcite.jdbc.CalciteConnection;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -4,7 +4,6 @@ import java.nio.file.Path;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 import org.rocksdb.RocksDBException;
-import org.rocksdb.RocksIterator;
 
 /**
  * RocksDB for YCSB, configured as {@link RocksKv}: the record under its key, the counter under

@@ -6,7 +6,6 @@ import io.basaltdb.engine.CorruptionException;
 import io.basaltdb.engine.StorageIOException;
 import io.basaltdb.engine.cache.BlockCache;
 import io.basaltdb.engine.cell.CellIterator;
-import io.basaltdb.engine.util.ByteReader;
 import io.basaltdb.engine.util.ByteReader.MalformedException;
 import io.basaltdb.engine.util.ByteWriter;
 import io.basaltdb.engine.util.Unmapper;

@@ -2,7 +2,6 @@ package io.basaltdb.engine.region;
 
 import io.basaltdb.engine.Cell;
 import io.basaltdb.engine.CellType;
-import io.basaltdb.engine.ClosedException;
 import io.basaltdb.engine.Durability;
 import io.basaltdb.engine.FamilyOptions;
 import io.basaltdb.engine.InvalidArgumentException;

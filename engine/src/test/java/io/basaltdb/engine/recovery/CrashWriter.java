@@ -3,7 +3,6 @@ package io.basaltdb.engine.recovery;
 import io.basaltdb.engine.TestTables;
 import io.basaltdb.engine.Cell;
 import io.basaltdb.engine.Database;
-import io.basaltdb.engine.Durability;
 import io.basaltdb.engine.EngineOptions;
 import io.basaltdb.engine.FamilyOptions;
 import io.basaltdb.engine.Put;
