@@ -185,7 +185,9 @@ public final class BasaltSqlTable extends AbstractTable implements ScannableTabl
       @Override
       @SuppressWarnings("unchecked")
       public Enumerator<T> enumerator() {
-        return (Enumerator<T>) scan(null).enumerator();
+        int[] all = java.util.stream.IntStream.range(0, def.columns().size()).toArray();
+        return (Enumerator<T>) scan(List.of(io.basaltdb.sql.pushdown.KeyRange.ALL), all,
+            readTimestamp(provider)).enumerator();
       }
     };
   }
@@ -215,10 +217,16 @@ public final class BasaltSqlTable extends AbstractTable implements ScannableTabl
       int[] projects) {
     List<io.basaltdb.sql.pushdown.KeyRange> ranges = io.basaltdb.sql.pushdown.KeyRangeExtractor
         .ranges(def, io.basaltdb.sql.pushdown.KeyRangeExtractor.conjuncts(filters));
+    int[] proj = projects == null
+        ? java.util.stream.IntStream.range(0, def.columns().size()).toArray() : projects;
+    long asOf = readTimestamp(root == null ? null : root.getQueryProvider());
+    return scan(ranges, proj, asOf);
+  }
+
+  private Enumerable<Object[]> scan(List<io.basaltdb.sql.pushdown.KeyRange> ranges, int[] proj,
+      long asOf) {
     RowKeyCodec codec = def.keyCodec();
     List<SqlColumn> cols = def.columns();
-    int[] proj = projects == null ? java.util.stream.IntStream.range(0, cols.size()).toArray()
-        : projects;
     return new AbstractEnumerable<>() {
       @Override
       public Enumerator<Object[]> enumerator() {
@@ -239,7 +247,7 @@ public final class BasaltSqlTable extends AbstractTable implements ScannableTabl
                 if (!todo.hasNext()) {
                   return false;
                 }
-                scanner = db.table(def.table()).getScanner(scanFor(todo.next(), proj));
+                scanner = db.table(def.table()).getScanner(scanFor(todo.next(), proj, asOf));
               }
               Result r = scanner.next();
               if (r != null) {
@@ -272,8 +280,39 @@ public final class BasaltSqlTable extends AbstractTable implements ScannableTabl
     };
   }
 
-  private Scan scanFor(io.basaltdb.sql.pushdown.KeyRange range, int[] proj) {
+  /** The connection property that pins every read to a point in time (epoch ms). */
+  public static final String READ_TIMESTAMP = "readTimestamp";
+
+  /**
+   * The connection's read timestamp, or -1: versions written after it are not read (as
+   * Phoenix's CurrentSCN). As in HBase without KEEP_DELETED_CELLS, a delete made later still
+   * hides what it deleted.
+   */
+  static long readTimestamp(org.apache.calcite.linq4j.QueryProvider provider) {
+    if (!(provider instanceof org.apache.calcite.jdbc.CalciteConnection c)) {
+      return -1;
+    }
+    String v = c.getProperties().getProperty(READ_TIMESTAMP);
+    if (v == null || v.isBlank()) {
+      return -1;
+    }
+    try {
+      long ts = Long.parseLong(v.trim());
+      if (ts < 0) {
+        throw new NumberFormatException();
+      }
+      return ts;
+    } catch (NumberFormatException e) {
+      throw new io.basaltdb.engine.InvalidArgumentException("connection property "
+          + READ_TIMESTAMP + " must be epoch milliseconds, got '" + v + "'");
+    }
+  }
+
+  private Scan scanFor(io.basaltdb.sql.pushdown.KeyRange range, int[] proj, long asOf) {
     Scan scan = new Scan().withStartRow(range.start()).withStopRow(range.stop());
+    if (asOf >= 0) {
+      scan.setTimeRange(0, asOf == Long.MAX_VALUE ? asOf : asOf + 1);
+    }
     scan.addColumn(def.markerFamily().getBytes(StandardCharsets.UTF_8), MARKER);
     for (int i : proj) {
       SqlColumn c = def.columns().get(i);

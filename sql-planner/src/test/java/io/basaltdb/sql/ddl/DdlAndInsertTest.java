@@ -83,6 +83,32 @@ class DdlAndInsertTest {
   }
 
   @Test
+  void readTimestampPinsReadsToAPointInTime() throws Exception {
+    update("CREATE TABLE hist (id INTEGER NOT NULL PRIMARY KEY, f.v VARCHAR) VERSIONS=5");
+    update("INSERT INTO hist VALUES (1, 'old')");
+    long between = System.currentTimeMillis();
+    Thread.sleep(5);
+    // a newer version written through the engine (UPSERT is still to come)
+    db.table("HIST").put(new io.basaltdb.engine.Put(
+        db.admin().describe(TableName.of("HIST")) == null ? null
+            : new io.basaltdb.sql.type.RowKeyCodec(List.of(new io.basaltdb.sql.type.RowKeyCodec
+                .Column("ID", io.basaltdb.sql.type.KeyType.INTEGER, false)), 0).encode(1))
+        .addColumn("F".getBytes(), "V".getBytes(), "new".getBytes()));
+    assertEquals(List.of("1|new"), query(conn, "SELECT * FROM hist"));
+    java.util.Properties p = new java.util.Properties();
+    p.setProperty("readTimestamp", Long.toString(between));
+    try (Connection past = io.basaltdb.sql.BasaltConnections.open(db, p)) {
+      assertEquals(List.of("1|old"), query(past, "SELECT * FROM hist"));
+    }
+    p.setProperty("readTimestamp", "yesterday");
+    try (Connection bad = io.basaltdb.sql.BasaltConnections.open(db, p)) {
+      SQLException e = assertThrows(SQLException.class, () -> query(bad, "SELECT * FROM hist"));
+      assertTrue(String.valueOf(e.getMessage()).contains("readTimestamp")
+          || String.valueOf(e.getCause()).contains("readTimestamp"), e.toString());
+    }
+  }
+
+  @Test
   void compositeDescendingKeysAndSchemas() throws Exception {
     update("CREATE SCHEMA web");
     update("CREATE TABLE web.clicks (host VARCHAR NOT NULL, ts BIGINT NOT NULL, n INTEGER, "
