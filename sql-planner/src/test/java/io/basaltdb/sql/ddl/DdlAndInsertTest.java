@@ -89,10 +89,9 @@ class DdlAndInsertTest {
     long between = System.currentTimeMillis();
     Thread.sleep(5);
     // a newer version written through the engine (UPSERT is still to come)
-    db.table("HIST").put(new io.basaltdb.engine.Put(
-        db.admin().describe(TableName.of("HIST")) == null ? null
-            : new io.basaltdb.sql.type.RowKeyCodec(List.of(new io.basaltdb.sql.type.RowKeyCodec
-                .Column("ID", io.basaltdb.sql.type.KeyType.INTEGER, false)), 0).encode(1))
+    byte[] key = new io.basaltdb.sql.catalog.SqlCatalog(db).get(TableName.of("HIST")).keyCodec()
+        .encode(1);
+    db.table("HIST").put(new io.basaltdb.engine.Put(key)
         .addColumn("F".getBytes(), "V".getBytes(), "new".getBytes()));
     assertEquals(List.of("1|new"), query(conn, "SELECT * FROM hist"));
     java.util.Properties p = new java.util.Properties();
