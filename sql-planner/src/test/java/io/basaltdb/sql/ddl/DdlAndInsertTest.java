@@ -73,6 +73,11 @@ class DdlAndInsertTest {
       assertEquals(List.of("3"), query(other, "SELECT COUNT(*) FROM pages"),
           "another connection sees the table and its rows");
     }
+    update("CREATE TABLE copy (id BIGINT NOT NULL PRIMARY KEY, f.name VARCHAR(40))");
+    assertEquals(2, update("INSERT INTO copy SELECT id, name FROM pages WHERE name IS NOT NULL"));
+    assertEquals(List.of("1|one", "150|mid"), query(conn, "SELECT * FROM copy ORDER BY id"));
+    assertEquals(1, update("DELETE FROM copy WHERE name LIKE 'o%'"), "a non-key predicate");
+    assertEquals(List.of("150|mid"), query(conn, "SELECT * FROM copy"));
     assertEquals(1, update("DELETE FROM pages WHERE id = 150"));
     assertEquals(List.of("1", "250"), query(conn, "SELECT id FROM pages ORDER BY id"));
     assertEquals(2, update("DELETE FROM pages WHERE id > 0"));
