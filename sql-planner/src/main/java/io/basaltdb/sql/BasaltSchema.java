@@ -13,8 +13,8 @@ import org.apache.calcite.schema.impl.AbstractSchema;
 
 /**
  * One engine namespace as a SQL schema. Its tables are the SQL tables the catalog defines in
- * the namespace and, for every other engine table there, a raw view of it
- * ({@link RawEngineTable}). Table lists are read from the catalog on each lookup, so DDL made
+ * the namespace, each with its version history ({@code T$HISTORY}, {@link HistoryTable}), and,
+ * for every other engine table there, a raw view of it ({@link RawEngineTable}). Table lists are read from the catalog on each lookup, so DDL made
  * by another connection is visible at once. The engine's {@code default} namespace is the SQL
  * schema {@code DEFAULT}; other namespaces keep their names.
  */
@@ -68,6 +68,7 @@ public final class BasaltSchema extends AbstractSchema {
     }
     for (SqlTableDef def : catalog.list(namespace)) {
       tables.put(def.table().name(), new BasaltSqlTable(db, def));
+      tables.put(def.table().name() + HistoryTable.SUFFIX, new HistoryTable(db, def));
     }
     return tables;
   }

@@ -99,6 +99,9 @@ class DdlAndInsertTest {
     db.table("HIST").put(new io.basaltdb.engine.Put(key)
         .addColumn("F".getBytes(), "V".getBytes(), "new".getBytes()));
     assertEquals(List.of("1|new"), query(conn, "SELECT * FROM hist"));
+    List<String> history = query(conn,
+        "SELECT id, column_name, val FROM \"HIST$HISTORY\" ORDER BY version_ts DESC");
+    assertEquals(List.of("1|V|new", "1|V|old"), history, "every stored version, newest first");
     java.util.Properties p = new java.util.Properties();
     p.setProperty("readTimestamp", Long.toString(between));
     try (Connection past = io.basaltdb.sql.BasaltConnections.open(db, p)) {
