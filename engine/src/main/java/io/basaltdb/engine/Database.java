@@ -209,17 +209,9 @@ public final class Database implements AutoCloseable {
   }
 
   static void deleteRecursively(Path p) {
-    if (!Files.exists(p)) {
-      return;
-    }
-    try (var s = Files.walk(p)) {
-      for (Path x : (Iterable<Path>) s.sorted(java.util.Comparator.reverseOrder())::iterator) {
-        Files.delete(x);
-      }
-    } catch (IOException e) {
-      throw StorageIOException.wrap("cannot delete " + p, e);
-    }
+    io.basaltdb.engine.util.FileTrees.delete(p);
   }
+
 
   // ------------------------------------------------------------ used by Admin and Table
 

@@ -155,14 +155,9 @@ public final class Region implements AutoCloseable {
   }
 
   private static void deleteTree(Path p) {
-    try (var s = java.nio.file.Files.walk(p)) {
-      for (Path x : (Iterable<Path>) s.sorted(java.util.Comparator.reverseOrder())::iterator) {
-        java.nio.file.Files.delete(x);
-      }
-    } catch (java.io.IOException e) {
-      throw io.basaltdb.engine.StorageIOException.wrap("cannot delete " + p, e);
-    }
+    io.basaltdb.engine.util.FileTrees.delete(p);
   }
+
 
   // ------------------------------------------------------------------ recovery
 
