@@ -65,6 +65,13 @@ class DdlAndInsertTest {
         query(conn, "SELECT * FROM pages ORDER BY id"));
     SQLException dup = assertThrows(SQLException.class,
         () -> update("INSERT INTO pages (id, name) VALUES (150, 'again')"));
+    assertEquals("23505", io.basaltdb.sql.SqlErrors.sqlState(dup));
+    assertEquals("42000", io.basaltdb.sql.SqlErrors.sqlState(assertThrows(SQLException.class,
+        () -> update("INSERT INTO nosuch VALUES (1)"))));
+    assertEquals("42000", io.basaltdb.sql.SqlErrors.sqlState(assertThrows(SQLException.class,
+        () -> update("CREATE TABLE broken (id INTEGER PRIMARY KEY,)"))));
+    assertEquals("22023", io.basaltdb.sql.SqlErrors.sqlState(assertThrows(SQLException.class,
+        () -> update("CREATE TABLE bad2 (id INTEGER PRIMARY KEY, f.x INTEGER) VERSIONS=0"))));
     assertTrue(String.valueOf(dup.getMessage()).contains("duplicate primary key")
         || String.valueOf(dup.getCause()).contains("duplicate primary key"), dup.toString());
     assertEquals(List.of("mid"), query(conn, "SELECT name FROM pages WHERE id = 150"));
