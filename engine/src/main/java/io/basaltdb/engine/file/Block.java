@@ -9,8 +9,10 @@ import io.basaltdb.engine.util.ByteReader.MalformedException;
  * and its iterators. The restart array is validated when the block is parsed; entry bytes
  * are validated as they are decoded and raise {@link MalformedException}.
  *
- * <p>Iterators compare encoded keys in place ({@link BlockFileFormat#compareKey}) and build a
- * {@link Cell} only for the entry a caller asks for, so a seek allocates almost nothing.
+ * <p>A seek binary-searches the restart keys, decoded once per block and kept with it (the
+ * block cache weighs them in), then walks entries comparing encoded keys in place
+ * ({@link BlockFileFormat#compareKey}); a {@link Cell} is built only for the entry a caller
+ * asks for.
  */
 final class Block implements io.basaltdb.engine.cache.BlockCache.Sized {
   private final byte[] data;
@@ -37,11 +39,39 @@ final class Block implements io.basaltdb.engine.cache.BlockCache.Sized {
 
   @Override
   public int sizeInBytes() {
-    return data.length + 32;
+    return data.length + 32 + numRestarts * 96; // the bytes and the decoded restart keys
   }
 
   private int restart(int i) {
     return ByteReader.getInt(data, restartsOffset + 4 * i);
+  }
+
+  /** Decoded restart keys, built on the first seek (a block is immutable; a race only redoes it). */
+  private volatile Cell[] restartKeys;
+
+  private Cell restartKey(int i, byte[] family) {
+    Cell[] keys = restartKeys;
+    if (keys == null) {
+      keys = new Cell[numRestarts];
+      for (int r = 0; r < numRestarts; r++) {
+        keys[r] = decodeRestart(r, family);
+      }
+      restartKeys = keys;
+    }
+    return keys[i];
+  }
+
+  private Cell decodeRestart(int i, byte[] family) {
+    ByteReader r = new ByteReader(data, restart(i), restartsOffset);
+    int shared = r.getVarInt();
+    int unshared = r.getVarInt();
+    r.getVarInt();
+    if (shared != 0) {
+      throw new MalformedException("restart entry with shared prefix " + shared);
+    }
+    int off = r.position();
+    r.position(off + unshared);
+    return BlockFileFormat.decodeKey(data, off, unshared, family, r.getVarLong(), null);
   }
 
   Iter iterator(byte[] family) {
@@ -114,52 +144,7 @@ final class Block implements io.basaltdb.engine.cache.BlockCache.Sized {
     }
 
     private int compareAtRestart(int i, Cell target) {
-      int p = restart(i);
-      if (data[p] != 0) {
-        throw new MalformedException("restart entry with a shared prefix at " + p);
-      }
-      p++;
-      long unsharedAndPos = varint(p);
-      int unshared = (int) unsharedAndPos;
-      p = (int) (unsharedAndPos >>> 32);
-      p = (int) (varint(p) >>> 32); // value length
-      int keyOff = p;
-      if (unshared < 0 || keyOff + unshared > restartsOffset) {
-        throw new MalformedException("restart key runs past the entries at " + keyOff);
-      }
-      long seq = readSeq(keyOff + unshared);
-      return BlockFileFormat.compareKey(data, keyOff, unshared, seq, target);
-    }
-
-    /** A varint32 at {@code p}: the value in the low 32 bits, the next position in the high. */
-    private long varint(int p) {
-      int v = 0;
-      for (int shift = 0; shift <= 28; shift += 7) {
-        if (p >= restartsOffset) {
-          break;
-        }
-        byte b = data[p++];
-        v |= (b & 0x7F) << shift;
-        if ((b & 0x80) == 0) {
-          return ((long) p << 32) | (v & 0xFFFFFFFFL);
-        }
-      }
-      throw new MalformedException("bad varint in block entry before " + p);
-    }
-
-    private long readSeq(int p) {
-      long v = 0;
-      for (int shift = 0; shift < 64; shift += 7) {
-        if (p >= restartsOffset) {
-          break;
-        }
-        byte b = data[p++];
-        v |= (long) (b & 0x7F) << shift;
-        if ((b & 0x80) == 0) {
-          return v;
-        }
-      }
-      throw new MalformedException("bad sequence id varint before " + p);
+      return io.basaltdb.engine.cell.CellComparator.INSTANCE.compare(restartKey(i, family), target);
     }
 
     void next() {
