@@ -8,6 +8,7 @@
   ) [option = value [, option = value]...] [SPLIT ON (literal, ...)]
 
   CREATE SCHEMA [IF NOT EXISTS] name;  DROP TABLE [IF EXISTS] name;  DROP SCHEMA [IF EXISTS] name
+  ALTER TABLE name ADD [COLUMN] [f.]col type [NOT NULL];  ALTER TABLE name DROP [COLUMN] col
 -->
 
 boolean BasaltIfNotExists() :
@@ -135,5 +136,26 @@ SqlDrop SqlDropBasaltSchema(Span s, boolean replace) :
     <SCHEMA> ifExists = BasaltIfExists() id = CompoundIdentifier()
     {
         return SqlDdlNodes.dropSchema(s.end(this), false, ifExists, id);
+    }
+}
+
+SqlNode SqlAlterBasaltTable() :
+{
+    final SqlIdentifier id;
+    final SqlIdentifier column;
+    SqlDataTypeSpec type = null;
+    boolean notNull = false;
+    final Span s;
+}
+{
+    <ALTER> { s = span(); } <TABLE> id = CompoundIdentifier()
+    (
+        <ADD> [ <COLUMN> ] column = CompoundIdentifier() type = DataType()
+        [ <NOT> <NULL> { notNull = true; } | <NULL> ]
+    |
+        <DROP> [ <COLUMN> ] column = CompoundIdentifier()
+    )
+    {
+        return new SqlAlterBasaltTable(s.end(this), id, column, type, notNull);
     }
 }

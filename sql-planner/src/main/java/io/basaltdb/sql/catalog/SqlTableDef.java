@@ -14,10 +14,26 @@ import java.util.List;
  * and the salt bucket count. Stored in the SQL catalog as a versioned record written with
  * {@code DataOutputStream} (frozen format 1: version u8, salt u8, column count u32, then per
  * column name (UTF), type code u8, precision i32, scale i32, nullable, key position i32,
- * descending, family (UTF, empty for key columns)). Immutable.
+ * descending, family (UTF, empty for key columns)), then the marker family (UTF): the family
+ * of the cell every row writes, fixed when the table is created. Immutable.
  */
-public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuckets) {
+public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuckets,
+    String markerFamily) {
   public static final int FORMAT_VERSION = 1;
+
+  /** A new definition: the marker goes to the family of the first non-key column. */
+  public SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuckets) {
+    this(table, columns, saltBuckets, firstFamily(columns));
+  }
+
+  private static String firstFamily(List<SqlColumn> columns) {
+    for (SqlColumn c : columns) {
+      if (!c.isKey()) {
+        return c.family();
+      }
+    }
+    return "0";
+  }
 
   public SqlTableDef {
     columns = List.copyOf(columns);
@@ -45,16 +61,6 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
     return keyColumns(columns);
   }
 
-  /** The family of the marker cell every row writes (so a row of NULLs still exists). */
-  public String markerFamily() {
-    for (SqlColumn c : columns) {
-      if (!c.isKey()) {
-        return c.family();
-      }
-    }
-    return "0";
-  }
-
   public RowKeyCodec keyCodec() {
     List<RowKeyCodec.Column> cols = new ArrayList<>();
     for (SqlColumn c : keyColumns()) {
@@ -80,6 +86,7 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
         out.writeBoolean(c.descending());
         out.writeUTF(c.family() == null ? "" : c.family());
       }
+      out.writeUTF(markerFamily);
       return bytes.toByteArray();
     } catch (java.io.IOException e) {
       throw new IllegalStateException(e); // a byte array stream does not fail
@@ -107,7 +114,7 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
         cols.add(new SqlColumn(name, type, precision, scale, nullable, keyPos, desc,
             fam.isEmpty() ? null : fam));
       }
-      return new SqlTableDef(table, cols, salt);
+      return new SqlTableDef(table, cols, salt, in.readUTF());
     } catch (java.io.IOException e) {
       throw new CorruptionException("malformed SQL definition of " + table + ": " + e);
     }

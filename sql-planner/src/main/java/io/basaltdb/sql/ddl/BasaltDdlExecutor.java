@@ -107,6 +107,53 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
     db.admin().deleteTable(t);
   }
 
+  /**
+   * ALTER TABLE ADD: a nullable column (a new family is added to the engine table online).
+   * ALTER TABLE DROP: the column leaves the definition; its cells stay on disk unread (as in
+   * Phoenix) until the row is rewritten. Key columns cannot be added or dropped.
+   */
+  public void execute(io.basaltdb.sql.parser.SqlAlterBasaltTable alter,
+      CalcitePrepare.Context context) {
+    Database db = database(context);
+    TableName name = tableName(alter.name);
+    SqlCatalog catalog = new SqlCatalog(db);
+    SqlTableDef def = catalog.get(name);
+    if (def == null) {
+      throw new io.basaltdb.engine.TableNotFoundException("table " + alter.name
+          + " does not exist");
+    }
+    String col = alter.column.names.get(alter.column.names.size() - 1);
+    List<SqlColumn> cols = new ArrayList<>(def.columns());
+    SqlColumn existing = cols.stream().filter(c -> c.name().equals(col)).findFirst().orElse(null);
+    if (alter.isAdd()) {
+      if (existing != null) {
+        throw new InvalidArgumentException("table " + alter.name + " already has column " + col);
+      }
+      if (alter.notNull) {
+        throw new InvalidArgumentException("an added column must be nullable: existing rows "
+            + "have no value for " + col);
+      }
+      String family = alter.column.names.size() > 1 ? alter.column.names.get(0)
+          : def.markerFamily();
+      if (!db.admin().describe(name).families().containsKey(family)) {
+        db.admin().addFamily(name, family, FamilyOptions.DEFAULT);
+      }
+      var basic = alter.type.getTypeNameSpec() instanceof org.apache.calcite.sql.SqlBasicTypeNameSpec b
+          ? b : null;
+      cols.add(new SqlColumn(col, columnType(alter.type), basic == null ? -1 : basic.getPrecision(),
+          basic == null ? -1 : basic.getScale(), true, -1, false, family));
+    } else {
+      if (existing == null) {
+        throw new InvalidArgumentException("table " + alter.name + " has no column " + col);
+      }
+      if (existing.isKey()) {
+        throw new InvalidArgumentException("primary key column " + col + " cannot be dropped");
+      }
+      cols.remove(existing);
+    }
+    catalog.put(new SqlTableDef(name, cols, def.saltBuckets(), def.markerFamily()));
+  }
+
   public void execute(SqlCreateBasaltTable create, CalcitePrepare.Context context) {
     Database db = database(context);
     TableName name = tableName(create.name);

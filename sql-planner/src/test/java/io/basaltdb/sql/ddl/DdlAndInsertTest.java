@@ -123,6 +123,26 @@ class DdlAndInsertTest {
   }
 
   @Test
+  void alterTableAddsAndDropsColumns() throws Exception {
+    update("CREATE TABLE t (id INTEGER NOT NULL PRIMARY KEY, f.a VARCHAR, g.b INTEGER)");
+    update("INSERT INTO t VALUES (1, 'x', 10), (2, NULL, NULL)");
+    update("ALTER TABLE t ADD h.c BIGINT");
+    assertEquals(List.of("F", "G", "H"),
+        List.copyOf(db.admin().describe(TableName.of("T")).families().keySet()));
+    update("INSERT INTO t VALUES (3, 'z', 30, 300)");
+    assertEquals(List.of("1|x|10|null", "2|null|null|null", "3|z|30|300"),
+        query(conn, "SELECT * FROM t ORDER BY id"));
+    update("ALTER TABLE t DROP COLUMN a");
+    assertEquals(List.of("1|10|null", "2|null|null", "3|30|300"),
+        query(conn, "SELECT * FROM t ORDER BY id"), "rows stay, including the all-NULL one");
+    assertEquals("42000", io.basaltdb.sql.SqlErrors.sqlState(assertThrows(SQLException.class,
+        () -> query(conn, "SELECT a FROM t"))));
+    assertThrows(SQLException.class, () -> update("ALTER TABLE t DROP COLUMN id"));
+    assertThrows(SQLException.class, () -> update("ALTER TABLE t ADD b INTEGER"));
+    assertThrows(SQLException.class, () -> update("ALTER TABLE t ADD d INTEGER NOT NULL"));
+  }
+
+  @Test
   void compositeDescendingKeysAndSchemas() throws Exception {
     update("CREATE SCHEMA web");
     update("CREATE TABLE web.clicks (host VARCHAR NOT NULL, ts BIGINT NOT NULL, n INTEGER, "

@@ -1,0 +1,65 @@
+package io.basaltdb.sql.parser;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.sql.SqlDataTypeSpec;
+import org.apache.calcite.sql.SqlDdl;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.SqlSpecialOperator;
+import org.apache.calcite.sql.SqlWriter;
+import org.apache.calcite.sql.parser.SqlParserPos;
+
+/**
+ * {@code ALTER TABLE t ADD [COLUMN] [f.]col type [NOT NULL]} (a null type means
+ * {@code DROP [COLUMN] col}).
+ */
+public final class SqlAlterBasaltTable extends SqlDdl {
+  private static final SqlOperator OPERATOR =
+      new SqlSpecialOperator("ALTER TABLE", SqlKind.ALTER_TABLE);
+
+  public final SqlIdentifier name;
+  public final SqlIdentifier column;
+  public final SqlDataTypeSpec type;
+  public final boolean notNull;
+
+  public SqlAlterBasaltTable(SqlParserPos pos, SqlIdentifier name, SqlIdentifier column,
+      SqlDataTypeSpec type, boolean notNull) {
+    super(OPERATOR, pos);
+    this.name = name;
+    this.column = column;
+    this.type = type;
+    this.notNull = notNull;
+  }
+
+  public boolean isAdd() {
+    return type != null;
+  }
+
+  @Override
+  public List<SqlNode> getOperandList() {
+    List<SqlNode> ops = new ArrayList<>();
+    ops.add(name);
+    ops.add(column);
+    if (type != null) {
+      ops.add(type);
+    }
+    return ops;
+  }
+
+  @Override
+  public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
+    writer.keyword("ALTER TABLE");
+    name.unparse(writer, 0, 0);
+    writer.keyword(isAdd() ? "ADD COLUMN" : "DROP COLUMN");
+    column.unparse(writer, 0, 0);
+    if (type != null) {
+      type.unparse(writer, 0, 0);
+      if (notNull) {
+        writer.keyword("NOT NULL");
+      }
+    }
+  }
+}
