@@ -9,6 +9,7 @@
 
   CREATE SCHEMA [IF NOT EXISTS] name;  DROP TABLE [IF EXISTS] name;  DROP SCHEMA [IF EXISTS] name
   ALTER TABLE name ADD [COLUMN] [f.]col type [NOT NULL];  ALTER TABLE name DROP [COLUMN] col
+  CREATE [OR REPLACE] VIEW name [(col, ...)] AS query;  DROP VIEW [IF EXISTS] name
 -->
 
 boolean BasaltIfNotExists() :
@@ -157,5 +158,32 @@ SqlNode SqlAlterBasaltTable() :
     )
     {
         return new SqlAlterBasaltTable(s.end(this), id, column, type, notNull);
+    }
+}
+
+SqlCreate SqlCreateBasaltView(Span s, boolean replace) :
+{
+    final SqlIdentifier id;
+    SqlNodeList columnList = null;
+    final SqlNode query;
+}
+{
+    <VIEW> id = CompoundIdentifier()
+    [ columnList = ParenthesizedSimpleIdentifierList() ]
+    <AS> query = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY)
+    {
+        return SqlDdlNodes.createView(s.end(this), replace, id, columnList, query);
+    }
+}
+
+SqlDrop SqlDropBasaltView(Span s, boolean replace) :
+{
+    final boolean ifExists;
+    final SqlIdentifier id;
+}
+{
+    <VIEW> ifExists = BasaltIfExists() id = CompoundIdentifier()
+    {
+        return SqlDdlNodes.dropView(s.end(this), ifExists, id);
     }
 }

@@ -5,6 +5,7 @@ import io.basaltdb.engine.TableName;
 import io.basaltdb.sql.catalog.SqlCatalog;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.schema.SchemaPlus;
@@ -22,6 +23,8 @@ public final class BasaltSchema extends AbstractSchema {
   private final Database db;
   private final SqlCatalog catalog;
   private final String namespace;
+  /** This schema as Calcite holds it (views expand against it); set when registered. */
+  private volatile SchemaPlus self;
 
   BasaltSchema(Database db, SqlCatalog catalog, String namespace) {
     this.db = db;
@@ -39,7 +42,8 @@ public final class BasaltSchema extends AbstractSchema {
     SqlCatalog catalog = new SqlCatalog(db);
     for (String ns : db.admin().listNamespaces()) {
       if (!ns.equals(SqlCatalog.SYSTEM_NAMESPACE)) {
-        root.add(schemaName(ns), new BasaltSchema(db, catalog, ns));
+        BasaltSchema schema = new BasaltSchema(db, catalog, ns);
+        schema.self = root.add(schemaName(ns), schema);
       }
     }
     return catalog;
@@ -47,7 +51,8 @@ public final class BasaltSchema extends AbstractSchema {
 
   /** Adds the schema of a namespace created after the connection registered the others. */
   public static void addNamespace(CalciteSchema root, Database db, String namespace) {
-    root.add(schemaName(namespace), new BasaltSchema(db, new SqlCatalog(db), namespace));
+    BasaltSchema schema = new BasaltSchema(db, new SqlCatalog(db), namespace);
+    schema.self = root.add(schemaName(namespace), schema).plus();
   }
 
   /** The database behind a connection's root schema, or null. */
@@ -58,6 +63,23 @@ public final class BasaltSchema extends AbstractSchema {
       }
     }
     return null;
+  }
+
+  /** Views (stored in the SQL catalog) as Calcite view macros. */
+  @Override
+  protected com.google.common.collect.Multimap<String, org.apache.calcite.schema.Function>
+      getFunctionMultimap() {
+    com.google.common.collect.ImmutableMultimap.Builder<String, org.apache.calcite.schema.Function>
+        b = com.google.common.collect.ImmutableMultimap.builder();
+    SchemaPlus plus = self;
+    if (plus != null) {
+      String schema = schemaName(namespace);
+      for (Map.Entry<String, String> v : catalog.views(namespace).entrySet()) {
+        b.put(v.getKey(), org.apache.calcite.schema.impl.ViewTable.viewMacro(plus, v.getValue(),
+            List.of(schema), List.of(schema, v.getKey()), false));
+      }
+    }
+    return b.build();
   }
 
   @Override

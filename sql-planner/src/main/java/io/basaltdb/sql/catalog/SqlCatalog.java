@@ -25,6 +25,7 @@ public final class SqlCatalog {
   public static final TableName CATALOG_TABLE = new TableName(SYSTEM_NAMESPACE, "sql_catalog");
   private static final byte[] D = {'d'};
   private static final byte[] DEF = "def".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] VIEW = "view".getBytes(StandardCharsets.UTF_8);
 
   private final Table table;
 
@@ -58,6 +59,30 @@ public final class SqlCatalog {
     table.delete(new Delete(key(t)));
   }
 
+  /** Stores a view's SQL (its query, as Calcite's dialect writes it). */
+  public void putView(TableName view, String sql) {
+    table.put(new Put(key(view)).addColumn(D, VIEW, sql.getBytes(StandardCharsets.UTF_8)));
+  }
+
+  /** A view's SQL, or null. */
+  public String getView(TableName view) {
+    byte[] b = table.get(new Get(key(view))).getValue(D, VIEW);
+    return b == null ? null : new String(b, StandardCharsets.UTF_8);
+  }
+
+  /** Every view of {@code namespace}: name to SQL. */
+  public java.util.Map<String, String> views(String namespace) {
+    java.util.Map<String, String> out = new java.util.TreeMap<>();
+    byte[] prefix = (namespace + "\u0000").getBytes(StandardCharsets.UTF_8);
+    try (ResultScanner s = table.getScanner(new Scan().setRowPrefix(prefix).addColumn(D, VIEW))) {
+      for (Result r : s) {
+        out.put(new String(r.row(), prefix.length, r.row().length - prefix.length,
+            StandardCharsets.UTF_8), new String(r.getValue(D, VIEW), StandardCharsets.UTF_8));
+      }
+    }
+    return out;
+  }
+
   /** Every SQL table defined in {@code namespace}. */
   public List<SqlTableDef> list(String namespace) {
     List<SqlTableDef> out = new ArrayList<>();
@@ -66,7 +91,10 @@ public final class SqlCatalog {
       for (Result r : s) {
         String name = new String(r.row(), prefix.length, r.row().length - prefix.length,
             StandardCharsets.UTF_8);
-        out.add(SqlTableDef.decode(new TableName(namespace, name), r.getValue(D, DEF)));
+        byte[] def = r.getValue(D, DEF);
+        if (def != null) {
+          out.add(SqlTableDef.decode(new TableName(namespace, name), def));
+        }
       }
     }
     return out;

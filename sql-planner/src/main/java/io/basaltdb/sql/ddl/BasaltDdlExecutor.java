@@ -154,6 +154,45 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
     catalog.put(new SqlTableDef(name, cols, def.saltBuckets(), def.markerFamily()));
   }
 
+  /** A view: its query text kept in the SQL catalog, expanded by Calcite where it is used. */
+  public void execute(org.apache.calcite.sql.ddl.SqlCreateView create,
+      CalcitePrepare.Context context) {
+    Database db = database(context);
+    TableName name = tableName(create.name);
+    SqlCatalog catalog = new SqlCatalog(db);
+    if (db.admin().tableExists(name)) {
+      throw new InvalidArgumentException("a table named " + create.name + " exists");
+    }
+    if (catalog.getView(name) != null && !create.getReplace()) {
+      throw new InvalidArgumentException("view " + create.name + " already exists");
+    }
+    String sql = create.query.toSqlString(c -> c.withDialect(
+        org.apache.calcite.sql.dialect.CalciteSqlDialect.DEFAULT)).getSql();
+    if (create.columnList != null) {
+      StringBuilder cols = new StringBuilder();
+      for (SqlNode c : create.columnList) {
+        cols.append(cols.length() > 0 ? ", " : "").append('"')
+            .append(((SqlIdentifier) c).getSimple()).append('"');
+      }
+      sql = "SELECT * FROM (" + sql + ") AS \"V\" (" + cols + ")";
+    }
+    catalog.putView(name, sql);
+  }
+
+  public void execute(org.apache.calcite.sql.ddl.SqlDropView drop,
+      CalcitePrepare.Context context) {
+    Database db = database(context);
+    TableName name = tableName(drop.name);
+    SqlCatalog catalog = new SqlCatalog(db);
+    if (catalog.getView(name) == null) {
+      if (drop.ifExists) {
+        return;
+      }
+      throw new io.basaltdb.engine.TableNotFoundException("view " + drop.name + " does not exist");
+    }
+    catalog.remove(name);
+  }
+
   public void execute(SqlCreateBasaltTable create, CalcitePrepare.Context context) {
     Database db = database(context);
     TableName name = tableName(create.name);

@@ -143,6 +143,26 @@ class DdlAndInsertTest {
   }
 
   @Test
+  void viewsAreStoredAndExpanded() throws Exception {
+    update("CREATE TABLE items (id INTEGER NOT NULL PRIMARY KEY, f.name VARCHAR, f.price INTEGER)");
+    update("INSERT INTO items VALUES (1, 'a', 10), (2, 'b', 20), (3, 'c', 30)");
+    update("CREATE VIEW dear AS SELECT id, name FROM items WHERE price >= 20");
+    assertEquals(List.of("2|b", "3|c"), query(conn, "SELECT * FROM dear ORDER BY id"));
+    update("CREATE VIEW named (k, label) AS SELECT id, name FROM items");
+    assertEquals(List.of("a"), query(conn, "SELECT label FROM named WHERE k = 1"));
+    try (Connection other = connect()) {
+      assertEquals(List.of("2"), query(other, "SELECT COUNT(*) FROM dear"),
+          "views live in the catalog: another connection sees them");
+    }
+    assertThrows(SQLException.class, () -> update("CREATE VIEW dear AS SELECT 1 FROM items"));
+    update("CREATE OR REPLACE VIEW dear AS SELECT id FROM items WHERE price > 25");
+    assertEquals(List.of("3"), query(conn, "SELECT * FROM dear"));
+    update("DROP VIEW dear");
+    assertThrows(SQLException.class, () -> query(conn, "SELECT * FROM dear"));
+    update("DROP VIEW IF EXISTS dear");
+  }
+
+  @Test
   void compositeDescendingKeysAndSchemas() throws Exception {
     update("CREATE SCHEMA web");
     update("CREATE TABLE web.clicks (host VARCHAR NOT NULL, ts BIGINT NOT NULL, n INTEGER, "
