@@ -2,7 +2,6 @@ package io.basaltdb.engine;
 
 import io.basaltdb.engine.catalog.CatalogFile;
 import io.basaltdb.engine.region.Region;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -195,7 +194,7 @@ public final class Admin {
     db.installCatalog(c.withoutTable(name));
     db.tableStates().remove(name);
     for (CatalogFile.RegionEntry re : t.regions()) {
-      Database.deleteRecursively(db.regionDirectory(re.dirName()));
+      io.basaltdb.engine.util.FileTrees.delete(db.regionDirectory(re.dirName()));
     }
   }
 
@@ -318,7 +317,4 @@ public final class Admin {
     return s.regions;
   }
 
-  static String str(byte[] b) {
-    return new String(b, StandardCharsets.UTF_8);
-  }
 }

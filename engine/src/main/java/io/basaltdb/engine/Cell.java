@@ -91,11 +91,6 @@ public final class Cell {
     return 56 + 3 * 16 + row.length + qualifier.length + value.length;
   }
 
-  /** Bytes of user data: row, family, qualifier, value and the fixed fields. */
-  public int serializedSize() {
-    return row.length + family.length + qualifier.length + value.length + 17;
-  }
-
   @Override
   public boolean equals(Object o) {
     if (!(o instanceof Cell)) {

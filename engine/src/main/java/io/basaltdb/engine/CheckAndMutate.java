@@ -70,10 +70,7 @@ public final class CheckAndMutate implements Row {
     private boolean conditionSet;
 
     private Builder(byte[] row) {
-      if (row == null || row.length == 0) {
-        throw new InvalidArgumentException("row key must not be null or empty");
-      }
-      this.row = row;
+      this.row = Row.checkRow(row);
     }
 
     public Builder ifNotExists(byte[] family, byte[] qualifier) {

@@ -200,18 +200,13 @@ public final class Database implements AutoCloseable {
     try (var s = Files.list(regionsDir)) {
       for (Path p : (Iterable<Path>) s::iterator) {
         if (!live.contains(p.getFileName().toString())) {
-          deleteRecursively(p);
+          io.basaltdb.engine.util.FileTrees.delete(p);
         }
       }
     } catch (IOException e) {
       throw StorageIOException.wrap("cannot list " + regionsDir, e);
     }
   }
-
-  static void deleteRecursively(Path p) {
-    io.basaltdb.engine.util.FileTrees.delete(p);
-  }
-
 
   // ------------------------------------------------------------ used by Admin and Table
 
@@ -311,8 +306,8 @@ public final class Database implements AutoCloseable {
       try {
         parent.splitInto(lowDir, highDir, mid);
       } catch (RuntimeException e) {
-        deleteRecursively(lowDir);
-        deleteRecursively(highDir);
+        io.basaltdb.engine.util.FileTrees.delete(lowDir);
+        io.basaltdb.engine.util.FileTrees.delete(highDir);
         throw e;
       }
       List<CatalogFile.RegionEntry> entries = new ArrayList<>();
@@ -329,8 +324,8 @@ public final class Database implements AutoCloseable {
             entries), lowId + 2));
       } catch (RuntimeException e) {
         parent.unblockWrites();
-        deleteRecursively(lowDir);
-        deleteRecursively(highDir);
+        io.basaltdb.engine.util.FileTrees.delete(lowDir);
+        io.basaltdb.engine.util.FileTrees.delete(highDir);
         throw e;
       }
       Region lowRegion = openRegion(st.descriptor, low);
@@ -346,7 +341,7 @@ public final class Database implements AutoCloseable {
       }
       st.regions = List.copyOf(regions);
       closeRegion(parent);
-      deleteRecursively(regionDirectory(parent.name()));
+      io.basaltdb.engine.util.FileTrees.delete(regionDirectory(parent.name()));
       splits.incrementAndGet();
       return true;
     }
@@ -544,7 +539,7 @@ public final class Database implements AutoCloseable {
     }
     if (temporary) {
       try {
-        deleteRecursively(dir);
+        io.basaltdb.engine.util.FileTrees.delete(dir);
       } catch (RuntimeException e) {
         first = first == null ? e : first;
       }

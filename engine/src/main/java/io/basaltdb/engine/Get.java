@@ -5,10 +5,7 @@ public final class Get extends ReadRequest<Get> implements Row {
   private final byte[] row;
 
   public Get(byte[] row) {
-    if (row == null || row.length == 0) {
-      throw new InvalidArgumentException("row key must not be null or empty");
-    }
-    this.row = row;
+    this.row = Row.checkRow(row);
   }
 
   @Override

@@ -17,10 +17,7 @@ public abstract class Mutation implements Row {
   private Durability durability = Durability.SYNC;
 
   protected Mutation(byte[] row) {
-    if (row == null || row.length == 0) {
-      throw new InvalidArgumentException("row key must not be null or empty");
-    }
-    this.row = row;
+    this.row = Row.checkRow(row);
   }
 
   @Override

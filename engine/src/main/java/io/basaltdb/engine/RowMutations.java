@@ -11,10 +11,7 @@ public final class RowMutations implements Row {
   private final List<Mutation> mutations = new ArrayList<>();
 
   public RowMutations(byte[] row) {
-    if (row == null || row.length == 0) {
-      throw new InvalidArgumentException("row key must not be null or empty");
-    }
-    this.row = row;
+    this.row = Row.checkRow(row);
   }
 
   public RowMutations add(Mutation m) {

@@ -1,7 +1,6 @@
 package io.basaltdb.engine;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 
 /** The filesystem failed (an {@link IOException} below the engine). */
 public class StorageIOException extends BasaltException {
@@ -15,7 +14,4 @@ public class StorageIOException extends BasaltException {
     return new StorageIOException(what, e);
   }
 
-  public static StorageIOException wrap(String what, UncheckedIOException e) {
-    return new StorageIOException(what, e.getCause());
-  }
 }

@@ -2,13 +2,16 @@ package io.basaltdb.engine;
 
 import io.basaltdb.engine.region.ReadSpec;
 import io.basaltdb.engine.region.Region;
-import io.basaltdb.engine.region.RegionScanner;
+import io.basaltdb.engine.region.RegionClosedException;
+import io.basaltdb.engine.region.RowScanner;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * A handle on one table, in the manner of HBase's {@code Table}: puts, gets, deletes, scans
@@ -281,86 +284,6 @@ public final class Table {
     return i > 0 ? rs.get(i - 1) : null;
   }
 
-  /** Rows in descending order, region by region from the top, following splits. */
-  private final class ReverseTableScanner implements ResultScanner {
-    private final ReadSpec spec;
-    private final byte[] lower;
-    private byte[] upper;
-    private long remaining;
-    private io.basaltdb.engine.region.RowScanner current;
-    private byte[] currentStart;
-    private boolean exhausted;
-    private boolean closed;
-
-    ReverseTableScanner(ReadSpec spec, byte[] upper, byte[] lower, long limit) {
-      this.spec = spec;
-      this.upper = upper;
-      this.lower = lower;
-      this.remaining = limit;
-    }
-
-    @Override
-    public Result next() {
-      if (closed) {
-        throw new ClosedException("scanner");
-      }
-      while (remaining > 0 && !exhausted) {
-        if (current == null) {
-          if (upper.length > 0 && lower.length > 0 && Arrays.compareUnsigned(upper, lower) <= 0) {
-            exhausted = true;
-            break;
-          }
-          current = open();
-          if (current == null) {
-            exhausted = true;
-            break;
-          }
-        }
-        List<Cell> row = current.next();
-        if (row != null) {
-          remaining--;
-          upper = row.get(0).row();
-          return new Result(upper, row);
-        }
-        current.close();
-        current = null;
-        if (currentStart.length == 0) {
-          exhausted = true;
-        } else {
-          upper = currentStart;
-        }
-      }
-      return null;
-    }
-
-    private io.basaltdb.engine.region.RowScanner open() {
-      long deadline = System.nanoTime() + RETRY_NANOS;
-      while (true) {
-        Region r = regionBefore(upper);
-        if (r == null) {
-          return null;
-        }
-        try {
-          io.basaltdb.engine.region.RowScanner s = r.scanReversed(spec, upper, lower);
-          currentStart = r.descriptor().startRow();
-          return s;
-        } catch (io.basaltdb.engine.region.RegionClosedException e) {
-          backOff(deadline, e);
-        }
-      }
-    }
-
-    @Override
-    public void close() {
-      if (!closed) {
-        closed = true;
-        if (current != null) {
-          current.close();
-        }
-      }
-    }
-  }
-
   /** Actions (puts, deletes, gets, increments, appends, row mutations, check-and-mutates) in order. */
   public Object[] batch(List<? extends Row> actions) {
     Object[] results = new Object[actions.size()];
@@ -399,110 +322,116 @@ public final class Table {
     throw new InvalidArgumentException("unsupported batch action " + a.getClass().getName());
   }
 
-  /**
-   * Chains region scanners over the scan's range. After each region it looks up the region
-   * holding the next row in the table's current region list, so splits (and regions closed
-   * under it) are followed; an open region scanner keeps its own snapshot.
-   */
-  private final class TableScanner implements ResultScanner {
+  /** Rows in descending order, region by region from the top, following splits. */
+  private final class ReverseTableScanner extends RegionChainScanner {
+    private final ReadSpec spec;
+    private final byte[] lower;
+    private byte[] upper;
+    private byte[] regionStart;
+
+    ReverseTableScanner(ReadSpec spec, byte[] upper, byte[] lower, long limit) {
+      super(limit);
+      this.spec = spec;
+      this.upper = upper;
+      this.lower = lower;
+    }
+
+    @Override
+    protected RowScanner openNext() {
+      if (upper.length > 0 && lower.length > 0 && Arrays.compareUnsigned(upper, lower) <= 0) {
+        return null;
+      }
+      return retrying(() -> regionBefore(upper), r -> {
+        regionStart = r.descriptor().startRow();
+        return r.scanReversed(spec, upper, lower);
+      });
+    }
+
+    @Override
+    protected void returned(byte[] row) {
+      upper = row;
+    }
+
+    @Override
+    protected boolean leaveRegion() {
+      upper = regionStart;
+      return regionStart.length > 0;
+    }
+  }
+
+  /** Rows in key order, region by region, following splits. */
+  private final class TableScanner extends RegionChainScanner {
     private final ReadSpec spec;
     private final byte[] stop;
     private byte[] resume;
-    private long remaining;
-    private RegionScanner current;
-    private boolean exhausted;
-    private boolean closed;
+    private byte[] regionEnd;
 
     TableScanner(ReadSpec spec, byte[] start, byte[] stop, long limit) {
+      super(limit);
       this.spec = spec;
       this.resume = start;
       this.stop = stop;
-      this.remaining = limit;
     }
 
     @Override
-    public Result next() {
-      if (closed) {
-        throw new ClosedException("scanner");
+    protected RowScanner openNext() {
+      if (stop.length > 0 && Arrays.compareUnsigned(resume, stop) >= 0) {
+        return null;
       }
-      while (remaining > 0 && !exhausted) {
-        if (current == null) {
-          if (stop.length > 0 && Arrays.compareUnsigned(resume, stop) >= 0) {
-            exhausted = true;
-            break;
-          }
-          current = openAt(resume);
-        }
-        List<Cell> row = current.next();
-        if (row != null) {
-          remaining--;
-          byte[] key = row.get(0).row();
-          resume = Arrays.copyOf(key, key.length + 1);
-          return new Result(key, row);
-        }
-        current.close();
-        current = null;
-        byte[] end = lastEnd;
-        if (end.length == 0) {
-          exhausted = true;
-        } else if (Arrays.compareUnsigned(end, resume) > 0) {
-          resume = end;
-        }
-      }
-      return null;
-    }
-
-    private byte[] lastEnd = new byte[0];
-
-    private RegionScanner openAt(byte[] row) {
-      long deadline = System.nanoTime() + RETRY_NANOS;
-      while (true) {
-        Region r = regionFor(row);
-        try {
-          RegionScanner s = r.scan(spec, row, stop);
-          lastEnd = r.descriptor().endRow();
-          return s;
-        } catch (io.basaltdb.engine.region.RegionClosedException e) {
-          backOff(deadline, e);
-        }
-      }
+      return onRegion(resume, r -> {
+        regionEnd = r.descriptor().endRow();
+        return r.scan(spec, resume, stop);
+      });
     }
 
     @Override
-    public void close() {
-      if (!closed) {
-        closed = true;
-        if (current != null) {
-          current.close();
-        }
+    protected void returned(byte[] row) {
+      resume = Arrays.copyOf(row, row.length + 1);
+    }
+
+    @Override
+    protected boolean leaveRegion() {
+      if (regionEnd.length == 0) {
+        return false;
       }
+      if (Arrays.compareUnsigned(regionEnd, resume) > 0) {
+        resume = regionEnd;
+      }
+      return true;
     }
   }
 
   private static final long RETRY_NANOS = 60_000_000_000L;
 
-  /** Waits a moment before retrying on the table's current regions, up to a deadline. */
-  private void backOff(long deadline, RuntimeException cause) {
-    db.checkOpen();
-    if (System.nanoTime() > deadline) {
-      throw cause;
-    }
-    try {
-      Thread.sleep(1);
-    } catch (InterruptedException ie) {
-      Thread.currentThread().interrupt();
-      throw cause;
-    }
+  /** Runs {@code op} on the region holding {@code row}, again if that region split meanwhile. */
+  private <R> R onRegion(byte[] row, Function<Region, R> op) {
+    return retrying(() -> regionFor(row), op);
   }
 
-  /** Runs {@code op} on the region holding {@code row}, again if that region split meanwhile. */
-  private <R> R onRegion(byte[] row, java.util.function.Function<Region, R> op) {
+  /**
+   * Runs {@code op} on the region {@code locate} finds (null: none, returns null), looking it
+   * up again after a short wait while the region is closed or splitting, up to a deadline.
+   */
+  private <R> R retrying(Supplier<Region> locate, Function<Region, R> op) {
     long deadline = System.nanoTime() + RETRY_NANOS;
     while (true) {
+      Region r = locate.get();
+      if (r == null) {
+        return null;
+      }
       try {
-        return op.apply(regionFor(row));
-      } catch (io.basaltdb.engine.region.RegionClosedException e) {
-        backOff(deadline, e);
+        return op.apply(r);
+      } catch (RegionClosedException e) {
+        db.checkOpen();
+        if (System.nanoTime() > deadline) {
+          throw e;
+        }
+        try {
+          Thread.sleep(1);
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+          throw e;
+        }
       }
     }
   }

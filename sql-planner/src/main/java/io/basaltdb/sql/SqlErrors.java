@@ -8,6 +8,8 @@ import io.basaltdb.engine.TableDisabledException;
 import io.basaltdb.engine.TableNotFoundException;
 import java.sql.SQLException;
 import java.sql.SQLIntegrityConstraintViolationException;
+import java.util.List;
+import java.util.Map;
 
 /**
  * The SQLState of an error, found by walking its causes to the engine's or adapter's own
@@ -18,32 +20,24 @@ import java.sql.SQLIntegrityConstraintViolationException;
 public final class SqlErrors {
   private SqlErrors() {}
 
+  /** Error classes and their states, most specific first (subclasses before their parents). */
+  private static final List<Map.Entry<Class<?>, String>> STATES = List.of(
+      Map.entry(BasaltSqlTable.DuplicateKeyException.class, "23505"),
+      Map.entry(TableNotFoundException.class, "42P01"),
+      Map.entry(TableDisabledException.class, "55000"),
+      Map.entry(InvalidArgumentException.class, "22023"),
+      Map.entry(CorruptionException.class, "XX001"),
+      Map.entry(StorageIOException.class, "58030"),
+      Map.entry(ClosedException.class, "08003"),
+      Map.entry(org.apache.calcite.sql.parser.SqlParseException.class, "42000"),
+      Map.entry(org.apache.calcite.sql.validate.SqlValidatorException.class, "42000"));
+
   public static String sqlState(Throwable t) {
     for (Throwable c = t; c != null; c = c.getCause()) {
-      if (c instanceof BasaltSqlTable.DuplicateKeyException) {
-        return "23505";
-      }
-      if (c instanceof TableNotFoundException) {
-        return "42P01";
-      }
-      if (c instanceof TableDisabledException) {
-        return "55000";
-      }
-      if (c instanceof InvalidArgumentException) {
-        return "22023";
-      }
-      if (c instanceof CorruptionException) {
-        return "XX001";
-      }
-      if (c instanceof StorageIOException) {
-        return "58030";
-      }
-      if (c instanceof ClosedException) {
-        return "08003";
-      }
-      if (c instanceof org.apache.calcite.sql.parser.SqlParseException
-          || c instanceof org.apache.calcite.sql.validate.SqlValidatorException) {
-        return "42000";
+      for (Map.Entry<Class<?>, String> e : STATES) {
+        if (e.getKey().isInstance(c)) {
+          return e.getValue();
+        }
       }
     }
     return t instanceof SQLException s && s.getSQLState() != null ? s.getSQLState() : "XX000";

@@ -1,7 +1,6 @@
 package io.basaltdb.bench;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,7 +11,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.function.BiFunction;
-import java.util.stream.Stream;
 
 /**
  * The classic LSM workloads (after LevelDB's db_bench) with 16-byte keys and 100-byte
@@ -168,17 +166,9 @@ public final class EngineBench {
   }
 
   static void deleteRecursively(Path p) {
-    if (!Files.exists(p)) {
-      return;
-    }
-    try (Stream<Path> s = Files.walk(p)) {
-      for (Path x : (Iterable<Path>) s.sorted(Comparator.reverseOrder())::iterator) {
-        Files.delete(x);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    io.basaltdb.engine.util.FileTrees.delete(p);
   }
+
 
   /** Per workload, the run with the median throughput. */
   private static List<Result> median(List<List<Result>> runs) {

@@ -126,14 +126,6 @@ public final class BlockCache {
     return capacityBytes;
   }
 
-  public long sizeBytes() {
-    long total = 0;
-    for (Sized s : cache.asMap().values()) {
-      total += s.sizeInBytes();
-    }
-    return total;
-  }
-
   public CacheStats stats() {
     return cache.stats();
   }

@@ -54,12 +54,6 @@ public final class CellComparator implements Comparator<Cell> {
     return Arrays.compareUnsigned(a, b);
   }
 
-  /** True when both cells name the same row, family and qualifier. */
-  public static boolean sameColumn(Cell a, Cell b) {
-    return Arrays.equals(a.row(), b.row()) && Arrays.equals(a.qualifier(), b.qualifier())
-        && Arrays.equals(a.family(), b.family());
-  }
-
   /**
    * The smallest possible cell of a row (and family): every real cell of that row sorts at
    * or after it. Used as a seek target.

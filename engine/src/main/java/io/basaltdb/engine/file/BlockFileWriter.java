@@ -80,11 +80,6 @@ public final class BlockFileWriter implements AutoCloseable {
     return cells;
   }
 
-  /** Bytes written so far (an estimate of the final size). */
-  public long bytesWritten() {
-    return offset + data.estimatedSize();
-  }
-
   public void append(Cell c) {
     if (last != null && CellComparator.INSTANCE.compare(last, c) >= 0) {
       throw new IllegalStateException("cells out of order: " + last + " then " + c);

@@ -50,12 +50,6 @@ public final class MemStore {
     return maxSeq.get();
   }
 
-  /** True when some cell of {@code row} is held (in any version, visible or not). */
-  public boolean containsRow(byte[] row, byte[] family) {
-    Cell c = cells.ceiling(CellComparator.firstOnRow(row, family));
-    return c != null && java.util.Arrays.equals(c.row(), row);
-  }
-
   /** The row of the last cell, or null when empty. */
   public byte[] lastRow() {
     Cell c = cells.isEmpty() ? null : cells.last();

@@ -71,7 +71,4 @@ public final class ReadSpec {
     return new ReadSpec(families, minTimestamp, maxTimestamp, versions, filter);
   }
 
-  public ReadSpec withTimeRange(long min, long max) {
-    return new ReadSpec(families, min, max, maxVersions, filter);
-  }
 }

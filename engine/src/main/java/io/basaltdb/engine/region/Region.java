@@ -9,14 +9,20 @@ import io.basaltdb.engine.compaction.CompactionPolicy;
 import io.basaltdb.engine.store.Store;
 import io.basaltdb.engine.store.StoreFile;
 import io.basaltdb.engine.store.StoreView;
+import io.basaltdb.engine.util.FileTrees;
 import io.basaltdb.engine.wal.WalEdit;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.NavigableSet;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -33,8 +39,13 @@ import java.util.function.Function;
  * writes and the MVCC completion, after which readers see the whole mutation at once.
  *
  * <p>Locks: {@code updatesLock} is taken shared by writers and exclusively by a flush while it
- * swaps memstores, so a flush point splits writes cleanly. {@code flushLock} lets one flush run
+ * swaps memstores, so a flush point splits writes cleanly ({@link ReadSnapshots} keeps readers
+ * consistent across that swap). {@code flushLock} lets one flush run
  * at a time (flushes must install in snapshot order).
+ *
+ * <p>Longer than most classes here because the write, read, flush, compaction and split paths
+ * all share these locks and MVCC; what can stand apart does: {@link MutationChecks},
+ * {@link SplitPolicy}, {@link ReadSnapshots}, {@link RegionScanner}, {@link ReverseRegionScanner}, {@link Mvcc}.
  */
 public final class Region implements AutoCloseable {
   private static final byte[] EMPTY = new byte[0];
@@ -43,13 +54,11 @@ public final class Region implements AutoCloseable {
   private final byte[] nameBytes;
   private final RegionContext ctx;
   /** Family name to store; replaced whole (copy on write) when a family is added or removed. */
-  private volatile java.util.NavigableMap<byte[], Store> stores;
+  private volatile NavigableMap<byte[], Store> stores;
   private final Mvcc mvcc;
   private final RowLocks rowLocks = new RowLocks();
   private final ReentrantReadWriteLock updatesLock = new ReentrantReadWriteLock();
-  /** Taken exclusively while memstores are swapped; readers validate against it optimistically. */
-  private final java.util.concurrent.locks.StampedLock swapLock =
-      new java.util.concurrent.locks.StampedLock();
+  private final ReadSnapshots snapshots = new ReadSnapshots();
   private final Path dir;
   private final ReentrantLock flushLock = new ReentrantLock();
   private final Object flushDone = new Object();
@@ -79,7 +88,7 @@ public final class Region implements AutoCloseable {
       opened.values().forEach(Store::close);
       throw e;
     }
-    this.stores = java.util.Collections.unmodifiableNavigableMap(opened);
+    this.stores = Collections.unmodifiableNavigableMap(opened);
     this.mvcc = new Mvcc(ctx.sequence().get());
   }
 
@@ -114,16 +123,21 @@ public final class Region implements AutoCloseable {
       TreeMap<byte[], Store> next = new TreeMap<>(stores);
       next.put(fam, Store.open(dir.resolve(family), fam, options, ctx.blockCache(),
           ctx.options().clock()));
-      stores = java.util.Collections.unmodifiableNavigableMap(next);
-      java.util.LinkedHashMap<String, FamilyOptions> f = new java.util.LinkedHashMap<>(
+      LinkedHashMap<String, FamilyOptions> f = new LinkedHashMap<>(
           descriptor.families());
       f.put(family, options);
-      descriptor = new RegionDescriptor(descriptor.name(), descriptor.startRow(),
-          descriptor.endRow(), f);
+      setFamilies(next, f);
     } finally {
       updatesLock.writeLock().unlock();
       flushLock.unlock();
     }
+  }
+
+  // caller holds the update lock exclusively: no write or read sees half the change
+  private void setFamilies(TreeMap<byte[], Store> next, Map<String, FamilyOptions> families) {
+    stores = Collections.unmodifiableNavigableMap(next);
+    descriptor = new RegionDescriptor(descriptor.name(), descriptor.startRow(),
+        descriptor.endRow(), families);
   }
 
   /** Removes a family online: its store is closed and its files deleted. */
@@ -136,12 +150,10 @@ public final class Region implements AutoCloseable {
       synchronized (compactionLock) {
         TreeMap<byte[], Store> next = new TreeMap<>(stores);
         removed = next.remove(fam);
-        stores = java.util.Collections.unmodifiableNavigableMap(next);
-        java.util.LinkedHashMap<String, FamilyOptions> f = new java.util.LinkedHashMap<>(
+        LinkedHashMap<String, FamilyOptions> f = new LinkedHashMap<>(
             descriptor.families());
         f.remove(family);
-        descriptor = new RegionDescriptor(descriptor.name(), descriptor.startRow(),
-            descriptor.endRow(), f);
+        setFamilies(next, f);
       }
     } finally {
       updatesLock.writeLock().unlock();
@@ -150,14 +162,9 @@ public final class Region implements AutoCloseable {
     if (removed != null) {
       ctx.budget().release(removed.memstoreBytes());
       removed.close();
-      deleteTree(removed.directory());
+      FileTrees.delete(removed.directory());
     }
   }
-
-  private static void deleteTree(Path p) {
-    io.basaltdb.engine.util.FileTrees.delete(p);
-  }
-
 
   // ------------------------------------------------------------------ recovery
 
@@ -204,7 +211,7 @@ public final class Region implements AutoCloseable {
   private List<Cell> mutateRowWith(byte[] row, Durability durability,
       Function<List<Cell>, List<Cell>> fn, boolean readFirst) {
     checkOpen();
-    checkRow(row);
+    MutationChecks.checkRow(descriptor, row);
     ctx.budget().awaitRoom(this::requestFlushOrFail);
     waitIfTooBig();
     Lock lock = rowLocks.lockRow(row);
@@ -286,49 +293,25 @@ public final class Region implements AutoCloseable {
   }
 
   private Store storeFor(Cell c) {
-    Store s = c.family() == null ? null : stores.get(c.family());
+    return storeOf(c.family());
+  }
+
+  /** The store of a family, or a clear error naming it and the region's families. */
+  private Store storeOf(byte[] family) {
+    Store s = family == null ? null : stores.get(family);
     if (s == null) {
       throw new InvalidArgumentException("unknown column family '"
-          + (c.family() == null ? "null" : new String(c.family(), StandardCharsets.UTF_8))
+          + (family == null ? "null" : new String(family, StandardCharsets.UTF_8))
           + "' in region " + name() + "; families: " + descriptor.families().keySet());
     }
     return s;
   }
 
-  private void checkRow(byte[] row) {
-    if (row == null || row.length == 0) {
-      throw new InvalidArgumentException("row key must not be null or empty");
-    }
-    if (row.length > Short.MAX_VALUE) {
-      throw new InvalidArgumentException("row key of " + row.length + " bytes exceeds "
-          + Short.MAX_VALUE);
-    }
-    if (!descriptor.containsRow(row)) {
-      throw new InvalidArgumentException("row " + Cell.printable(row) + " is outside region "
-          + name());
-    }
-  }
-
   private void validate(byte[] row, List<Cell> cells) {
-    int max = ctx.options().maxCellSizeBytes();
     for (Cell c : cells) {
       storeFor(c);
-      if (c.type() == null) {
-        throw new InvalidArgumentException("cell without a type");
-      }
-      if (c.row() != null && c.row() != row && !Arrays.equals(c.row(), row)) {
-        throw new InvalidArgumentException("a row mutation's cells must all be of row "
-            + Cell.printable(row) + ", got " + Cell.printable(c.row()));
-      }
-      if (c.timestamp() < 0) {
-        throw new InvalidArgumentException("timestamp must be >= 0, got " + c.timestamp());
-      }
-      long size = (long) row.length + c.qualifier().length + c.value().length;
-      if (size > max) {
-        throw new InvalidArgumentException("cell of " + size + " bytes in row "
-            + Cell.printable(row) + " exceeds the maximum cell size of " + max + " bytes");
-      }
     }
+    MutationChecks.checkCells(row, cells, ctx.options().maxCellSizeBytes());
   }
 
   // ------------------------------------------------------------------ reads
@@ -376,7 +359,7 @@ public final class Region implements AutoCloseable {
         ? descriptor.startRow() : lowerInclusive;
     List<Store> selected = selectStores(spec);
     List<StoreView> views = new ArrayList<>(selected.size());
-    long rp = acquireViews(selected, views);
+    long rp = snapshots.acquire(selected, views, mvcc);
     return new ReverseRegionScanner(selected, views, spec, upper, lower, rp,
         ctx.options().clock().millis());
   }
@@ -385,7 +368,7 @@ public final class Region implements AutoCloseable {
     reads.incrementAndGet();
     List<Store> selected = selectStores(spec);
     List<StoreView> views = new ArrayList<>(selected.size());
-    long rp = acquireViews(selected, views);
+    long rp = snapshots.acquire(selected, views, mvcc);
     return new RegionScanner(selected, views, spec, start, stop, getRow, rp,
         ctx.options().clock().millis());
   }
@@ -396,44 +379,10 @@ public final class Region implements AutoCloseable {
       selected.addAll(stores.values());
     } else {
       for (byte[] f : spec.families().keySet()) {
-        Store s = stores.get(f);
-        if (s == null) {
-          throw new InvalidArgumentException("unknown column family '"
-              + new String(f, StandardCharsets.UTF_8) + "' in region " + name());
-        }
-        selected.add(s);
+        selected.add(storeOf(f));
       }
     }
     return selected;
-  }
-
-  /**
-   * Fills {@code views} for the stores and returns the read point, taken with no memstore swap
-   * in between (optimistically, under the swap lock's stamp), so every write at or below the
-   * read point is in the views. The read point is taken after the views: a view taken after a
-   * compaction installed its output comes with a read point at or above the one that
-   * compaction resolved cells at.
-   */
-  private long acquireViews(List<Store> selected, List<StoreView> views) {
-    long stamp = swapLock.tryOptimisticRead();
-    for (Store s : selected) {
-      views.add(s.acquireView());
-    }
-    long rp = mvcc.readPoint();
-    if (stamp != 0 && swapLock.validate(stamp)) {
-      return rp;
-    }
-    views.forEach(StoreView::close); // a flush swapped memstores meanwhile: take them again
-    views.clear();
-    long read = swapLock.readLock();
-    try {
-      for (Store s : selected) {
-        views.add(s.acquireView());
-      }
-      return mvcc.readPoint();
-    } finally {
-      swapLock.unlockRead(read);
-    }
   }
 
   /**
@@ -524,14 +473,14 @@ public final class Region implements AutoCloseable {
       List<Store.Snapshot> snaps = new ArrayList<>();
       List<Store> order = new ArrayList<>(stores.values());
       updatesLock.writeLock().lock();
-      long swap = swapLock.writeLock();
       try {
-        long point = ctx.sequence().get();
-        for (Store s : order) {
-          snaps.add(s.snapshot(point));
-        }
+        snapshots.swap(() -> {
+          long point = ctx.sequence().get();
+          for (Store s : order) {
+            snaps.add(s.snapshot(point));
+          }
+        });
       } finally {
-        swapLock.unlockWrite(swap);
         updatesLock.writeLock().unlock();
       }
       int files = 0;
@@ -548,7 +497,8 @@ public final class Region implements AutoCloseable {
       if (needsCompaction()) {
         requestCompaction();
       }
-      if (!writesBlocked && fileBytes() >= ctx.options().regionSplitBytes()) {
+      if (!writesBlocked
+          && SplitPolicy.shouldSplit(stores.values(), ctx.options().regionSplitBytes())) {
         ctx.scheduler().requestSplit(this);
       }
       return files;
@@ -618,40 +568,15 @@ public final class Region implements AutoCloseable {
 
   /** Bytes in the region's store files. */
   public long fileBytes() {
-    long total = 0;
-    for (Store s : stores.values()) {
-      for (StoreFile f : s.filesSnapshot()) {
-        total += f.length();
-      }
-    }
-    return total;
+    return SplitPolicy.fileBytes(stores.values());
   }
 
   /**
-   * A row near the middle of the region's data (from the largest file's block index), or null
-   * when the region cannot be split there (the row would leave a daughter empty).
+   * A row near the middle of the region's data, or null when the region cannot be split there
+   * ({@link SplitPolicy}).
    */
   public byte[] splitRow() {
-    StoreFile largest = null;
-    for (Store s : stores.values()) {
-      for (StoreFile f : s.filesSnapshot()) {
-        if (largest == null || f.length() > largest.length()) {
-          largest = f;
-        }
-      }
-    }
-    if (largest == null) {
-      return null;
-    }
-    byte[] mid = largest.reader().midRow();
-    byte[] first = largest.info().firstCell().row();
-    RegionDescriptor d = descriptor;
-    if (mid == null || Arrays.compareUnsigned(mid, first) <= 0
-        || Arrays.compareUnsigned(mid, d.startRow()) <= 0
-        || (d.endRow().length > 0 && Arrays.compareUnsigned(mid, d.endRow()) >= 0)) {
-      return null;
-    }
-    return mid;
+    return SplitPolicy.splitRow(stores.values(), descriptor);
   }
 
   /**
@@ -667,7 +592,7 @@ public final class Region implements AutoCloseable {
       synchronized (compactionLock) {
         checkOpen();
         flush();
-        java.util.Set<String> copied = new java.util.HashSet<>();
+        Set<String> copied = new HashSet<>();
         copyToDaughters(lowDir, highDir, splitRow, copied);
         writesBlocked = true;
         try {
@@ -684,7 +609,7 @@ public final class Region implements AutoCloseable {
   }
 
   private void copyToDaughters(Path lowDir, Path highDir, byte[] splitRow,
-      java.util.Set<String> copied) {
+      Set<String> copied) {
     for (Store s : stores.values()) {
       List<StoreFile> todo = new ArrayList<>();
       for (StoreFile f : s.filesSnapshot()) {

@@ -178,10 +178,6 @@ public final class Store implements AutoCloseable {
     return min;
   }
 
-  public synchronized boolean isFlushing() {
-    return !view.flushing.isEmpty();
-  }
-
   // ---------------------------------------------------------------- flush
 
   /** A memstore swapped out for flushing, and the sequence id it is complete up to. */

@@ -98,12 +98,4 @@ public final class ByteWriter {
     buf[pos + 3] = (byte) v;
   }
 
-  public static int varLongSize(long v) {
-    int n = 1;
-    while ((v & ~0x7FL) != 0) {
-      n++;
-      v >>>= 7;
-    }
-    return n;
-  }
 }

@@ -7,10 +7,6 @@ import java.util.HexFormat;
 public record KeyRange(byte[] start, byte[] stop) {
   public static final KeyRange ALL = new KeyRange(new byte[0], new byte[0]);
 
-  public boolean isAll() {
-    return start.length == 0 && stop.length == 0;
-  }
-
   /** True when no key can be in the range. */
   public boolean isEmpty() {
     return stop.length > 0 && Arrays.compareUnsigned(start, stop) >= 0;

@@ -1,0 +1,52 @@
+package io.basaltdb.engine.region;
+
+import io.basaltdb.engine.store.Store;
+import io.basaltdb.engine.store.StoreFile;
+import java.util.Arrays;
+import java.util.Collection;
+
+/**
+ * When and where a region splits (the policy; {@code Region.splitInto} and the database carry
+ * it out): once its store files together pass the split size, at the last row of the middle
+ * data block of its largest file, unless that row would leave a daughter empty. Stateless.
+ */
+final class SplitPolicy {
+  private SplitPolicy() {}
+
+  static long fileBytes(Collection<Store> stores) {
+    long total = 0;
+    for (Store s : stores) {
+      for (StoreFile f : s.filesSnapshot()) {
+        total += f.length();
+      }
+    }
+    return total;
+  }
+
+  static boolean shouldSplit(Collection<Store> stores, long splitBytes) {
+    return fileBytes(stores) >= splitBytes;
+  }
+
+  /** The split row, or null when the region cannot be split now. */
+  static byte[] splitRow(Collection<Store> stores, RegionDescriptor d) {
+    StoreFile largest = null;
+    for (Store s : stores) {
+      for (StoreFile f : s.filesSnapshot()) {
+        if (largest == null || f.length() > largest.length()) {
+          largest = f;
+        }
+      }
+    }
+    if (largest == null) {
+      return null;
+    }
+    byte[] mid = largest.reader().midRow();
+    byte[] first = largest.info().firstCell().row();
+    if (mid == null || Arrays.compareUnsigned(mid, first) <= 0
+        || Arrays.compareUnsigned(mid, d.startRow()) <= 0
+        || (d.endRow().length > 0 && Arrays.compareUnsigned(mid, d.endRow()) >= 0)) {
+      return null;
+    }
+    return mid;
+  }
+}
