@@ -53,6 +53,15 @@ class CorruptionTest {
     }
   }
 
+  /** Writes rows [0, rows), flushes them to one block file, closes the database: that file. */
+  private Path flushedBlockFile(int rows) throws IOException {
+    try (Database db = open()) {
+      write(TestTables.region(db, "r"), 0, rows);
+      TestTables.region(db, "r").flush();
+    }
+    return blockFile();
+  }
+
   private Path walSegment() throws IOException {
     List<Path> segs = WalReader.segments(tmp.resolve("db/wal"));
     return segs.get(segs.size() - 1);
@@ -70,11 +79,7 @@ class CorruptionTest {
 
   @Test
   void flippedByteInDataBlockIsNamedOnRead() throws IOException {
-    try (Database db = open()) {
-      write(TestTables.region(db, "r"), 0, 2000);
-      TestTables.region(db, "r").flush();
-    }
-    Path f = blockFile();
+    Path f = flushedBlockFile(2000);
     try (RandomAccessFile raf = new RandomAccessFile(f.toFile(), "rw")) {
       raf.seek(100);
       int b = raf.read();
@@ -94,11 +99,7 @@ class CorruptionTest {
 
   @Test
   void truncatedBlockFileFailsOpen() throws IOException {
-    try (Database db = open()) {
-      write(TestTables.region(db, "r"), 0, 100);
-      TestTables.region(db, "r").flush();
-    }
-    Path f = blockFile();
+    Path f = flushedBlockFile(100);
     try (RandomAccessFile raf = new RandomAccessFile(f.toFile(), "rw")) {
       raf.setLength(raf.length() - 10);
     }
@@ -108,11 +109,7 @@ class CorruptionTest {
 
   @Test
   void damagedTrailerFailsOpen() throws IOException {
-    try (Database db = open()) {
-      write(TestTables.region(db, "r"), 0, 100);
-      TestTables.region(db, "r").flush();
-    }
-    Path f = blockFile();
+    Path f = flushedBlockFile(100);
     try (RandomAccessFile raf = new RandomAccessFile(f.toFile(), "rw")) {
       raf.seek(raf.length() - 20);
       raf.write(0x7f);
@@ -124,11 +121,7 @@ class CorruptionTest {
 
   @Test
   void missingFileNamedByManifestFailsOpen() throws IOException {
-    try (Database db = open()) {
-      write(TestTables.region(db, "r"), 0, 100);
-      TestTables.region(db, "r").flush();
-    }
-    Path f = blockFile();
+    Path f = flushedBlockFile(100);
     Files.delete(f);
     CorruptionException e = assertThrows(CorruptionException.class, this::open);
     assertTrue(e.getMessage().contains(f.getFileName().toString())
