@@ -1,32 +1,28 @@
 package io.basaltdb.sql;
 
 import io.basaltdb.engine.Database;
-import io.basaltdb.engine.Result;
-import io.basaltdb.engine.ResultScanner;
-import io.basaltdb.engine.Scan;
+import io.basaltdb.sql.exec.ScanExecutor;
+import io.basaltdb.sql.rel.BasaltScan;
+import io.basaltdb.sql.rel.ScanSpec;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
-import io.basaltdb.sql.type.RowKeyCodec;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.calcite.DataContext;
-import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Enumerator;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
-import org.apache.calcite.schema.ScannableTable;
+import org.apache.calcite.schema.TranslatableTable;
 import org.apache.calcite.schema.impl.AbstractTable;
 
 /**
- * A SQL-defined table over its engine table (stage 1 of the adapter, as Calcite's CSV example
- * starts: scannable). Each engine row becomes a SQL row: key columns decoded from the row key
- * with {@link RowKeyCodec}, other columns from their cells {@code family:COLUMN}, a missing
- * cell being NULL. Pushdown of key ranges, filters and projections comes with the Basalt
- * convention and its rules.
+ * A SQL-defined table over its engine table. Each engine row is a SQL row: key columns decoded
+ * from the row key, other columns from their cells {@code family:COLUMN}, a missing cell being
+ * NULL. In a plan it is a {@link BasaltScan} (the Basalt convention's rules push ranges,
+ * filters, projections and limits into it); {@link #query} runs the planned scan.
  */
-public final class BasaltSqlTable extends AbstractTable implements ScannableTable,
-    org.apache.calcite.schema.ProjectableFilterableTable,
+public final class BasaltSqlTable extends AbstractTable implements TranslatableTable,
     org.apache.calcite.schema.ModifiableTable {
   /** The marker cell's qualifier (Phoenix calls it the empty key value). */
   public static final byte[] MARKER = {'_', '0'};
@@ -50,11 +46,6 @@ public final class BasaltSqlTable extends AbstractTable implements ScannableTabl
       b.add(c.name(), c.type().relType(f, c.precision(), c.scale(), c.nullable() && !c.isKey()));
     }
     return b.build();
-  }
-
-  @Override
-  public Enumerable<Object[]> scan(DataContext root) {
-    return scan(root, new java.util.ArrayList<>(), null);
   }
 
   // ------------------------------------------------------------------ INSERT (stage 1)
@@ -185,9 +176,8 @@ public final class BasaltSqlTable extends AbstractTable implements ScannableTabl
       @Override
       @SuppressWarnings("unchecked")
       public Enumerator<T> enumerator() {
-        int[] all = java.util.stream.IntStream.range(0, def.columns().size()).toArray();
-        return (Enumerator<T>) scan(List.of(io.basaltdb.sql.pushdown.KeyRange.ALL), all,
-            readTimestamp(provider)).enumerator();
+        return (Enumerator<T>) new ScanExecutor(db, def, ScanSpec.all(def), null,
+            readTimestamp(provider)).enumerable().enumerator();
       }
     };
   }
@@ -205,79 +195,43 @@ public final class BasaltSqlTable extends AbstractTable implements ScannableTabl
         clazz);
   }
 
-  // ------------------------------------------------------------------ stage 2: ranges, columns
+  // ------------------------------------------------------------------ reads
 
-  /**
-   * A scan narrowed by the filters (key-prefix predicates become key ranges; every filter stays
-   * in the list, so Calcite still checks it) and reading only the projected columns' cells plus
-   * the row marker.
-   */
+  /** The table in a plan: a {@link BasaltScan} the Basalt rules push operators into. */
   @Override
-  public Enumerable<Object[]> scan(DataContext root, List<org.apache.calcite.rex.RexNode> filters,
-      int[] projects) {
-    List<io.basaltdb.sql.pushdown.KeyRange> ranges = io.basaltdb.sql.pushdown.KeyRangeExtractor
-        .ranges(def, io.basaltdb.sql.pushdown.KeyRangeExtractor.conjuncts(filters));
-    int[] proj = projects == null
-        ? java.util.stream.IntStream.range(0, def.columns().size()).toArray() : projects;
-    long asOf = readTimestamp(root == null ? null : root.getQueryProvider());
-    return scan(ranges, proj, asOf);
+  public org.apache.calcite.rel.RelNode toRel(
+      org.apache.calcite.plan.RelOptTable.ToRelContext context,
+      org.apache.calcite.plan.RelOptTable relOptTable) {
+    return BasaltScan.create(context.getCluster(), relOptTable, this);
   }
 
-  private Enumerable<Object[]> scan(List<io.basaltdb.sql.pushdown.KeyRange> ranges, int[] proj,
-      long asOf) {
-    RowKeyCodec codec = def.keyCodec();
-    List<SqlColumn> cols = def.columns();
-    return new AbstractEnumerable<>() {
-      @Override
-      public Enumerator<Object[]> enumerator() {
-        java.util.Iterator<io.basaltdb.sql.pushdown.KeyRange> todo = ranges.iterator();
-        return new Enumerator<>() {
-          private ResultScanner scanner;
-          private Object[] current;
+  /** Runs a planned scan for one execution (called by the generated code). */
+  public Enumerable<Object[]> query(DataContext root, ScanSpec spec) {
+    return new ScanExecutor(db, def, spec, root,
+        readTimestamp(root == null ? null : root.getQueryProvider())).enumerable();
+  }
 
-          @Override
-          public Object[] current() {
-            return current;
-          }
+  /** Row count estimated from the regions' cell counts, for the cost model. */
+  @Override
+  public org.apache.calcite.schema.Statistic getStatistic() {
+    long cells = 0;
+    for (io.basaltdb.engine.RegionInfo r : db.admin().regions(def.table())) {
+      cells += r.stats().cellCount();
+    }
+    int perRow = def.columns().size() - def.keyColumns().size() + 1;
+    double rows = Math.max(1, (double) cells / perRow);
+    return org.apache.calcite.schema.Statistics.of(rows, List.of(
+        org.apache.calcite.util.ImmutableBitSet.of(keyFields())));
+  }
 
-          @Override
-          public boolean moveNext() {
-            while (true) {
-              if (scanner == null) {
-                if (!todo.hasNext()) {
-                  return false;
-                }
-                scanner = db.table(def.table()).getScanner(scanFor(todo.next(), proj, asOf));
-              }
-              Result r = scanner.next();
-              if (r != null) {
-                Object[] full = toRow(r, codec, cols);
-                Object[] row = new Object[proj.length];
-                for (int i = 0; i < proj.length; i++) {
-                  row[i] = full[proj[i]];
-                }
-                current = row;
-                return true;
-              }
-              scanner.close();
-              scanner = null;
-            }
-          }
-
-          @Override
-          public void reset() {
-            throw new UnsupportedOperationException("reset");
-          }
-
-          @Override
-          public void close() {
-            if (scanner != null) {
-              scanner.close();
-            }
-          }
-        };
+  private List<Integer> keyFields() {
+    List<Integer> out = new java.util.ArrayList<>();
+    for (int i = 0; i < def.columns().size(); i++) {
+      if (def.columns().get(i).isKey()) {
+        out.add(i);
       }
-    };
+    }
+    return out;
   }
 
   /** The connection property that pins every read to a point in time (epoch ms). */
@@ -306,37 +260,5 @@ public final class BasaltSqlTable extends AbstractTable implements ScannableTabl
       throw new io.basaltdb.engine.InvalidArgumentException("connection property "
           + READ_TIMESTAMP + " must be epoch milliseconds, got '" + v + "'");
     }
-  }
-
-  private Scan scanFor(io.basaltdb.sql.pushdown.KeyRange range, int[] proj, long asOf) {
-    Scan scan = new Scan().withStartRow(range.start()).withStopRow(range.stop());
-    if (asOf >= 0) {
-      scan.setTimeRange(0, asOf == Long.MAX_VALUE ? asOf : asOf + 1);
-    }
-    scan.addColumn(def.markerFamily().getBytes(StandardCharsets.UTF_8), MARKER);
-    for (int i : proj) {
-      SqlColumn c = def.columns().get(i);
-      if (!c.isKey()) {
-        scan.addColumn(c.family().getBytes(StandardCharsets.UTF_8),
-            c.name().getBytes(StandardCharsets.UTF_8));
-      }
-    }
-    return scan;
-  }
-
-  static Object[] toRow(Result r, RowKeyCodec codec, List<SqlColumn> cols) {
-    Object[] key = codec.decode(r.row());
-    Object[] row = new Object[cols.size()];
-    for (int i = 0; i < cols.size(); i++) {
-      SqlColumn c = cols.get(i);
-      if (c.isKey()) {
-        row[i] = c.type().fromKey(key[c.keyPosition()]);
-      } else {
-        byte[] v = r.getValue(c.family().getBytes(StandardCharsets.UTF_8),
-            c.name().getBytes(StandardCharsets.UTF_8));
-        row[i] = v == null ? null : c.type().fromCell(v);
-      }
-    }
-    return row;
   }
 }

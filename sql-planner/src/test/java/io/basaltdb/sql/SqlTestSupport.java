@@ -12,8 +12,15 @@ public final class SqlTestSupport {
   private SqlTestSupport() {}
 
   public static List<String> rows(Connection c, String sql) throws SQLException {
-    List<String> out = new ArrayList<>();
     try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+      return rows(rs);
+    }
+  }
+
+  /** The rows of a result set (which this closes) as text. */
+  public static List<String> rows(ResultSet results) throws SQLException {
+    List<String> out = new ArrayList<>();
+    try (ResultSet rs = results) {
       int n = rs.getMetaData().getColumnCount();
       while (rs.next()) {
         StringBuilder sb = new StringBuilder();

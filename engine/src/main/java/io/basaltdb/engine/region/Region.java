@@ -633,14 +633,16 @@ public final class Region implements AutoCloseable {
   public RegionStats stats() {
     long files = 0;
     long fileBytes = 0;
+    long cells = 0;
     for (Store s : stores.values()) {
+      cells += s.cellCount();
       for (StoreFile f : s.filesSnapshot()) {
         files++;
         fileBytes += f.length();
       }
     }
     return new RegionStats(name(), memstoreBytes(), files, fileBytes, reads.get(), writes.get(),
-        blockedWrites.get());
+        blockedWrites.get(), cells);
   }
 
   private void checkOpen() {

@@ -169,6 +169,22 @@ public final class Store implements AutoCloseable {
     return total;
   }
 
+  /**
+   * Cells in the store's files and memstores, counting every version and tombstone once per
+   * copy (an estimate of its size in cells, for cost models).
+   */
+  public long cellCount() {
+    StoreView v = view;
+    long total = v.active.cellCount();
+    for (MemStore m : v.flushing) {
+      total += m.cellCount();
+    }
+    for (StoreFile f : filesSnapshot()) {
+      total += f.info().cellCount();
+    }
+    return total;
+  }
+
   /** Smallest sequence id not yet in a file, or Long.MAX_VALUE when all is flushed. */
   public synchronized long oldestUnflushedSequenceId() {
     long min = view.active.minSequenceId();

@@ -1,139 +1,211 @@
 package io.basaltdb.sql.pushdown;
 
+import io.basaltdb.engine.CompareOperator;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
-
-import io.basaltdb.sql.type.RowKeyCodec;
+import io.basaltdb.sql.type.ColumnType;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
 
 /**
- * Turns the conjuncts of a filter into row-key ranges, in the manner of Calcite's InnoDB
- * adapter's index conditions: equalities on a prefix of the key columns (an {@code IN} list or
- * {@code OR} of equalities on one of them fans out into several ranges), then at most one range
- * predicate, or a {@code LIKE 'prefix%'}, on the next key column. What it cannot use is simply left to Calcite, which
- * evaluates every filter again above the scan, so a range is only ever a narrowing. Salted
- * tables are scanned whole (their ranges are per bucket; the Basalt convention will do that).
- * Stateless.
+ * Splits a filter (over a table's columns) into what the region scan can do and what Calcite
+ * must still do, in the manner of Calcite's InnoDB adapter's index conditions:
+ * <ol>
+ *   <li>key conditions: equalities on a prefix of the key columns (an {@code IN} list or an
+ *       {@code OR} of equalities fans out into several ranges), then at most one lower and one
+ *       upper bound on the next key column ({@link KeyConditions});
+ *   <li>engine filters: other comparisons of a column with a constant or parameter, IS [NOT]
+ *       NULL, LIKE, and ORs of these ({@link PushedPredicate});
+ *   <li>the residual: everything else, left to Calcite above the scan.
+ * </ol>
+ * Calcite's {@code SEARCH}/Sarg form (ranges and IN lists) is expanded first. Stateless.
  */
 public final class KeyRangeExtractor {
-  private static final int MAX_RANGES = 1000;
-
   private KeyRangeExtractor() {}
 
-  /** The ranges to scan for {@code conjuncts}, or a single {@link KeyRange#ALL}. */
-  public static List<KeyRange> ranges(SqlTableDef def, List<RexNode> conjuncts) {
-    if (def.saltBuckets() > 0) {
-      return List.of(KeyRange.ALL);
-    }
+  /** The split of a filter. */
+  public record Analysis(KeyConditions keys, List<PushedPredicate> pushed,
+      List<RexNode> residual) {}
+
+  /** Splits {@code conjuncts} (input refs are table column indexes). */
+  public static Analysis analyze(SqlTableDef def, List<RexNode> conjuncts) {
+    Map<RexNode, Boolean> used = new IdentityHashMap<>();
     List<SqlColumn> keys = def.keyColumns();
-    RowKeyCodec codec = def.keyCodec();
-    List<List<Object>> prefixes = new ArrayList<>();
-    prefixes.add(new ArrayList<>());
-    int k = 0;
-    for (; k < keys.size(); k++) {
-      List<Object> values = equalities(def, keys.get(k), conjuncts);
-      if (values == null) {
-        break;
-      }
-      List<List<Object>> next = new ArrayList<>();
-      for (List<Object> p : prefixes) {
-        for (Object v : values) {
-          List<Object> q = new ArrayList<>(p);
-          q.add(v);
-          next.add(q);
-        }
-      }
-      if (next.size() > MAX_RANGES) {
-        break;
-      }
-      prefixes = next;
-    }
-    Bound lower = null; // bounds in byte order (a DESC column swaps value bounds)
-    Bound upper = null;
-    if (k < keys.size()) {
-      SqlColumn col = keys.get(k);
+    List<List<Operand>> equalities = new ArrayList<>();
+    long product = 1;
+    for (SqlColumn col : keys) {
+      RexNode source = null;
+      List<Operand> values = null;
       for (RexNode c : conjuncts) {
-        Bound b = bound(def, col, c);
-        if (b != null) {
-          // on a DESC column, a lower value bound is an upper byte bound and vice versa
-          if (b.lower != col.descending()) {
-            lower = b;
-          } else {
-            upper = b;
+        if (!used.containsKey(c)) {
+          values = pinned(def, col, c);
+          if (values != null) {
+            source = c;
+            break;
           }
         }
       }
-    }
-    byte[] likePrefix = null;
-    if (k < keys.size() && lower == null && upper == null) {
-      likePrefix = likePrefix(def, keys.get(k), conjuncts);
-    }
-    if (k == 0 && lower == null && upper == null && likePrefix == null) {
-      return List.of(KeyRange.ALL);
-    }
-    if (likePrefix != null) {
-      List<KeyRange> out = new ArrayList<>();
-      for (List<Object> p : prefixes) {
-        byte[] start = codec.encodePrefixWithPartial(p.toArray(), likePrefix);
-        out.add(new KeyRange(start, KeyRange.prefixEnd(start)));
+      if (values == null || product * values.size() > KeyConditions.MAX_RANGES) {
+        break;
       }
-      out.sort((a, b) -> java.util.Arrays.compareUnsigned(a.start(), b.start()));
-      return out;
+      product *= values.size();
+      used.put(source, true);
+      equalities.add(values);
     }
-    List<KeyRange> out = new ArrayList<>();
-    for (List<Object> p : prefixes) {
-      byte[] base = codec.encodePrefix(p.toArray());
-      byte[] start = base;
-      byte[] stop = KeyRange.prefixEnd(base);
-      if (lower != null) {
-        byte[] b = codec.encodePrefix(append(p, lower.value));
-        start = lower.inclusive ? b : KeyRange.prefixEnd(b);
+    List<KeyConditions.Interval> intervals = new ArrayList<>();
+    if (equalities.size() < keys.size()) {
+      SqlColumn col = keys.get(equalities.size());
+      KeyConditions.Interval and = andedBounds(def, col, conjuncts, used);
+      if (and != null) {
+        intervals.add(and);
+      } else {
+        for (RexNode c : conjuncts) {
+          List<KeyConditions.Interval> or = c.getKind() == SqlKind.OR && !used.containsKey(c)
+              ? disjointIntervals(def, col, c) : null;
+          if (or != null) {
+            intervals.addAll(or);
+            used.put(c, true);
+            break;
+          }
+        }
       }
-      if (upper != null) {
-        byte[] b = codec.encodePrefix(append(p, upper.value));
-        stop = upper.inclusive ? KeyRange.prefixEnd(b) : b;
-      }
-      KeyRange r = new KeyRange(start, stop);
-      if (!r.isEmpty()) {
-        out.add(r);
+      if (intervals.isEmpty()) {
+        String prefix = likePrefix(def, col, conjuncts);
+        if (prefix != null) {
+          // LIKE 'abc%' scans ['abc', 'abd'); the LIKE itself stays, as an engine filter
+          intervals.add(new KeyConditions.Interval(Operand.constant(col.type(), prefix), true,
+              Operand.constant(col.type(), successor(prefix)), false));
+        }
       }
     }
-    out.sort((a, b) -> java.util.Arrays.compareUnsigned(a.start(), b.start()));
-    return out;
-  }
-
-  private static Object[] append(List<Object> p, Object v) {
-    Object[] a = p.toArray(new Object[p.size() + 1]);
-    a[p.size()] = v;
-    return a;
-  }
-
-  /** The values a conjunct pins the column to ({@code =}, {@code IN}, OR of {@code =}), or null. */
-  private static List<Object> equalities(SqlTableDef def, SqlColumn col, List<RexNode> conjuncts) {
+    KeyConditions kc = new KeyConditions(equalities, intervals);
+    List<PushedPredicate> pushed = new ArrayList<>();
+    List<RexNode> residual = new ArrayList<>();
     for (RexNode c : conjuncts) {
-      List<Object> vs = pinned(def, col, c);
-      if (vs != null) {
-        return vs;
+      if (used.containsKey(c)) {
+        continue;
+      }
+      PushedPredicate p = predicate(def, c);
+      if (p != null) {
+        pushed.add(p);
+      } else {
+        residual.add(c);
+      }
+    }
+    return new Analysis(kc, pushed, residual);
+  }
+
+  /**
+   * For {@code $col LIKE 'abc%'} on a VARCHAR key column (a literal prefix, then only a
+   * trailing {@code %}), the prefix; else null.
+   */
+  private static String likePrefix(SqlTableDef def, SqlColumn col, List<RexNode> conjuncts) {
+    if (col.type() != ColumnType.VARCHAR) {
+      return null;
+    }
+    for (RexNode c : conjuncts) {
+      if (c.getKind() != SqlKind.LIKE || ((RexCall) c).getOperands().size() != 2
+          || !isColumn(def, col, ((RexCall) c).getOperands().get(0))
+          || !(((RexCall) c).getOperands().get(1) instanceof RexLiteral lit)) {
+        continue;
+      }
+      String pattern = lit.getValueAs(String.class);
+      if (pattern == null || !pattern.endsWith("%")) {
+        continue;
+      }
+      String prefix = pattern.substring(0, pattern.length() - 1);
+      if (!prefix.isEmpty() && !prefix.contains("%") && !prefix.contains("_")
+          && !prefix.contains("\\") && successor(prefix) != null) {
+        return prefix;
       }
     }
     return null;
   }
 
-  private static List<Object> pinned(SqlTableDef def, SqlColumn col, RexNode c) {
+  /** The smallest string after every string starting with {@code prefix}, or null. */
+  private static String successor(String prefix) {
+    int last = prefix.codePointBefore(prefix.length());
+    if (last >= Character.MAX_CODE_POINT || (last >= 0xD7FF && last < 0xE000)) {
+      return null;
+    }
+    return prefix.substring(0, prefix.length() - Character.charCount(last))
+        + Character.toString(last + 1);
+  }
+
+  /** One lower and one upper bound on {@code col} from the conjuncts (marked used), or null. */
+  private static KeyConditions.Interval andedBounds(SqlTableDef def, SqlColumn col,
+      List<RexNode> conjuncts, Map<RexNode, Boolean> used) {
+    Bound lower = null;
+    Bound upper = null;
+    for (RexNode c : conjuncts) {
+      if (used.containsKey(c)) {
+        continue;
+      }
+      Bound b = bound(def, col, c);
+      if (b != null && b.lower && lower == null) {
+        lower = b;
+        used.put(c, true);
+      } else if (b != null && !b.lower && upper == null) {
+        upper = b;
+        used.put(c, true);
+      }
+    }
+    if (lower == null && upper == null) {
+      return null;
+    }
+    return new KeyConditions.Interval(lower == null ? null : lower.value,
+        lower != null && lower.inclusive, upper == null ? null : upper.value,
+        upper != null && upper.inclusive);
+  }
+
+  /**
+   * For an OR whose every disjunct is an equality, a bound, or an AND of bounds on
+   * {@code col}, its intervals (a multi-range scan); else null.
+   */
+  private static List<KeyConditions.Interval> disjointIntervals(SqlTableDef def, SqlColumn col,
+      RexNode or) {
+    List<KeyConditions.Interval> out = new ArrayList<>();
+    for (RexNode d : ((RexCall) or).getOperands()) {
+      List<Operand> eq = pinned(def, col, d);
+      if (eq != null) {
+        eq.forEach(v -> out.add(new KeyConditions.Interval(v, true, v, true)));
+        continue;
+      }
+      List<RexNode> parts = RelOptUtil.conjunctions(d);
+      KeyConditions.Interval i = andedBounds(def, col, parts, new IdentityHashMap<>());
+      if (i == null || parts.size() > (i.lower() == null || i.upper() == null ? 1 : 2)) {
+        return null; // something other than bounds on the column: not a pure range
+      }
+      out.add(i);
+    }
+    return out.size() > KeyConditions.MAX_RANGES ? null : out;
+  }
+
+  /** The filters as plain conjuncts: SEARCH (Sarg) expressions expanded, ANDs split. */
+  public static List<RexNode> conjuncts(RexBuilder rb, RexNode filter) {
+    return RelOptUtil.conjunctions(RexUtil.expandSearch(rb, null, filter));
+  }
+
+  /** The values a conjunct pins the column to ({@code =}, OR of {@code =}), or null. */
+  private static List<Operand> pinned(SqlTableDef def, SqlColumn col, RexNode c) {
     if (c.getKind() == SqlKind.EQUALS) {
-      Object v = literalFor(def, col, (RexCall) c);
+      Operand v = operandFor(def, col, (RexCall) c);
       return v == null ? null : List.of(v);
     }
     if (c.getKind() == SqlKind.OR) {
-      List<Object> all = new ArrayList<>();
+      List<Operand> all = new ArrayList<>();
       for (RexNode op : ((RexCall) c).getOperands()) {
-        List<Object> one = pinned(def, col, op);
+        List<Operand> one = pinned(def, col, op);
         if (one == null) {
           return null;
         }
@@ -144,15 +216,15 @@ public final class KeyRangeExtractor {
     return null;
   }
 
-  /** For {@code $col = literal} (either side), the literal's key value; else null. */
-  private static Object literalFor(SqlTableDef def, SqlColumn col, RexCall call) {
+  /** For {@code $col = value} (either side), the value's operand; else null. */
+  private static Operand operandFor(SqlTableDef def, SqlColumn col, RexCall call) {
     RexNode a = call.getOperands().get(0);
     RexNode b = call.getOperands().get(1);
-    if (isColumn(def, col, a) && b instanceof RexLiteral l) {
-      return keyValue(l, col.type());
+    if (isColumn(def, col, a)) {
+      return Operand.of(b, col.type());
     }
-    if (isColumn(def, col, b) && a instanceof RexLiteral l) {
-      return keyValue(l, col.type());
+    if (isColumn(def, col, b)) {
+      return Operand.of(a, col.type());
     }
     return null;
   }
@@ -161,103 +233,101 @@ public final class KeyRangeExtractor {
     return n instanceof RexInputRef ref && def.columns().get(ref.getIndex()) == col;
   }
 
-  /**
-   * For {@code $col LIKE 'abc%'} (a literal prefix, then only a trailing {@code %}, no escape),
-   * the prefix's bytes; else null.
-   */
-  private static byte[] likePrefix(SqlTableDef def, SqlColumn col, List<RexNode> conjuncts) {
-    if (col.type().keyType() != io.basaltdb.sql.type.KeyType.VARCHAR) {
+  private record Bound(Operand value, boolean lower, boolean inclusive) {}
+
+  private static Bound bound(SqlTableDef def, SqlColumn col, RexNode c) {
+    Comparison cmp = comparison(c);
+    if (cmp == null || cmp.op == CompareOperator.EQUAL || cmp.op == CompareOperator.NOT_EQUAL
+        || def.columns().get(cmp.column) != col) {
       return null;
     }
-    for (RexNode c : conjuncts) {
-      if (c.getKind() != SqlKind.LIKE || ((RexCall) c).getOperands().size() != 2) {
-        continue;
-      }
-      RexCall call = (RexCall) c;
-      if (!isColumn(def, col, call.getOperands().get(0))
-          || !(call.getOperands().get(1) instanceof RexLiteral lit)) {
-        continue;
-      }
-      String pattern = lit.getValueAs(String.class);
-      if (pattern == null || !pattern.endsWith("%")) {
-        continue;
-      }
-      String prefix = pattern.substring(0, pattern.length() - 1);
-      if (prefix.isEmpty() || prefix.contains("%") || prefix.contains("_")
-          || prefix.contains("\\")) {
-        continue;
-      }
-      return prefix.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    Operand v = Operand.of(cmp.value, col.type());
+    if (v == null) {
+      return null;
+    }
+    boolean lower = cmp.op == CompareOperator.GREATER || cmp.op == CompareOperator.GREATER_OR_EQUAL;
+    boolean inclusive = cmp.op == CompareOperator.GREATER_OR_EQUAL
+        || cmp.op == CompareOperator.LESS_OR_EQUAL;
+    return new Bound(v, lower, inclusive);
+  }
+
+  /** {@code column <op> value}, normalized so the column is on the left; or null. */
+  private record Comparison(int column, CompareOperator op, RexNode value) {}
+
+  private static Comparison comparison(RexNode c) {
+    CompareOperator op = switch (c.getKind()) {
+      case EQUALS -> CompareOperator.EQUAL;
+      case NOT_EQUALS -> CompareOperator.NOT_EQUAL;
+      case LESS_THAN -> CompareOperator.LESS;
+      case LESS_THAN_OR_EQUAL -> CompareOperator.LESS_OR_EQUAL;
+      case GREATER_THAN -> CompareOperator.GREATER;
+      case GREATER_THAN_OR_EQUAL -> CompareOperator.GREATER_OR_EQUAL;
+      default -> null;
+    };
+    if (op == null) {
+      return null;
+    }
+    RexNode a = ((RexCall) c).getOperands().get(0);
+    RexNode b = ((RexCall) c).getOperands().get(1);
+    if (a instanceof RexInputRef ref) {
+      return new Comparison(ref.getIndex(), op, b);
+    }
+    if (b instanceof RexInputRef ref) {
+      return new Comparison(ref.getIndex(), flip(op), a);
     }
     return null;
   }
 
-  private record Bound(Object value, boolean lower, boolean inclusive) {}
-
-  /** A literal as the key codec takes it for a column type, or null when it does not fit. */
-  static Object keyValue(RexLiteral l, io.basaltdb.sql.type.ColumnType t) {
-    if (l.isNull()) {
-      return null;
-    }
-    try {
-      return switch (t) {
-        case BOOLEAN -> l.getValueAs(Boolean.class);
-        case TINYINT -> l.getValueAs(Byte.class);
-        case SMALLINT -> l.getValueAs(Short.class);
-        case INTEGER, DATE, TIME -> l.getValueAs(Integer.class);
-        case BIGINT, TIMESTAMP -> l.getValueAs(Long.class);
-        case REAL -> l.getValueAs(Float.class);
-        case DOUBLE -> l.getValueAs(Double.class);
-        case DECIMAL -> l.getValueAs(java.math.BigDecimal.class);
-        case CHAR, VARCHAR -> l.getValueAs(String.class);
-        case BINARY, VARBINARY -> l.getValueAs(org.apache.calcite.avatica.util.ByteString.class)
-            .getBytes();
-      };
-    } catch (RuntimeException e) {
-      return null;
-    }
+  private static CompareOperator flip(CompareOperator op) {
+    return switch (op) {
+      case LESS -> CompareOperator.GREATER;
+      case LESS_OR_EQUAL -> CompareOperator.GREATER_OR_EQUAL;
+      case GREATER -> CompareOperator.LESS;
+      case GREATER_OR_EQUAL -> CompareOperator.LESS_OR_EQUAL;
+      default -> op;
+    };
   }
 
-  /** The filters as plain conjuncts: SEARCH (Sarg) expressions expanded, ANDs split. */
-  public static List<RexNode> conjuncts(List<RexNode> filters) {
-    org.apache.calcite.rex.RexBuilder rb = new org.apache.calcite.rex.RexBuilder(
-        new org.apache.calcite.jdbc.JavaTypeFactoryImpl());
-    List<RexNode> out = new ArrayList<>();
-    for (RexNode f : filters) {
-      RexNode expanded = org.apache.calcite.rex.RexUtil.expandSearch(rb, null, f);
-      out.addAll(org.apache.calcite.plan.RelOptUtil.conjunctions(expanded));
+  /** The engine-filter form of a conjunct (or disjunct), or null when it has none. */
+  static PushedPredicate predicate(SqlTableDef def, RexNode c) {
+    Comparison cmp = comparison(c);
+    if (cmp != null) {
+      ColumnType t = def.columns().get(cmp.column).type();
+      Operand v = Operand.of(cmp.value, t);
+      return v == null ? null : new PushedPredicate.Compare(cmp.column, cmp.op, v);
     }
-    return out;
-  }
-
-  private static Bound bound(SqlTableDef def, SqlColumn col, RexNode c) {
-    SqlKind kind = c.getKind();
-    if (kind != SqlKind.GREATER_THAN && kind != SqlKind.GREATER_THAN_OR_EQUAL
-        && kind != SqlKind.LESS_THAN && kind != SqlKind.LESS_THAN_OR_EQUAL) {
-      return null;
+    switch (c.getKind()) {
+      case IS_NULL, IS_NOT_NULL -> {
+        RexNode a = ((RexCall) c).getOperands().get(0);
+        if (a instanceof RexInputRef ref && !def.columns().get(ref.getIndex()).isKey()) {
+          return new PushedPredicate.IsNull(ref.getIndex(), c.getKind() == SqlKind.IS_NULL);
+        }
+        return null;
+      }
+      case LIKE -> {
+        List<RexNode> ops = ((RexCall) c).getOperands();
+        if (ops.size() == 2 && ops.get(0) instanceof RexInputRef ref
+            && def.columns().get(ref.getIndex()).type().sqlType().getFamily()
+                == org.apache.calcite.sql.type.SqlTypeFamily.CHARACTER) {
+          Operand p = Operand.of(ops.get(1), ColumnType.VARCHAR);
+          return p == null ? null : new PushedPredicate.Like(ref.getIndex(), p);
+        }
+        return null;
+      }
+      case OR -> {
+        List<PushedPredicate> parts = new ArrayList<>();
+        for (RexNode op : ((RexCall) c).getOperands()) {
+          PushedPredicate p = predicate(def, op);
+          if (p == null) {
+            return null;
+          }
+          parts.add(p);
+        }
+        return new PushedPredicate.Or(List.copyOf(parts));
+      }
+      default -> {
+        return null;
+      }
     }
-    RexCall call = (RexCall) c;
-    RexNode a = call.getOperands().get(0);
-    RexNode b = call.getOperands().get(1);
-    boolean columnLeft;
-    RexLiteral lit;
-    if (isColumn(def, col, a) && b instanceof RexLiteral l) {
-      columnLeft = true;
-      lit = l;
-    } else if (isColumn(def, col, b) && a instanceof RexLiteral l) {
-      columnLeft = false;
-      lit = l;
-    } else {
-      return null;
-    }
-    Object v = keyValue(lit, col.type());
-    if (v == null) {
-      return null;
-    }
-    boolean greater = kind == SqlKind.GREATER_THAN || kind == SqlKind.GREATER_THAN_OR_EQUAL;
-    boolean inclusive = kind == SqlKind.GREATER_THAN_OR_EQUAL
-        || kind == SqlKind.LESS_THAN_OR_EQUAL;
-    boolean lower = columnLeft == greater; // col > v or v < col: a lower bound on col
-    return new Bound(v, lower, inclusive);
   }
 }

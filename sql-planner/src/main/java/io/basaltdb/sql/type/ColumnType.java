@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import org.apache.calcite.avatica.util.ByteString;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.runtime.SqlFunctions;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
@@ -110,6 +111,43 @@ public enum ColumnType {
       case CHAR, VARCHAR -> new String(b, StandardCharsets.UTF_8);
       case BINARY, VARBINARY -> new ByteString(b);
     };
+  }
+
+  /**
+   * A value bound at execution time (a statement parameter) in this type's internal form,
+   * converted as Calcite converts parameters in its own generated code, so pushed-down
+   * predicates see the same value Calcite would; null stays null.
+   */
+  public Object coerce(Object v) {
+    if (v == null) {
+      return null;
+    }
+    return switch (this) {
+      case BOOLEAN -> SqlFunctions.toBoolean(v);
+      case TINYINT -> SqlFunctions.toByte(v);
+      case SMALLINT -> SqlFunctions.toShort(v);
+      case INTEGER -> SqlFunctions.toInt(v);
+      case DATE -> v instanceof java.sql.Date d ? SqlFunctions.toInt(d) : SqlFunctions.toInt(v);
+      case TIME -> v instanceof java.sql.Time t ? SqlFunctions.toInt(t) : SqlFunctions.toInt(v);
+      case BIGINT -> SqlFunctions.toLong(v);
+      case TIMESTAMP -> v instanceof java.util.Date d ? SqlFunctions.toLong(d)
+          : SqlFunctions.toLong(v);
+      case REAL -> SqlFunctions.toFloat(v);
+      case DOUBLE -> SqlFunctions.toDouble(v);
+      case DECIMAL -> SqlFunctions.toBigDecimal(v);
+      case CHAR, VARCHAR -> v.toString();
+      case BINARY, VARBINARY -> v instanceof byte[] b ? new ByteString(b) : (ByteString) v;
+    };
+  }
+
+  /**
+   * Compares two non-null values of this type in internal form as Calcite's generated code
+   * does ({@code compareTo} of the boxed values), so a predicate evaluated in an engine filter
+   * agrees with the same predicate evaluated by Calcite.
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  public int compare(Object a, Object b) {
+    return ((Comparable) a).compareTo(b);
   }
 
   /** A key value (from the row-key codec) in Calcite's internal form. */

@@ -1,0 +1,234 @@
+package io.basaltdb.sql.exec;
+
+import io.basaltdb.engine.Database;
+import io.basaltdb.engine.Get;
+import io.basaltdb.engine.ReadRequest;
+import io.basaltdb.engine.Result;
+import io.basaltdb.engine.ResultScanner;
+import io.basaltdb.engine.Scan;
+import io.basaltdb.engine.Table;
+import io.basaltdb.engine.filter.Filter;
+import io.basaltdb.sql.catalog.SqlColumn;
+import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.pushdown.KeyRange;
+import io.basaltdb.sql.pushdown.PushedPredicate;
+import io.basaltdb.sql.rel.ScanSpec;
+import io.basaltdb.sql.type.RowKeyCodec;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.linq4j.AbstractEnumerable;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Enumerator;
+
+/**
+ * Runs a {@link ScanSpec} against the engine for one execution: binds its parameters, turns
+ * its key conditions into row-key ranges (point ranges become batched gets), its predicates
+ * into a fresh engine filter per range, reads only the needed columns (and the row marker),
+ * and streams rows of the spec's columns, skipping {@code offset} and stopping after
+ * {@code fetch}. Nothing is held beyond one batch of gets or the engine scanner's own caching.
+ */
+public final class ScanExecutor {
+  /** Point gets sent to the engine at once. */
+  private static final int GET_BATCH = 128;
+
+  private final Database db;
+  private final SqlTableDef def;
+  private final ScanSpec spec;
+  private final DataContext ctx;
+  private final long asOf;
+
+  public ScanExecutor(Database db, SqlTableDef def, ScanSpec spec, DataContext ctx, long asOf) {
+    this.db = db;
+    this.def = def;
+    this.spec = spec;
+    this.ctx = ctx;
+    this.asOf = asOf;
+  }
+
+  public Enumerable<Object[]> enumerable() {
+    return new AbstractEnumerable<>() {
+      @Override
+      public Enumerator<Object[]> enumerator() {
+        return new RowEnumerator();
+      }
+    };
+  }
+
+  private long boundLong(io.basaltdb.sql.pushdown.Operand o, long absent) {
+    if (o == null) {
+      return absent;
+    }
+    Object v = o.bind(ctx);
+    if (v == null) {
+      return absent;
+    }
+    long n = ((Number) v).longValue();
+    if (n < 0) {
+      throw new io.basaltdb.engine.InvalidArgumentException("OFFSET and FETCH must not be "
+          + "negative, got " + n);
+    }
+    return n;
+  }
+
+  /** Streams the rows of all ranges, in order, applying offset and fetch. */
+  private final class RowEnumerator implements Enumerator<Object[]> {
+    private final List<KeyRange> ranges;
+    private final boolean points;
+    private final Table table = db.table(def.table());
+    private final RowKeyCodec codec = def.keyCodec();
+    private final List<SqlColumn> cols = def.columns();
+    private final Set<Integer> readColumns = new TreeSet<>();
+    private int next; // next range (or first range of the next get batch)
+    private ResultScanner scanner;
+    private List<Result> batch = Collections.emptyList();
+    private int batchPos;
+    private long skip;
+    private long remaining;
+    private Object[] current;
+
+    RowEnumerator() {
+      List<KeyRange> r = spec.keys().bind(def, ctx);
+      if (spec.reversed()) {
+        r = new ArrayList<>(r);
+        Collections.reverse(r);
+      }
+      ranges = r;
+      points = spec.keys().isPointLookup(def);
+      skip = boundLong(spec.offset(), 0);
+      remaining = boundLong(spec.fetch(), Long.MAX_VALUE);
+      readColumns.addAll(spec.columns());
+      readColumns.addAll(PushedPredicate.cellColumns(spec.filters(), def));
+    }
+
+    @Override
+    public Object[] current() {
+      return current;
+    }
+
+    @Override
+    public boolean moveNext() {
+      while (remaining > 0) {
+        Result r = nextResult();
+        if (r == null) {
+          return false;
+        }
+        if (skip > 0) {
+          skip--;
+          continue;
+        }
+        current = toRow(r);
+        if (remaining != Long.MAX_VALUE) {
+          remaining--;
+        }
+        return true;
+      }
+      return false;
+    }
+
+    private Result nextResult() {
+      while (true) {
+        if (points) {
+          while (batchPos < batch.size()) {
+            Result r = batch.get(batchPos++);
+            if (!r.isEmpty()) {
+              return r;
+            }
+          }
+          if (next >= ranges.size()) {
+            return null;
+          }
+          List<Get> gets = new ArrayList<>();
+          for (; next < ranges.size() && gets.size() < GET_BATCH; next++) {
+            gets.add(prepare(new Get(ranges.get(next).start())));
+          }
+          batch = table.get(gets);
+          batchPos = 0;
+          continue;
+        }
+        if (scanner == null) {
+          if (next >= ranges.size()) {
+            return null;
+          }
+          scanner = table.getScanner(scanFor(ranges.get(next++)));
+        }
+        Result r = scanner.next();
+        if (r != null) {
+          return r;
+        }
+        scanner.close();
+        scanner = null;
+      }
+    }
+
+    private Scan scanFor(KeyRange range) {
+      Scan scan = spec.reversed()
+          ? new Scan().setReversed(true).withStartRow(range.stop(), false)
+              .withStopRow(range.start(), true)
+          : new Scan().withStartRow(range.start()).withStopRow(range.stop());
+      if (remaining != Long.MAX_VALUE && spec.filters().isEmpty()) {
+        scan.setLimit(skip + remaining).setCaching((int) Math.min(1000, skip + remaining));
+      }
+      return prepare(scan);
+    }
+
+    /** Columns, time range and filter, the same for scans and gets. */
+    private <T extends ReadRequest<T>> T prepare(T read) {
+      if (asOf >= 0) {
+        read.setTimeRange(0, asOf == Long.MAX_VALUE ? asOf : asOf + 1);
+      }
+      read.addColumn(bytes(def.markerFamily()), io.basaltdb.sql.BasaltSqlTable.MARKER);
+      for (int i : readColumns) {
+        SqlColumn c = cols.get(i);
+        if (!c.isKey()) {
+          read.addColumn(bytes(c.family()), bytes(c.name()));
+        }
+      }
+      Filter f = PushedPredicate.all(spec.filters(), def, ctx);
+      if (f != null) {
+        read.setFilter(f);
+      }
+      return read;
+    }
+
+    private Object[] toRow(Result r) {
+      List<Integer> out = spec.columns();
+      Object[] row = new Object[out.size()];
+      Object[] key = null;
+      for (int i = 0; i < row.length; i++) {
+        SqlColumn c = cols.get(out.get(i));
+        if (c.isKey()) {
+          if (key == null) {
+            key = codec.decode(r.row());
+          }
+          row[i] = c.type().fromKey(key[c.keyPosition()]);
+        } else {
+          byte[] v = r.getValue(bytes(c.family()), bytes(c.name()));
+          row[i] = v == null ? null : c.type().fromCell(v);
+        }
+      }
+      return row;
+    }
+
+    @Override
+    public void reset() {
+      throw new UnsupportedOperationException("reset");
+    }
+
+    @Override
+    public void close() {
+      if (scanner != null) {
+        scanner.close();
+        scanner = null;
+      }
+    }
+  }
+
+  private static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,109 @@
+package io.basaltdb.sql.pushdown;
+
+import io.basaltdb.sql.type.ColumnType;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexDynamicParam;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.SqlKind;
+
+/**
+ * A value a pushed-down predicate compares a column with: a constant known when the query is
+ * planned, or a statement parameter ({@code ?}) bound only when it executes. Plans hold
+ * operands, never bound values, so a prepared statement is planned once and every execution
+ * computes its key ranges and filters from that execution's parameters. Immutable.
+ */
+public final class Operand {
+  private final ColumnType type;
+  private final Object constant; // internal form; meaningful when param < 0
+  private final int param;
+
+  private Operand(ColumnType type, Object constant, int param) {
+    this.type = type;
+    this.constant = constant;
+    this.param = param;
+  }
+
+  /**
+   * The operand for {@code node} compared with a column of {@code type}: a non-null literal
+   * of the column's type, or a parameter (possibly cast); else null (not pushable).
+   */
+  public static Operand of(RexNode node, ColumnType type) {
+    RexNode n = node;
+    if (n.getKind() == SqlKind.CAST && ((RexCall) n).getOperands().get(0)
+        instanceof RexDynamicParam) {
+      n = ((RexCall) n).getOperands().get(0);
+    }
+    if (n instanceof RexDynamicParam p) {
+      return new Operand(type, null, p.getIndex());
+    }
+    if (n instanceof RexLiteral l && !l.isNull()
+        && l.getType().getSqlTypeName().getFamily() == typeFamily(type)) {
+      Object v = literalValue(l, type);
+      return v == null ? null : new Operand(type, v, -1);
+    }
+    return null;
+  }
+
+  /** A constant operand (a value in the type's internal form). */
+  public static Operand constant(ColumnType type, Object value) {
+    return new Operand(type, value, -1);
+  }
+
+  private static org.apache.calcite.sql.type.SqlTypeFamily typeFamily(ColumnType t) {
+    return t.sqlType().getFamily();
+  }
+
+  /** A literal's value in the internal form of a column type, or null when it does not fit. */
+  static Object literalValue(RexLiteral l, ColumnType t) {
+    try {
+      Object v = switch (t) {
+        case BOOLEAN -> l.getValueAs(Boolean.class);
+        case TINYINT -> l.getValueAs(Byte.class);
+        case SMALLINT -> l.getValueAs(Short.class);
+        case INTEGER, DATE, TIME -> l.getValueAs(Integer.class);
+        case BIGINT, TIMESTAMP -> l.getValueAs(Long.class);
+        case REAL -> l.getValueAs(Float.class);
+        case DOUBLE -> l.getValueAs(Double.class);
+        case DECIMAL -> l.getValueAs(java.math.BigDecimal.class);
+        case CHAR, VARCHAR -> l.getValueAs(String.class);
+        case BINARY, VARBINARY -> l.getValueAs(org.apache.calcite.avatica.util.ByteString.class);
+      };
+      // an integral column compared with a fractional literal: exactness would be lost
+      if (v instanceof Number num && !(v instanceof java.math.BigDecimal)
+          && !(v instanceof Float) && !(v instanceof Double)) {
+        java.math.BigDecimal exact = l.getValueAs(java.math.BigDecimal.class);
+        if (exact != null && exact.compareTo(java.math.BigDecimal.valueOf(num.longValue())) != 0) {
+          return null;
+        }
+      }
+      return v;
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+
+  public boolean isParameter() {
+    return param >= 0;
+  }
+
+  /** The value for one execution (null when a parameter is bound to NULL). */
+  public Object bind(DataContext ctx) {
+    if (param < 0) {
+      return constant;
+    }
+    if (ctx == null) {
+      throw new IllegalStateException("parameter ?" + param + " has no value at plan time");
+    }
+    return type.coerce(ctx.get("?" + param));
+  }
+
+  @Override
+  public String toString() {
+    if (param >= 0) {
+      return "?" + param;
+    }
+    return constant instanceof String s ? "'" + s.replace("'", "''") + "'" : String.valueOf(constant);
+  }
+}

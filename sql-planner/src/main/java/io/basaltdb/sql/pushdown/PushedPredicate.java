@@ -1,0 +1,221 @@
+package io.basaltdb.sql.pushdown;
+
+import io.basaltdb.engine.CompareOperator;
+import io.basaltdb.engine.filter.ByteComparator;
+import io.basaltdb.engine.filter.Filter;
+import io.basaltdb.engine.filter.FilterList;
+import io.basaltdb.engine.filter.Filters;
+import io.basaltdb.sql.catalog.SqlColumn;
+import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.type.ColumnType;
+import io.basaltdb.sql.type.RowKeyCodec;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.runtime.SqlFunctions;
+
+/**
+ * A predicate evaluated inside the region scan by the engine's stock filters: a key column
+ * (decoded from the row key, RowFilter) or a cell column (SingleColumnValueFilter, a missing
+ * cell being NULL, for which no comparison holds) compared with an {@link Operand}, a cell
+ * column IS [NOT] NULL, LIKE, and ORs of these. Comparisons decode the stored bytes and
+ * compare typed values as Calcite would, so a pushed predicate keeps exactly the rows Calcite
+ * would have kept. Planned once, turned into a fresh {@link Filter} per execution.
+ */
+public sealed interface PushedPredicate {
+  /** The engine filter for one execution. */
+  Filter toFilter(SqlTableDef def, DataContext ctx);
+
+  /** The table columns (indexes) whose cells the filter must read. */
+  void cellColumns(SqlTableDef def, Set<Integer> out);
+
+  String describe(SqlTableDef def);
+
+  /** {@code column <op> value}. */
+  record Compare(int column, CompareOperator op, Operand value) implements PushedPredicate {
+    @Override
+    public Filter toFilter(SqlTableDef def, DataContext ctx) {
+      SqlColumn c = def.columns().get(column);
+      Object v = value.bind(ctx);
+      if (v == null) {
+        return NOTHING; // a comparison with NULL holds for no row
+      }
+      return columnFilter(def, c, op, typed(c.type(), v));
+    }
+
+    @Override
+    public void cellColumns(SqlTableDef def, Set<Integer> out) {
+      addIfCell(def, column, out);
+    }
+
+    @Override
+    public String describe(SqlTableDef def) {
+      return def.columns().get(column).name() + " " + symbol(op) + " " + value;
+    }
+  }
+
+  /** {@code column IS NULL} or {@code IS NOT NULL} on a cell column. */
+  record IsNull(int column, boolean isNull) implements PushedPredicate {
+    @Override
+    public Filter toFilter(SqlTableDef def, DataContext ctx) {
+      SqlColumn c = def.columns().get(column);
+      ByteComparator never = new ByteComparator() {
+        @Override
+        public int compareTo(byte[] stored) {
+          return 1; // any stored value is "not equal": present fails EQUAL, passes NOT_EQUAL
+        }
+      };
+      return Filters.singleColumnValue(bytes(c.family()), bytes(c.name()),
+          isNull ? CompareOperator.EQUAL : CompareOperator.NOT_EQUAL, never, !isNull);
+    }
+
+    @Override
+    public void cellColumns(SqlTableDef def, Set<Integer> out) {
+      out.add(column);
+    }
+
+    @Override
+    public String describe(SqlTableDef def) {
+      return def.columns().get(column).name() + (isNull ? " IS NULL" : " IS NOT NULL");
+    }
+  }
+
+  /** {@code column LIKE pattern} (no escape clause) on a character column. */
+  record Like(int column, Operand pattern) implements PushedPredicate {
+    @Override
+    public Filter toFilter(SqlTableDef def, DataContext ctx) {
+      SqlColumn c = def.columns().get(column);
+      Object p = pattern.bind(ctx);
+      if (p == null) {
+        return NOTHING;
+      }
+      SqlFunctions.LikeFunction like = new SqlFunctions.LikeFunction();
+      String pat = p.toString();
+      return columnFilter(def, c, CompareOperator.EQUAL,
+          v -> like.like(v.toString(), pat) ? 0 : 1);
+    }
+
+    @Override
+    public void cellColumns(SqlTableDef def, Set<Integer> out) {
+      addIfCell(def, column, out);
+    }
+
+    @Override
+    public String describe(SqlTableDef def) {
+      return def.columns().get(column).name() + " LIKE " + pattern;
+    }
+  }
+
+  /** A disjunction: rows passing any of the predicates. */
+  record Or(List<PushedPredicate> operands) implements PushedPredicate {
+    @Override
+    public Filter toFilter(SqlTableDef def, DataContext ctx) {
+      List<Filter> fs = new ArrayList<>();
+      for (PushedPredicate p : operands) {
+        fs.add(p.toFilter(def, ctx));
+      }
+      return new FilterList(FilterList.Operator.MUST_PASS_ONE, fs);
+    }
+
+    @Override
+    public void cellColumns(SqlTableDef def, Set<Integer> out) {
+      operands.forEach(p -> p.cellColumns(def, out));
+    }
+
+    @Override
+    public String describe(SqlTableDef def) {
+      List<String> parts = new ArrayList<>();
+      operands.forEach(p -> parts.add(p.describe(def)));
+      return "(" + String.join(" OR ", parts) + ")";
+    }
+  }
+
+  /** The AND of {@code predicates} as one engine filter for an execution, or null if none. */
+  static Filter all(List<PushedPredicate> predicates, SqlTableDef def, DataContext ctx) {
+    if (predicates.isEmpty()) {
+      return null;
+    }
+    if (predicates.size() == 1) {
+      return predicates.get(0).toFilter(def, ctx);
+    }
+    List<Filter> fs = new ArrayList<>();
+    for (PushedPredicate p : predicates) {
+      fs.add(p.toFilter(def, ctx));
+    }
+    return new FilterList(FilterList.Operator.MUST_PASS_ALL, fs);
+  }
+
+  /** The cell columns all of {@code predicates} read. */
+  static Set<Integer> cellColumns(List<PushedPredicate> predicates, SqlTableDef def) {
+    Set<Integer> out = new TreeSet<>();
+    predicates.forEach(p -> p.cellColumns(def, out));
+    return out;
+  }
+
+  /** A filter no row passes. */
+  Filter NOTHING = new Filter() {
+    @Override
+    public boolean filterRowKey(byte[] row) {
+      return true;
+    }
+  };
+
+  /** Compares a decoded, non-null column value with the operand: {@code <0, 0, >0}. */
+  @FunctionalInterface
+  interface ValueTest {
+    int compare(Object value);
+  }
+
+  private static ValueTest typed(ColumnType type, Object operand) {
+    return v -> type.compare(v, operand);
+  }
+
+  /**
+   * A filter comparing column {@code c}'s value through {@code test} with {@code op}: on the
+   * decoded row key for a key column, on the newest cell (missing = filtered out) otherwise.
+   */
+  private static Filter columnFilter(SqlTableDef def, SqlColumn c, CompareOperator op,
+      ValueTest test) {
+    if (c.isKey()) {
+      RowKeyCodec codec = def.keyCodec();
+      int pos = c.keyPosition();
+      return Filters.row(op, new ByteComparator() {
+        @Override
+        public int compareTo(byte[] row) {
+          return test.compare(c.type().fromKey(codec.decode(row)[pos]));
+        }
+      });
+    }
+    return Filters.singleColumnValue(bytes(c.family()), bytes(c.name()), op,
+        new ByteComparator() {
+          @Override
+          public int compareTo(byte[] stored) {
+            return test.compare(c.type().fromCell(stored));
+          }
+        }, true);
+  }
+
+  private static void addIfCell(SqlTableDef def, int column, Set<Integer> out) {
+    if (!def.columns().get(column).isKey()) {
+      out.add(column);
+    }
+  }
+
+  private static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static String symbol(CompareOperator op) {
+    return switch (op) {
+      case LESS -> "<";
+      case LESS_OR_EQUAL -> "<=";
+      case EQUAL -> "=";
+      case NOT_EQUAL -> "<>";
+      case GREATER_OR_EQUAL -> ">=";
+      case GREATER -> ">";
+    };
+  }
+}

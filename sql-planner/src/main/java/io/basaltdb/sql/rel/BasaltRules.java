@@ -1,0 +1,310 @@
+package io.basaltdb.sql.rel;
+
+import io.basaltdb.sql.catalog.SqlColumn;
+import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.pushdown.KeyRangeExtractor;
+import io.basaltdb.sql.pushdown.Operand;
+import io.basaltdb.sql.type.ColumnType;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.calcite.adapter.enumerable.EnumerableConvention;
+import org.apache.calcite.plan.Convention;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelOptRule;
+import org.apache.calcite.plan.RelOptRuleCall;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.plan.RelRule;
+import org.apache.calcite.rel.RelCollation;
+import org.apache.calcite.rel.RelCollations;
+import org.apache.calcite.rel.RelFieldCollation;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.convert.ConverterRule;
+import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.AggregateCall;
+import org.apache.calcite.rel.core.Filter;
+import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.Sort;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.util.ImmutableBitSet;
+import org.apache.calcite.util.mapping.Mappings;
+
+/**
+ * The planner rules that push operators into a {@link BasaltScan}: a filter (key ranges,
+ * engine filters; the rest stays above), a projection (only used columns are read), a sort
+ * that the key order already gives (forward or reversed) with its offset and limit; and the
+ * converter to Calcite's enumerable convention. Each rule fires only when the scan's spec can
+ * still take the operator (nothing is pushed beneath an offset or limit).
+ */
+public final class BasaltRules {
+  private BasaltRules() {}
+
+  public static final RelOptRule FILTER = RuleConfig.of("BasaltFilterRule",
+      b -> b.operand(Filter.class).predicate(f -> f.getConvention() == Convention.NONE)
+          .oneInput(s -> s.operand(BasaltScan.class)
+              .predicate(scan -> logical(scan) && takesFilter(scan)).noInputs()),
+      FilterRule::new).toRule();
+
+  public static final RelOptRule PROJECT = RuleConfig.of("BasaltProjectRule",
+      b -> b.operand(Project.class).predicate(p -> p.getConvention() == Convention.NONE)
+          .oneInput(s -> s.operand(BasaltScan.class).predicate(BasaltRules::logical).noInputs()),
+      ProjectRule::new).toRule();
+
+  public static final RelOptRule SORT = RuleConfig.of("BasaltSortRule",
+      b -> b.operand(Sort.class).predicate(s -> s.getConvention() == Convention.NONE)
+          .oneInput(s -> s.operand(BasaltScan.class)
+              .predicate(scan -> logical(scan) && !scan.spec().isLimited()
+                  && !scan.spec().reversed()
+                  && scan.getTraitSet().getCollation().getFieldCollations().isEmpty())
+              .noInputs()),
+      SortRule::new).toRule();
+
+  public static final RelOptRule AGGREGATE_COLUMNS = RuleConfig.of("BasaltAggregateColumnsRule",
+      b -> b.operand(Aggregate.class).predicate(a -> a.getConvention() == Convention.NONE)
+          .oneInput(s -> s.operand(BasaltScan.class).predicate(BasaltRules::logical).noInputs()),
+      AggregateColumnsRule::new).toRule();
+
+  public static final RelOptRule TO_BASALT = ConverterRule.Config.INSTANCE
+      .withConversion(BasaltScan.class, Convention.NONE, BasaltRel.CONVENTION, "BasaltScanRule")
+      .withRuleFactory(ToBasaltRule::new)
+      .toRule(ToBasaltRule.class);
+
+  public static final RelOptRule TO_ENUMERABLE = ConverterRule.Config.INSTANCE
+      .withConversion(RelNode.class, BasaltRel.CONVENTION, EnumerableConvention.INSTANCE,
+          "BasaltToEnumerableConverterRule")
+      .withRuleFactory(ToEnumerableRule::new)
+      .toRule(ToEnumerableRule.class);
+
+  public static final List<RelOptRule> ALL =
+      List.of(FILTER, PROJECT, SORT, AGGREGATE_COLUMNS, TO_BASALT, TO_ENUMERABLE);
+
+  static void register(RelOptPlanner planner) {
+    ALL.forEach(planner::addRule);
+  }
+
+  private static boolean logical(BasaltScan scan) {
+    return scan.getConvention() == Convention.NONE;
+  }
+
+  private static boolean takesFilter(BasaltScan scan) {
+    ScanSpec s = scan.spec();
+    return !s.isLimited() && s.keys().isNone() && s.filters().isEmpty();
+  }
+
+  /** Rewrites input refs through a mapping (scan output field -> table column, or back). */
+  private static RexNode remap(RexNode n, int[] map, RexBuilder rb) {
+    return n.accept(new RexShuttle() {
+      @Override
+      public RexNode visitInputRef(RexInputRef ref) {
+        return rb.makeInputRef(ref.getType(), map[ref.getIndex()]);
+      }
+    });
+  }
+
+  /** Filter over a scan: key conditions and engine filters into the scan, the rest above it. */
+  static final class FilterRule extends RelRule<RuleConfig> {
+    FilterRule(RuleConfig config) {
+      super(config);
+    }
+
+    @Override
+    public void onMatch(RelOptRuleCall call) {
+      Filter filter = call.rel(0);
+      BasaltScan scan = call.rel(1);
+      SqlTableDef def = scan.definition();
+      RexBuilder rb = filter.getCluster().getRexBuilder();
+      List<Integer> cols = scan.spec().columns();
+      int[] toTable = cols.stream().mapToInt(Integer::intValue).toArray();
+      int[] toScan = new int[def.columns().size()];
+      for (int i = 0; i < toTable.length; i++) {
+        toScan[toTable[i]] = i;
+      }
+      RexNode condition = RexUtil.expandSearch(rb, null, filter.getCondition());
+      List<RexNode> onTable = new ArrayList<>();
+      Map<RexNode, RexNode> original = new IdentityHashMap<>();
+      for (RexNode c : RelOptUtil.conjunctions(condition)) {
+        RexNode t = remap(c, toTable, rb);
+        onTable.add(t);
+        original.put(t, c);
+      }
+      KeyRangeExtractor.Analysis a = KeyRangeExtractor.analyze(def, onTable);
+      if (a.keys().isNone() && a.pushed().isEmpty()) {
+        return;
+      }
+      RelNode pushed = scan.with(scan.spec().withFilter(a.keys(), a.pushed()),
+          scan.getTraitSet());
+      List<RexNode> rest = new ArrayList<>();
+      for (RexNode r : a.residual()) {
+        rest.add(original.get(r));
+      }
+      call.transformTo(call.builder().push(pushed).filter(rest).build());
+    }
+  }
+
+  /** Project over a scan: the scan returns only the columns the projection uses. */
+  static final class ProjectRule extends RelRule<RuleConfig> {
+    ProjectRule(RuleConfig config) {
+      super(config);
+    }
+
+    @Override
+    public void onMatch(RelOptRuleCall call) {
+      Project project = call.rel(0);
+      BasaltScan scan = call.rel(1);
+      ImmutableBitSet used = RelOptUtil.InputFinder.bits(project.getProjects(), null);
+      List<Integer> cols = scan.spec().columns();
+      if (used.cardinality() == cols.size()) {
+        return; // every column is used: nothing to narrow
+      }
+      List<Integer> kept = new ArrayList<>();
+      int[] map = new int[cols.size()];
+      for (int i : used) {
+        map[i] = kept.size();
+        kept.add(cols.get(i));
+      }
+      RelCollation collation = scan.getTraitSet().getCollation();
+      for (RelFieldCollation fc : collation.getFieldCollations()) {
+        if (!used.get(fc.getFieldIndex())) {
+          return; // the scan's order is on a column the projection drops: keep it
+        }
+      }
+      RexBuilder rb = project.getCluster().getRexBuilder();
+      List<RexNode> exprs = new ArrayList<>();
+      for (RexNode e : project.getProjects()) {
+        exprs.add(remap(e, map, rb));
+      }
+      List<RelFieldCollation> order = new ArrayList<>();
+      for (RelFieldCollation fc : collation.getFieldCollations()) {
+        order.add(fc.withFieldIndex(map[fc.getFieldIndex()]));
+      }
+      BasaltScan narrowed = scan.with(scan.spec().withColumns(kept),
+          scan.getTraitSet().replace(RelCollations.of(order)));
+      call.transformTo(call.builder().push(narrowed)
+          .project(exprs, project.getRowType().getFieldNames()).build());
+    }
+  }
+
+  /** Aggregate over a scan: the scan returns only the grouped and aggregated columns. */
+  static final class AggregateColumnsRule extends RelRule<RuleConfig> {
+    AggregateColumnsRule(RuleConfig config) {
+      super(config);
+    }
+
+    @Override
+    public void onMatch(RelOptRuleCall call) {
+      Aggregate agg = call.rel(0);
+      BasaltScan scan = call.rel(1);
+      List<Integer> cols = scan.spec().columns();
+      ImmutableBitSet.Builder usedB = agg.getGroupSet().rebuild();
+      for (AggregateCall ac : agg.getAggCallList()) {
+        usedB.addAll(ac.getArgList());
+        if (ac.filterArg >= 0) {
+          usedB.set(ac.filterArg);
+        }
+        ac.collation.getFieldCollations().forEach(fc -> usedB.set(fc.getFieldIndex()));
+      }
+      ImmutableBitSet used = usedB.build();
+      if (used.cardinality() == cols.size()
+          || !scan.getTraitSet().getCollation().getFieldCollations().isEmpty()) {
+        return;
+      }
+      List<Integer> kept = new ArrayList<>();
+      Map<Integer, Integer> map = new java.util.HashMap<>();
+      for (int i : used) {
+        map.put(i, kept.size());
+        kept.add(cols.get(i));
+      }
+      Mappings.TargetMapping mapping = Mappings.target(map, cols.size(), kept.size());
+      List<AggregateCall> calls = new ArrayList<>();
+      for (AggregateCall ac : agg.getAggCallList()) {
+        calls.add(ac.transform(mapping));
+      }
+      BasaltScan narrowed = scan.with(scan.spec().withColumns(kept), scan.getTraitSet());
+      ImmutableBitSet groups = ImmutableBitSet.of(agg.getGroupSet().asList().stream()
+          .map(map::get).toList());
+      List<ImmutableBitSet> groupSets = new ArrayList<>();
+      for (ImmutableBitSet g : agg.getGroupSets()) {
+        groupSets.add(ImmutableBitSet.of(g.asList().stream().map(map::get).toList()));
+      }
+      call.transformTo(agg.copy(agg.getTraitSet(), narrowed, groups, groupSets, calls));
+    }
+  }
+
+  /** Sort over a scan whose key order gives it: no sort; offset and limit stop the scan. */
+  static final class SortRule extends RelRule<RuleConfig> {
+    SortRule(RuleConfig config) {
+      super(config);
+    }
+
+    @Override
+    public void onMatch(RelOptRuleCall call) {
+      Sort sort = call.rel(0);
+      BasaltScan scan = call.rel(1);
+      SqlTableDef def = scan.definition();
+      List<Integer> cols = scan.spec().columns();
+      List<SqlColumn> keys = def.keyColumns();
+      List<RelFieldCollation> fcs = sort.getCollation().getFieldCollations();
+      Boolean reversed = fcs.isEmpty() ? Boolean.FALSE : null;
+      if (!fcs.isEmpty()) {
+        if (def.saltBuckets() > 0 || fcs.size() > keys.size()) {
+          return; // buckets interleave the key order
+        }
+        for (int i = 0; i < fcs.size(); i++) {
+          RelFieldCollation fc = fcs.get(i);
+          SqlColumn c = def.columns().get(cols.get(fc.getFieldIndex()));
+          if (c != keys.get(i)) {
+            return;
+          }
+          boolean ascending = fc.getDirection() == RelFieldCollation.Direction.ASCENDING;
+          if (fc.getDirection() != RelFieldCollation.Direction.ASCENDING
+              && fc.getDirection() != RelFieldCollation.Direction.DESCENDING) {
+            return;
+          }
+          boolean rev = ascending == c.descending();
+          if (reversed != null && reversed != rev) {
+            return;
+          }
+          reversed = rev;
+        }
+      }
+      Operand offset = sort.offset == null ? null : Operand.of(sort.offset, ColumnType.BIGINT);
+      Operand fetch = sort.fetch == null ? null : Operand.of(sort.fetch, ColumnType.BIGINT);
+      if ((sort.offset != null && offset == null) || (sort.fetch != null && fetch == null)) {
+        return;
+      }
+      ScanSpec s = scan.spec().withLimit(offset, fetch, reversed);
+      call.transformTo(scan.with(s, scan.getTraitSet().replace(sort.getCollation())));
+    }
+  }
+
+  /** A logical scan, with all pushed into it, as the Basalt-convention scan that runs. */
+  static final class ToBasaltRule extends ConverterRule {
+    ToBasaltRule(Config config) {
+      super(config);
+    }
+
+    @Override
+    public RelNode convert(RelNode rel) {
+      BasaltScan scan = (BasaltScan) rel;
+      return scan.with(scan.spec(), scan.getTraitSet().replace(BasaltRel.CONVENTION));
+    }
+  }
+
+  /** Basalt subtrees become enumerable through {@link BasaltToEnumerableConverter}. */
+  static final class ToEnumerableRule extends ConverterRule {
+    ToEnumerableRule(Config config) {
+      super(config);
+    }
+
+    @Override
+    public RelNode convert(RelNode rel) {
+      return new BasaltToEnumerableConverter(rel.getCluster(),
+          rel.getTraitSet().replace(EnumerableConvention.INSTANCE), rel);
+    }
+  }
+}

@@ -1,0 +1,152 @@
+package io.basaltdb.sql.rel;
+
+import io.basaltdb.sql.BasaltSqlTable;
+import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.pushdown.Operand;
+import java.util.List;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptCost;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelWriter;
+import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rel.type.RelDataTypeField;
+
+/**
+ * A scan of one Basalt SQL table, carrying everything pushed into it
+ * ({@link ScanSpec}): key ranges, engine filters, projected columns, offset and limit, and
+ * direction. The planner rules ({@link BasaltRules}) grow the spec by absorbing the operators
+ * above the scan; a fuller spec always costs less, so the planner keeps the pushed plan.
+ */
+public final class BasaltScan extends TableScan implements BasaltRel {
+  private final BasaltSqlTable basaltTable;
+  private final ScanSpec spec;
+
+  public BasaltScan(RelOptCluster cluster, RelTraitSet traits, RelOptTable table,
+      BasaltSqlTable basaltTable, ScanSpec spec) {
+    super(cluster, traits, List.of(), table);
+    this.basaltTable = basaltTable;
+    this.spec = spec;
+  }
+
+  /**
+   * The scan of a whole table, as the table first appears in a plan: logical (convention NONE)
+   * while the rules push operators into it, so it shares its subsets with Calcite's logical
+   * operators; the converter rule then makes a Basalt-convention copy the plan runs.
+   */
+  public static BasaltScan create(RelOptCluster cluster, RelOptTable table, BasaltSqlTable t) {
+    return new BasaltScan(cluster, cluster.traitSetOf(org.apache.calcite.plan.Convention.NONE),
+        table, t, ScanSpec.all(t.definition()));
+  }
+
+  public BasaltSqlTable basaltTable() {
+    return basaltTable;
+  }
+
+  public SqlTableDef definition() {
+    return basaltTable.definition();
+  }
+
+  public ScanSpec spec() {
+    return spec;
+  }
+
+  /** The same scan with another spec (and traits, when it now delivers an order). */
+  public BasaltScan with(ScanSpec s, RelTraitSet traits) {
+    return new BasaltScan(getCluster(), traits, getTable(), basaltTable, s);
+  }
+
+  @Override
+  public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
+    return new BasaltScan(getCluster(), traitSet, getTable(), basaltTable, spec);
+  }
+
+  @Override
+  public RelDataType deriveRowType() {
+    List<RelDataTypeField> all = table.getRowType().getFieldList();
+    RelDataTypeFactory.Builder b = getCluster().getTypeFactory().builder();
+    for (int c : spec.columns()) {
+      b.add(all.get(c));
+    }
+    return b.build();
+  }
+
+  @Override
+  public RelWriter explainTerms(RelWriter pw) {
+    RelWriter w = super.explainTerms(pw);
+    for (String[] item : spec.describe(definition())) {
+      w = w.item(item[0], item[1]);
+    }
+    return w;
+  }
+
+  @Override
+  public double estimateRowCount(RelMetadataQuery mq) {
+    double rows = rowsRead();
+    for (int i = 0; i < spec.filters().size(); i++) {
+      rows *= 0.5;
+    }
+    Double limit = limitRows();
+    return Math.max(1, limit == null ? rows : Math.min(rows, limit));
+  }
+
+  /** Rows the engine reads: the table's rows narrowed by the key conditions. */
+  private double rowsRead() {
+    double total = Math.max(1, table.getRowCount());
+    var keys = spec.keys();
+    if (keys.isPointLookup(definition())) {
+      return keys.rangeCount();
+    }
+    double rows = total;
+    for (int i = 0; i < keys.equalities().size(); i++) {
+      rows *= 0.1 * keys.equalities().get(i).size();
+    }
+    if (!keys.intervals().isEmpty()) {
+      double share = 0;
+      for (var i : keys.intervals()) {
+        share += (i.lower() == null ? 1 : 0.5) * (i.upper() == null ? 1 : 0.5);
+      }
+      rows *= Math.min(1, share);
+    }
+    return Math.max(1, Math.min(total, rows));
+  }
+
+  private Double limitRows() {
+    Operand f = spec.fetch();
+    if (f == null) {
+      return null;
+    }
+    if (f.isParameter()) {
+      return 100.0;
+    }
+    Operand o = spec.offset();
+    double off = o == null || o.isParameter() ? 0 : ((Number) o.bind(null)).doubleValue();
+    return ((Number) f.bind(null)).doubleValue() + off;
+  }
+
+  @Override
+  public RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
+    double read = rowsRead();
+    Double limit = limitRows();
+    if (limit != null) {
+      double pass = Math.pow(0.5, spec.filters().size());
+      read = Math.min(read, limit / pass);
+    }
+    int total = definition().columns().size();
+    double width = 0.5 + 0.5 * spec.columns().size() / total;
+    // Volcano compares costs by their row component only: it carries the work, rows read
+    // weighted by the columns decoded, cheaper than Calcite's own operators over those rows
+    double work = read * width * 0.5;
+    return planner.getCostFactory().makeCost(work, work, read * width);
+  }
+
+  @Override
+  public void register(RelOptPlanner planner) {
+    BasaltRules.register(planner);
+  }
+}

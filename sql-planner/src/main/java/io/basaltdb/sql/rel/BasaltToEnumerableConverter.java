@@ -1,0 +1,54 @@
+package io.basaltdb.sql.rel;
+
+import io.basaltdb.sql.BasaltSqlTable;
+import java.util.List;
+import org.apache.calcite.adapter.enumerable.EnumerableRel;
+import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
+import org.apache.calcite.adapter.enumerable.JavaRowFormat;
+import org.apache.calcite.adapter.enumerable.PhysType;
+import org.apache.calcite.adapter.enumerable.PhysTypeImpl;
+import org.apache.calcite.linq4j.tree.BlockBuilder;
+import org.apache.calcite.linq4j.tree.Expression;
+import org.apache.calcite.linq4j.tree.Expressions;
+import org.apache.calcite.plan.ConventionTraitDef;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptCost;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.convert.ConverterImpl;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+
+/**
+ * Joins a Basalt subtree (a {@link BasaltScan}) to Calcite's enumerable plan: the generated
+ * code calls {@link BasaltSqlTable#query} with the scan's spec, both handed over as stashed
+ * objects (never re-planned per execution), and gets rows as {@code Object[]}.
+ */
+public final class BasaltToEnumerableConverter extends ConverterImpl implements EnumerableRel {
+  BasaltToEnumerableConverter(RelOptCluster cluster, RelTraitSet traits, RelNode input) {
+    super(cluster, ConventionTraitDef.INSTANCE, traits, input);
+  }
+
+  @Override
+  public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
+    return new BasaltToEnumerableConverter(getCluster(), traitSet, sole(inputs));
+  }
+
+  @Override
+  public RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
+    return super.computeSelfCost(planner, mq).multiplyBy(0.1);
+  }
+
+  @Override
+  public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
+    BasaltScan scan = (BasaltScan) getInput();
+    PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
+        JavaRowFormat.ARRAY, false);
+    Expression table = implementor.stash(scan.basaltTable(), BasaltSqlTable.class);
+    Expression spec = implementor.stash(scan.spec(), ScanSpec.class);
+    BlockBuilder b = new BlockBuilder();
+    b.add(Expressions.return_(null, Expressions.call(table, "query",
+        implementor.getRootExpression(), spec)));
+    return implementor.result(physType, b.toBlock());
+  }
+}

@@ -1,0 +1,83 @@
+package io.basaltdb.sql.rel;
+
+import io.basaltdb.sql.catalog.SqlColumn;
+import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.pushdown.KeyConditions;
+import io.basaltdb.sql.pushdown.Operand;
+import io.basaltdb.sql.pushdown.PushedPredicate;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Everything a {@link BasaltScan} asks of the engine, as planned: key conditions (row-key
+ * ranges), engine filters, the table columns it returns (in output order), rows to skip and
+ * to return, and the scan direction. Parameters stay {@link Operand}s until execution.
+ * Immutable; the planner rules derive new specs from old ones.
+ *
+ * @param columns table column indexes, in the scan's output order
+ * @param offset rows to skip, or null
+ * @param fetch rows to return at most, or null
+ * @param reversed scan in descending key order
+ */
+public record ScanSpec(KeyConditions keys, List<PushedPredicate> filters, List<Integer> columns,
+    Operand offset, Operand fetch, boolean reversed) {
+  public ScanSpec {
+    filters = List.copyOf(filters);
+    columns = List.copyOf(columns);
+  }
+
+  /** A scan of the whole table, every column. */
+  public static ScanSpec all(SqlTableDef def) {
+    List<Integer> cols = new ArrayList<>();
+    for (int i = 0; i < def.columns().size(); i++) {
+      cols.add(i);
+    }
+    return new ScanSpec(KeyConditions.NONE, List.of(), cols, null, null, false);
+  }
+
+  /** True once rows are skipped or limited: nothing more may be pushed beneath that. */
+  public boolean isLimited() {
+    return offset != null || fetch != null;
+  }
+
+  public ScanSpec withFilter(KeyConditions k, List<PushedPredicate> f) {
+    return new ScanSpec(k, f, columns, offset, fetch, reversed);
+  }
+
+  public ScanSpec withColumns(List<Integer> c) {
+    return new ScanSpec(keys, filters, c, offset, fetch, reversed);
+  }
+
+  public ScanSpec withLimit(Operand off, Operand f, boolean rev) {
+    return new ScanSpec(keys, filters, columns, off, f, rev);
+  }
+
+  /** The spec in words, for EXPLAIN. */
+  List<String[]> describe(SqlTableDef def) {
+    List<String[]> out = new ArrayList<>();
+    if (!keys.isNone()) {
+      out.add(new String[] {"keys", keys.describe(def)});
+    }
+    if (!filters.isEmpty()) {
+      List<String> fs = new ArrayList<>();
+      filters.forEach(f -> fs.add(f.describe(def)));
+      out.add(new String[] {"filter", String.join(" AND ", fs)});
+    }
+    List<String> names = new ArrayList<>();
+    for (int c : columns) {
+      SqlColumn col = def.columns().get(c);
+      names.add(col.isKey() ? col.name() : col.family() + "." + col.name());
+    }
+    out.add(new String[] {"columns", String.join(", ", names)});
+    if (reversed) {
+      out.add(new String[] {"order", "reversed"});
+    }
+    if (offset != null) {
+      out.add(new String[] {"offset", offset.toString()});
+    }
+    if (fetch != null) {
+      out.add(new String[] {"limit", fetch.toString()});
+    }
+    return out;
+  }
+}

@@ -1,0 +1,158 @@
+package io.basaltdb.sql.rel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.basaltdb.engine.Database;
+import io.basaltdb.engine.EngineOptions;
+import io.basaltdb.engine.TableName;
+import io.basaltdb.sql.BasaltConnections;
+import io.basaltdb.sql.SqlTestSupport;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Each pushdown shows in EXPLAIN where it must (key ranges, filters, columns, order, limit)
+ * and not where it must not (a non-leading key column is no range; nothing goes beneath a
+ * predicate Calcite must still evaluate; a salted table's order is not the key order).
+ */
+class PlanTest {
+  Database db;
+  Connection c;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    db = Database.openTemporary(EngineOptions.defaults());
+    c = BasaltConnections.open(db);
+    try (Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE t (a INTEGER NOT NULL, b VARCHAR NOT NULL, f.x BIGINT, "
+          + "f.y VARCHAR, CONSTRAINT pk PRIMARY KEY (a, b DESC)) SPLIT ON (100)");
+      st.execute("CREATE TABLE s (id BIGINT NOT NULL PRIMARY KEY, v INTEGER) SALT_BUCKETS=4");
+      for (int a = 0; a < 200; a += 2) {
+        st.execute("INSERT INTO t VALUES (" + a + ", 'b" + a % 7 + "', " + a * 10 + ", 'y" + a
+            + "')");
+      }
+    }
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    c.close();
+    db.close();
+  }
+
+  private String plan(String sql) throws Exception {
+    return String.join("\n", SqlTestSupport.rows(c, "EXPLAIN PLAN FOR " + sql));
+  }
+
+  private static void has(String plan, String... parts) {
+    for (String p : parts) {
+      assertTrue(plan.contains(p), "expected " + p + " in:\n" + plan.replace("\n", " // "));
+    }
+  }
+
+  private static void lacks(String plan, String... parts) {
+    for (String p : parts) {
+      assertFalse(plan.contains(p), "did not expect " + p + " in\n" + plan);
+    }
+  }
+
+  @Test
+  void keyPredicatesBecomeRanges() throws Exception {
+    has(plan("SELECT x FROM t WHERE a = 4 AND b = 'b4'"),
+        "keys=[A = 4 AND B = 'b4' -> 1 range [80000004", "columns=[F.X]");
+    has(plan("SELECT x FROM t WHERE a BETWEEN 3 AND 9"),
+        "keys=[A >= 3 AND A <= 9 -> 1 range [80000003, 8000000a)]");
+    has(plan("SELECT x FROM t WHERE a IN (1, 5, 7) AND b > 'q'"),
+        "keys=[A IN [1, 5, 7] AND B > 'q' -> 3 ranges");
+    has(plan("SELECT x FROM t WHERE a = 1 AND b LIKE 'ab%'"),
+        "keys=[A = 1 AND B >= 'ab' AND B < 'ac'", "filter=[B LIKE 'ab%']");
+    has(plan("SELECT x FROM t WHERE a > 10 OR a < 2 OR a = 5"),
+        "keys=[(A < 2 OR A = 5 OR A > 10) -> 3 ranges [, 80000002), [80000005, 80000006), "
+            + "[8000000b, )]");
+    assertEquals(List.of("0", "4", "6", "8", "196", "198"), SqlTestSupport.rows(c,
+        "SELECT a FROM t WHERE a < 2 OR a BETWEEN 4 AND 8 OR a > 195 ORDER BY a"));
+  }
+
+  @Test
+  void otherPredicatesBecomeEngineFiltersOrStayInCalcite() throws Exception {
+    String nonLeading = plan("SELECT x FROM t WHERE b = 'b3'");
+    has(nonLeading, "filter=[B = 'b3']");
+    lacks(nonLeading, "keys=");
+    has(plan("SELECT a FROM t WHERE x >= 50 AND y IS NOT NULL"),
+        "filter=[X >= 50 AND Y IS NOT NULL]", "columns=[A]");
+    has(plan("SELECT a FROM t WHERE y LIKE 'y1%' OR x IS NULL"),
+        "filter=[(Y LIKE 'y1%' OR X IS NULL)]");
+    String residual = plan("SELECT a FROM t WHERE x + 1 > 50 AND a = 8 LIMIT 3");
+    has(residual, "keys=[A = 8", "EnumerableCalc", "EnumerableLimit");
+    lacks(residual, "limit=[3]");
+  }
+
+  @Test
+  void keyOrderNeedsNoSortAndLimitsStopTheScan() throws Exception {
+    String forward = plan("SELECT a, b FROM t WHERE a > 5 ORDER BY a, b DESC LIMIT 3 OFFSET 2");
+    has(forward, "offset=[2]", "limit=[3]");
+    lacks(forward, "EnumerableSort", "EnumerableLimit", "reversed");
+    String backward = plan("SELECT a FROM t ORDER BY a DESC, b ASC LIMIT 5");
+    has(backward, "order=[reversed]", "limit=[5]");
+    lacks(backward, "EnumerableSort");
+    has(plan("SELECT a FROM t ORDER BY a, b LIMIT 5"), "EnumerableSort"); // b is DESC
+    has(plan("SELECT a FROM t ORDER BY x LIMIT 5"), "EnumerableSort");
+    has(plan("SELECT id FROM s ORDER BY id LIMIT 5"), "EnumerableSort"); // buckets interleave
+    assertEquals(List.of("198|b2", "196|b0"),
+        SqlTestSupport.rows(c, "SELECT a, b FROM t ORDER BY a DESC LIMIT 2"));
+    assertEquals(List.of("8", "10"),
+        SqlTestSupport.rows(c, "SELECT a FROM t WHERE a > 5 ORDER BY a LIMIT 2 OFFSET 1"));
+  }
+
+  @Test
+  void aggregatesReadOnlyWhatTheyUse() throws Exception {
+    has(plan("SELECT COUNT(*) FROM t"), "columns=[]");
+    has(plan("SELECT a, SUM(x) FROM t GROUP BY a"), "columns=[A, F.X]");
+  }
+
+  /** Rows the engine handed to region scans and gets so far (region read counters). */
+  private long reads(String table) {
+    return db.admin().regions(TableName.of(table)).stream().mapToLong(r -> r.stats().reads())
+        .sum();
+  }
+
+  @Test
+  void parametersAreBoundAtEachExecutionWithoutReplanning() throws Exception {
+    try (PreparedStatement p = c.prepareStatement("SELECT x FROM t WHERE a = ? AND b = ?")) {
+      for (int a : new int[] {4, 150, 7}) {
+        p.setInt(1, a);
+        p.setString(2, "b" + a % 7);
+        long before = reads("T");
+        try (ResultSet rs = p.executeQuery()) {
+          if (a % 2 == 0) {
+            assertTrue(rs.next());
+            assertEquals(a * 10L, rs.getLong(1));
+          }
+          assertFalse(rs.next());
+        }
+        assertEquals(1, reads("T") - before, "a point lookup reads one region once");
+      }
+    }
+    try (PreparedStatement p = c.prepareStatement(
+        "SELECT a FROM t WHERE a >= ? AND a < ? ORDER BY a LIMIT ?")) {
+      p.setInt(1, 20);
+      p.setInt(2, 30);
+      p.setInt(3, 3);
+      try (ResultSet rs = p.executeQuery()) {
+        for (int a : new int[] {20, 22, 24}) {
+          assertTrue(rs.next());
+          assertEquals(a, rs.getInt(1));
+        }
+        assertFalse(rs.next());
+      }
+    }
+  }
+}
