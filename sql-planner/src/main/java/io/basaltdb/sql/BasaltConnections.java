@@ -2,7 +2,6 @@ package io.basaltdb.sql;
 
 import io.basaltdb.engine.Database;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.Properties;
 import org.apache.calcite.jdbc.CalciteConnection;
@@ -15,6 +14,10 @@ public final class BasaltConnections {
   public static final String PARSER_FACTORY =
       "io.basaltdb.sql.parser.BasaltParserFactory#INSTANCE";
 
+  /** Calcite's driver with Basalt's statement preparation ({@link BasaltPrepare}). */
+  private static final org.apache.calcite.jdbc.Driver DRIVER =
+      new org.apache.calcite.jdbc.Driver().withPrepareFactory(BasaltPrepare::new);
+
   private BasaltConnections() {}
 
   public static Connection open(Database db) throws SQLException {
@@ -26,7 +29,7 @@ public final class BasaltConnections {
     Properties p = new Properties();
     p.putAll(properties);
     p.setProperty("parserFactory", PARSER_FACTORY);
-    Connection c = DriverManager.getConnection("jdbc:calcite:", p);
+    Connection c = DRIVER.connect("jdbc:calcite:", p);
     try {
       CalciteConnection cc = c.unwrap(CalciteConnection.class);
       BasaltSchema.register(cc.getRootSchema(), db);

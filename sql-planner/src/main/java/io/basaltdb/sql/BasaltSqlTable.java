@@ -1,7 +1,11 @@
 package io.basaltdb.sql;
 
 import io.basaltdb.engine.Database;
+import io.basaltdb.sql.exec.ConnectionSettings;
 import io.basaltdb.sql.exec.ScanExecutor;
+import io.basaltdb.sql.exec.WriteExecutor;
+import io.basaltdb.sql.rel.BasaltTableModify;
+import io.basaltdb.sql.rel.WriteSpec;
 import io.basaltdb.sql.rel.BasaltScan;
 import io.basaltdb.sql.rel.ScanSpec;
 import io.basaltdb.sql.catalog.SqlColumn;
@@ -48,114 +52,15 @@ public final class BasaltSqlTable extends AbstractTable implements TranslatableT
     return b.build();
   }
 
-  // ------------------------------------------------------------------ INSERT (stage 1)
+  // ------------------------------------------------------------------ writes
 
-  /**
-   * INSERT and DELETE through Calcite's enumerable table-modify: each row added to this
-   * collection is written to the engine at once, atomically per row, with its marker cell (a
-   * row whose key exists already is refused: a unique-key violation); each row removed is
-   * deleted. {@code size()} moves by one per row, which is how Calcite computes update counts.
-   */
+  /** Not used: writes go through {@link BasaltTableModify}, never through a collection. */
   @Override
   public java.util.Collection<Object[]> getModifiableCollection() {
-    return new java.util.AbstractCollection<>() {
-      private int added;
-
-      @Override
-      public boolean add(Object[] row) {
-        insert(row);
-        added++;
-        return true;
-      }
-
-      @Override
-      public boolean remove(Object row) {
-        delete(row);
-        added--;
-        return true;
-      }
-
-      @Override
-      public boolean removeAll(java.util.Collection<?> rows) {
-        // AbstractCollection's would walk this (empty) collection; each given row is deleted
-        for (Object row : rows) {
-          remove(row);
-        }
-        return !rows.isEmpty();
-      }
-
-      @Override
-      public java.util.Iterator<Object[]> iterator() {
-        return java.util.Collections.emptyIterator();
-      }
-
-      @Override
-      public int size() {
-        return added;
-      }
-    };
+    throw new UnsupportedOperationException("Basalt tables are written by BasaltTableModify");
   }
 
-  /** DELETE of a row read by the statement: the whole engine row goes (a row delete). */
-  private void delete(Object input) {
-    Object[] values = input instanceof Object[] a ? a : new Object[] {input};
-    db.table(def.table()).delete(new io.basaltdb.engine.Delete(keyOf(values)));
-  }
-
-  private byte[] keyOf(Object[] values) {
-    Object[] key = new Object[def.keyColumns().size()];
-    List<SqlColumn> cols = def.columns();
-    for (int i = 0; i < cols.size(); i++) {
-      SqlColumn c = cols.get(i);
-      if (c.isKey()) {
-        key[c.keyPosition()] = c.type().toKey(values[i]);
-      }
-    }
-    return def.keyCodec().encode(key);
-  }
-
-  private void insert(Object input) {
-    Object[] values = input instanceof Object[] a ? a : new Object[] {input};
-    List<SqlColumn> cols = def.columns();
-    Object[] key = new Object[def.keyColumns().size()];
-    for (int i = 0; i < cols.size(); i++) {
-      SqlColumn c = cols.get(i);
-      if (c.isKey()) {
-        if (values[i] == null) {
-          throw new io.basaltdb.engine.InvalidArgumentException("primary key column " + c.name()
-              + " of " + def.table() + " must not be NULL");
-        }
-        key[c.keyPosition()] = c.type().toKey(values[i]);
-      }
-    }
-    byte[] row = def.keyCodec().encode(key);
-    byte[] marker = def.markerFamily().getBytes(StandardCharsets.UTF_8);
-    io.basaltdb.engine.Put put = new io.basaltdb.engine.Put(row).addColumn(marker, MARKER,
-        new byte[0]);
-    for (int i = 0; i < cols.size(); i++) {
-      SqlColumn c = cols.get(i);
-      if (!c.isKey() && values[i] != null) {
-        put.addColumn(c.family().getBytes(StandardCharsets.UTF_8),
-            c.name().getBytes(StandardCharsets.UTF_8), c.type().toCell(values[i]));
-      }
-    }
-    boolean inserted = db.table(def.table()).checkAndMutate(io.basaltdb.engine.CheckAndMutate
-        .newBuilder(row).ifNotExists(marker, MARKER).build(put));
-    if (!inserted) {
-      throw new DuplicateKeyException("duplicate primary key in " + def.table() + ": "
-          + java.util.Arrays.toString(def.keyCodec().decode(row)));
-    }
-  }
-
-  /** An INSERT of a key that exists (SQLState 23505 at the JDBC layer). */
-  public static final class DuplicateKeyException extends io.basaltdb.engine.InvalidArgumentException {
-    private static final long serialVersionUID = 1L;
-
-    public DuplicateKeyException(String message) {
-      super(message);
-    }
-  }
-
+  /** INSERT, UPDATE and DELETE (UPSERT is marked later) as Basalt's own table-modify. */
   @Override
   public org.apache.calcite.rel.core.TableModify toModificationRel(
       org.apache.calcite.plan.RelOptCluster cluster, org.apache.calcite.plan.RelOptTable table,
@@ -163,8 +68,15 @@ public final class BasaltSqlTable extends AbstractTable implements TranslatableT
       org.apache.calcite.rel.RelNode child, org.apache.calcite.rel.core.TableModify.Operation op,
       List<String> updateColumns, List<org.apache.calcite.rex.RexNode> sourceExpressions,
       boolean flattened) {
-    return org.apache.calcite.rel.logical.LogicalTableModify.create(table, catalogReader, child,
-        op, updateColumns, sourceExpressions, flattened);
+    return new BasaltTableModify(cluster,
+        cluster.traitSetOf(org.apache.calcite.plan.Convention.NONE), table, catalogReader, child,
+        op, updateColumns, sourceExpressions, flattened, this, null);
+  }
+
+  /** Writes the rows of one execution (called by the generated code): the update count. */
+  public Enumerable<Long> modify(DataContext root, WriteSpec spec, Enumerable<?> rows) {
+    return org.apache.calcite.linq4j.Linq4j.singletonEnumerable(
+        new WriteExecutor(db, def, spec, root).run(rows));
   }
 
   @Override
@@ -177,7 +89,9 @@ public final class BasaltSqlTable extends AbstractTable implements TranslatableT
       @SuppressWarnings("unchecked")
       public Enumerator<T> enumerator() {
         return (Enumerator<T>) new ScanExecutor(db, def, ScanSpec.all(def), null,
-            readTimestamp(provider)).enumerable().enumerator();
+            ConnectionSettings.of(provider instanceof org.apache.calcite.jdbc.CalciteConnection c
+                ? c.getProperties() : new java.util.Properties()).readTimestamp())
+            .enumerable().enumerator();
       }
     };
   }
@@ -208,7 +122,7 @@ public final class BasaltSqlTable extends AbstractTable implements TranslatableT
   /** Runs a planned scan for one execution (called by the generated code). */
   public Enumerable<Object[]> query(DataContext root, ScanSpec spec) {
     return new ScanExecutor(db, def, spec, root,
-        readTimestamp(root == null ? null : root.getQueryProvider())).enumerable();
+        ConnectionSettings.of(root).readTimestamp()).enumerable();
   }
 
   /** Row count estimated from the regions' cell counts, for the cost model. */
@@ -232,33 +146,5 @@ public final class BasaltSqlTable extends AbstractTable implements TranslatableT
       }
     }
     return out;
-  }
-
-  /** The connection property that pins every read to a point in time (epoch ms). */
-  public static final String READ_TIMESTAMP = "readTimestamp";
-
-  /**
-   * The connection's read timestamp, or -1: versions written after it are not read (as
-   * Phoenix's CurrentSCN). As in HBase without KEEP_DELETED_CELLS, a delete made later still
-   * hides what it deleted.
-   */
-  static long readTimestamp(org.apache.calcite.linq4j.QueryProvider provider) {
-    if (!(provider instanceof org.apache.calcite.jdbc.CalciteConnection c)) {
-      return -1;
-    }
-    String v = c.getProperties().getProperty(READ_TIMESTAMP);
-    if (v == null || v.isBlank()) {
-      return -1;
-    }
-    try {
-      long ts = Long.parseLong(v.trim());
-      if (ts < 0) {
-        throw new NumberFormatException();
-      }
-      return ts;
-    } catch (NumberFormatException e) {
-      throw new io.basaltdb.engine.InvalidArgumentException("connection property "
-          + READ_TIMESTAMP + " must be epoch milliseconds, got '" + v + "'");
-    }
   }
 }

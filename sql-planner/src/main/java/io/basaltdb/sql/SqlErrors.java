@@ -13,7 +13,8 @@ import java.util.Map;
 
 /**
  * The SQLState of an error, found by walking its causes to the engine's or adapter's own
- * exception (Calcite wraps them): a duplicate key 23505, a missing table or schema 42P01, a
+ * exception (Calcite wraps them): a duplicate key 23505, a value out of range 22003, an
+ * unsupported operation 0A000, a missing table or schema 42P01, a
  * disabled table 55000, other bad input 22023 (or 42000 for a parse or validation error),
  * corruption XX001, storage failure 58030, a closed database 08003.
  */
@@ -22,7 +23,9 @@ public final class SqlErrors {
 
   /** Error classes and their states, most specific first (subclasses before their parents). */
   private static final List<Map.Entry<Class<?>, String>> STATES = List.of(
-      Map.entry(BasaltSqlTable.DuplicateKeyException.class, "23505"),
+      Map.entry(io.basaltdb.sql.exec.WriteExecutor.DuplicateKeyException.class, "23505"),
+      Map.entry(io.basaltdb.sql.exec.WriteExecutor.NumericOverflowException.class, "22003"),
+      Map.entry(UnsupportedOperationException.class, "0A000"),
       Map.entry(TableNotFoundException.class, "42P01"),
       Map.entry(TableDisabledException.class, "55000"),
       Map.entry(InvalidArgumentException.class, "22023"),

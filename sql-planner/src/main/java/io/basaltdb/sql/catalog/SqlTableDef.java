@@ -56,6 +56,16 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
     return keys;
   }
 
+  /** The index of the column named {@code name}; an error when there is none. */
+  public int columnIndex(String name) {
+    for (int i = 0; i < columns.size(); i++) {
+      if (columns.get(i).name().equals(name)) {
+        return i;
+      }
+    }
+    throw new io.basaltdb.engine.InvalidArgumentException("no column " + name + " in " + table);
+  }
+
   /** Key columns in key order. */
   public List<SqlColumn> keyColumns() {
     return keyColumns(columns);

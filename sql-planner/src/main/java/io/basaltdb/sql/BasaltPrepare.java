@@ -1,0 +1,90 @@
+package io.basaltdb.sql;
+
+import io.basaltdb.sql.rel.BasaltTableModify;
+import java.lang.reflect.Type;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.adapter.enumerable.EnumerableConvention;
+import org.apache.calcite.adapter.enumerable.EnumerableRel;
+import org.apache.calcite.jdbc.CalcitePrepare;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.prepare.CalciteCatalogReader;
+import org.apache.calcite.prepare.CalcitePrepareImpl;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlInsert;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql2rel.SqlRexConvertletTable;
+import org.apache.calcite.sql2rel.SqlToRelConverter;
+
+/**
+ * Calcite's statement preparation with Basalt's steps in the SQL-to-rel conversion: every
+ * write to a Basalt table becomes Basalt's table-modify (Calcite builds its own for UPDATE and
+ * DELETE), and an INSERT or UPSERT is marked with the statement's keyword and the columns it
+ * names (Calcite's {@code TableModify} has no UPSERT and forgets which columns were named,
+ * which an UPSERT must know to leave the others alone).
+ */
+public class BasaltPrepare extends CalcitePrepareImpl {
+  @Override
+  protected CalcitePreparingStmt getPreparingStmt(CalcitePrepare.Context context,
+      Type elementType, CalciteCatalogReader catalogReader, RelOptPlanner planner) {
+    EnumerableRel.Prefer prefer = elementType == Object[].class
+        ? EnumerableRel.Prefer.ARRAY : EnumerableRel.Prefer.CUSTOM;
+    RelOptCluster cluster = createCluster(planner, new RexBuilder(context.getTypeFactory()));
+    SqlRexConvertletTable convertlets = createConvertletTable();
+    return new CalcitePreparingStmt(this, context, catalogReader, context.getTypeFactory(),
+        context.getRootSchema(), prefer, cluster, EnumerableConvention.INSTANCE, convertlets) {
+      @Override
+      protected SqlToRelConverter getSqlToRelConverter(SqlValidator validator,
+          CatalogReader reader, SqlToRelConverter.Config config) {
+        return new Converter(this, validator, reader, cluster, convertlets, config);
+      }
+    };
+  }
+
+  /** Marks UPSERTs and the named columns on Basalt's table-modify. */
+  private static final class Converter extends SqlToRelConverter {
+    Converter(CalcitePreparingStmt stmt, SqlValidator validator,
+        org.apache.calcite.prepare.Prepare.CatalogReader reader, RelOptCluster cluster,
+        SqlRexConvertletTable convertlets, Config config) {
+      super(stmt, validator, reader, cluster, convertlets, config);
+    }
+
+    /** UPDATE and DELETE: Calcite builds its own table-modify; Basalt's replaces it. */
+    @Override
+    protected org.apache.calcite.rel.RelRoot convertQueryRecursive(SqlNode query, boolean top,
+        org.apache.calcite.rel.type.RelDataType targetRowType) {
+      org.apache.calcite.rel.RelRoot root = super.convertQueryRecursive(query, top,
+          targetRowType);
+      if (root.rel instanceof org.apache.calcite.rel.logical.LogicalTableModify m
+          && m.getTable().unwrap(BasaltSqlTable.class) != null) {
+        BasaltSqlTable t = m.getTable().unwrap(BasaltSqlTable.class);
+        return root.withRel(t.toModificationRel(m.getCluster(), m.getTable(),
+            m.getCatalogReader(), m.getInput(), m.getOperation(), m.getUpdateColumnList(),
+            m.getSourceExpressionList(), m.isFlattened()));
+      }
+      return root;
+    }
+
+    @Override
+    protected RelNode convertInsert(SqlInsert call) {
+      RelNode rel = super.convertInsert(call);
+      if (!(rel instanceof BasaltTableModify modify)) {
+        return rel;
+      }
+      List<Integer> listed = null;
+      if (call.getTargetColumnList() != null) {
+        var def = modify.getTable().unwrap(BasaltSqlTable.class).definition();
+        listed = new ArrayList<>();
+        for (SqlNode n : call.getTargetColumnList()) {
+          SqlIdentifier id = (SqlIdentifier) n;
+          listed.add(def.columnIndex(id.names.get(id.names.size() - 1)));
+        }
+      }
+      return call.isUpsert() || listed != null ? modify.asUpsert(call.isUpsert(), listed) : rel;
+    }
+  }
+}

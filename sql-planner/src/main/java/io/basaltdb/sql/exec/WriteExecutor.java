@@ -1,0 +1,293 @@
+package io.basaltdb.sql.exec;
+
+import io.basaltdb.engine.CheckAndMutate;
+import io.basaltdb.engine.Database;
+import io.basaltdb.engine.Delete;
+import io.basaltdb.engine.Durability;
+import io.basaltdb.engine.Get;
+import io.basaltdb.engine.Increment;
+import io.basaltdb.engine.InvalidArgumentException;
+import io.basaltdb.engine.Mutation;
+import io.basaltdb.engine.Put;
+import io.basaltdb.engine.Result;
+import io.basaltdb.engine.RowMutations;
+import io.basaltdb.engine.Table;
+import io.basaltdb.sql.catalog.SqlColumn;
+import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.pushdown.Operand;
+import io.basaltdb.sql.rel.WriteSpec;
+import io.basaltdb.sql.type.ColumnType;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Enumerator;
+
+/**
+ * Applies a {@link WriteSpec} to the engine for one execution, row by row, each row atomically:
+ * <ul>
+ *   <li>INSERT: a check-and-put on the row's marker cell, so an existing key is refused
+ *       ({@link DuplicateKeyException}, SQLState 23505) even against a concurrent insert;
+ *   <li>UPSERT: one atomic row mutation: the named columns' values put, the named columns given
+ *       NULL deleted, other columns untouched;
+ *   <li>UPDATE: new values put; {@code col = col + n} is an atomic engine increment on a BIGINT
+ *       column and a compare-and-set loop on other numeric columns, so concurrent updaters
+ *       never lose an update (a NULL stays NULL, as {@code NULL + n} is NULL);
+ *   <li>DELETE: a row delete.
+ * </ul>
+ * Writes go to the log without waiting; with SYNC durability the statement syncs the log once
+ * at its end, before returning its count, so an acknowledged statement is durable. There is no
+ * transaction across rows (as in HBase and Phoenix).
+ */
+public final class WriteExecutor {
+  private static final int PUT_BATCH = 256;
+  private static final int CAS_ATTEMPTS = 10_000;
+
+  private final Database db;
+  private final SqlTableDef def;
+  private final WriteSpec spec;
+  private final DataContext ctx;
+  private final ConnectionSettings settings;
+  private final Table table;
+  private final byte[][] families;
+  private final byte[][] qualifiers;
+  private final byte[] markerFamily;
+
+  public WriteExecutor(Database db, SqlTableDef def, WriteSpec spec, DataContext ctx) {
+    this.db = db;
+    this.def = def;
+    this.spec = spec;
+    this.ctx = ctx;
+    this.settings = ConnectionSettings.of(ctx);
+    this.table = db.table(def.table());
+    List<SqlColumn> cols = def.columns();
+    families = new byte[cols.size()][];
+    qualifiers = new byte[cols.size()][];
+    for (int i = 0; i < cols.size(); i++) {
+      if (!cols.get(i).isKey()) {
+        families[i] = bytes(cols.get(i).family());
+        qualifiers[i] = bytes(cols.get(i).name());
+      }
+    }
+    markerFamily = bytes(def.markerFamily());
+  }
+
+  /** An INSERT of a key that exists (SQLState 23505). */
+  public static final class DuplicateKeyException extends InvalidArgumentException {
+    private static final long serialVersionUID = 1L;
+
+    public DuplicateKeyException(String message) {
+      super(message);
+    }
+  }
+
+  /** Writes every input row; the number of rows written (the update count). */
+  public long run(Enumerable<?> rows) {
+    long count = 0;
+    List<Put> pending = new ArrayList<>();
+    try (Enumerator<?> e = rows.enumerator()) {
+      while (e.moveNext()) {
+        Object o = e.current();
+        Object[] row = o instanceof Object[] a ? a : new Object[] {o};
+        switch (spec.kind()) {
+          case INSERT -> insert(row);
+          case UPSERT -> upsert(row, pending);
+          case UPDATE -> update(row);
+          case DELETE -> table.delete(durable(new Delete(key(row), timestamp())));
+        }
+        count++;
+        if (pending.size() >= PUT_BATCH) {
+          table.put(pending);
+          pending.clear();
+        }
+      }
+    }
+    if (!pending.isEmpty()) {
+      table.put(pending);
+    }
+    if (settings.durability() == Durability.SYNC && count > 0 && db.wal() != null) {
+      db.wal().syncAll();
+    }
+    return count;
+  }
+
+  private long timestamp() {
+    return settings.writeTimestamp() >= 0 ? settings.writeTimestamp()
+        : io.basaltdb.engine.Cell.LATEST_TIMESTAMP;
+  }
+
+  private <M extends Mutation> M durable(M m) {
+    m.setDurability(Durability.ASYNC); // the statement syncs once at its end
+    return m;
+  }
+
+  private byte[] key(Object[] row) {
+    List<SqlColumn> cols = def.columns();
+    Object[] key = new Object[def.keyColumns().size()];
+    for (int i = 0; i < cols.size(); i++) {
+      SqlColumn c = cols.get(i);
+      if (c.isKey()) {
+        if (row[i] == null) {
+          throw new InvalidArgumentException("primary key column " + c.name() + " of "
+              + def.table() + " must not be NULL");
+        }
+        key[c.keyPosition()] = c.type().toKey(row[i]);
+      }
+    }
+    return def.keyCodec().encode(key);
+  }
+
+  /** A put of the row's marker and its non-null named columns. */
+  private Put put(byte[] key, Object[] row) {
+    Put put = new Put(key);
+    addCell(put, markerFamily, io.basaltdb.sql.BasaltSqlTable.MARKER, new byte[0]);
+    for (int i : spec.listed()) {
+      if (families[i] != null && row[i] != null) {
+        addCell(put, families[i], qualifiers[i], def.columns().get(i).type().toCell(row[i]));
+      }
+    }
+    return durable(put);
+  }
+
+  private void addCell(Put put, byte[] family, byte[] qualifier, byte[] value) {
+    if (settings.writeTimestamp() >= 0) {
+      put.addColumn(family, qualifier, settings.writeTimestamp(), value);
+    } else {
+      put.addColumn(family, qualifier, value);
+    }
+  }
+
+  private void insert(Object[] row) {
+    byte[] key = key(row);
+    boolean inserted = table.checkAndMutate(CheckAndMutate.newBuilder(key)
+        .ifNotExists(markerFamily, io.basaltdb.sql.BasaltSqlTable.MARKER).build(put(key, row)));
+    if (!inserted) {
+      throw new DuplicateKeyException("duplicate primary key in " + def.table() + ": "
+          + Arrays.toString(def.keyCodec().decode(key)));
+    }
+  }
+
+  private void upsert(Object[] row, List<Put> pending) {
+    byte[] key = key(row);
+    Delete nulls = null;
+    for (int i : spec.listed()) {
+      if (families[i] != null && row[i] == null) {
+        nulls = nulls == null ? new Delete(key) : nulls;
+        nulls.addColumns(families[i], qualifiers[i], timestamp());
+      }
+    }
+    if (nulls == null) {
+      pending.add(put(key, row));
+    } else {
+      table.mutateRow(new RowMutations(key).add(put(key, row)).add(durable(nulls)));
+    }
+  }
+
+  private void update(Object[] row) {
+    byte[] key = key(row);
+    int n = def.columns().size();
+    Put put = null;
+    Delete nulls = null;
+    for (int u = 0; u < spec.updated().size(); u++) {
+      int col = spec.updated().get(u);
+      Operand inc = spec.increments().get(u);
+      if (inc != null) {
+        if (row[col] != null) { // NULL + n is NULL: nothing to write
+          increment(key, col, inc.bind(ctx));
+        }
+        continue;
+      }
+      Object value = row[n + u];
+      if (value == null) {
+        nulls = nulls == null ? new Delete(key) : nulls;
+        nulls.addColumns(families[col], qualifiers[col], timestamp());
+      } else {
+        put = put == null ? new Put(key) : put;
+        addCell(put, families[col], qualifiers[col], def.columns().get(col).type().toCell(value));
+      }
+    }
+    if (put != null && nulls != null) {
+      table.mutateRow(new RowMutations(key).add(durable(put)).add(durable(nulls)));
+    } else if (put != null) {
+      table.put(durable(put));
+    } else if (nulls != null) {
+      table.delete(durable(nulls));
+    }
+  }
+
+  /** {@code col = col + amount}, atomically. */
+  private void increment(byte[] key, int col, Object amount) {
+    if (amount == null) {
+      throw new InvalidArgumentException("cannot add NULL to " + def.columns().get(col).name()
+          + " with an atomic increment");
+    }
+    ColumnType type = def.columns().get(col).type();
+    if (type == ColumnType.BIGINT && settings.writeTimestamp() < 0) {
+      table.increment(durable(new Increment(key).addColumn(families[col], qualifiers[col],
+          ((Number) amount).longValue())));
+      return;
+    }
+    for (int attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+      Result r = table.get(new Get(key).addColumn(families[col], qualifiers[col]));
+      byte[] old = r.getValue(families[col], qualifiers[col]);
+      if (old == null) {
+        return; // NULL (or a row deleted meanwhile) stays as it is
+      }
+      Object sum = add(type, type.fromCell(old), amount);
+      Put put = new Put(key);
+      addCell(put, families[col], qualifiers[col], type.toCell(sum));
+      if (table.checkAndMutate(CheckAndMutate.newBuilder(key)
+          .ifEquals(families[col], qualifiers[col], old).build(durable(put)))) {
+        return;
+      }
+    }
+    throw new io.basaltdb.engine.BasaltException("increment of " + def.columns().get(col).name()
+        + " kept losing to concurrent writers") {
+      private static final long serialVersionUID = 1L;
+    };
+  }
+
+  private static Object add(ColumnType type, Object a, Object b) {
+    try {
+      return switch (type) {
+        case TINYINT -> (byte) inRange(sum(a, b), Byte.MIN_VALUE, Byte.MAX_VALUE, type);
+        case SMALLINT -> (short) inRange(sum(a, b), Short.MIN_VALUE, Short.MAX_VALUE, type);
+        case INTEGER -> (int) inRange(sum(a, b), Integer.MIN_VALUE, Integer.MAX_VALUE, type);
+        case BIGINT -> sum(a, b);
+        case REAL -> (Float) a + ((Number) b).floatValue();
+        case DOUBLE -> (Double) a + ((Number) b).doubleValue();
+        case DECIMAL -> ((BigDecimal) a).add(new BigDecimal(b.toString()));
+        default -> throw new InvalidArgumentException("cannot add to a " + type + " column");
+      };
+    } catch (ArithmeticException e) {
+      throw new NumericOverflowException("numeric value out of range for " + type);
+    }
+  }
+
+  private static long sum(Object a, Object b) {
+    return Math.addExact(((Number) a).longValue(), ((Number) b).longValue());
+  }
+
+  private static long inRange(long v, long min, long max, ColumnType type) {
+    if (v < min || v > max) {
+      throw new NumericOverflowException("numeric value " + v + " out of range for " + type);
+    }
+    return v;
+  }
+
+  /** A value out of its type's range (SQLState 22003). */
+  public static final class NumericOverflowException extends InvalidArgumentException {
+    private static final long serialVersionUID = 1L;
+
+    public NumericOverflowException(String message) {
+      super(message);
+    }
+  }
+
+  private static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+}

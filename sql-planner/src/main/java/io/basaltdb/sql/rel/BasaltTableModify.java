@@ -1,0 +1,230 @@
+package io.basaltdb.sql.rel;
+
+import io.basaltdb.sql.BasaltSqlTable;
+import io.basaltdb.sql.catalog.SqlColumn;
+import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.pushdown.Operand;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.adapter.enumerable.EnumerableConvention;
+import org.apache.calcite.adapter.enumerable.EnumerableRel;
+import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
+import org.apache.calcite.adapter.enumerable.JavaRowFormat;
+import org.apache.calcite.adapter.enumerable.PhysType;
+import org.apache.calcite.adapter.enumerable.PhysTypeImpl;
+import org.apache.calcite.linq4j.tree.BlockBuilder;
+import org.apache.calcite.linq4j.tree.Expression;
+import org.apache.calcite.linq4j.tree.Expressions;
+import org.apache.calcite.plan.Convention;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelOptRule;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.prepare.Prepare;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelWriter;
+import org.apache.calcite.rel.convert.ConverterRule;
+import org.apache.calcite.rel.core.TableModify;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.SqlKind;
+
+/**
+ * INSERT, UPSERT, UPDATE and DELETE of a Basalt table: Basalt's own table-modify (Calcite's
+ * {@code EnumerableTableModify} has no UPSERT and finds rows to update by equality). Created
+ * logical by {@link BasaltSqlTable#toModificationRel}, made enumerable by {@link #RULE}; its
+ * generated code hands the input rows to {@link BasaltSqlTable#modify} with a {@link WriteSpec}.
+ * UPSERT is an INSERT marked by the SQL-to-rel conversion, which knows the statement's keyword
+ * and its column list. {@code SET c = c + n} is recognized here and runs as an atomic increment.
+ */
+public final class BasaltTableModify extends TableModify implements EnumerableRel {
+  private final BasaltSqlTable basaltTable;
+  private final WriteSpec spec;
+
+  public BasaltTableModify(RelOptCluster cluster, RelTraitSet traits, RelOptTable table,
+      Prepare.CatalogReader catalogReader, RelNode input, Operation operation,
+      List<String> updateColumns, List<RexNode> sourceExpressions, boolean flattened,
+      BasaltSqlTable basaltTable, WriteSpec spec) {
+    super(cluster, traits, table, catalogReader, input, operation, updateColumns,
+        sourceExpressions, flattened);
+    this.basaltTable = basaltTable;
+    this.spec = spec != null ? spec : plan(basaltTable.definition(), operation, updateColumns,
+        resolve(input, sourceExpressions, basaltTable.definition().columns().size()));
+  }
+
+  /** The same statement as an UPSERT naming {@code listed} columns (null: all). */
+  public BasaltTableModify asUpsert(boolean upsert, List<Integer> listed) {
+    WriteSpec s = new WriteSpec(upsert ? WriteSpec.Kind.UPSERT : WriteSpec.Kind.INSERT,
+        listed != null ? listed : spec.listed(), List.of(), List.of());
+    return new BasaltTableModify(getCluster(), getTraitSet(), getTable(), getCatalogReader(),
+        getInput(), getOperation(), getUpdateColumnList(), getSourceExpressionList(),
+        isFlattened(), basaltTable, s);
+  }
+
+  public WriteSpec spec() {
+    return spec;
+  }
+
+  /**
+   * The SET expressions over the table's columns: Calcite's UPDATE computes them in a
+   * projection beneath the table-modify (whose first fields are the table's columns) and
+   * refers to its fields.
+   */
+  private static List<RexNode> resolve(RelNode input, List<RexNode> sources, int columns) {
+    if (sources == null) {
+      return null;
+    }
+    List<RexNode> out = new ArrayList<>();
+    for (RexNode s : sources) {
+      if (s instanceof RexInputRef ref && input instanceof org.apache.calcite.rel.core.Project p
+          && ref.getIndex() < p.getProjects().size()
+          && p.getInput().getRowType().getFieldCount() == columns) {
+        out.add(p.getProjects().get(ref.getIndex()));
+      } else {
+        out.add(s);
+      }
+    }
+    return out;
+  }
+
+  private static WriteSpec plan(SqlTableDef def, Operation op, List<String> updateColumns,
+      List<RexNode> sources) {
+    List<Integer> all = new ArrayList<>();
+    for (int i = 0; i < def.columns().size(); i++) {
+      all.add(i);
+    }
+    return switch (op) {
+      case INSERT -> new WriteSpec(WriteSpec.Kind.INSERT, all, List.of(), List.of());
+      case DELETE -> new WriteSpec(WriteSpec.Kind.DELETE, all, List.of(), List.of());
+      case UPDATE -> {
+        List<Integer> updated = new ArrayList<>();
+        List<Operand> increments = new ArrayList<>();
+        for (int u = 0; u < updateColumns.size(); u++) {
+          int col = def.columnIndex(updateColumns.get(u));
+          SqlColumn c = def.columns().get(col);
+          if (c.isKey()) {
+            throw new UnsupportedOperationException("cannot UPDATE primary key column "
+                + c.name() + " of " + def.table() + "; DELETE the row and INSERT it instead");
+          }
+          updated.add(col);
+          increments.add(increment(def, col, sources.get(u)));
+        }
+        yield new WriteSpec(WriteSpec.Kind.UPDATE, List.of(), updated, increments);
+      }
+      default -> throw new UnsupportedOperationException(op + " is not supported");
+    };
+  }
+
+  /** For {@code col + n} or {@code col - literal} (possibly cast back), the amount; else null. */
+  private static Operand increment(SqlTableDef def, int col, RexNode source) {
+    RexNode e = source;
+    if (e.getKind() == SqlKind.CAST) {
+      e = ((RexCall) e).getOperands().get(0);
+    }
+    if (e.getKind() != SqlKind.PLUS && e.getKind() != SqlKind.MINUS) {
+      return null;
+    }
+    List<RexNode> ops = ((RexCall) e).getOperands();
+    boolean left = ops.get(0) instanceof RexInputRef r && r.getIndex() == col;
+    boolean right = ops.get(1) instanceof RexInputRef r && r.getIndex() == col;
+    var type = def.columns().get(col).type();
+    if (!type.sqlType().getFamily().equals(org.apache.calcite.sql.type.SqlTypeFamily.NUMERIC)) {
+      return null;
+    }
+    if (e.getKind() == SqlKind.PLUS && (left || right)) {
+      return Operand.of(ops.get(left ? 1 : 0), type);
+    }
+    if (e.getKind() == SqlKind.MINUS && left && ops.get(1) instanceof RexLiteral l) {
+      Operand o = Operand.of(l, type);
+      return o == null ? null : Operand.constant(type, negate(o.bind(null)));
+    }
+    return null;
+  }
+
+  private static Object negate(Object v) {
+    if (v instanceof java.math.BigDecimal d) {
+      return d.negate();
+    }
+    if (v instanceof Double || v instanceof Float) {
+      return -((Number) v).doubleValue();
+    }
+    return -((Number) v).longValue(); // the executor converts the amount to the column's type
+  }
+
+  @Override
+  public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
+    return new BasaltTableModify(getCluster(), traitSet, getTable(), getCatalogReader(),
+        sole(inputs), getOperation(), getUpdateColumnList(), getSourceExpressionList(),
+        isFlattened(), basaltTable, spec);
+  }
+
+  @Override
+  public RelWriter explainTerms(RelWriter pw) {
+    RelWriter w = super.explainTerms(pw);
+    if (spec.kind() == WriteSpec.Kind.UPSERT) {
+      w = w.item("upsert", true);
+    }
+    List<String> incs = new ArrayList<>();
+    for (int u = 0; u < spec.updated().size(); u++) {
+      if (spec.increments().get(u) != null) {
+        incs.add(basaltTable.definition().columns().get(spec.updated().get(u)).name() + " += "
+            + spec.increments().get(u));
+      }
+    }
+    return w.itemIf("atomicIncrement", String.join(", ", incs), !incs.isEmpty());
+  }
+
+  @Override
+  public void register(RelOptPlanner planner) {
+    planner.addRule(RULE);
+    BasaltRules.register(planner);
+  }
+
+  @Override
+  public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
+    BlockBuilder builder = new BlockBuilder();
+    Result child = implementor.visitChild(this, 0, (EnumerableRel) getInput(), Prefer.ARRAY);
+    Expression rows = builder.append("rows", child.block);
+    if (child.physType.getFormat() != JavaRowFormat.ARRAY) {
+      rows = builder.append("arrays", child.physType.convertTo(rows, JavaRowFormat.ARRAY));
+    }
+    Expression table = implementor.stash(basaltTable, BasaltSqlTable.class);
+    Expression s = implementor.stash(spec, WriteSpec.class);
+    java.lang.reflect.Method modify = org.apache.calcite.linq4j.tree.Types.lookupMethod(
+        BasaltSqlTable.class, "modify", org.apache.calcite.DataContext.class, WriteSpec.class,
+        org.apache.calcite.linq4j.Enumerable.class);
+    builder.add(Expressions.return_(null, Expressions.call(table, modify,
+        implementor.getRootExpression(), s,
+        Expressions.convert_(rows, org.apache.calcite.linq4j.Enumerable.class))));
+    PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
+        JavaRowFormat.SCALAR);
+    return implementor.result(physType, builder.toBlock());
+  }
+
+  /** The logical table-modify becomes the enumerable one, over an enumerable input. */
+  public static final RelOptRule RULE = ConverterRule.Config.INSTANCE
+      .withConversion(BasaltTableModify.class, Convention.NONE, EnumerableConvention.INSTANCE,
+          "BasaltTableModifyRule")
+      .withRuleFactory(ToEnumerable::new)
+      .toRule(ToEnumerable.class);
+
+  static final class ToEnumerable extends ConverterRule {
+    ToEnumerable(Config config) {
+      super(config);
+    }
+
+    @Override
+    public RelNode convert(RelNode rel) {
+      BasaltTableModify m = (BasaltTableModify) rel;
+      RelNode input = convert(m.getInput(),
+          m.getInput().getTraitSet().replace(EnumerableConvention.INSTANCE));
+      return new BasaltTableModify(m.getCluster(),
+          m.getTraitSet().replace(EnumerableConvention.INSTANCE), m.getTable(),
+          m.getCatalogReader(), input, m.getOperation(), m.getUpdateColumnList(),
+          m.getSourceExpressionList(), m.isFlattened(), m.basaltTable, m.spec);
+    }
+  }
+}

@@ -1,0 +1,179 @@
+package io.basaltdb.sql.dml;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.basaltdb.engine.Database;
+import io.basaltdb.engine.EngineOptions;
+import io.basaltdb.sql.BasaltConnections;
+import io.basaltdb.sql.SqlErrors;
+import io.basaltdb.sql.SqlTestSupport;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** UPSERT, UPDATE (with atomic increments), DELETE, INSERT/UPSERT ... SELECT and batches. */
+class DmlTest {
+  Database db;
+  Connection c;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    db = Database.openTemporary(EngineOptions.defaults());
+    c = BasaltConnections.open(db);
+    update("CREATE TABLE acct (id BIGINT NOT NULL PRIMARY KEY, f.name VARCHAR, f.hits BIGINT, "
+        + "f.n INTEGER, g.bal DECIMAL(12, 2))");
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    c.close();
+    db.close();
+  }
+
+  private int update(String sql) throws SQLException {
+    try (Statement st = c.createStatement()) {
+      return st.executeUpdate(sql);
+    }
+  }
+
+  private List<String> rows(String sql) throws SQLException {
+    return SqlTestSupport.rows(c, sql);
+  }
+
+  @Test
+  void upsertOverwritesAndLeavesUnnamedColumnsAlone() throws Exception {
+    assertEquals(2, update("UPSERT INTO acct VALUES (1, 'a', 10, 1, 1.50), (2, 'b', 20, 2, NULL)"));
+    assertEquals(1, update("UPSERT INTO acct VALUES (1, 'a2', NULL, 5, 2.00)"));
+    assertEquals(1, update("UPSERT INTO acct (id, name) VALUES (2, 'b2')"));
+    assertEquals(1, update("UPSERT INTO acct (id, hits) VALUES (3, 7)"));
+    assertEquals(List.of("1|a2|null|5|2.00", "2|b2|20|2|null", "3|null|7|null|null"),
+        rows("SELECT * FROM acct ORDER BY id"));
+    assertEquals(3, update("UPSERT INTO acct (id, n) SELECT id, n * 10 FROM acct WHERE id < 3"
+        + " UNION ALL SELECT 9, 9 FROM acct WHERE id = 1"));
+    assertEquals(List.of("1|50", "2|20", "3|null", "9|9"), rows("SELECT id, n FROM acct ORDER BY id"));
+  }
+
+  @Test
+  void updateSetsColumnsAndCountsRows() throws Exception {
+    update("INSERT INTO acct VALUES (1, 'a', 10, 1, 1.50), (2, 'b', 20, 2, NULL), "
+        + "(3, 'c', NULL, 3, 3.00)");
+    assertEquals(2, update("UPDATE acct SET name = UPPER(name), bal = 9.99 WHERE id >= 2"));
+    assertEquals(0, update("UPDATE acct SET name = 'z' WHERE id = 42"));
+    assertEquals(1, update("UPDATE acct SET name = NULL WHERE id = 1"));
+    assertEquals(List.of("1|null|10|1|1.50", "2|B|20|2|9.99", "3|C|null|3|9.99"),
+        rows("SELECT * FROM acct ORDER BY id"));
+    assertEquals(3, update("UPDATE acct SET hits = hits + 5, n = n - 1, bal = bal + 0.01"));
+    assertEquals(List.of("1|15|0|1.51", "2|25|1|10.00", "3|null|2|10.00"),
+        rows("SELECT id, hits, n, bal FROM acct ORDER BY id"));
+    SQLException key = assertThrows(SQLException.class,
+        () -> update("UPDATE acct SET id = 7 WHERE id = 1"));
+    assertEquals("0A000", SqlErrors.sqlState(key));
+    assertTrue(key.getMessage().contains("primary key column ID"), key.getMessage());
+    assertEquals(2, update("DELETE FROM acct WHERE hits IS NOT NULL"));
+    assertEquals(List.of("3"), rows("SELECT id FROM acct"));
+  }
+
+  @Test
+  void incrementsShowInThePlan() throws Exception {
+    String plan = String.join("\n",
+        rows("EXPLAIN PLAN FOR UPDATE acct SET hits = hits + 1 WHERE id = 5"));
+    assertTrue(plan.contains("atomicIncrement=[HITS += 1]"), plan);
+    assertTrue(plan.contains("keys=[ID = 5"), plan);
+    String upsert = String.join("\n", rows("EXPLAIN PLAN FOR UPSERT INTO acct (id) VALUES (1)"));
+    assertTrue(upsert.contains("upsert=[true]"), upsert);
+  }
+
+  @Test
+  void overflowIsAnErrorAndNothingIsWritten() throws Exception {
+    update("INSERT INTO acct (id, n) VALUES (1, 2147483600)");
+    SQLException e = assertThrows(SQLException.class,
+        () -> update("UPDATE acct SET n = n + 100 WHERE id = 1"));
+    assertEquals("22003", SqlErrors.sqlState(e));
+    assertEquals(List.of("2147483600"), rows("SELECT n FROM acct"));
+  }
+
+  @Test
+  void concurrentIncrementsNeverLoseAnUpdate() throws Exception {
+    update("INSERT INTO acct (id, hits, n, bal) VALUES (1, 0, 0, 0)");
+    int threads = 4;
+    int each = 150;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      List<Future<?>> done = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        done.add(pool.submit(() -> {
+          try (Connection own = BasaltConnections.open(db);
+              PreparedStatement p = own.prepareStatement(
+                  "UPDATE acct SET hits = hits + ?, n = n + 1, bal = bal + 0.5 WHERE id = ?")) {
+            for (int i = 0; i < each; i++) {
+              p.setLong(1, 2);
+              p.setLong(2, 1);
+              assertEquals(1, p.executeUpdate());
+            }
+          }
+          return null;
+        }));
+      }
+      for (Future<?> f : done) {
+        f.get();
+      }
+    } finally {
+      pool.shutdown();
+    }
+    int n = threads * each;
+    assertEquals(List.of((2 * n) + "|" + n + "|" + (n / 2) + ".00"),
+        rows("SELECT hits, n, bal FROM acct"));
+  }
+
+  @Test
+  void batchesAndParametersWrite() throws Exception {
+    try (PreparedStatement p = c.prepareStatement("UPSERT INTO acct (id, name) VALUES (?, ?)")) {
+      for (int i = 0; i < 50; i++) {
+        p.setLong(1, i);
+        p.setString(2, "n" + i);
+        p.addBatch();
+      }
+      int[] counts = p.executeBatch();
+      assertEquals(50, counts.length);
+      int[] ones = new int[50];
+      java.util.Arrays.fill(ones, 1);
+      assertArrayEquals(ones, counts);
+    }
+    assertEquals(List.of("50", "n49"), List.of(rows("SELECT COUNT(*) FROM acct").get(0),
+        rows("SELECT name FROM acct WHERE id = 49").get(0)));
+  }
+
+  @Test
+  void writesAtAnExplicitTimestampAreReadAsOfIt() throws Exception {
+    update("INSERT INTO acct (id, name) VALUES (1, 'now')");
+    Properties p = new Properties();
+    p.setProperty("writeTimestamp", "1000");
+    try (Connection past = BasaltConnections.open(db, p)) {
+      try (Statement st = past.createStatement()) {
+        st.executeUpdate("UPSERT INTO acct (id, name) VALUES (2, 'then')");
+      }
+    }
+    Properties r = new Properties();
+    r.setProperty("readTimestamp", "1500");
+    try (Connection asOf = BasaltConnections.open(db, r)) {
+      assertEquals(List.of("2|then"), SqlTestSupport.rows(asOf, "SELECT id, name FROM acct"));
+    }
+    assertEquals(List.of("1|now", "2|then"), rows("SELECT id, name FROM acct ORDER BY id"));
+    assertEquals(List.of("2|NAME|1970-01-01 00:00:01.000|then"), rows(
+        "SELECT id, column_name, version_ts, val FROM \"ACCT$HISTORY\" WHERE id = 2 "
+            + "AND column_name = 'NAME'"));
+  }
+}
