@@ -120,9 +120,12 @@ class SqlVersusH2Test {
       case 3: // a join with the salted table
         return new Query("SELECT e.g, e.k, gr.label, gr.w FROM (SELECT * FROM ev" + where
             + ") e JOIN grp gr ON e.g = gr.g WHERE gr.w IS NOT NULL", false);
-      case 4: // the salted table alone, by its key
-        return new Query("SELECT g, label, w FROM grp WHERE g " + OPS[r.nextInt(OPS.length)] + " '"
-            + (char) ('a' + r.nextInt(9)) + "'" + (r.nextBoolean() ? " OR w > 4" : ""), false);
+      case 4: { // the salted table alone, by its key, maybe aggregated
+        String cond = " WHERE g " + OPS[r.nextInt(OPS.length)] + " '" + (char) ('a' + r.nextInt(9))
+            + "'" + (r.nextBoolean() ? " OR w > 4" : "");
+        return new Query(r.nextBoolean() ? "SELECT g, label, w FROM grp" + cond
+            : "SELECT COUNT(*), SUM(w), MIN(label), MAX(g) FROM grp" + cond, false);
+      }
       default:
         return new Query("SELECT g, k, v, s, d FROM ev" + where, false);
     }

@@ -51,12 +51,34 @@ public final class ScanExecutor {
   }
 
   public Enumerable<Object[]> enumerable() {
+    if (spec.aggregate() != null) {
+      return new Aggregation(this, def, spec).enumerable();
+    }
     return new AbstractEnumerable<>() {
       @Override
       public Enumerator<Object[]> enumerator() {
-        return new RowEnumerator();
+        return rows(null);
       }
     };
+  }
+
+  /** The scan's ranges for this execution, in scan order. */
+  List<KeyRange> ranges() {
+    List<KeyRange> r = spec.keys().bind(def, ctx);
+    if (spec.reversed()) {
+      r = new ArrayList<>(r);
+      Collections.reverse(r);
+    }
+    return r;
+  }
+
+  /** The rows of the spec's columns in {@code ranges} (null: all of the scan's ranges). */
+  Enumerator<Object[]> rows(List<KeyRange> ranges) {
+    return new RowEnumerator(ranges == null ? ranges() : ranges);
+  }
+
+  Database database() {
+    return db;
   }
 
   private long boundLong(io.basaltdb.sql.pushdown.Operand o, long absent) {
@@ -91,13 +113,8 @@ public final class ScanExecutor {
     private long remaining;
     private Object[] current;
 
-    RowEnumerator() {
-      List<KeyRange> r = spec.keys().bind(def, ctx);
-      if (spec.reversed()) {
-        r = new ArrayList<>(r);
-        Collections.reverse(r);
-      }
-      ranges = r;
+    RowEnumerator(List<KeyRange> ranges) {
+      this.ranges = ranges;
       points = spec.keys().isPointLookup(def);
       skip = boundLong(spec.offset(), 0);
       remaining = boundLong(spec.fetch(), Long.MAX_VALUE);

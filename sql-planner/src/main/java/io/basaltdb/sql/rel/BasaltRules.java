@@ -52,7 +52,8 @@ public final class BasaltRules {
 
   public static final RelOptRule PROJECT = RuleConfig.of("BasaltProjectRule",
       b -> b.operand(Project.class).predicate(p -> p.getConvention() == Convention.NONE)
-          .oneInput(s -> s.operand(BasaltScan.class).predicate(BasaltRules::logical).noInputs()),
+          .oneInput(s -> s.operand(BasaltScan.class).predicate(BasaltRules::logicalRows)
+              .noInputs()),
       ProjectRule::new).toRule();
 
   public static final RelOptRule SORT = RuleConfig.of("BasaltSortRule",
@@ -66,8 +67,17 @@ public final class BasaltRules {
 
   public static final RelOptRule AGGREGATE_COLUMNS = RuleConfig.of("BasaltAggregateColumnsRule",
       b -> b.operand(Aggregate.class).predicate(a -> a.getConvention() == Convention.NONE)
-          .oneInput(s -> s.operand(BasaltScan.class).predicate(BasaltRules::logical).noInputs()),
+          .oneInput(s -> s.operand(BasaltScan.class).predicate(BasaltRules::logicalRows)
+              .noInputs()),
       AggregateColumnsRule::new).toRule();
+
+  public static final RelOptRule AGGREGATE = RuleConfig.of("BasaltAggregateRule",
+      b -> b.operand(Aggregate.class).predicate(a -> a.getConvention() == Convention.NONE)
+          .oneInput(s -> s.operand(BasaltScan.class)
+              .predicate(scan -> logical(scan) && !scan.spec().isLimited()
+                  && scan.getTraitSet().getCollation().getFieldCollations().isEmpty())
+              .noInputs()),
+      AggregateRule::new).toRule();
 
   public static final RelOptRule TO_BASALT = ConverterRule.Config.INSTANCE
       .withConversion(BasaltScan.class, Convention.NONE, BasaltRel.CONVENTION, "BasaltScanRule")
@@ -81,7 +91,7 @@ public final class BasaltRules {
       .toRule(ToEnumerableRule.class);
 
   public static final List<RelOptRule> ALL =
-      List.of(FILTER, PROJECT, SORT, AGGREGATE_COLUMNS, TO_BASALT, TO_ENUMERABLE);
+      List.of(FILTER, PROJECT, SORT, AGGREGATE_COLUMNS, AGGREGATE, TO_BASALT, TO_ENUMERABLE);
 
   static void register(RelOptPlanner planner) {
     ALL.forEach(planner::addRule);
@@ -89,6 +99,11 @@ public final class BasaltRules {
 
   private static boolean logical(BasaltScan scan) {
     return scan.getConvention() == Convention.NONE;
+  }
+
+  /** A logical scan returning table rows (not aggregated ones). */
+  private static boolean logicalRows(BasaltScan scan) {
+    return logical(scan) && scan.spec().aggregate() == null;
   }
 
   private static boolean takesFilter(BasaltScan scan) {
@@ -232,6 +247,68 @@ public final class BasaltRules {
         groupSets.add(ImmutableBitSet.of(g.asList().stream().map(map::get).toList()));
       }
       call.transformTo(agg.copy(agg.getTraitSet(), narrowed, groups, groupSets, calls));
+    }
+  }
+
+  /**
+   * Aggregate over a scan: COUNT, SUM, MIN and MAX grouped by a prefix of the key (or not
+   * grouped) are computed in the scan. Not on a salted table when grouped (its buckets
+   * interleave the groups).
+   */
+  static final class AggregateRule extends RelRule<RuleConfig> {
+    AggregateRule(RuleConfig config) {
+      super(config);
+    }
+
+    @Override
+    public void onMatch(RelOptRuleCall call) {
+      Aggregate agg = call.rel(0);
+      BasaltScan scan = call.rel(1);
+      SqlTableDef def = scan.definition();
+      if (agg.getGroupType() != Aggregate.Group.SIMPLE) {
+        return;
+      }
+      List<Integer> cols = scan.spec().columns();
+      List<Integer> groups = agg.getGroupSet().asList();
+      if (!groups.isEmpty()) {
+        if (def.saltBuckets() > 0) {
+          return;
+        }
+        java.util.Set<Integer> keyPositions = new java.util.HashSet<>();
+        for (int g : groups) {
+          SqlColumn c = def.columns().get(cols.get(g));
+          if (!c.isKey()) {
+            return;
+          }
+          keyPositions.add(c.keyPosition());
+        }
+        for (int k = 0; k < groups.size(); k++) {
+          if (!keyPositions.contains(k)) {
+            return; // not a prefix of the key: groups would not arrive together
+          }
+        }
+      }
+      List<AggregateSpec.Call> calls = new ArrayList<>();
+      for (AggregateCall ac : agg.getAggCallList()) {
+        if (ac.isDistinct() || ac.filterArg >= 0 || ac.getArgList().size() > 1
+            || !ac.collation.getFieldCollations().isEmpty() || ac.isApproximate()) {
+          return;
+        }
+        AggregateSpec.Kind kind = switch (ac.getAggregation().getKind()) {
+          case COUNT -> AggregateSpec.Kind.COUNT;
+          case SUM -> AggregateSpec.Kind.SUM;
+          case SUM0 -> AggregateSpec.Kind.SUM0;
+          case MIN -> AggregateSpec.Kind.MIN;
+          case MAX -> AggregateSpec.Kind.MAX;
+          default -> null;
+        };
+        if (kind == null || (kind != AggregateSpec.Kind.COUNT && ac.getArgList().isEmpty())) {
+          return;
+        }
+        calls.add(new AggregateSpec.Call(kind, ac.getArgList().isEmpty() ? -1
+            : ac.getArgList().get(0), ac.getType().getSqlTypeName(), ac.getName()));
+      }
+      call.transformTo(scan.withAggregate(new AggregateSpec(groups, calls), agg.getRowType()));
     }
   }
 

@@ -26,12 +26,15 @@ import org.apache.calcite.rel.type.RelDataTypeField;
 public final class BasaltScan extends TableScan implements BasaltRel {
   private final BasaltSqlTable basaltTable;
   private final ScanSpec spec;
+  /** With a pushed aggregation: the aggregate's row type (else null). */
+  private final RelDataType aggregateType;
 
   public BasaltScan(RelOptCluster cluster, RelTraitSet traits, RelOptTable table,
-      BasaltSqlTable basaltTable, ScanSpec spec) {
+      BasaltSqlTable basaltTable, ScanSpec spec, RelDataType aggregateType) {
     super(cluster, traits, List.of(), table);
     this.basaltTable = basaltTable;
     this.spec = spec;
+    this.aggregateType = aggregateType;
   }
 
   /**
@@ -41,7 +44,7 @@ public final class BasaltScan extends TableScan implements BasaltRel {
    */
   public static BasaltScan create(RelOptCluster cluster, RelOptTable table, BasaltSqlTable t) {
     return new BasaltScan(cluster, cluster.traitSetOf(org.apache.calcite.plan.Convention.NONE),
-        table, t, ScanSpec.all(t.definition()));
+        table, t, ScanSpec.all(t.definition()), null);
   }
 
   public BasaltSqlTable basaltTable() {
@@ -58,16 +61,25 @@ public final class BasaltScan extends TableScan implements BasaltRel {
 
   /** The same scan with another spec (and traits, when it now delivers an order). */
   public BasaltScan with(ScanSpec s, RelTraitSet traits) {
-    return new BasaltScan(getCluster(), traits, getTable(), basaltTable, s);
+    return new BasaltScan(getCluster(), traits, getTable(), basaltTable, s, aggregateType);
+  }
+
+  /** The scan computing an aggregation whose output rows have {@code rowType}. */
+  public BasaltScan withAggregate(AggregateSpec a, RelDataType rowType) {
+    return new BasaltScan(getCluster(), getTraitSet(), getTable(), basaltTable,
+        spec.withAggregate(a), rowType);
   }
 
   @Override
   public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
-    return new BasaltScan(getCluster(), traitSet, getTable(), basaltTable, spec);
+    return new BasaltScan(getCluster(), traitSet, getTable(), basaltTable, spec, aggregateType);
   }
 
   @Override
   public RelDataType deriveRowType() {
+    if (aggregateType != null) {
+      return aggregateType;
+    }
     List<RelDataTypeField> all = table.getRowType().getFieldList();
     RelDataTypeFactory.Builder b = getCluster().getTypeFactory().builder();
     for (int c : spec.columns()) {
@@ -87,6 +99,9 @@ public final class BasaltScan extends TableScan implements BasaltRel {
 
   @Override
   public double estimateRowCount(RelMetadataQuery mq) {
+    if (spec.aggregate() != null) {
+      return spec.aggregate().groups().isEmpty() ? 1 : Math.max(1, rowsRead() / 10);
+    }
     double rows = rowsRead();
     for (int i = 0; i < spec.filters().size(); i++) {
       rows *= 0.5;
@@ -141,7 +156,7 @@ public final class BasaltScan extends TableScan implements BasaltRel {
     double width = 0.5 + 0.5 * spec.columns().size() / total;
     // Volcano compares costs by their row component only: it carries the work, rows read
     // weighted by the columns decoded, cheaper than Calcite's own operators over those rows
-    double work = read * width * 0.5;
+    double work = read * width * (spec.aggregate() == null ? 0.5 : 0.4);
     return planner.getCostFactory().makeCost(work, work, read * width);
   }
 

@@ -18,9 +18,10 @@ import java.util.List;
  * @param offset rows to skip, or null
  * @param fetch rows to return at most, or null
  * @param reversed scan in descending key order
+ * @param aggregate an aggregation computed in the scan over its columns, or null
  */
 public record ScanSpec(KeyConditions keys, List<PushedPredicate> filters, List<Integer> columns,
-    Operand offset, Operand fetch, boolean reversed) {
+    Operand offset, Operand fetch, boolean reversed, AggregateSpec aggregate) {
   public ScanSpec {
     filters = List.copyOf(filters);
     columns = List.copyOf(columns);
@@ -32,24 +33,31 @@ public record ScanSpec(KeyConditions keys, List<PushedPredicate> filters, List<I
     for (int i = 0; i < def.columns().size(); i++) {
       cols.add(i);
     }
-    return new ScanSpec(KeyConditions.NONE, List.of(), cols, null, null, false);
+    return new ScanSpec(KeyConditions.NONE, List.of(), cols, null, null, false, null);
   }
 
-  /** True once rows are skipped or limited: nothing more may be pushed beneath that. */
+  /**
+   * True once rows are skipped, limited or aggregated: nothing more may be pushed beneath
+   * that.
+   */
   public boolean isLimited() {
-    return offset != null || fetch != null;
+    return offset != null || fetch != null || aggregate != null;
   }
 
   public ScanSpec withFilter(KeyConditions k, List<PushedPredicate> f) {
-    return new ScanSpec(k, f, columns, offset, fetch, reversed);
+    return new ScanSpec(k, f, columns, offset, fetch, reversed, aggregate);
   }
 
   public ScanSpec withColumns(List<Integer> c) {
-    return new ScanSpec(keys, filters, c, offset, fetch, reversed);
+    return new ScanSpec(keys, filters, c, offset, fetch, reversed, aggregate);
   }
 
   public ScanSpec withLimit(Operand off, Operand f, boolean rev) {
-    return new ScanSpec(keys, filters, columns, off, f, rev);
+    return new ScanSpec(keys, filters, columns, off, f, rev, aggregate);
+  }
+
+  public ScanSpec withAggregate(AggregateSpec a) {
+    return new ScanSpec(keys, filters, columns, offset, fetch, reversed, a);
   }
 
   /** The spec in words, for EXPLAIN. */
@@ -77,6 +85,17 @@ public record ScanSpec(KeyConditions keys, List<PushedPredicate> filters, List<I
     }
     if (fetch != null) {
       out.add(new String[] {"limit", fetch.toString()});
+    }
+    if (aggregate != null) {
+      List<String> g = new ArrayList<>();
+      aggregate.groups().forEach(i -> g.add(def.columns().get(columns.get(i)).name()));
+      List<String> calls = new ArrayList<>();
+      for (AggregateSpec.Call c : aggregate.calls()) {
+        calls.add(c.kind() + "(" + (c.arg() < 0 ? "*"
+            : def.columns().get(columns.get(c.arg())).name()) + ")");
+      }
+      out.add(new String[] {"aggregate", (g.isEmpty() ? "" : "GROUP BY " + String.join(", ", g)
+          + ": ") + String.join(", ", calls)});
     }
     return out;
   }

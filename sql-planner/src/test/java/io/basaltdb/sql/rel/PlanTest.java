@@ -113,9 +113,19 @@ class PlanTest {
   }
 
   @Test
-  void aggregatesReadOnlyWhatTheyUse() throws Exception {
-    has(plan("SELECT COUNT(*) FROM t"), "columns=[]");
-    has(plan("SELECT a, SUM(x) FROM t GROUP BY a"), "columns=[A, F.X]");
+  void aggregatesRunInTheScanAndUnusedColumnsAreNotRead() throws Exception {
+    has(plan("SELECT COUNT(*) FROM t"), "columns=[], aggregate=[COUNT(*)]");
+    has(plan("SELECT a, SUM(x), MAX(y) FROM t WHERE a < 50 GROUP BY a"),
+        "keys=[A < 50", "aggregate=[GROUP BY A: SUM(X), MAX(Y)]");
+    String notPrefix = plan("SELECT b, SUM(x) FROM t GROUP BY b");
+    has(notPrefix, "EnumerableAggregate", "columns=[B, F.X]");
+    lacks(notPrefix, "aggregate=[");
+    lacks(plan("SELECT COUNT(DISTINCT x) FROM t"), "aggregate=[");
+    has(plan("SELECT COUNT(*) FROM s"), "aggregate=[COUNT(*)]"); // salted, not grouped
+    assertEquals(List.of("100|9900|100"), SqlTestSupport.rows(c,
+        "SELECT COUNT(*), SUM(x) / 10, COUNT(y) FROM t"));
+    assertEquals(List.of("4|40|y4", "6|60|y6"), SqlTestSupport.rows(c,
+        "SELECT a, SUM(x), MIN(y) FROM t WHERE a BETWEEN 3 AND 7 GROUP BY a"));
   }
 
   /** Rows the engine handed to region scans and gets so far (region read counters). */
