@@ -25,6 +25,7 @@ public final class SqlErrors {
   private static final List<Map.Entry<Class<?>, String>> STATES = List.of(
       Map.entry(io.basaltdb.sql.exec.WriteExecutor.DuplicateKeyException.class, "23505"),
       Map.entry(io.basaltdb.sql.exec.WriteExecutor.NumericOverflowException.class, "22003"),
+      Map.entry(ArithmeticException.class, "22003"), // Calcite's own overflow checks
       Map.entry(UnsupportedOperationException.class, "0A000"),
       Map.entry(TableNotFoundException.class, "42P01"),
       Map.entry(TableDisabledException.class, "55000"),

@@ -1,0 +1,113 @@
+package io.basaltdb.jdbc;
+
+import io.basaltdb.engine.Database;
+import io.basaltdb.sql.BasaltConnections;
+import java.sql.Connection;
+import java.sql.Driver;
+import java.sql.DriverManager;
+import java.sql.DriverPropertyInfo;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Logger;
+
+/**
+ * The embedded Basalt JDBC driver ({@code jdbc:basalt:<dir>}, {@code jdbc:basalt:mem:<name>};
+ * see {@link BasaltUrl}). Connections of a process to one location share one open database
+ * ({@link Databases}); each is a Calcite connection with Basalt's schema, parser and planner
+ * rules. Connection properties: {@code durability} ({@code SYNC} default, {@code ASYNC}),
+ * {@code readTimestamp}, {@code writeTimestamp} (epoch ms). Registered with
+ * {@link DriverManager} when loaded (and through {@code META-INF/services}).
+ */
+public final class BasaltDriver implements Driver {
+  static {
+    try {
+      DriverManager.registerDriver(new BasaltDriver());
+    } catch (SQLException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  @Override
+  public Connection connect(String url, Properties info) throws SQLException {
+    if (!BasaltUrl.accepts(url)) {
+      return null; // the JDBC contract: not ours
+    }
+    BasaltUrl parsed = BasaltUrl.parse(url, info);
+    Database db = Databases.acquire(parsed);
+    try {
+      return releasing(BasaltConnections.open(db, parsed.properties()), db);
+    } catch (SQLException | RuntimeException e) {
+      Databases.release(db);
+      throw e instanceof SQLException s ? s : io.basaltdb.sql.SqlErrors.toSqlException(e);
+    }
+  }
+
+  /**
+   * The connection, whose first close also releases its hold on the database, and whose
+   * statements and result sets report errors with Basalt's SQLStates ({@link SqlStates}).
+   */
+  private static Connection releasing(Connection c, Database db) {
+    AtomicBoolean closed = new AtomicBoolean();
+    return SqlStates.wrap(c, Connection.class, (method, args) -> {
+      if (method.getName().equals("close") && method.getParameterCount() == 0) {
+        try {
+          c.close();
+        } finally {
+          if (closed.compareAndSet(false, true)) {
+            Databases.release(db);
+          }
+        }
+        return Optional.of(Void.TYPE);
+      }
+      if (method.getName().equals("isClosed") && method.getParameterCount() == 0) {
+        return Optional.of(closed.get() || c.isClosed());
+      }
+      return Optional.empty();
+    });
+  }
+
+  /** {@link #connect} with no properties (null for a URL that is not Basalt's). */
+  Connection connectQuietly(String url) throws SQLException {
+    return connect(url, new Properties());
+  }
+
+  @Override
+  public boolean acceptsURL(String url) {
+    return BasaltUrl.accepts(url);
+  }
+
+  @Override
+  public DriverPropertyInfo[] getPropertyInfo(String url, Properties info) {
+    DriverPropertyInfo durability = new DriverPropertyInfo("durability", "SYNC");
+    durability.choices = new String[] {"SYNC", "ASYNC"};
+    durability.description = "SYNC: a statement returns once its writes are fsynced";
+    DriverPropertyInfo read = new DriverPropertyInfo("readTimestamp", null);
+    read.description = "epoch ms: read the data as of that instant";
+    DriverPropertyInfo write = new DriverPropertyInfo("writeTimestamp", null);
+    write.description = "epoch ms: the timestamp of every cell written";
+    return new DriverPropertyInfo[] {durability, read, write};
+  }
+
+  @Override
+  public int getMajorVersion() {
+    return 0;
+  }
+
+  @Override
+  public int getMinorVersion() {
+    return 1;
+  }
+
+  @Override
+  public boolean jdbcCompliant() {
+    return false;
+  }
+
+  @Override
+  public Logger getParentLogger() throws SQLFeatureNotSupportedException {
+    throw new SQLFeatureNotSupportedException("no java.util.logging here");
+  }
+}

@@ -1,0 +1,64 @@
+package io.basaltdb.jdbc;
+
+import io.basaltdb.sql.SqlErrors;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Optional;
+
+/**
+ * Wraps the JDBC objects of a connection (the connection, its statements, their result sets)
+ * so that every {@link SQLException} they throw carries Basalt's SQLState and message
+ * ({@link SqlErrors}): Calcite reports most errors without a state.
+ */
+final class SqlStates {
+  private SqlStates() {}
+
+  /** Handles some calls itself: a result (Void.TYPE for none), or empty to delegate. */
+  @FunctionalInterface
+  interface Override {
+    Optional<Object> invoke(Method method, Object[] args) throws Throwable;
+  }
+
+  static <T> T wrap(T target, Class<T> iface, Override override) {
+    Object proxy = Proxy.newProxyInstance(SqlStates.class.getClassLoader(),
+        new Class<?>[] {iface}, (p, method, args) -> {
+          try {
+            if (override != null) {
+              Optional<Object> r = override.invoke(method, args);
+              if (r.isPresent()) {
+                return r.get() == Void.TYPE ? null : r.get();
+              }
+            }
+            Object result = method.invoke(target, args);
+            return wrapResult(result, method.getReturnType());
+          } catch (InvocationTargetException e) {
+            throw translate(e.getCause());
+          } catch (SQLException | RuntimeException e) {
+            throw translate(e);
+          }
+        });
+    return iface.cast(proxy);
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static Object wrapResult(Object result, Class<?> type) {
+    if (result == null || !type.isInterface()) {
+      return result;
+    }
+    if (Statement.class.isAssignableFrom(type) || type == ResultSet.class) {
+      return wrap(result, (Class) type, null);
+    }
+    return result;
+  }
+
+  private static Throwable translate(Throwable t) {
+    if (t instanceof SQLException || t instanceof RuntimeException) {
+      return SqlErrors.toSqlException(t);
+    }
+    return t;
+  }
+}

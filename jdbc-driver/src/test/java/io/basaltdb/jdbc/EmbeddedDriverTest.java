@@ -1,0 +1,114 @@
+package io.basaltdb.jdbc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The embedded driver through DriverManager: URLs, shared databases, properties, SQLStates. */
+class EmbeddedDriverTest {
+  @TempDir
+  Path dir;
+
+  private static List<String> rows(Connection c, String sql) throws SQLException {
+    List<String> out = new ArrayList<>();
+    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+      while (rs.next()) {
+        out.add(rs.getString(1));
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void memoryDatabasesLiveWhileAConnectionIsOpen() throws Exception {
+    try (Connection a = DriverManager.getConnection("jdbc:basalt:mem:shared")) {
+      try (Statement st = a.createStatement()) {
+        st.executeUpdate("CREATE TABLE t (id INTEGER NOT NULL PRIMARY KEY, v VARCHAR)");
+        assertEquals(2, st.executeUpdate("INSERT INTO t VALUES (1, 'a'), (2, 'b')"));
+      }
+      try (Connection b = DriverManager.getConnection("jdbc:basalt:mem:shared")) {
+        assertEquals(List.of("a", "b"), rows(b, "SELECT v FROM t ORDER BY id"));
+      }
+      assertEquals(List.of("2"), rows(a, "SELECT COUNT(*) FROM t"));
+    }
+    try (Connection again = DriverManager.getConnection("jdbc:basalt:mem:shared")) {
+      SQLException gone = assertThrows(SQLException.class, () -> rows(again, "SELECT * FROM t"));
+      assertEquals("42000", gone.getSQLState(), gone.getMessage());
+    }
+  }
+
+  @Test
+  void directoryDatabasesPersistAndAreSharedInTheProcess() throws Exception {
+    String url = "jdbc:basalt:" + dir.resolve("db") + ";durability=SYNC";
+    try (Connection a = DriverManager.getConnection(url);
+        Connection b = DriverManager.getConnection(url)) {
+      try (Statement st = a.createStatement()) {
+        st.executeUpdate("CREATE TABLE t (id INTEGER NOT NULL PRIMARY KEY, v VARCHAR)");
+      }
+      try (PreparedStatement p = b.prepareStatement("UPSERT INTO t VALUES (?, ?)")) {
+        p.setInt(1, 7);
+        p.setString(2, "seven");
+        assertEquals(1, p.executeUpdate());
+      }
+      assertTrue(a.unwrap(org.apache.calcite.jdbc.CalciteConnection.class) != null);
+    }
+    try (Connection c = DriverManager.getConnection("jdbc:basalt:" + dir.resolve("db"))) {
+      assertEquals(List.of("seven"), rows(c, "SELECT v FROM t WHERE id = 7"));
+      assertFalse(c.isClosed());
+      c.close();
+      assertTrue(c.isClosed());
+    }
+  }
+
+  @Test
+  void errorsCarrySqlStates() throws Exception {
+    try (Connection c = DriverManager.getConnection("jdbc:basalt:mem:errors");
+        Statement st = c.createStatement()) {
+      st.executeUpdate("CREATE TABLE t (id INTEGER NOT NULL PRIMARY KEY, n SMALLINT)");
+      st.executeUpdate("INSERT INTO t VALUES (1, 32767)");
+      assertEquals("23505", assertThrows(SQLException.class,
+          () -> st.executeUpdate("INSERT INTO t VALUES (1, 0)")).getSQLState());
+      assertEquals("22003", assertThrows(SQLException.class,
+          () -> st.executeUpdate("UPDATE t SET n = n + 1 WHERE id = 1")).getSQLState());
+      assertEquals("42000", assertThrows(SQLException.class,
+          () -> st.executeQuery("SELEC 1")).getSQLState());
+      assertEquals("0A000", assertThrows(SQLException.class,
+          () -> st.executeUpdate("UPDATE t SET id = 2")).getSQLState());
+    }
+  }
+
+  @Test
+  void badUrlsAndPropertiesAreClearErrors() throws Exception {
+    SQLException noDir = assertThrows(SQLException.class,
+        () -> DriverManager.getConnection("jdbc:basalt:"));
+    assertEquals("08001", noDir.getSQLState());
+    assertEquals("08001", assertThrows(SQLException.class,
+        () -> DriverManager.getConnection("jdbc:basalt:mem:x;durability")).getSQLState());
+    Properties p = new Properties();
+    p.setProperty("durability", "sometimes");
+    SQLException bad = assertThrows(SQLException.class, () -> {
+      try (Connection c = DriverManager.getConnection("jdbc:basalt:mem:props", p);
+          Statement st = c.createStatement()) {
+        st.executeUpdate("CREATE TABLE t (id INTEGER NOT NULL PRIMARY KEY)");
+        st.executeUpdate("INSERT INTO t VALUES (1)");
+      }
+    });
+    assertEquals("22023", bad.getSQLState());
+    assertTrue(bad.getMessage().contains("durability"), bad.getMessage());
+    assertEquals(null, new BasaltDriver().connectQuietly("jdbc:h2:mem:x"));
+  }
+}
