@@ -345,6 +345,9 @@ public final class BlockFileReader implements AutoCloseable {
    * Walks the index levels down to data blocks. {@code levels[0]} iterates the root;
    * {@code levels[n-1]} iterates a leaf index block; {@code dataIter} the data block.
    */
+  /** Cells a forward seek walks before it descends the index again. */
+  private static final int SEEK_STEPS = 8;
+
   private final class Scanner implements CellIterator {
     private final int depth = trailer.indexLevels();
     private final Block.Iter[] levels = new Block.Iter[depth];
@@ -364,6 +367,18 @@ public final class BlockFileReader implements AutoCloseable {
 
     @Override
     public void seek(Cell target) {
+      Cell at = current();
+      if (at != null && io.basaltdb.engine.cell.CellComparator.INSTANCE.compare(at, target) < 0) {
+        // a short hop forward (the next row, past a few unwanted columns) is cheaper to walk
+        // than a descent from the root index
+        for (int i = 0; i < SEEK_STEPS; i++) {
+          next();
+          at = current();
+          if (at == null || io.basaltdb.engine.cell.CellComparator.INSTANCE.compare(at, target) >= 0) {
+            return;
+          }
+        }
+      }
       try {
         levels[0] = rootIndex.iterator(family);
         levels[0].seek(target);

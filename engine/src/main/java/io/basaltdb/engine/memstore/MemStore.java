@@ -83,6 +83,9 @@ public final class MemStore {
     return c != null && java.util.Arrays.equals(c.row(), row) ? it : null;
   }
 
+  /** Cells a forward seek walks before it searches the skip list again. */
+  private static final int SEEK_STEPS = 8;
+
   private final class Iter implements CellIterator {
     private Iterator<Cell> it;
     private Cell current;
@@ -99,6 +102,17 @@ public final class MemStore {
     public void seek(Cell target) {
       if (seekTarget != null && CellComparator.INSTANCE.compare(seekTarget, target) == 0) {
         return; // already there
+      }
+      if (current != null && CellComparator.INSTANCE.compare(current, target) < 0) {
+        // a short hop forward (the next row, past a few unwanted columns) is cheaper to walk
+        // than a new search from the top of the skip list
+        for (int i = 0; i < SEEK_STEPS; i++) {
+          advance();
+          if (current == null || CellComparator.INSTANCE.compare(current, target) >= 0) {
+            seekTarget = target;
+            return;
+          }
+        }
       }
       it = cells.tailSet(target, true).iterator();
       seekTarget = target;

@@ -1,0 +1,250 @@
+package io.basaltdb.bench;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * SQL through JDBC on an embedded Basalt database against H2 (embedded, file), in the same
+ * process on the same data: batched insert rate, point lookups by primary key with a
+ * prepared statement, a 10-row key range, the same 10 rows found by a non-key predicate,
+ * {@code COUNT(*)} and {@code SUM} over the table. Prints each figure, Basalt/H2 time ratios
+ * (below 1 = Basalt faster) and writes them as CSV.
+ *
+ * <pre>
+ * bin/basalt bench sql [--rows 1000000] [--lookups 50000] [--runs 5] [--dir bench-data]
+ *                      [--csv out.csv]
+ * </pre>
+ *
+ * Table {@code kv(id BIGINT PRIMARY KEY, grp INTEGER, val BIGINT, pad VARCHAR)}, grp = id / 10
+ * (not indexed in either database). Basalt writes with durability ASYNC, as H2 does by
+ * default (neither fsyncs each commit). H2 runs with {@code OPTIMIZE_REUSE_RESULTS=FALSE}, or
+ * it would answer a repeated aggregate from its cached result.
+ */
+public final class SqlBench {
+  private final int rows;
+  private final int lookups;
+  private final int runs;
+  private final Path base;
+  private final Map<String, double[]> results = new LinkedHashMap<>(); // name -> basalt, h2
+
+  SqlBench(int rows, int lookups, int runs, Path base) {
+    this.rows = rows;
+    this.lookups = lookups;
+    this.runs = runs;
+    this.base = base;
+  }
+
+  public static void main(String[] args) throws Exception {
+    int rows = 1_000_000;
+    int lookups = 50_000;
+    int runs = 5;
+    Path dir = Path.of("bench-data");
+    Path csv = null;
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--rows" -> rows = Integer.parseInt(args[++i]);
+        case "--lookups" -> lookups = Integer.parseInt(args[++i]);
+        case "--runs" -> runs = Integer.parseInt(args[++i]);
+        case "--dir" -> dir = Path.of(args[++i]);
+        case "--csv" -> csv = Path.of(args[++i]);
+        default -> {
+          System.err.println("usage: bench sql [--rows N] [--lookups N] [--runs N] [--dir D]"
+              + " [--csv F]");
+          System.exit(2);
+        }
+      }
+    }
+    SqlBench b = new SqlBench(rows, lookups, runs,
+        dir.resolve("sql-" + System.nanoTime()).toAbsolutePath());
+    try {
+      b.run();
+    } finally {
+      EngineBench.deleteRecursively(b.base);
+    }
+    b.report(csv);
+  }
+
+  void run() throws Exception {
+    Files.createDirectories(base);
+    Class.forName("io.basaltdb.jdbc.BasaltDriver");
+    try (Connection basalt = DriverManager.getConnection("jdbc:basalt:" + base.resolve("basalt")
+            + ";durability=ASYNC");
+        Connection h2 = DriverManager.getConnection("jdbc:h2:file:" + base.resolve("h2/db")
+            + ";OPTIMIZE_REUSE_RESULTS=FALSE")) {
+      String ddl = "CREATE TABLE kv (id BIGINT NOT NULL PRIMARY KEY, grp INTEGER, val BIGINT,"
+          + " pad VARCHAR(100))";
+      exec(basalt, ddl);
+      exec(h2, ddl);
+      measure("insert (rows/s)", basalt, h2, c -> load(c, "kv", rows), true);
+      measure("batch insert 100k (rows/s)", basalt, h2, c -> {
+        exec(c, "CREATE TABLE ins (id BIGINT NOT NULL PRIMARY KEY, grp INTEGER, val BIGINT,"
+            + " pad VARCHAR(100))");
+        return load(c, "ins", Math.min(rows, 100_000));
+      }, true);
+      for (Connection c : List.of(basalt, h2)) {
+        pointLookups(c, lookups); // warm-up: plans, caches, JIT
+        keyRanges(c, lookups / 10);
+      }
+      measureRuns("point lookup (us)", basalt, h2, c -> pointLookups(c, lookups));
+      measureRuns("10-row key range (us)", basalt, h2, c -> keyRanges(c, 2000));
+      measureRuns("10 rows by non-key predicate (us)", basalt, h2, c -> nonKey(c, 3));
+      measureRuns("COUNT(*) (ms)", basalt, h2, c -> single(c, "SELECT COUNT(*) FROM kv") / 1e3);
+      measureRuns("SUM(val) (ms)", basalt, h2, c -> single(c, "SELECT SUM(val) FROM kv") / 1e3);
+    }
+  }
+
+  @FunctionalInterface
+  private interface Work {
+    double run(Connection c) throws SQLException;
+  }
+
+  private void measure(String name, Connection basalt, Connection h2, Work w, boolean rate)
+      throws SQLException {
+    double b = w.run(basalt);
+    double h = w.run(h2);
+    results.put(name, new double[] {b, h, rate ? 1 : 0});
+    System.out.printf(Locale.ROOT, "%-36s basalt %12.1f   h2 %12.1f%n", name, b, h);
+  }
+
+  /** Median of {@code runs} alternating runs. */
+  private void measureRuns(String name, Connection basalt, Connection h2, Work w)
+      throws SQLException {
+    double[] b = new double[runs];
+    double[] h = new double[runs];
+    for (int i = 0; i < runs; i++) {
+      b[i] = w.run(basalt);
+      h[i] = w.run(h2);
+    }
+    Arrays.sort(b);
+    Arrays.sort(h);
+    results.put(name, new double[] {b[runs / 2], h[runs / 2], 0});
+    System.out.printf(Locale.ROOT, "%-36s basalt %12.2f   h2 %12.2f%n", name, b[runs / 2],
+        h[runs / 2]);
+  }
+
+  private static void exec(Connection c, String sql) throws SQLException {
+    try (Statement st = c.createStatement()) {
+      st.execute(sql);
+    }
+  }
+
+  /** Loads {@code n} rows with batched single-row inserts; rows per second. */
+  private static double load(Connection c, String table, int n) throws SQLException {
+    long t0 = System.nanoTime();
+    try (PreparedStatement p = c.prepareStatement("INSERT INTO " + table
+        + " VALUES (?, ?, ?, ?)")) {
+      for (int i = 0; i < n; i++) {
+        p.setLong(1, i);
+        p.setInt(2, i / 10);
+        p.setLong(3, i * 7L % 1000);
+        p.setString(4, "pad-" + i + "-" + "x".repeat(40));
+        p.addBatch();
+        if (i % 1000 == 999) {
+          p.executeBatch();
+        }
+      }
+      p.executeBatch();
+    }
+    return n / ((System.nanoTime() - t0) / 1e9);
+  }
+
+  /** Random point lookups; microseconds per query. */
+  private double pointLookups(Connection c, int n) throws SQLException {
+    Random r = new Random(7);
+    long t0 = System.nanoTime();
+    try (PreparedStatement p = c.prepareStatement("SELECT val FROM kv WHERE id = ?")) {
+      for (int i = 0; i < n; i++) {
+        p.setLong(1, r.nextInt(rows));
+        try (ResultSet rs = p.executeQuery()) {
+          if (!rs.next()) {
+            throw new IllegalStateException("missing row");
+          }
+        }
+      }
+    }
+    return (System.nanoTime() - t0) / 1e3 / n;
+  }
+
+  private double keyRanges(Connection c, int n) throws SQLException {
+    Random r = new Random(11);
+    long t0 = System.nanoTime();
+    try (PreparedStatement p = c.prepareStatement(
+        "SELECT id, val FROM kv WHERE id >= ? AND id < ?")) {
+      for (int i = 0; i < n; i++) {
+        long start = r.nextInt(rows - 10);
+        p.setLong(1, start);
+        p.setLong(2, start + 10);
+        expectRows(p, 10);
+      }
+    }
+    return (System.nanoTime() - t0) / 1e3 / n;
+  }
+
+  private double nonKey(Connection c, int n) throws SQLException {
+    Random r = new Random(13);
+    long t0 = System.nanoTime();
+    try (PreparedStatement p = c.prepareStatement("SELECT id, val FROM kv WHERE grp = ?")) {
+      for (int i = 0; i < n; i++) {
+        p.setInt(1, r.nextInt(rows / 10));
+        expectRows(p, 10);
+      }
+    }
+    return (System.nanoTime() - t0) / 1e3 / n;
+  }
+
+  private static void expectRows(PreparedStatement p, int expected) throws SQLException {
+    int got = 0;
+    try (ResultSet rs = p.executeQuery()) {
+      while (rs.next()) {
+        got++;
+      }
+    }
+    if (got != expected) {
+      throw new IllegalStateException("expected " + expected + " rows, got " + got);
+    }
+  }
+
+  /** Microseconds to run a one-row query. */
+  private static double single(Connection c, String sql) throws SQLException {
+    long t0 = System.nanoTime();
+    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+      rs.next();
+      rs.getLong(1);
+    }
+    return (System.nanoTime() - t0) / 1e3;
+  }
+
+  void report(Path csv) throws Exception {
+    List<String> lines = new ArrayList<>();
+    lines.add("measure,basalt,h2,basalt_over_h2_time");
+    System.out.println();
+    System.out.printf(Locale.ROOT, "%-36s %14s%n", "measure", "time Basalt/H2");
+    for (Map.Entry<String, double[]> e : results.entrySet()) {
+      double[] v = e.getValue();
+      double ratio = v[2] == 1 ? v[1] / v[0] : v[0] / v[1]; // rates invert
+      System.out.printf(Locale.ROOT, "%-36s %14.2f%n", e.getKey(), ratio);
+      lines.add(String.format(Locale.ROOT, "\"%s\",%.3f,%.3f,%.3f", e.getKey(), v[0], v[1], ratio));
+    }
+    double range = results.get("10-row key range (us)")[0];
+    double nonKey = results.get("10 rows by non-key predicate (us)")[0];
+    System.out.printf(Locale.ROOT, "Basalt: the key range is %.0fx faster than the non-key "
+        + "predicate%n", nonKey / range);
+    if (csv != null) {
+      Files.write(csv, lines);
+      System.out.println("wrote " + csv);
+    }
+  }
+}
