@@ -35,8 +35,31 @@ public final class MergingIterator implements CellIterator {
     top = heap.poll();
   }
 
+  /**
+   * Positions at the first cell at or after {@code target}. Forward of the current cell, only
+   * the sources behind {@code target} move: every other source is already at its first cell
+   * at or after it (a scan skipping columns seeks once per row, and would otherwise search
+   * every file's index each time).
+   */
   @Override
   public void seek(Cell target) {
+    Cell at = current();
+    if (at != null && CellComparator.INSTANCE.compare(at, target) < 0) {
+      List<CellIterator> behind = new ArrayList<>();
+      behind.add(top);
+      while (!heap.isEmpty()
+          && CellComparator.INSTANCE.compare(heap.peek().current(), target) < 0) {
+        behind.add(heap.poll());
+      }
+      for (CellIterator s : behind) {
+        s.seek(target);
+        if (s.current() != null) {
+          heap.add(s);
+        }
+      }
+      top = heap.poll();
+      return;
+    }
     heap.clear();
     for (CellIterator s : sources) {
       s.seek(target);
