@@ -27,7 +27,7 @@ import org.apache.calcite.schema.impl.AbstractTable;
  * filters, projections and limits into it); {@link #query} runs the planned scan.
  */
 public final class BasaltSqlTable extends AbstractTable implements TranslatableTable,
-    org.apache.calcite.schema.ModifiableTable {
+    org.apache.calcite.schema.ModifiableTable, org.apache.calcite.schema.TemporalTable {
   /** The marker cell's qualifier (Phoenix calls it the empty key value). */
   public static final byte[] MARKER = {'_', '0'};
 
@@ -117,6 +117,21 @@ public final class BasaltSqlTable extends AbstractTable implements TranslatableT
       org.apache.calcite.plan.RelOptTable.ToRelContext context,
       org.apache.calcite.plan.RelOptTable relOptTable) {
     return BasaltScan.create(context.getCluster(), relOptTable, this);
+  }
+
+  /**
+   * Every Basalt table keeps versions, so each is temporal: {@code FOR SYSTEM_TIME AS OF}
+   * reads it as of a time. The period columns Calcite asks for are not stored columns; cells
+   * carry their own timestamps.
+   */
+  @Override
+  public String getSysStartFieldName() {
+    return "SYS_START";
+  }
+
+  @Override
+  public String getSysEndFieldName() {
+    return "SYS_END";
   }
 
   /** Runs a planned scan for one execution (called by the generated code). */

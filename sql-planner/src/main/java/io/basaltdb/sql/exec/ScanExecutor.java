@@ -42,12 +42,31 @@ public final class ScanExecutor {
   private final DataContext ctx;
   private final long asOf;
 
-  public ScanExecutor(Database db, SqlTableDef def, ScanSpec spec, DataContext ctx, long asOf) {
+  /**
+   * @param readTimestamp the connection's read timestamp (-1: none); the spec's own
+   *     {@code AS OF} time, when earlier, wins
+   */
+  public ScanExecutor(Database db, SqlTableDef def, ScanSpec spec, DataContext ctx,
+      long readTimestamp) {
     this.db = db;
     this.def = def;
     this.spec = spec;
     this.ctx = ctx;
-    this.asOf = asOf;
+    long t = readTimestamp;
+    if (spec.asOf() != null) {
+      Object v = spec.asOf().bind(ctx);
+      if (v == null) {
+        throw new io.basaltdb.engine.InvalidArgumentException(
+            "FOR SYSTEM_TIME AS OF needs a time, got NULL");
+      }
+      long ms = (Long) v;
+      if (ms < 0) {
+        throw new io.basaltdb.engine.InvalidArgumentException(
+            "FOR SYSTEM_TIME AS OF a time before 1970 reads nothing: " + ms);
+      }
+      t = t < 0 ? ms : Math.min(t, ms);
+    }
+    this.asOf = t;
   }
 
   public Enumerable<Object[]> enumerable() {

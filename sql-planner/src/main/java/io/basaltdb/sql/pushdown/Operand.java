@@ -72,7 +72,9 @@ public final class Operand {
       };
       // an integral column compared with a fractional literal: exactness would be lost
       if (v instanceof Number num && !(v instanceof java.math.BigDecimal)
-          && !(v instanceof Float) && !(v instanceof Double)) {
+          && !(v instanceof Float) && !(v instanceof Double)
+          && l.getType().getSqlTypeName().getFamily()
+              == org.apache.calcite.sql.type.SqlTypeFamily.NUMERIC) {
         java.math.BigDecimal exact = l.getValueAs(java.math.BigDecimal.class);
         if (exact != null && exact.compareTo(java.math.BigDecimal.valueOf(num.longValue())) != 0) {
           return null;

@@ -79,6 +79,13 @@ public final class BasaltRules {
               .noInputs()),
       AggregateRule::new).toRule();
 
+  public static final RelOptRule SNAPSHOT = RuleConfig.of("BasaltSnapshotRule",
+      b -> b.operand(org.apache.calcite.rel.core.Snapshot.class)
+          .predicate(s -> s.getConvention() == Convention.NONE)
+          .oneInput(s -> s.operand(BasaltScan.class)
+              .predicate(scan -> logical(scan) && scan.spec().asOf() == null).noInputs()),
+      SnapshotRule::new).toRule();
+
   public static final RelOptRule TO_BASALT = ConverterRule.Config.INSTANCE
       .withConversion(BasaltScan.class, Convention.NONE, BasaltRel.CONVENTION, "BasaltScanRule")
       .withRuleFactory(ToBasaltRule::new)
@@ -91,7 +98,8 @@ public final class BasaltRules {
       .toRule(ToEnumerableRule.class);
 
   public static final List<RelOptRule> ALL =
-      List.of(FILTER, PROJECT, SORT, AGGREGATE_COLUMNS, AGGREGATE, TO_BASALT, TO_ENUMERABLE);
+      List.of(FILTER, PROJECT, SORT, AGGREGATE_COLUMNS, AGGREGATE, SNAPSHOT, TO_BASALT,
+          TO_ENUMERABLE);
 
   static void register(RelOptPlanner planner) {
     ALL.forEach(planner::addRule);
@@ -309,6 +317,25 @@ public final class BasaltRules {
             : ac.getArgList().get(0), ac.getType().getSqlTypeName(), ac.getName()));
       }
       call.transformTo(scan.withAggregate(new AggregateSpec(groups, calls), agg.getRowType()));
+    }
+  }
+
+  /** {@code FOR SYSTEM_TIME AS OF t}: the scan reads the versions current at {@code t}. */
+  static final class SnapshotRule extends RelRule<RuleConfig> {
+    SnapshotRule(RuleConfig config) {
+      super(config);
+    }
+
+    @Override
+    public void onMatch(RelOptRuleCall call) {
+      org.apache.calcite.rel.core.Snapshot snapshot = call.rel(0);
+      BasaltScan scan = call.rel(1);
+      Operand t = Operand.of(snapshot.getPeriod(), ColumnType.TIMESTAMP);
+      if (t == null) {
+        throw new io.basaltdb.engine.InvalidArgumentException("FOR SYSTEM_TIME AS OF needs a "
+            + "TIMESTAMP literal or parameter, got " + snapshot.getPeriod());
+      }
+      call.transformTo(scan.with(scan.spec().withAsOf(t), scan.getTraitSet()));
     }
   }
 

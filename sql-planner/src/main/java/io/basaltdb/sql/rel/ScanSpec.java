@@ -19,9 +19,10 @@ import java.util.List;
  * @param fetch rows to return at most, or null
  * @param reversed scan in descending key order
  * @param aggregate an aggregation computed in the scan over its columns, or null
+ * @param asOf {@code FOR SYSTEM_TIME AS OF}: read the table as of this TIMESTAMP, or null
  */
 public record ScanSpec(KeyConditions keys, List<PushedPredicate> filters, List<Integer> columns,
-    Operand offset, Operand fetch, boolean reversed, AggregateSpec aggregate) {
+    Operand offset, Operand fetch, boolean reversed, AggregateSpec aggregate, Operand asOf) {
   public ScanSpec {
     filters = List.copyOf(filters);
     columns = List.copyOf(columns);
@@ -33,7 +34,7 @@ public record ScanSpec(KeyConditions keys, List<PushedPredicate> filters, List<I
     for (int i = 0; i < def.columns().size(); i++) {
       cols.add(i);
     }
-    return new ScanSpec(KeyConditions.NONE, List.of(), cols, null, null, false, null);
+    return new ScanSpec(KeyConditions.NONE, List.of(), cols, null, null, false, null, null);
   }
 
   /**
@@ -45,24 +46,32 @@ public record ScanSpec(KeyConditions keys, List<PushedPredicate> filters, List<I
   }
 
   public ScanSpec withFilter(KeyConditions k, List<PushedPredicate> f) {
-    return new ScanSpec(k, f, columns, offset, fetch, reversed, aggregate);
+    return new ScanSpec(k, f, columns, offset, fetch, reversed, aggregate, asOf);
   }
 
   public ScanSpec withColumns(List<Integer> c) {
-    return new ScanSpec(keys, filters, c, offset, fetch, reversed, aggregate);
+    return new ScanSpec(keys, filters, c, offset, fetch, reversed, aggregate, asOf);
   }
 
   public ScanSpec withLimit(Operand off, Operand f, boolean rev) {
-    return new ScanSpec(keys, filters, columns, off, f, rev, aggregate);
+    return new ScanSpec(keys, filters, columns, off, f, rev, aggregate, asOf);
   }
 
   public ScanSpec withAggregate(AggregateSpec a) {
-    return new ScanSpec(keys, filters, columns, offset, fetch, reversed, a);
+    return new ScanSpec(keys, filters, columns, offset, fetch, reversed, a, asOf);
+  }
+
+  public ScanSpec withAsOf(Operand t) {
+    return new ScanSpec(keys, filters, columns, offset, fetch, reversed, aggregate, t);
   }
 
   /** The spec in words, for EXPLAIN. */
   List<String[]> describe(SqlTableDef def) {
     List<String[]> out = new ArrayList<>();
+    if (asOf != null) {
+      out.add(new String[] {"asOf", asOf.isParameter() ? asOf.toString()
+          : java.time.Instant.ofEpochMilli((Long) asOf.bind(null)).toString()});
+    }
     if (!keys.isNone()) {
       out.add(new String[] {"keys", keys.describe(def)});
     }

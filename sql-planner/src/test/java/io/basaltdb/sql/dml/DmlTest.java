@@ -176,4 +176,36 @@ class DmlTest {
         "SELECT id, column_name, version_ts, val FROM \"ACCT$HISTORY\" WHERE id = 2 "
             + "AND column_name = 'NAME'"));
   }
+
+  @Test
+  void forSystemTimeAsOfReadsOldVersions() throws Exception {
+    update("CREATE TABLE doc (id INTEGER NOT NULL PRIMARY KEY, body VARCHAR) VERSIONS=5");
+    for (long ts : new long[] {1000, 2000, 3000}) {
+      Properties p = new Properties();
+      p.setProperty("writeTimestamp", Long.toString(ts));
+      try (Connection at = BasaltConnections.open(db, p); Statement st = at.createStatement()) {
+        st.executeUpdate("UPSERT INTO doc VALUES (1, 'v" + ts + "')");
+        if (ts == 2000) {
+          st.executeUpdate("UPSERT INTO doc VALUES (2, 'other')");
+        }
+      }
+    }
+    assertEquals(List.of("1|v3000", "2|other"), rows("SELECT * FROM doc ORDER BY id"));
+    assertEquals(List.of("1|v1000"), rows("SELECT * FROM doc FOR SYSTEM_TIME AS OF "
+        + "TIMESTAMP '1970-01-01 00:00:01.999' ORDER BY id"));
+    assertEquals(List.of("1|v2000", "2|other"), rows("SELECT * FROM doc FOR SYSTEM_TIME AS OF "
+        + "TIMESTAMP '1970-01-01 00:00:02' ORDER BY id"));
+    assertEquals(List.of(), rows("SELECT * FROM doc FOR SYSTEM_TIME AS OF "
+        + "TIMESTAMP '1970-01-01 00:00:00.999'"));
+    String plan = String.join("\n", rows("EXPLAIN PLAN FOR SELECT * FROM doc "
+        + "FOR SYSTEM_TIME AS OF TIMESTAMP '1970-01-01 00:00:02' WHERE id = 1"));
+    assertTrue(plan.contains("asOf=[1970-01-01T00:00:02Z]") && plan.contains("keys=[ID = 1"),
+        plan);
+    try (PreparedStatement p = c.prepareStatement(
+        "SELECT body FROM doc FOR SYSTEM_TIME AS OF CAST(? AS TIMESTAMP) WHERE id = 1")) {
+      p.setTimestamp(1, java.sql.Timestamp.valueOf("1970-01-01 00:00:02.5"),
+          java.util.Calendar.getInstance(java.util.TimeZone.getTimeZone("UTC")));
+      assertEquals(List.of("v2000"), SqlTestSupport.rows(p.executeQuery()));
+    }
+  }
 }
