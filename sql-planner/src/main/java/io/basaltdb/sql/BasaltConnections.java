@@ -4,6 +4,7 @@ import io.basaltdb.engine.Database;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Properties;
+import io.basaltdb.sql.exec.PendingWrites;
 import org.apache.calcite.jdbc.CalciteConnection;
 
 /**
@@ -25,6 +26,41 @@ public final class BasaltConnections {
   }
 
   /** With extra Calcite connection properties (they may not override the parser factory). */
+  /**
+   * The connection with Basalt's commit and rollback: with auto-commit off, writes wait in
+   * {@link PendingWrites} until {@code commit()}; {@code rollback()}, {@code close()} drop them;
+   * turning auto-commit back on commits them, as JDBC asks.
+   */
+  private static Connection transactional(Connection c, CalciteConnection cc) {
+    return (Connection) java.lang.reflect.Proxy.newProxyInstance(
+        BasaltConnections.class.getClassLoader(), new Class<?>[] {Connection.class},
+        (proxy, method, args) -> {
+          String name = method.getName();
+          int n = method.getParameterCount();
+          try {
+            if (name.equals("commit") && n == 0) {
+              PendingWrites.commit(cc);
+              return null;
+            }
+            if (name.equals("rollback") && n == 0) {
+              PendingWrites.rollback(cc); // Calcite's own rollback is unsupported
+              return null;
+            }
+            if (name.equals("close") && n == 0) {
+              PendingWrites.rollback(cc);
+            } else if (name.equals("setAutoCommit") && n == 1 && (Boolean) args[0]
+                && !c.getAutoCommit()) {
+              PendingWrites.commit(cc);
+            }
+            return method.invoke(c, args);
+          } catch (java.lang.reflect.InvocationTargetException e) {
+            throw e.getCause();
+          } catch (RuntimeException e) {
+            throw SqlErrors.toSqlException(e);
+          }
+        });
+  }
+
   public static Connection open(Database db, Properties properties) throws SQLException {
     Properties p = new Properties();
     p.putAll(properties);
@@ -34,7 +70,8 @@ public final class BasaltConnections {
       CalciteConnection cc = c.unwrap(CalciteConnection.class);
       BasaltSchema.register(cc.getRootSchema(), db);
       cc.setSchema("DEFAULT");
-      return c;
+      c.setAutoCommit(true); // JDBC's default (Calcite's connections start without it)
+      return transactional(c, cc);
     } catch (SQLException | RuntimeException e) {
       c.close();
       throw e;

@@ -55,6 +55,10 @@ public final class WriteExecutor {
   private final byte[][] families;
   private final byte[][] qualifiers;
   private final byte[] markerFamily;
+  private final io.basaltdb.sql.type.RowKeyCodec codec;
+  private final List<SqlColumn> keyColumns;
+  /** The connection's open transaction (auto-commit off), or null. */
+  private final PendingWrites pending;
 
   public WriteExecutor(Database db, SqlTableDef def, WriteSpec spec, DataContext ctx) {
     this.db = db;
@@ -73,6 +77,9 @@ public final class WriteExecutor {
       }
     }
     markerFamily = bytes(def.markerFamily());
+    codec = def.keyCodec();
+    keyColumns = def.keyColumns();
+    pending = PendingWrites.of(ctx, db);
   }
 
   /** An INSERT of a key that exists (SQLState 23505). */
@@ -84,34 +91,54 @@ public final class WriteExecutor {
     }
   }
 
-  /** Writes every input row; the number of rows written (the update count). */
+  /**
+   * Writes every input row, or with auto-commit off buffers the writes until the connection
+   * commits ({@link PendingWrites}); the number of rows written (the update count).
+   */
   public long run(Enumerable<?> rows) {
     long count = 0;
-    List<Put> pending = new ArrayList<>();
+    List<Put> batch = new ArrayList<>();
     try (Enumerator<?> e = rows.enumerator()) {
       while (e.moveNext()) {
         Object o = e.current();
         Object[] row = o instanceof Object[] a ? a : new Object[] {o};
-        switch (spec.kind()) {
+        Object op = switch (spec.kind()) {
           case INSERT -> insert(row);
-          case UPSERT -> upsert(row, pending);
+          case UPSERT -> upsert(row);
           case UPDATE -> update(row);
-          case DELETE -> table.delete(durable(new Delete(key(row), timestamp())));
-        }
+          case DELETE -> {
+            Delete d = durable(new Delete(key(row), timestamp()));
+            yield (Runnable) () -> table.delete(d);
+          }
+        };
         count++;
-        if (pending.size() >= PUT_BATCH) {
-          table.put(pending);
-          pending.clear();
+        if (pending != null) {
+          pending.add(op instanceof Put p ? () -> table.put(p) : (Runnable) op);
+        } else if (op instanceof Put p) {
+          batch.add(p);
+          if (batch.size() >= PUT_BATCH) {
+            table.put(batch);
+            batch.clear();
+          }
+        } else {
+          ((Runnable) op).run();
         }
       }
     }
-    if (!pending.isEmpty()) {
-      table.put(pending);
+    if (!batch.isEmpty()) {
+      table.put(batch);
     }
-    if (settings.durability() == Durability.SYNC && count > 0 && db.wal() != null) {
-      db.wal().syncAll();
+    if (pending == null && count > 0) {
+      syncLog(db, settings);
     }
     return count;
+  }
+
+  /** With SYNC durability, waits until everything written so far is in the log on disk. */
+  static void syncLog(Database db, ConnectionSettings settings) {
+    if (settings.durability() == Durability.SYNC && db.wal() != null) {
+      db.wal().syncAll();
+    }
   }
 
   private long timestamp() {
@@ -126,7 +153,7 @@ public final class WriteExecutor {
 
   private byte[] key(Object[] row) {
     List<SqlColumn> cols = def.columns();
-    Object[] key = new Object[def.keyColumns().size()];
+    Object[] key = new Object[keyColumns.size()];
     for (int i = 0; i < cols.size(); i++) {
       SqlColumn c = cols.get(i);
       if (c.isKey()) {
@@ -137,7 +164,7 @@ public final class WriteExecutor {
         key[c.keyPosition()] = c.type().toKey(row[i]);
       }
     }
-    return def.keyCodec().encode(key);
+    return codec.encode(key);
   }
 
   /** A put of the row's marker and its non-null named columns. */
@@ -160,17 +187,20 @@ public final class WriteExecutor {
     }
   }
 
-  private void insert(Object[] row) {
+  private Runnable insert(Object[] row) {
     byte[] key = key(row);
-    boolean inserted = table.checkAndMutate(CheckAndMutate.newBuilder(key)
-        .ifNotExists(markerFamily, io.basaltdb.sql.BasaltSqlTable.MARKER).build(put(key, row)));
-    if (!inserted) {
-      throw new DuplicateKeyException("duplicate primary key in " + def.table() + ": "
-          + Arrays.toString(def.keyCodec().decode(key)));
-    }
+    CheckAndMutate cam = CheckAndMutate.newBuilder(key)
+        .ifNotExists(markerFamily, io.basaltdb.sql.BasaltSqlTable.MARKER).build(put(key, row));
+    return () -> {
+      if (!table.checkAndMutate(cam)) {
+        throw new DuplicateKeyException("duplicate primary key in " + def.table() + ": "
+            + Arrays.toString(codec.decode(key)));
+      }
+    };
   }
 
-  private void upsert(Object[] row, List<Put> pending) {
+  /** A put (batched when not in a transaction), or a row mutation when NULLs delete cells. */
+  private Object upsert(Object[] row) {
     byte[] key = key(row);
     Delete nulls = null;
     for (int i : spec.listed()) {
@@ -180,23 +210,25 @@ public final class WriteExecutor {
       }
     }
     if (nulls == null) {
-      pending.add(put(key, row));
-    } else {
-      table.mutateRow(new RowMutations(key).add(put(key, row)).add(durable(nulls)));
+      return put(key, row);
     }
+    RowMutations rm = new RowMutations(key).add(put(key, row)).add(durable(nulls));
+    return (Runnable) () -> table.mutateRow(rm);
   }
 
-  private void update(Object[] row) {
+  private Runnable update(Object[] row) {
     byte[] key = key(row);
     int n = def.columns().size();
     Put put = null;
     Delete nulls = null;
+    List<Runnable> increments = new ArrayList<>();
     for (int u = 0; u < spec.updated().size(); u++) {
       int col = spec.updated().get(u);
       Operand inc = spec.increments().get(u);
       if (inc != null) {
         if (row[col] != null) { // NULL + n is NULL: nothing to write
-          increment(key, col, inc.bind(ctx));
+          Object amount = inc.bind(ctx);
+          increments.add(() -> increment(key, col, amount));
         }
         continue;
       }
@@ -209,13 +241,18 @@ public final class WriteExecutor {
         addCell(put, families[col], qualifiers[col], def.columns().get(col).type().toCell(value));
       }
     }
-    if (put != null && nulls != null) {
-      table.mutateRow(new RowMutations(key).add(durable(put)).add(durable(nulls)));
-    } else if (put != null) {
-      table.put(durable(put));
-    } else if (nulls != null) {
-      table.delete(durable(nulls));
-    }
+    Put p = put == null ? null : durable(put);
+    Delete d = nulls == null ? null : durable(nulls);
+    return () -> {
+      if (p != null && d != null) {
+        table.mutateRow(new RowMutations(key).add(p).add(d));
+      } else if (p != null) {
+        table.put(p);
+      } else if (d != null) {
+        table.delete(d);
+      }
+      increments.forEach(Runnable::run);
+    };
   }
 
   /** {@code col = col + amount}, atomically. */

@@ -208,4 +208,41 @@ class DmlTest {
       assertEquals(List.of("v2000"), SqlTestSupport.rows(p.executeQuery()));
     }
   }
+
+  @Test
+  void withAutoCommitOffWritesWaitForCommit() throws Exception {
+    try (Connection tx = BasaltConnections.open(db); Statement st = tx.createStatement()) {
+      tx.setAutoCommit(false);
+      assertEquals(2, st.executeUpdate("INSERT INTO acct (id, hits) VALUES (1, 10), (2, 20)"));
+      assertEquals(List.of("0"), rows("SELECT COUNT(*) FROM acct"));
+      tx.commit();
+      assertEquals(List.of("1|10", "2|20"), rows("SELECT id, hits FROM acct ORDER BY id"));
+
+      assertEquals(1, st.executeUpdate("UPDATE acct SET hits = hits + 5 WHERE id = 1"));
+      assertEquals(1, st.executeUpdate("DELETE FROM acct WHERE id = 2"));
+      update("UPDATE acct SET hits = hits + 100 WHERE id = 1"); // another connection, committed
+      tx.rollback();
+      assertEquals(List.of("1|110", "2|20"), rows("SELECT id, hits FROM acct ORDER BY id"));
+
+      st.executeUpdate("UPDATE acct SET hits = hits + 5 WHERE id = 1");
+      update("UPDATE acct SET hits = hits + 100 WHERE id = 1");
+      st.executeUpdate("INSERT INTO acct (id) VALUES (3)");
+      st.executeUpdate("INSERT INTO acct (id) VALUES (2)"); // a duplicate, found at commit
+      st.executeUpdate("INSERT INTO acct (id) VALUES (4)");
+      SQLException dup = assertThrows(SQLException.class, tx::commit);
+      assertEquals("23505", dup.getSQLState());
+      // rows before the failing one are applied (no transaction across rows), the rest dropped
+      assertEquals(List.of("1|215", "2|20", "3|null"),
+          rows("SELECT id, hits FROM acct ORDER BY id"));
+
+      st.executeUpdate("UPSERT INTO acct (id, name) VALUES (5, 'five')");
+      tx.setAutoCommit(true); // JDBC: switching auto-commit on commits
+      assertEquals(List.of("five"), rows("SELECT name FROM acct WHERE id = 5"));
+      st.executeUpdate("UPSERT INTO acct (id, name) VALUES (6, 'six')");
+      assertEquals(List.of("six"), rows("SELECT name FROM acct WHERE id = 6"));
+      tx.setAutoCommit(false);
+      st.executeUpdate("UPSERT INTO acct (id, name) VALUES (7, 'seven')");
+    }
+    assertEquals(List.of(), rows("SELECT name FROM acct WHERE id = 7")); // closed: dropped
+  }
 }

@@ -1,0 +1,77 @@
+package io.basaltdb.sql.exec;
+
+import io.basaltdb.engine.Database;
+import io.basaltdb.engine.InvalidArgumentException;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.WeakHashMap;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.jdbc.CalciteConnection;
+
+/**
+ * The writes of a connection with auto-commit off, buffered in statement order until it
+ * commits (then applied, each row atomically, and the log synced once) or rolls back (then
+ * dropped). There is no transaction across rows, as in HBase and Phoenix: a commit that fails
+ * on a row (a duplicate key) has applied the rows before it and drops the rest. Reads do not
+ * see the connection's own uncommitted writes. At most {@link #MAX_ROWS} row writes wait.
+ */
+public final class PendingWrites {
+  public static final int MAX_ROWS = 1_000_000;
+
+  private static final Map<CalciteConnection, PendingWrites> OPEN =
+      Collections.synchronizedMap(new WeakHashMap<>());
+
+  private final Database db;
+  private final List<Runnable> actions = new ArrayList<>();
+
+  private PendingWrites(Database db) {
+    this.db = db;
+  }
+
+  /** The open transaction of the connection behind {@code ctx}, or null in auto-commit. */
+  static PendingWrites of(DataContext ctx, Database db) {
+    if (ctx == null || !(ctx.getQueryProvider() instanceof CalciteConnection c)) {
+      return null;
+    }
+    try {
+      if (c.getAutoCommit()) {
+        return null;
+      }
+    } catch (SQLException e) {
+      return null;
+    }
+    return OPEN.computeIfAbsent(c, k -> new PendingWrites(db));
+  }
+
+  synchronized void add(Runnable action) {
+    if (actions.size() >= MAX_ROWS) {
+      throw new InvalidArgumentException("more than " + MAX_ROWS + " row writes wait for "
+          + "commit(): commit more often");
+    }
+    actions.add(action);
+  }
+
+  /** Applies the connection's buffered writes in order (nothing when there are none). */
+  public static void commit(CalciteConnection c) {
+    PendingWrites p = OPEN.remove(c);
+    if (p == null) {
+      return;
+    }
+    synchronized (p) {
+      for (Runnable a : p.actions) {
+        a.run();
+      }
+      if (!p.actions.isEmpty()) {
+        WriteExecutor.syncLog(p.db, ConnectionSettings.of(c.getProperties()));
+      }
+    }
+  }
+
+  /** Drops the connection's buffered writes. */
+  public static void rollback(CalciteConnection c) {
+    OPEN.remove(c);
+  }
+}
