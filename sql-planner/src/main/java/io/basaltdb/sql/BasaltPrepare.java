@@ -2,7 +2,12 @@ package io.basaltdb.sql;
 
 import io.basaltdb.sql.rel.BasaltTableModify;
 import java.lang.reflect.Type;
+import io.basaltdb.engine.Database;
+import io.basaltdb.sql.catalog.CatalogVersion;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.List;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
@@ -28,6 +33,51 @@ import org.apache.calcite.sql2rel.SqlToRelConverter;
  * which an UPSERT must know to leave the others alone).
  */
 public class BasaltPrepare extends CalcitePrepareImpl {
+  /** Plans kept for reuse, across the connections of the process. */
+  private static final int PLAN_CACHE_SIZE = 512;
+
+  private record PlanKey(Database db, long catalogVersion, List<String> schemaPath, String sql,
+      Type elementType, long maxRowCount, String dialect) {}
+
+  private static final Map<PlanKey, CalciteSignature<?>> PLANS =
+      Collections.synchronizedMap(new LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<PlanKey, CalciteSignature<?>> e) {
+          return size() > PLAN_CACHE_SIZE;
+        }
+      });
+
+  /**
+   * Plans a statement, or reuses the plan of the same SQL text made for the same database,
+   * default schema and catalog version: planning and compiling a simple query costs
+   * milliseconds, and BI tools repeat their SQL through plain statements. Only queries and
+   * DML are kept (DDL runs as it is prepared); a plan binds its parameters and connection
+   * settings at each execution, so it is safe to share.
+   */
+  @Override
+  @SuppressWarnings("unchecked")
+  public <T> CalciteSignature<T> prepareSql(CalcitePrepare.Context context,
+      CalcitePrepare.Query<T> query, Type elementType, long maxRowCount) {
+    Database db = query.sql == null ? null : BasaltSchema.database(context.getRootSchema());
+    if (db == null) {
+      return super.prepareSql(context, query, elementType, maxRowCount);
+    }
+    PlanKey key = new PlanKey(db, CatalogVersion.current(db),
+        List.copyOf(context.getDefaultSchemaPath()), query.sql, elementType, maxRowCount,
+        context.config().lex() + "/" + context.config().conformance() + "/"
+            + context.config().caseSensitive());
+    CalciteSignature<?> cached = PLANS.get(key);
+    if (cached != null) {
+      return (CalciteSignature<T>) cached;
+    }
+    CalciteSignature<T> s = super.prepareSql(context, query, elementType, maxRowCount);
+    if (s.statementType != null && (s.statementType.canUpdate()
+        || s.statementType == org.apache.calcite.avatica.Meta.StatementType.SELECT)
+        && key.catalogVersion() == CatalogVersion.current(db)) {
+      PLANS.put(key, s);
+    }
+    return s;
+  }
   @Override
   protected CalcitePreparingStmt getPreparingStmt(CalcitePrepare.Context context,
       Type elementType, CalciteCatalogReader catalogReader, RelOptPlanner planner) {

@@ -68,6 +68,22 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
     return new TableName(ns, table);
   }
 
+  /** Every DDL statement moves the catalog version (before and after), so no stale plan runs. */
+  @Override
+  public void executeDdl(CalcitePrepare.Context context, org.apache.calcite.sql.SqlNode node) {
+    Database db = io.basaltdb.sql.BasaltSchema.database(context.getRootSchema());
+    if (db != null) {
+      io.basaltdb.sql.catalog.CatalogVersion.bump(db);
+    }
+    try {
+      super.executeDdl(context, node);
+    } finally {
+      if (db != null) {
+        io.basaltdb.sql.catalog.CatalogVersion.bump(db);
+      }
+    }
+  }
+
   public void execute(SqlCreateSchema create, CalcitePrepare.Context context) {
     Database db = database(context);
     String ns = create.name.getSimple();

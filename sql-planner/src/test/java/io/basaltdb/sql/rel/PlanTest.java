@@ -165,4 +165,22 @@ class PlanTest {
       }
     }
   }
+
+  @Test
+  void cachedPlansNeverOutliveTheirTables() throws Exception {
+    String sql = "SELECT * FROM t WHERE a = 4";
+    try (Statement st = c.createStatement()) {
+      assertEquals(4, st.executeQuery(sql).getMetaData().getColumnCount());
+      assertEquals(4, st.executeQuery(sql).getMetaData().getColumnCount()); // cached
+      st.execute("ALTER TABLE t ADD f.z INTEGER");
+      assertEquals(5, st.executeQuery(sql).getMetaData().getColumnCount());
+    }
+    try (Connection other = BasaltConnections.open(db); Statement st = other.createStatement()) {
+      assertEquals(List.of("4|b4|40|y4|null"), SqlTestSupport.rows(other, sql));
+      st.execute("DROP TABLE t");
+      st.execute("CREATE TABLE t (a INTEGER NOT NULL PRIMARY KEY, w VARCHAR)");
+      st.execute("INSERT INTO t VALUES (4, 'new')");
+    }
+    assertEquals(List.of("4|new"), SqlTestSupport.rows(c, sql));
+  }
 }
