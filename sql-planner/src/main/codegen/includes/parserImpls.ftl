@@ -187,3 +187,47 @@ SqlDrop SqlDropBasaltView(Span s, boolean replace) :
         return SqlDdlNodes.dropView(s.end(this), ifExists, id);
     }
 }
+
+long BasaltSignedLong() :
+{
+    boolean negative = false;
+    final SqlLiteral n;
+}
+{
+    [ <MINUS> { negative = true; } | <PLUS> ] n = UnsignedNumericLiteral()
+    {
+        long v = n.bigDecimalValue().longValueExact();
+        return negative ? -v : v;
+    }
+}
+
+SqlCreate SqlCreateBasaltSequence(Span s, boolean replace) :
+{
+    final boolean ifNotExists;
+    final SqlIdentifier id;
+    long start = 1;
+    long increment = 1;
+}
+{
+    <SEQUENCE> ifNotExists = BasaltIfNotExists() id = CompoundIdentifier()
+    (
+        <START> [ <WITH> ] start = BasaltSignedLong()
+    |
+        <INCREMENT> [ <BY> ] increment = BasaltSignedLong()
+    )*
+    {
+        return new SqlBasaltSequence.Create(s.end(this), ifNotExists, id, start, increment);
+    }
+}
+
+SqlDrop SqlDropBasaltSequence(Span s, boolean replace) :
+{
+    final boolean ifExists;
+    final SqlIdentifier id;
+}
+{
+    <SEQUENCE> ifExists = BasaltIfExists() id = CompoundIdentifier()
+    {
+        return new SqlBasaltSequence.Drop(s.end(this), ifExists, id);
+    }
+}

@@ -95,6 +95,37 @@ public class BasaltPrepare extends CalcitePrepareImpl {
     };
   }
 
+  /**
+   * Calcite's convertlets, but {@code NEXT VALUE FOR seq} becomes a draw from the sequence's
+   * engine counter ({@link io.basaltdb.sql.exec.Sequences}); {@code CURRENT VALUE FOR} is not
+   * supported.
+   */
+  @Override
+  protected SqlRexConvertletTable createConvertletTable() {
+    SqlRexConvertletTable standard = super.createConvertletTable();
+    return call -> {
+      var op = call.getOperator();
+      if (op == org.apache.calcite.sql.fun.SqlStdOperatorTable.NEXT_VALUE) {
+        return (cx, c) -> {
+          SqlIdentifier id = c.operand(0);
+          var table = ((org.apache.calcite.prepare.Prepare.CatalogReader) cx.getValidator()
+              .getCatalogReader()).getTable(id.names);
+          List<String> name = table == null ? id.names : table.getQualifiedName();
+          var rb = cx.getRexBuilder();
+          return rb.makeCall(io.basaltdb.sql.exec.Sequences.NEXT_VALUE,
+              rb.makeLiteral(name.get(name.size() - 2)), rb.makeLiteral(name.get(name.size() - 1)));
+        };
+      }
+      if (op == org.apache.calcite.sql.fun.SqlStdOperatorTable.CURRENT_VALUE) {
+        return (cx, c) -> {
+          throw new UnsupportedOperationException("CURRENT VALUE FOR is not supported; "
+              + "use the value NEXT VALUE FOR returned");
+        };
+      }
+      return standard.get(call);
+    };
+  }
+
   /** Marks UPSERTs and the named columns on Basalt's table-modify. */
   private static final class Converter extends SqlToRelConverter {
     Converter(CalcitePreparingStmt stmt, SqlValidator validator,

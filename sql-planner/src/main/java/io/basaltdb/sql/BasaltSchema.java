@@ -55,6 +55,26 @@ public final class BasaltSchema extends AbstractSchema {
     schema.self = root.add(schemaName(namespace), schema).plus();
   }
 
+  /** How a sequence appears to the validator: a table of type SEQUENCE. */
+  private static final Table SEQUENCE = new org.apache.calcite.schema.impl.AbstractTable() {
+    @Override
+    public org.apache.calcite.rel.type.RelDataType getRowType(
+        org.apache.calcite.rel.type.RelDataTypeFactory f) {
+      return f.builder().add("NEXT_VALUE", org.apache.calcite.sql.type.SqlTypeName.BIGINT)
+          .build();
+    }
+
+    @Override
+    public org.apache.calcite.schema.Schema.TableType getJdbcTableType() {
+      return org.apache.calcite.schema.Schema.TableType.SEQUENCE;
+    }
+  };
+
+  /** The database behind a statement's root schema, or null. */
+  public static Database database(SchemaPlus root) {
+    return database(CalciteSchema.from(root));
+  }
+
   /** The database behind a connection's root schema, or null. */
   public static Database database(CalciteSchema root) {
     for (CalciteSchema sub : root.getSubSchemaMap().values()) {
@@ -87,6 +107,9 @@ public final class BasaltSchema extends AbstractSchema {
     Map<String, Table> tables = new HashMap<>();
     for (TableName t : db.admin().listTables(namespace)) {
       tables.put(t.name(), new RawEngineTable(db, t));
+    }
+    for (String seq : catalog.sequences(namespace)) {
+      tables.put(seq, SEQUENCE);
     }
     for (SqlTableDef def : catalog.list(namespace)) {
       tables.put(def.table().name(), new BasaltSqlTable(db, def));

@@ -83,6 +83,52 @@ public final class SqlCatalog {
     return out;
   }
 
+  private static final byte[] SEQ = "seq".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] NEXT = "next".getBytes(StandardCharsets.UTF_8);
+
+  /**
+   * Creates a sequence: cell {@code d:seq} holds {@code start,increment} (text), cell
+   * {@code d:next} the counter (an 8-byte engine counter), set so the first value drawn is
+   * {@code start}.
+   */
+  public void putSequence(TableName seq, long start, long increment) {
+    table.put(new Put(key(seq))
+        .addColumn(D, SEQ, (start + "," + increment).getBytes(StandardCharsets.UTF_8))
+        .addColumn(D, NEXT, io.basaltdb.engine.Increment.toBytes(start - increment)));
+  }
+
+  /** A sequence's increment, or null when there is no such sequence. */
+  public Long sequenceIncrement(TableName seq) {
+    byte[] b = table.get(new Get(key(seq)).addColumn(D, SEQ)).getValue(D, SEQ);
+    if (b == null) {
+      return null;
+    }
+    String s = new String(b, StandardCharsets.UTF_8);
+    return Long.parseLong(s.substring(s.indexOf(',') + 1));
+  }
+
+  /** Draws the next value of a sequence: one atomic engine increment. */
+  public long nextValue(TableName seq) {
+    Long inc = sequenceIncrement(seq);
+    if (inc == null) {
+      throw new io.basaltdb.engine.TableNotFoundException("no sequence " + seq);
+    }
+    return table.incrementColumnValue(key(seq), D, NEXT, inc);
+  }
+
+  /** The names of the sequences of {@code namespace}. */
+  public List<String> sequences(String namespace) {
+    List<String> out = new ArrayList<>();
+    byte[] prefix = (namespace + "\u0000").getBytes(StandardCharsets.UTF_8);
+    try (ResultScanner s = table.getScanner(new Scan().setRowPrefix(prefix).addColumn(D, SEQ))) {
+      for (Result r : s) {
+        out.add(new String(r.row(), prefix.length, r.row().length - prefix.length,
+            StandardCharsets.UTF_8));
+      }
+    }
+    return out;
+  }
+
   /** Every SQL table defined in {@code namespace}. */
   public List<SqlTableDef> list(String namespace) {
     List<SqlTableDef> out = new ArrayList<>();

@@ -209,6 +209,47 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
     catalog.remove(name);
   }
 
+  /** A sequence: an engine counter in the SQL catalog ({@link SqlCatalog#putSequence}). */
+  public void execute(io.basaltdb.sql.parser.SqlBasaltSequence.Create create,
+      CalcitePrepare.Context context) {
+    Database db = database(context);
+    TableName name = tableName(create.name);
+    SqlCatalog catalog = new SqlCatalog(db);
+    if (create.increment == 0) {
+      throw new InvalidArgumentException("sequence " + create.name + ": INCREMENT BY must not "
+          + "be 0");
+    }
+    if (catalog.sequenceIncrement(name) != null) {
+      if (create.ifNotExists) {
+        return;
+      }
+      throw new InvalidArgumentException("sequence " + create.name + " already exists");
+    }
+    if (db.admin().tableExists(name) || catalog.getView(name) != null) {
+      throw new InvalidArgumentException("a table or view named " + create.name + " exists");
+    }
+    if (!db.admin().listNamespaces().contains(name.namespace())) {
+      throw new io.basaltdb.engine.TableNotFoundException("schema "
+          + BasaltSchema.schemaName(name.namespace()) + " does not exist");
+    }
+    catalog.putSequence(name, create.start, create.increment);
+  }
+
+  public void execute(io.basaltdb.sql.parser.SqlBasaltSequence.Drop drop,
+      CalcitePrepare.Context context) {
+    Database db = database(context);
+    TableName name = tableName(drop.name);
+    SqlCatalog catalog = new SqlCatalog(db);
+    if (catalog.sequenceIncrement(name) == null) {
+      if (drop.ifExists) {
+        return;
+      }
+      throw new io.basaltdb.engine.TableNotFoundException("sequence " + drop.name
+          + " does not exist");
+    }
+    catalog.remove(name);
+  }
+
   public void execute(SqlCreateBasaltTable create, CalcitePrepare.Context context) {
     Database db = database(context);
     TableName name = tableName(create.name);

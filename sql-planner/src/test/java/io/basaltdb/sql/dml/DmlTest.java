@@ -245,4 +245,52 @@ class DmlTest {
     }
     assertEquals(List.of(), rows("SELECT name FROM acct WHERE id = 7")); // closed: dropped
   }
+
+  @Test
+  void sequencesDrawFromAnEngineCounter() throws Exception {
+    update("CREATE SEQUENCE ids START WITH 10 INCREMENT BY 5");
+    assertEquals(List.of("10"), rows("SELECT NEXT VALUE FOR ids"));
+    assertEquals(List.of("15"), rows("SELECT NEXT VALUE FOR ids"));
+    assertEquals(3, update("UPSERT INTO acct (id, name) SELECT NEXT VALUE FOR ids, name "
+        + "FROM (VALUES ('a'), ('b'), ('c')) AS v (name)"));
+    assertEquals(List.of("20|a", "25|b", "30|c"), rows("SELECT id, name FROM acct ORDER BY id"));
+    int threads = 3;
+    int each = 100;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    List<Future<List<Long>>> drawn = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      drawn.add(pool.submit(() -> {
+        List<Long> got = new ArrayList<>();
+        try (Connection own = BasaltConnections.open(db);
+            PreparedStatement p = own.prepareStatement("SELECT NEXT VALUE FOR ids")) {
+          for (int i = 0; i < each; i++) {
+            got.add(Long.parseLong(SqlTestSupport.rows(p.executeQuery()).get(0)));
+          }
+        }
+        return got;
+      }));
+    }
+    java.util.Set<Long> all = new java.util.TreeSet<>();
+    for (Future<List<Long>> f : drawn) {
+      all.addAll(f.get());
+    }
+    pool.shutdown();
+    assertEquals(threads * each, all.size(), "every value drawn once");
+    assertEquals(List.of(35L, 35L + 5L * (threads * each - 1)),
+        List.of(((java.util.TreeSet<Long>) all).first(), ((java.util.TreeSet<Long>) all).last()));
+    assertEquals("22023", SqlErrors.sqlState(assertThrows(SQLException.class,
+        () -> update("CREATE SEQUENCE ids"))));
+    update("CREATE SEQUENCE IF NOT EXISTS ids");
+    assertEquals("22023", SqlErrors.sqlState(assertThrows(SQLException.class,
+        () -> update("CREATE SEQUENCE zero INCREMENT BY 0"))));
+    assertEquals("0A000", SqlErrors.sqlState(assertThrows(SQLException.class,
+        () -> rows("SELECT CURRENT VALUE FOR ids"))));
+    update("CREATE SEQUENCE down START WITH -1 INCREMENT BY -2");
+    assertEquals(List.of("-1"), rows("SELECT NEXT VALUE FOR down"));
+    assertEquals(List.of("-3"), rows("SELECT NEXT VALUE FOR down"));
+    update("DROP SEQUENCE ids");
+    assertEquals("42000", SqlErrors.sqlState(assertThrows(SQLException.class,
+        () -> rows("SELECT NEXT VALUE FOR ids"))));
+    update("DROP SEQUENCE IF EXISTS ids");
+  }
 }
