@@ -143,8 +143,12 @@ public class BasaltPrepare extends CalcitePrepareImpl {
       if (root.rel instanceof org.apache.calcite.rel.logical.LogicalTableModify m
           && m.getTable().unwrap(BasaltSqlTable.class) != null) {
         BasaltSqlTable t = m.getTable().unwrap(BasaltSqlTable.class);
+        RelNode input = m.getInput();
+        if (t.definition().hasHiddenKey()) {
+          input = BasaltTableModify.exposeHiddenKey(input, t.definition());
+        }
         return root.withRel(t.toModificationRel(m.getCluster(), m.getTable(),
-            m.getCatalogReader(), m.getInput(), m.getOperation(), m.getUpdateColumnList(),
+            m.getCatalogReader(), input, m.getOperation(), m.getUpdateColumnList(),
             m.getSourceExpressionList(), m.isFlattened()));
       }
       return root;

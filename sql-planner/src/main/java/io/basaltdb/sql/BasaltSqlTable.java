@@ -43,13 +43,20 @@ public final class BasaltSqlTable extends AbstractTable implements TranslatableT
     return def;
   }
 
+  /** The visible columns (a hidden row key is not one). */
   @Override
   public RelDataType getRowType(RelDataTypeFactory f) {
     RelDataTypeFactory.Builder b = f.builder();
-    for (SqlColumn c : def.columns()) {
-      b.add(c.name(), c.type().relType(f, c.precision(), c.scale(), c.nullable() && !c.isKey()));
+    for (int i = 0; i < def.visibleColumnCount(); i++) {
+      SqlColumn c = def.columns().get(i);
+      b.add(c.name(), fieldType(f, c));
     }
     return b.build();
+  }
+
+  /** A column's SQL type. */
+  public static RelDataType fieldType(RelDataTypeFactory f, SqlColumn c) {
+    return c.type().relType(f, c.precision(), c.scale(), c.nullable() && !c.isKey());
   }
 
   // ------------------------------------------------------------------ writes

@@ -56,6 +56,23 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
     return keys;
   }
 
+  /**
+   * The hidden row key of a table declared without a primary key: a random BIGINT, always the
+   * last column, never shown (not in {@code SELECT *}, not in metadata).
+   */
+  public static final String HIDDEN_KEY = "_ROWID";
+
+  /** True when the table was declared without a primary key. */
+  public boolean hasHiddenKey() {
+    return columns.get(columns.size() - 1).name().equals(HIDDEN_KEY)
+        && columns.get(columns.size() - 1).isKey();
+  }
+
+  /** The columns SQL sees: all but the hidden row key. */
+  public int visibleColumnCount() {
+    return hasHiddenKey() ? columns.size() - 1 : columns.size();
+  }
+
   /** The index of the column named {@code name}; an error when there is none. */
   public int columnIndex(String name) {
     for (int i = 0; i < columns.size(); i++) {

@@ -156,8 +156,9 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
       }
       var basic = alter.type.getTypeNameSpec() instanceof org.apache.calcite.sql.SqlBasicTypeNameSpec b
           ? b : null;
-      cols.add(new SqlColumn(col, columnType(alter.type), basic == null ? -1 : basic.getPrecision(),
-          basic == null ? -1 : basic.getScale(), true, -1, false, family));
+      cols.add(def.visibleColumnCount(), new SqlColumn(col, columnType(alter.type),
+          basic == null ? -1 : basic.getPrecision(), basic == null ? -1 : basic.getScale(), true,
+          -1, false, family)); // before a hidden row key, which stays last
     } else {
       if (existing == null) {
         throw new InvalidArgumentException("table " + alter.name + " has no column " + col);
@@ -320,10 +321,7 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
       throw new InvalidArgumentException("a table has one primary key: declare it inline on one "
           + "column or as a CONSTRAINT, not both");
     }
-    if (inlineKeys == 0 && pk.isEmpty()) {
-      throw new InvalidArgumentException("table " + create.name
-          + " needs a PRIMARY KEY (tables without one are not supported yet)");
-    }
+    boolean hidden = inlineKeys == 0 && pk.isEmpty();
     for (SqlColumnDef c : create.columns) {
       int keyPos = c.primaryKey ? 0 : pk.indexOf(c.column());
       boolean desc = c.primaryKey ? c.descending
@@ -345,6 +343,14 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
       if (out.stream().noneMatch(c -> c.name().equals(k))) {
         throw new InvalidArgumentException("primary key column " + k + " is not a column");
       }
+    }
+    if (out.stream().anyMatch(c -> c.name().equals(SqlTableDef.HIDDEN_KEY))) {
+      throw new InvalidArgumentException(SqlTableDef.HIDDEN_KEY + " is reserved for the hidden "
+          + "row key of tables without a primary key");
+    }
+    if (hidden) { // no primary key: a random hidden row key, last
+      out.add(new SqlColumn(SqlTableDef.HIDDEN_KEY, ColumnType.BIGINT, -1, -1, false, 0, false,
+          null));
     }
     return out;
   }

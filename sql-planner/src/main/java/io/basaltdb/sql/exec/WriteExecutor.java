@@ -152,6 +152,14 @@ public final class WriteExecutor {
   }
 
   private byte[] key(Object[] row) {
+    if (def.hasHiddenKey()) {
+      // a new row draws a random hidden key; UPDATE and DELETE read it, exposed as the input
+      // row's last field (BasaltTableModify.exposeHiddenKey)
+      long id = spec.kind() == WriteSpec.Kind.INSERT || spec.kind() == WriteSpec.Kind.UPSERT
+          ? java.util.concurrent.ThreadLocalRandom.current().nextLong()
+          : (Long) row[row.length - 1];
+      return codec.encode(id);
+    }
     List<SqlColumn> cols = def.columns();
     Object[] key = new Object[keyColumns.size()];
     for (int i = 0; i < cols.size(); i++) {
@@ -218,7 +226,7 @@ public final class WriteExecutor {
 
   private Runnable update(Object[] row) {
     byte[] key = key(row);
-    int n = def.columns().size();
+    int n = def.visibleColumnCount();
     Put put = null;
     Delete nulls = null;
     List<Runnable> increments = new ArrayList<>();

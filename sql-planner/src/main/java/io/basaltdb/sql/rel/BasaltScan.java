@@ -15,7 +15,6 @@ import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
-import org.apache.calcite.rel.type.RelDataTypeField;
 
 /**
  * A scan of one Basalt SQL table, carrying everything pushed into it
@@ -80,10 +79,11 @@ public final class BasaltScan extends TableScan implements BasaltRel {
     if (aggregateType != null) {
       return aggregateType;
     }
-    List<RelDataTypeField> all = table.getRowType().getFieldList();
-    RelDataTypeFactory.Builder b = getCluster().getTypeFactory().builder();
+    RelDataTypeFactory f = getCluster().getTypeFactory();
+    RelDataTypeFactory.Builder b = f.builder();
     for (int c : spec.columns()) {
-      b.add(all.get(c));
+      var col = definition().columns().get(c);
+      b.add(col.name(), BasaltSqlTable.fieldType(f, col));
     }
     return b.build();
   }

@@ -154,6 +154,35 @@ public final class BasaltTableModify extends TableModify implements EnumerableRe
     return -((Number) v).longValue(); // the executor converts the amount to the column's type
   }
 
+  /**
+   * For UPDATE and DELETE of a table without a primary key: the input with the hidden row key
+   * added as its last field, so the writes can find their rows. The input must be the table's
+   * scan under filters and a projection (a WHERE on the table's own columns).
+   */
+  public static RelNode exposeHiddenKey(RelNode input, SqlTableDef def) {
+    if (input instanceof BasaltScan scan && scan.definition().table().equals(def.table())
+        && scan.spec().aggregate() == null) {
+      List<Integer> cols = new ArrayList<>(scan.spec().columns());
+      cols.add(def.columns().size() - 1);
+      return scan.with(scan.spec().withColumns(cols), scan.getTraitSet());
+    }
+    if (input instanceof org.apache.calcite.rel.core.Filter f) {
+      return f.copy(f.getTraitSet(), exposeHiddenKey(f.getInput(), def), f.getCondition());
+    }
+    if (input instanceof org.apache.calcite.rel.core.Project p) {
+      RelNode in = exposeHiddenKey(p.getInput(), def);
+      List<RexNode> exprs = new ArrayList<>(p.getProjects());
+      exprs.add(p.getCluster().getRexBuilder().makeInputRef(in,
+          in.getRowType().getFieldCount() - 1));
+      List<String> names = new ArrayList<>(p.getRowType().getFieldNames());
+      names.add(SqlTableDef.HIDDEN_KEY);
+      return org.apache.calcite.rel.logical.LogicalProject.create(in, p.getHints(), exprs, names,
+          p.getVariablesSet());
+    }
+    throw new UnsupportedOperationException("UPDATE and DELETE of " + def.table() + ", a table "
+        + "without a primary key, take only a WHERE on its own columns");
+  }
+
   @Override
   public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
     return new BasaltTableModify(getCluster(), traitSet, getTable(), getCatalogReader(),

@@ -28,10 +28,10 @@ public record ScanSpec(KeyConditions keys, List<PushedPredicate> filters, List<I
     columns = List.copyOf(columns);
   }
 
-  /** A scan of the whole table, every column. */
+  /** A scan of the whole table, every visible column. */
   public static ScanSpec all(SqlTableDef def) {
     List<Integer> cols = new ArrayList<>();
-    for (int i = 0; i < def.columns().size(); i++) {
+    for (int i = 0; i < def.visibleColumnCount(); i++) {
       cols.add(i);
     }
     return new ScanSpec(KeyConditions.NONE, List.of(), cols, null, null, false, null, null);

@@ -293,4 +293,31 @@ class DmlTest {
         () -> rows("SELECT NEXT VALUE FOR ids"))));
     update("DROP SEQUENCE IF EXISTS ids");
   }
+
+  @Test
+  void tablesWithoutPrimaryKeyGetAHiddenRowKey() throws Exception {
+    update("CREATE TABLE log (msg VARCHAR, n INTEGER)");
+    assertEquals(3, update("INSERT INTO log VALUES ('a', 1), ('a', 1), ('b', 7)"));
+    assertEquals(List.of("a|1", "a|1", "b|7"), rows("SELECT * FROM log ORDER BY msg"));
+    assertEquals(2, update("UPDATE log SET n = n + 1 WHERE msg = 'a'"));
+    assertEquals(1, update("UPDATE log SET msg = 'c' WHERE n > 5"));
+    assertEquals(List.of("a|2", "a|2", "c|7"), rows("SELECT msg, n FROM log ORDER BY msg"));
+    assertEquals(2, update("INSERT INTO log SELECT msg, n * 10 FROM log WHERE msg = 'a'"));
+    assertEquals(2, update("DELETE FROM log WHERE n = 20"));
+    assertEquals(List.of("3"), rows("SELECT COUNT(*) FROM log"));
+    List<String> columns = new ArrayList<>();
+    try (var rs = c.getMetaData().getColumns(null, "DEFAULT", "LOG", null)) {
+      while (rs.next()) {
+        columns.add(rs.getString("COLUMN_NAME"));
+      }
+    }
+    assertEquals(List.of("MSG", "N"), columns);
+    update("ALTER TABLE log ADD extra VARCHAR");
+    assertEquals(List.of("a|2|null"), rows("SELECT * FROM log WHERE msg = 'a' LIMIT 1"));
+    assertEquals("22023", SqlErrors.sqlState(assertThrows(SQLException.class,
+        () -> update("CREATE TABLE bad (\"_ROWID\" BIGINT, v INTEGER)"))));
+    update("INSERT INTO acct (id, hits) VALUES (1, 2)");
+    assertEquals(2, update("DELETE FROM log WHERE n IN (SELECT hits FROM acct)"));
+    assertEquals(List.of("c|7|null"), rows("SELECT * FROM log"));
+  }
 }
