@@ -171,7 +171,7 @@ class DdlAndInsertTest {
     update("INSERT INTO web.clicks VALUES ('a', 1, 1), ('a', 3, 3), ('b', 2, 2), ('a', 2, 2)");
     assertEquals(List.of("a|3", "a|2", "a|1", "b|2"),
         query(conn, "SELECT host, ts FROM web.clicks ORDER BY host, ts DESC"));
-    assertThrows(SQLException.class, () -> update("CREATE TABLE nokey (a INTEGER)"));
+    update("CREATE TABLE nokey (a INTEGER)"); // a hidden row key (DmlTest)
     assertThrows(SQLException.class,
         () -> update("CREATE TABLE bad (id INTEGER PRIMARY KEY, f.x INTEGER) COMPRESSION='ZIP'"));
   }
