@@ -388,13 +388,24 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
         case "COMPRESSION" -> f.withCompression(Compression.parse(v));
         case "BLOCKSIZE" -> f.withBlockSize(Integer.parseInt(v));
         case "BLOOMFILTER" -> f.withBloomType(BloomType.parse(v));
-        case "DATA_BLOCK_ENCODING" -> f.withPrefixEncoding(!v.equalsIgnoreCase("NONE"));
-        case "IN_MEMORY" -> f.withInMemory(Boolean.parseBoolean(v));
+        case "DATA_BLOCK_ENCODING" -> f.withPrefixEncoding(oneOf(o, v, "NONE", "PREFIX")
+            .equals("PREFIX"));
+        case "IN_MEMORY" -> f.withInMemory(oneOf(o, v, "TRUE", "FALSE").equals("TRUE"));
         default -> throw new InvalidArgumentException("unknown table option " + o.option());
       };
     } catch (NumberFormatException e) {
       throw new InvalidArgumentException("option " + o.option() + " needs a number, got " + v);
     }
+  }
+
+  /** The option's value upper-cased, when it is one of {@code allowed}; else an error. */
+  private static String oneOf(SqlTableOption o, String v, String... allowed) {
+    String u = v.toUpperCase(Locale.ROOT);
+    if (!List.of(allowed).contains(u)) {
+      throw new InvalidArgumentException("option " + o.option() + " must be one of "
+          + String.join(", ", allowed) + ", got '" + v + "'");
+    }
+    return u;
   }
 
   /** A literal as a value of a column type, in Calcite's internal form. */

@@ -175,4 +175,25 @@ class DdlAndInsertTest {
     assertThrows(SQLException.class,
         () -> update("CREATE TABLE bad (id INTEGER PRIMARY KEY, f.x INTEGER) COMPRESSION='ZIP'"));
   }
+
+  @Test
+  void tableOptionsAreValidatedByName() throws Exception {
+    String[][] bad = {
+        {"VERSIONS=0", "VERSIONS"}, {"TTL=-5", "TTL"}, {"BLOCKSIZE=0", "BLOCKSIZE"},
+        {"MIN_VERSIONS=5", "MIN_VERSIONS"}, {"SALT_BUCKETS=300", "SALT_BUCKETS"},
+        {"COMPRESSION='ZIP'", "COMPRESSION"}, {"BLOOMFILTER='X'", "BLOOMFILTER"},
+        {"VERSION=3", "VERSION"}, {"G.TTL=10", "G.TTL"},
+        {"DATA_BLOCK_ENCODING='FOO'", "DATA_BLOCK_ENCODING"}, {"IN_MEMORY='maybe'", "IN_MEMORY"}};
+    for (String[] b : bad) {
+      SQLException e = assertThrows(SQLException.class, () -> update(
+          "CREATE TABLE opt (id INTEGER NOT NULL PRIMARY KEY, f.x INTEGER) " + b[0]), b[0]);
+      assertEquals("22023", io.basaltdb.sql.SqlErrors.sqlState(e), b[0]);
+      assertTrue(io.basaltdb.sql.SqlErrors.toSqlException(e).getMessage().contains(b[1]),
+          b[0] + ": " + e.getMessage());
+      assertEquals(false, db.admin().tableExists(TableName.of("OPT")), b[0] + " made a table");
+    }
+    update("CREATE TABLE opt (id INTEGER NOT NULL PRIMARY KEY, f.x INTEGER) f.TTL=10, "
+        + "IN_MEMORY=TRUE, DATA_BLOCK_ENCODING='NONE'");
+    assertEquals(10, db.admin().describe(TableName.of("OPT")).families().get("F").ttlSeconds());
+  }
 }
