@@ -1,7 +1,5 @@
 package io.basaltdb.sql.exec;
 
-import io.basaltdb.engine.Database;
-import io.basaltdb.engine.RegionInfo;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.pushdown.KeyRange;
 import io.basaltdb.sql.rel.AggregateSpec;
@@ -28,7 +26,7 @@ import org.apache.calcite.linq4j.Linq4j;
 final class Aggregation {
   private static final ExecutorService POOL = Executors.newFixedThreadPool(
       Math.max(2, Runtime.getRuntime().availableProcessors()), r -> {
-        Thread t = new Thread(r, "basalt-region-scan");
+        Thread t = new Thread(r, "basalt-region-aggregate");
         t.setDaemon(true);
         return t;
       });
@@ -65,7 +63,8 @@ final class Aggregation {
   /** Partial results per region, computed in parallel, merged. */
   private Object[] total() {
     List<KeyRange> ranges = scan.ranges();
-    List<List<KeyRange>> perRegion = splitByRegion(scan.database(), ranges);
+    List<List<KeyRange>> perRegion = RegionSplits.byRegion(scan.database(), def.table(), ranges)
+        .ranges();
     if (perRegion.size() <= 1) {
       return accumulate(ranges);
     }
@@ -88,41 +87,6 @@ final class Aggregation {
           : new IllegalStateException(e.getCause());
     }
     return acc;
-  }
-
-  /** The ranges clipped to each region of the table, regions in key order. */
-  private List<List<KeyRange>> splitByRegion(Database db, List<KeyRange> ranges) {
-    List<List<KeyRange>> out = new ArrayList<>();
-    for (RegionInfo region : db.admin().regions(def.table())) {
-      List<KeyRange> mine = new ArrayList<>();
-      for (KeyRange r : ranges) {
-        byte[] start = max(r.start(), region.startRow());
-        byte[] stop = minStop(r.stop(), region.endRow());
-        KeyRange clipped = new KeyRange(start, stop);
-        if (!clipped.isEmpty()) {
-          mine.add(clipped);
-        }
-      }
-      if (!mine.isEmpty()) {
-        out.add(mine);
-      }
-    }
-    return out;
-  }
-
-  private static byte[] max(byte[] a, byte[] b) {
-    return Arrays.compareUnsigned(a, b) >= 0 ? a : b;
-  }
-
-  /** The nearer of two exclusive stops, empty meaning unbounded. */
-  private static byte[] minStop(byte[] a, byte[] b) {
-    if (a.length == 0) {
-      return b;
-    }
-    if (b.length == 0) {
-      return a;
-    }
-    return Arrays.compareUnsigned(a, b) <= 0 ? a : b;
   }
 
   private Object[] accumulate(List<KeyRange> ranges) {

@@ -76,9 +76,36 @@ public final class ScanExecutor {
     return new AbstractEnumerable<>() {
       @Override
       public Enumerator<Object[]> enumerator() {
-        return rows(null);
+        return parallelOrNot();
       }
     };
+  }
+
+  /**
+   * Cells a scan must cover, at least, before its regions are read in parallel (system
+   * property {@code basalt.parallelScanCells}, read at each scan; tests set it to 0).
+   */
+  static long parallelCells() {
+    return Long.getLong("basalt.parallelScanCells", 200_000);
+  }
+
+  /**
+   * The scan's rows: from several regions at once ({@link ParallelRows}) when no order is
+   * asked of it, it is not limited, and it covers at least two regions and
+   * {@link #parallelCells} cells; else one region after the other.
+   */
+  private Enumerator<Object[]> parallelOrNot() {
+    List<KeyRange> ranges = ranges();
+    int threads = Runtime.getRuntime().availableProcessors();
+    if (spec.ordered() || spec.fetch() != null || spec.offset() != null || threads < 2
+        || spec.keys().isPointLookup(def)) {
+      return rows(ranges);
+    }
+    RegionSplits splits = RegionSplits.byRegion(db, def.table(), ranges);
+    if (splits.ranges().size() < 2 || splits.totalCells() < parallelCells()) {
+      return rows(ranges);
+    }
+    return new ParallelRows(this, splits.ranges(), threads);
   }
 
   /** The scan's ranges for this execution, in scan order. */

@@ -381,7 +381,8 @@ public final class BasaltRules {
       if ((sort.offset != null && offset == null) || (sort.fetch != null && fetch == null)) {
         return;
       }
-      ScanSpec s = scan.spec().withLimit(offset, fetch, reversed);
+      ScanSpec s = fcs.isEmpty() ? scan.spec().withLimit(offset, fetch, reversed)
+          : scan.spec().withOrder(offset, fetch, reversed);
       call.transformTo(scan.with(s, scan.getTraitSet().replace(sort.getCollation())));
     }
   }

@@ -20,9 +20,12 @@ import java.util.List;
  * @param reversed scan in descending key order
  * @param aggregate an aggregation computed in the scan over its columns, or null
  * @param asOf {@code FOR SYSTEM_TIME AS OF}: read the table as of this TIMESTAMP, or null
+ * @param ordered the plan relies on the rows coming in key order (a sort was pushed); else
+ *     regions may be read in parallel
  */
 public record ScanSpec(KeyConditions keys, List<PushedPredicate> filters, List<Integer> columns,
-    Operand offset, Operand fetch, boolean reversed, AggregateSpec aggregate, Operand asOf) {
+    Operand offset, Operand fetch, boolean reversed, AggregateSpec aggregate, Operand asOf,
+    boolean ordered) {
   public ScanSpec {
     filters = List.copyOf(filters);
     columns = List.copyOf(columns);
@@ -34,7 +37,8 @@ public record ScanSpec(KeyConditions keys, List<PushedPredicate> filters, List<I
     for (int i = 0; i < def.visibleColumnCount(); i++) {
       cols.add(i);
     }
-    return new ScanSpec(KeyConditions.NONE, List.of(), cols, null, null, false, null, null);
+    return new ScanSpec(KeyConditions.NONE, List.of(), cols, null, null, false, null, null,
+        false);
   }
 
   /**
@@ -46,23 +50,28 @@ public record ScanSpec(KeyConditions keys, List<PushedPredicate> filters, List<I
   }
 
   public ScanSpec withFilter(KeyConditions k, List<PushedPredicate> f) {
-    return new ScanSpec(k, f, columns, offset, fetch, reversed, aggregate, asOf);
+    return new ScanSpec(k, f, columns, offset, fetch, reversed, aggregate, asOf, ordered);
   }
 
   public ScanSpec withColumns(List<Integer> c) {
-    return new ScanSpec(keys, filters, c, offset, fetch, reversed, aggregate, asOf);
+    return new ScanSpec(keys, filters, c, offset, fetch, reversed, aggregate, asOf, ordered);
+  }
+
+  /** Rows in key order (or its reverse), maybe skipped and limited. */
+  public ScanSpec withOrder(Operand off, Operand f, boolean rev) {
+    return new ScanSpec(keys, filters, columns, off, f, rev, aggregate, asOf, true);
   }
 
   public ScanSpec withLimit(Operand off, Operand f, boolean rev) {
-    return new ScanSpec(keys, filters, columns, off, f, rev, aggregate, asOf);
+    return new ScanSpec(keys, filters, columns, off, f, rev, aggregate, asOf, ordered);
   }
 
   public ScanSpec withAggregate(AggregateSpec a) {
-    return new ScanSpec(keys, filters, columns, offset, fetch, reversed, a, asOf);
+    return new ScanSpec(keys, filters, columns, offset, fetch, reversed, a, asOf, ordered);
   }
 
   public ScanSpec withAsOf(Operand t) {
-    return new ScanSpec(keys, filters, columns, offset, fetch, reversed, aggregate, t);
+    return new ScanSpec(keys, filters, columns, offset, fetch, reversed, aggregate, t, ordered);
   }
 
   /** The spec in words, for EXPLAIN. */

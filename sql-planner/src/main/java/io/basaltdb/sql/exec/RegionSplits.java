@@ -1,0 +1,58 @@
+package io.basaltdb.sql.exec;
+
+import io.basaltdb.engine.Database;
+import io.basaltdb.engine.RegionInfo;
+import io.basaltdb.engine.TableName;
+import io.basaltdb.sql.pushdown.KeyRange;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A scan's key ranges cut at the table's region boundaries, region by region in key order,
+ * with the cells of each region (an estimate of the work): the unit of parallel region scans
+ * and per-region aggregation.
+ *
+ * @param ranges per region touched, its part of the ranges
+ * @param cells per region touched, its cell count
+ */
+record RegionSplits(List<List<KeyRange>> ranges, List<Long> cells) {
+  static RegionSplits byRegion(Database db, TableName table, List<KeyRange> ranges) {
+    List<List<KeyRange>> out = new ArrayList<>();
+    List<Long> cells = new ArrayList<>();
+    for (RegionInfo region : db.admin().regions(table)) {
+      List<KeyRange> mine = new ArrayList<>();
+      for (KeyRange r : ranges) {
+        KeyRange clipped = new KeyRange(max(r.start(), region.startRow()),
+            minStop(r.stop(), region.endRow()));
+        if (!clipped.isEmpty()) {
+          mine.add(clipped);
+        }
+      }
+      if (!mine.isEmpty()) {
+        out.add(mine);
+        cells.add(region.stats().cellCount());
+      }
+    }
+    return new RegionSplits(out, cells);
+  }
+
+  long totalCells() {
+    return cells.stream().mapToLong(Long::longValue).sum();
+  }
+
+  private static byte[] max(byte[] a, byte[] b) {
+    return Arrays.compareUnsigned(a, b) >= 0 ? a : b;
+  }
+
+  /** The nearer of two exclusive stops, empty meaning unbounded. */
+  private static byte[] minStop(byte[] a, byte[] b) {
+    if (a.length == 0) {
+      return b;
+    }
+    if (b.length == 0) {
+      return a;
+    }
+    return Arrays.compareUnsigned(a, b) <= 0 ? a : b;
+  }
+}
