@@ -132,8 +132,14 @@ class SqlVersusH2Test {
       case 4: { // the salted table alone, by its key, maybe aggregated
         String cond = " WHERE g " + OPS[r.nextInt(OPS.length)] + " '" + (char) ('a' + r.nextInt(9))
             + "'" + (r.nextBoolean() ? " OR w > 4" : "");
-        return new Query(r.nextBoolean() ? "SELECT g, label, w FROM grp" + cond
-            : "SELECT COUNT(*), SUM(w), MIN(label), MAX(g) FROM grp" + cond, false);
+        return switch (r.nextInt(3)) {
+          case 0 -> new Query("SELECT g, label, w FROM grp" + cond, false);
+          case 1 -> new Query("SELECT g, w FROM grp" + cond + " ORDER BY g"
+              + (r.nextBoolean() ? " DESC" : "") + " LIMIT " + r.nextInt(6) + " OFFSET "
+              + r.nextInt(3), true); // buckets merged in key order
+          default -> new Query("SELECT COUNT(*), SUM(w), MIN(label), MAX(g) FROM grp" + cond,
+              false);
+        };
       }
       default:
         return new Query("SELECT g, k, v, s, d FROM ev" + where, false);

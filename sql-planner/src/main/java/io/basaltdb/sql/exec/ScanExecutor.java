@@ -96,6 +96,9 @@ public final class ScanExecutor {
    */
   private Enumerator<Object[]> parallelOrNot() {
     List<KeyRange> ranges = ranges();
+    if (def.saltBuckets() > 0 && spec.ordered()) {
+      return mergedBuckets(ranges);
+    }
     int threads = Runtime.getRuntime().availableProcessors();
     if (spec.ordered() || spec.fetch() != null || spec.offset() != null || threads < 2
         || spec.keys().isPointLookup(def)) {
@@ -106,6 +109,73 @@ public final class ScanExecutor {
       return rows(ranges);
     }
     return new ParallelRows(this, splits.ranges(), threads);
+  }
+
+  /**
+   * A salted table in key order: one scan per bucket (each in key order), merged by the
+   * unsalted row key; offset and limit apply to the merged rows.
+   */
+  private Enumerator<Object[]> mergedBuckets(List<KeyRange> ranges) {
+    java.util.Map<Integer, List<KeyRange>> byBucket = new java.util.TreeMap<>();
+    for (KeyRange r : ranges) {
+      byBucket.computeIfAbsent(r.start()[0] & 0xff, b -> new ArrayList<>()).add(r);
+    }
+    List<RowEnumerator> parts = new ArrayList<>();
+    for (List<KeyRange> r : byBucket.values()) {
+      parts.add(new RowEnumerator(r, false));
+    }
+    java.util.Comparator<RowEnumerator> byKey = (a, b) -> java.util.Arrays.compareUnsigned(
+        a.currentKey, 1, a.currentKey.length, b.currentKey, 1, b.currentKey.length);
+    java.util.PriorityQueue<RowEnumerator> heap = new java.util.PriorityQueue<>(
+        Math.max(1, parts.size()), spec.reversed() ? byKey.reversed() : byKey);
+    long[] skip = {boundLong(spec.offset(), 0)};
+    long[] remaining = {boundLong(spec.fetch(), Long.MAX_VALUE)};
+    return new Enumerator<>() {
+      private boolean started;
+      private Object[] current;
+
+      @Override
+      public Object[] current() {
+        return current;
+      }
+
+      @Override
+      public boolean moveNext() {
+        if (!started) {
+          started = true;
+          for (RowEnumerator p : parts) {
+            if (p.moveNext()) {
+              heap.add(p);
+            }
+          }
+        }
+        while (remaining[0] > 0 && !heap.isEmpty()) {
+          RowEnumerator top = heap.poll();
+          Object[] row = top.current();
+          if (top.moveNext()) {
+            heap.add(top);
+          }
+          if (skip[0] > 0) {
+            skip[0]--;
+            continue;
+          }
+          remaining[0]--;
+          current = row;
+          return true;
+        }
+        return false;
+      }
+
+      @Override
+      public void reset() {
+        throw new UnsupportedOperationException("reset");
+      }
+
+      @Override
+      public void close() {
+        parts.forEach(RowEnumerator::close);
+      }
+    };
   }
 
   /** The scan's ranges for this execution, in scan order. */
@@ -120,7 +190,7 @@ public final class ScanExecutor {
 
   /** The rows of the spec's columns in {@code ranges} (null: all of the scan's ranges). */
   Enumerator<Object[]> rows(List<KeyRange> ranges) {
-    return new RowEnumerator(ranges == null ? ranges() : ranges);
+    return new RowEnumerator(ranges == null ? ranges() : ranges, true);
   }
 
   Database database() {
@@ -158,12 +228,15 @@ public final class ScanExecutor {
     private long skip;
     private long remaining;
     private Object[] current;
+    /** The current row's key (salted, as stored). */
+    private byte[] currentKey;
 
-    RowEnumerator(List<KeyRange> ranges) {
+    /** With {@code limits}, the spec's offset and fetch apply to these rows. */
+    RowEnumerator(List<KeyRange> ranges, boolean limits) {
       this.ranges = ranges;
       points = spec.keys().isPointLookup(def);
-      skip = boundLong(spec.offset(), 0);
-      remaining = boundLong(spec.fetch(), Long.MAX_VALUE);
+      skip = limits ? boundLong(spec.offset(), 0) : 0;
+      remaining = limits ? boundLong(spec.fetch(), Long.MAX_VALUE) : Long.MAX_VALUE;
       readColumns.addAll(spec.columns());
       readColumns.addAll(PushedPredicate.cellColumns(spec.filters(), def));
     }
@@ -185,6 +258,7 @@ public final class ScanExecutor {
           continue;
         }
         current = toRow(r);
+        currentKey = r.row();
         if (remaining != Long.MAX_VALUE) {
           remaining--;
         }

@@ -339,7 +339,10 @@ public final class BasaltRules {
     }
   }
 
-  /** Sort over a scan whose key order gives it: no sort; offset and limit stop the scan. */
+  /**
+   * Sort over a scan whose key order gives it: no sort; offset and limit stop the scan. A
+   * salted table's buckets are merged by key as they are read (ScanExecutor).
+   */
   static final class SortRule extends RelRule<RuleConfig> {
     SortRule(RuleConfig config) {
       super(config);
@@ -355,8 +358,8 @@ public final class BasaltRules {
       List<RelFieldCollation> fcs = sort.getCollation().getFieldCollations();
       Boolean reversed = fcs.isEmpty() ? Boolean.FALSE : null;
       if (!fcs.isEmpty()) {
-        if (def.saltBuckets() > 0 || fcs.size() > keys.size()) {
-          return; // buckets interleave the key order
+        if (fcs.size() > keys.size()) {
+          return;
         }
         for (int i = 0; i < fcs.size(); i++) {
           RelFieldCollation fc = fcs.get(i);

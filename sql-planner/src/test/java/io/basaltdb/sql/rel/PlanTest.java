@@ -105,7 +105,9 @@ class PlanTest {
     lacks(backward, "EnumerableSort");
     has(plan("SELECT a FROM t ORDER BY a, b LIMIT 5"), "EnumerableSort"); // b is DESC
     has(plan("SELECT a FROM t ORDER BY x LIMIT 5"), "EnumerableSort");
-    has(plan("SELECT id FROM s ORDER BY id LIMIT 5"), "EnumerableSort"); // buckets interleave
+    String salted = plan("SELECT id FROM s ORDER BY id DESC LIMIT 5");
+    has(salted, "order=[reversed]", "limit=[5]"); // buckets merged by key as they are read
+    lacks(salted, "EnumerableSort");
     assertEquals(List.of("198|b2", "196|b0"),
         SqlTestSupport.rows(c, "SELECT a, b FROM t ORDER BY a DESC LIMIT 2"));
     assertEquals(List.of("8", "10"),
