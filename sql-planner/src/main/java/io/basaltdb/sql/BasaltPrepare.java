@@ -62,6 +62,9 @@ public class BasaltPrepare extends CalcitePrepareImpl {
     if (db == null) {
       return super.prepareSql(context, query, elementType, maxRowCount);
     }
+    // the connection's schemas and this statement's snapshot of them
+    BasaltSchema.sync(context.getMutableRootSchema(), db);
+    BasaltSchema.sync(context.getRootSchema(), db);
     PlanKey key = new PlanKey(db, CatalogVersion.current(db),
         List.copyOf(context.getDefaultSchemaPath()), query.sql, elementType, maxRowCount,
         context.config().lex() + "/" + context.config().conformance() + "/"

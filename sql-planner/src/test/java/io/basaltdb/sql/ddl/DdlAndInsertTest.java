@@ -196,4 +196,20 @@ class DdlAndInsertTest {
         + "IN_MEMORY=TRUE, DATA_BLOCK_ENCODING='NONE'");
     assertEquals(10, db.admin().describe(TableName.of("OPT")).families().get("F").ttlSeconds());
   }
+
+  @Test
+  void schemasMadeByAnotherConnectionAreSeenAtOnce() throws Exception {
+    try (Connection other = io.basaltdb.sql.BasaltConnections.open(db); Statement st = other.createStatement()) {
+      st.executeUpdate("CREATE SCHEMA later");
+      st.executeUpdate("CREATE TABLE later.t (id INTEGER NOT NULL PRIMARY KEY)");
+      st.executeUpdate("INSERT INTO later.t VALUES (1)");
+    }
+    assertEquals(List.of("1"), query(conn, "SELECT id FROM later.t"));
+    try (Connection other = io.basaltdb.sql.BasaltConnections.open(db); Statement st = other.createStatement()) {
+      st.executeUpdate("DROP TABLE later.t");
+      st.executeUpdate("DROP SCHEMA later");
+    }
+    assertEquals("42000", io.basaltdb.sql.SqlErrors.sqlState(assertThrows(SQLException.class,
+        () -> query(conn, "SELECT id FROM later.t"))));
+  }
 }
