@@ -1,0 +1,181 @@
+package io.basaltdb.jdbc.server;
+
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Properties;
+import org.apache.calcite.avatica.jdbc.JdbcMeta;
+import org.apache.calcite.avatica.remote.Driver.Serialization;
+import org.apache.calcite.avatica.remote.LocalService;
+import org.apache.calcite.avatica.server.HttpServer;
+import org.apache.calcite.avatica.server.ServerCustomizer;
+import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+
+/**
+ * An Avatica HTTP server (protobuf) over an embedded Basalt database, for BI tools and remote
+ * JDBC clients ({@code jdbc:avatica:remote:url=http://127.0.0.1:8765;serialization=protobuf}).
+ * It holds one connection for its lifetime, so the database opens (and takes the
+ * directory's lock) at start and closes cleanly at {@link #stop} (and on SIGTERM). It binds to
+ * loopback unless told otherwise, and refuses a non-loopback address without authentication
+ * unless explicitly allowed. Each remote connection is a connection of the embedded driver;
+ * Avatica's {@link JdbcMeta} expires statements and connections of clients that went away.
+ *
+ * <pre>
+ * bin/basalt server --data DIR [--port 8765] [--bind 127.0.0.1] [--users FILE]
+ *                   [--allow-unauthenticated-remote]
+ * </pre>
+ * The users file is Jetty's {@code user: password,role} format; any listed user may connect.
+ */
+public final class BasaltServer implements AutoCloseable {
+  public static final int DEFAULT_PORT = 8765;
+  static final String ROLE = "basalt";
+
+  private final HttpServer http;
+  private final Connection keepOpen;
+  private final String bind;
+
+  private BasaltServer(HttpServer http, Connection keepOpen, String bind) {
+    this.http = http;
+    this.keepOpen = keepOpen;
+    this.bind = bind;
+  }
+
+  /** Options of a server. */
+  public record Options(Path data, int port, String bind, Path users,
+      boolean allowUnauthenticatedRemote) {
+    public Options {
+      if (data == null) {
+        throw new IllegalArgumentException("--data DIR is required");
+      }
+      if (port < 0 || port > 65535) {
+        throw new IllegalArgumentException("--port must be 0..65535, got " + port);
+      }
+    }
+  }
+
+  /** Starts a server; port 0 picks a free one ({@link #port}). */
+  public static BasaltServer start(Options o) throws Exception {
+    InetAddress address = InetAddress.getByName(o.bind());
+    if (!address.isLoopbackAddress() && o.users() == null && !o.allowUnauthenticatedRemote()) {
+      throw new IllegalArgumentException("refusing to serve " + o.bind() + " without "
+          + "authentication: give --users FILE, or --allow-unauthenticated-remote");
+    }
+    if (o.users() != null && !Files.isReadable(o.users())) {
+      throw new IllegalArgumentException("cannot read users file " + o.users());
+    }
+    Class.forName("io.basaltdb.jdbc.BasaltDriver");
+    String url = "jdbc:basalt:" + o.data().toAbsolutePath();
+    Connection keepOpen = DriverManager.getConnection(url);
+    try {
+      JdbcMeta meta = new JdbcMeta(url, new Properties());
+      ServerCustomizer<Server> bindTo = server -> {
+        for (Connector c : server.getConnectors()) {
+          if (c instanceof ServerConnector sc) {
+            sc.setHost(o.bind());
+          }
+        }
+      };
+      HttpServer.Builder<Server> b = HttpServer.Builder.<Server>newBuilder()
+          .withHandler(new LocalService(meta), Serialization.PROTOBUF)
+          .withPort(o.port())
+          .withServerCustomizers(List.of(bindTo), Server.class);
+      if (o.users() != null) {
+        b = b.withBasicAuthentication(o.users().toAbsolutePath().toString(),
+            new String[] {ROLE});
+      }
+      HttpServer http = b.build();
+      http.start();
+      return new BasaltServer(http, keepOpen, o.bind());
+    } catch (Exception | Error e) {
+      keepOpen.close();
+      throw e;
+    }
+  }
+
+  public int port() {
+    return http.getPort();
+  }
+
+  /** The URL a thin client uses. */
+  public String clientUrl() {
+    return "jdbc:avatica:remote:url=http://" + bind + ":" + port() + ";serialization=protobuf";
+  }
+
+  /** Stops serving, then closes the database (memstores flushed, or safe in the log). */
+  public void stop() {
+    try {
+      http.stop();
+    } finally {
+      try {
+        keepOpen.close();
+      } catch (SQLException e) {
+        System.err.println("basalt server: closing the database: " + e.getMessage());
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    stop();
+  }
+
+  public static void main(String[] args) throws Exception {
+    Path data = null;
+    int port = DEFAULT_PORT;
+    String bind = "127.0.0.1";
+    Path users = null;
+    boolean allowRemote = false;
+    try {
+      for (int i = 0; i < args.length; i++) {
+        switch (args[i]) {
+          case "--data" -> data = Path.of(value(args, ++i, "--data"));
+          case "--port" -> port = Integer.parseInt(value(args, ++i, "--port"));
+          case "--bind" -> bind = value(args, ++i, "--bind");
+          case "--users" -> users = Path.of(value(args, ++i, "--users"));
+          case "--allow-unauthenticated-remote" -> allowRemote = true;
+          case "-h", "--help" -> {
+            usage(System.out);
+            return;
+          }
+          default -> throw new IllegalArgumentException("unknown option " + args[i]);
+        }
+      }
+      BasaltServer server = start(new Options(data, port, bind, users, allowRemote));
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        System.err.println("basalt server: stopping");
+        server.stop();
+      }, "basalt-server-stop"));
+      System.err.println("basalt server: serving " + data.toAbsolutePath() + " at http://" + bind
+          + ":" + server.port() + (users != null ? " (HTTP BASIC authentication)" : "")
+          + "; clients: " + server.clientUrl());
+      Thread.currentThread().join();
+    } catch (IllegalArgumentException e) {
+      System.err.println("basalt server: " + e.getMessage());
+      usage(System.err);
+      System.exit(2);
+    } catch (SQLException e) {
+      System.err.println("basalt server: " + e.getMessage());
+      System.exit(1);
+    }
+  }
+
+  private static String value(String[] args, int i, String option) {
+    if (i >= args.length) {
+      throw new IllegalArgumentException(option + " needs a value");
+    }
+    return args[i];
+  }
+
+  private static void usage(java.io.PrintStream out) {
+    out.println("usage: basalt server --data DIR [--port 8765] [--bind 127.0.0.1] "
+        + "[--users FILE] [--allow-unauthenticated-remote]");
+    out.println("  serves Avatica's protocol (protobuf) over an embedded Basalt database;");
+    out.println("  the users file has lines 'user: password," + ROLE + "' (HTTP BASIC).");
+  }
+}

@@ -1,0 +1,106 @@
+package io.basaltdb.jdbc.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The Avatica server on an ephemeral loopback port, used through the thin client. */
+class RemoteServerTest {
+  @TempDir
+  Path dir;
+
+  @Test
+  void thinClientsRunDdlDmlQueriesAndMetadata() throws Exception {
+    try (BasaltServer server = BasaltServer.start(
+        new BasaltServer.Options(dir.resolve("db"), 0, "127.0.0.1", null, false))) {
+      try (Connection c = DriverManager.getConnection(server.clientUrl());
+          Statement st = c.createStatement()) {
+        st.executeUpdate("CREATE TABLE pages (id BIGINT NOT NULL PRIMARY KEY, f.url VARCHAR, "
+            + "f.hits BIGINT) VERSIONS=3");
+        assertEquals(2, st.executeUpdate(
+            "INSERT INTO pages VALUES (1, 'a.html', 10), (2, 'b.html', 20)"));
+        try (PreparedStatement p = c.prepareStatement("UPDATE pages SET hits = hits + ? "
+            + "WHERE id = ?")) {
+          p.setLong(1, 5);
+          p.setLong(2, 2);
+          assertEquals(1, p.executeUpdate());
+        }
+        try (PreparedStatement p = c.prepareStatement(
+            "SELECT url, hits FROM pages WHERE id >= ? ORDER BY id")) {
+          p.setLong(1, 2);
+          try (ResultSet rs = p.executeQuery()) {
+            assertTrue(rs.next());
+            assertEquals("b.html", rs.getString(1));
+            assertEquals(25, rs.getLong(2));
+          }
+        }
+        List<String> tables = new ArrayList<>();
+        try (ResultSet rs = c.getMetaData().getTables(null, "DEFAULT", "%", null)) {
+          while (rs.next()) {
+            tables.add(rs.getString("TABLE_NAME"));
+          }
+        }
+        assertTrue(tables.contains("PAGES"), tables.toString());
+        SQLException dup = assertThrows(SQLException.class,
+            () -> st.executeUpdate("INSERT INTO pages VALUES (1, 'again', 0)"));
+        assertTrue(dup.getMessage().contains("duplicate primary key"), dup.getMessage());
+      }
+    }
+    // a restart on the same directory serves the same data
+    try (BasaltServer server = BasaltServer.start(
+            new BasaltServer.Options(dir.resolve("db"), 0, "127.0.0.1", null, false));
+        Connection c = DriverManager.getConnection(server.clientUrl());
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT SUM(hits) FROM pages")) {
+      assertTrue(rs.next());
+      assertEquals(35, rs.getLong(1));
+    }
+  }
+
+  @Test
+  void basicAuthenticationAcceptsUsersAndRefusesOthers() throws Exception {
+    Path users = dir.resolve("users.properties");
+    Files.writeString(users, "ana: s3cret," + BasaltServer.ROLE + "\n");
+    try (BasaltServer server = BasaltServer.start(
+        new BasaltServer.Options(dir.resolve("db"), 0, "127.0.0.1", users, false))) {
+      String url = server.clientUrl() + ";authentication=BASIC";
+      Properties ok = new Properties();
+      ok.setProperty("avatica_user", "ana");
+      ok.setProperty("avatica_password", "s3cret");
+      try (Connection c = DriverManager.getConnection(url, ok);
+          ResultSet rs = c.createStatement().executeQuery("VALUES 1")) {
+        assertTrue(rs.next());
+      }
+      Properties bad = new Properties();
+      bad.setProperty("avatica_user", "ana");
+      bad.setProperty("avatica_password", "guess");
+      assertThrows(Exception.class, () -> {
+        try (Connection c = DriverManager.getConnection(url, bad)) {
+          c.createStatement().executeQuery("VALUES 1");
+        }
+      });
+    }
+  }
+
+  @Test
+  void nonLoopbackWithoutAuthenticationIsRefused() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> BasaltServer.start(new BasaltServer.Options(dir.resolve("db"), 0, "0.0.0.0", null,
+            false)));
+    assertTrue(e.getMessage().contains("without authentication"), e.getMessage());
+  }
+}
