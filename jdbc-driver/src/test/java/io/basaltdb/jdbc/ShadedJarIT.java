@@ -1,0 +1,92 @@
+package io.basaltdb.jdbc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import javax.tools.ToolProvider;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The shaded jar ({@code target/basalt-jdbc-<version>-all.jar}) used alone by child JVMs: the
+ * driver found through {@code META-INF/services} by {@code DriverManager}, sqlline from the
+ * jar, and a second process refused at once on a directory this one has open.
+ */
+class ShadedJarIT {
+  @TempDir
+  Path dir;
+
+  private static Path jar() throws IOException {
+    try (Stream<Path> files = Files.list(Path.of("target"))) {
+      return files.filter(p -> p.getFileName().toString().matches("basalt-jdbc-.*-all\\.jar"))
+          .findFirst().orElseThrow(() -> new AssertionError("no shaded jar in target/"))
+          .toAbsolutePath();
+    }
+  }
+
+  /** Runs {@code java args} with only {@code classpath}; its exit code and output. */
+  private static String[] run(String classpath, String... args) throws Exception {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.add("-cp");
+    cmd.add(classpath);
+    cmd.addAll(List.of(args));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(p.waitFor(120, TimeUnit.SECONDS), "child JVM did not finish: " + out);
+    return new String[] {Integer.toString(p.exitValue()), out};
+  }
+
+  @Test
+  void theJarAloneServesDriverManagerAndSqlline() throws Exception {
+    Path src = dir.resolve("Probe.java");
+    Files.writeString(src, String.join("\n",
+        "import java.sql.*;",
+        "public class Probe {",
+        "  public static void main(String[] a) throws Exception {",
+        "    try (Connection c = DriverManager.getConnection(a[0]);",
+        "         Statement st = c.createStatement()) {",
+        "      st.executeUpdate(\"CREATE TABLE t (id INTEGER NOT NULL PRIMARY KEY, v VARCHAR)\");",
+        "      st.executeUpdate(\"INSERT INTO t VALUES (1, 'shaded')\");",
+        "      ResultSet rs = st.executeQuery(\"SELECT v FROM t WHERE id = 1\");",
+        "      rs.next();",
+        "      System.out.println(\"probe:\" + rs.getString(1));",
+        "    }",
+        "  }",
+        "}"));
+    assertEquals(0, ToolProvider.getSystemJavaCompiler().run(null, null, null, "-d",
+        dir.toString(), src.toString()));
+    String db = "jdbc:basalt:" + dir.resolve("db");
+    String[] probe = run(jar() + java.io.File.pathSeparator + dir, "Probe", db);
+    assertEquals("0", probe[0], probe[1]);
+    assertTrue(probe[1].contains("probe:shaded"), probe[1]);
+    String[] sql = run(jar().toString(), "sqlline.SqlLine", "-d", BasaltDriver.class.getName(),
+        "-u", db, "-n", "", "-p", "", "--outputformat=csv", "-e", "SELECT COUNT(*) AS n FROM t");
+    assertEquals("0", sql[0], sql[1]);
+    assertTrue(sql[1].contains("'1'"), sql[1]);
+  }
+
+  @Test
+  void aSecondProcessIsRefusedAtOnce() throws Exception {
+    String url = "jdbc:basalt:" + dir.resolve("held");
+    try (Connection c = DriverManager.getConnection(url); Statement st = c.createStatement()) {
+      st.executeUpdate("CREATE TABLE t (id INTEGER NOT NULL PRIMARY KEY)");
+      long t0 = System.nanoTime();
+      String[] other = run(jar().toString(), "sqlline.SqlLine", "-d",
+          BasaltDriver.class.getName(), "-u", url, "-n", "", "-p", "", "-e", "SELECT * FROM t");
+      assertTrue(other[1].contains("in use by another process"), other[1]);
+      assertTrue(System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(60), "it did not block");
+    }
+  }
+}
