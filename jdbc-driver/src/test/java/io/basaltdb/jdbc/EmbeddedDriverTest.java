@@ -111,4 +111,58 @@ class EmbeddedDriverTest {
     assertTrue(bad.getMessage().contains("durability"), bad.getMessage());
     assertEquals(null, new BasaltDriver().connectQuietly("jdbc:h2:mem:x"));
   }
+
+  @Test
+  void readOnlyConnectionsRefuseWritesAndDdl() throws Exception {
+    try (Connection rw = DriverManager.getConnection("jdbc:basalt:mem:ro");
+        Statement st = rw.createStatement()) {
+      st.executeUpdate("CREATE TABLE t (id INTEGER NOT NULL PRIMARY KEY)");
+      st.executeUpdate("INSERT INTO t VALUES (1)");
+      try (Connection ro = DriverManager.getConnection("jdbc:basalt:mem:ro;readOnly=true");
+          Statement rst = ro.createStatement()) {
+        assertEquals(List.of("1"), rows(ro, "SELECT id FROM t"));
+        assertEquals("25006", assertThrows(SQLException.class,
+            () -> rst.executeUpdate("INSERT INTO t VALUES (2)")).getSQLState());
+        assertEquals("25006", assertThrows(SQLException.class,
+            () -> rst.executeUpdate("CREATE TABLE u (id INTEGER NOT NULL PRIMARY KEY)"))
+            .getSQLState());
+      }
+      rw.setReadOnly(true);
+      assertEquals("25006", assertThrows(SQLException.class,
+          () -> st.executeUpdate("DELETE FROM t")).getSQLState());
+      rw.setReadOnly(false);
+      assertEquals(1, st.executeUpdate("DELETE FROM t"));
+    }
+  }
+
+  @Test
+  void metadataNamesBasaltAndDescribesTables() throws Exception {
+    try (Connection c = DriverManager.getConnection("jdbc:basalt:mem:meta");
+        Statement st = c.createStatement()) {
+      st.executeUpdate("CREATE TABLE pages (id BIGINT NOT NULL PRIMARY KEY, f.url VARCHAR(200))");
+      st.executeUpdate("CREATE VIEW busy AS SELECT id FROM pages WHERE id > 10");
+      var md = c.getMetaData();
+      assertEquals("Basalt", md.getDatabaseProductName());
+      List<String> tables = new ArrayList<>();
+      try (ResultSet rs = md.getTables(null, "DEFAULT", null, null)) {
+        while (rs.next()) {
+          tables.add(rs.getString("TABLE_NAME") + ":" + rs.getString("TABLE_TYPE"));
+        }
+      }
+      assertTrue(tables.contains("PAGES:TABLE") && tables.contains("BUSY:VIEW"), tables.toString());
+      List<String> cols = new ArrayList<>();
+      try (ResultSet rs = md.getColumns(null, "DEFAULT", "PAGES", null)) {
+        while (rs.next()) {
+          cols.add(rs.getString("TABLE_NAME") + "." + rs.getString("COLUMN_NAME") + ":"
+              + rs.getInt("DATA_TYPE") + ":"
+              + rs.getInt("NULLABLE") + ":" + rs.getInt("ORDINAL_POSITION"));
+        }
+      }
+      // Calcite lists the columns of views (schema macros) whatever the table pattern: a known
+      // gap of its metadata (issue 5 notes); the table's own columns are exact
+      cols.removeIf(col -> !col.startsWith("PAGES."));
+      assertEquals(List.of("PAGES.ID:" + java.sql.Types.BIGINT + ":0:1",
+          "PAGES.URL:" + java.sql.Types.VARCHAR + ":1:2"), cols);
+    }
+  }
 }

@@ -15,9 +15,27 @@ public final class BasaltConnections {
   public static final String PARSER_FACTORY =
       "io.basaltdb.sql.parser.BasaltParserFactory#INSTANCE";
 
-  /** Calcite's driver with Basalt's statement preparation ({@link BasaltPrepare}). */
-  private static final org.apache.calcite.jdbc.Driver DRIVER =
-      new org.apache.calcite.jdbc.Driver().withPrepareFactory(BasaltPrepare::new);
+  /** The product name and version JDBC metadata reports (BI tools show them). */
+  public static final String PRODUCT = "Basalt";
+  public static final String VERSION = "0.1.0";
+
+  /**
+   * Calcite's driver with Basalt's statement preparation ({@link BasaltPrepare}) and Basalt's
+   * name in JDBC metadata. Not registered with DriverManager: the JDBC driver opens through it.
+   */
+  private static final class EngineDriver extends org.apache.calcite.jdbc.Driver {
+    EngineDriver() {
+      super(BasaltPrepare::new);
+    }
+
+    @Override
+    protected org.apache.calcite.avatica.DriverVersion createDriverVersion() {
+      return new org.apache.calcite.avatica.DriverVersion("Basalt JDBC Driver", VERSION,
+          PRODUCT, VERSION, false, 0, 1, 0, 1);
+    }
+  }
+
+  private static final org.apache.calcite.jdbc.Driver DRIVER = new EngineDriver();
 
   private BasaltConnections() {}
 

@@ -72,6 +72,10 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
   @Override
   public void executeDdl(CalcitePrepare.Context context, org.apache.calcite.sql.SqlNode node) {
     Database db = io.basaltdb.sql.BasaltSchema.database(context.getRootSchema());
+    if (context.getDataContext().getQueryProvider()
+        instanceof org.apache.calcite.jdbc.CalciteConnection c) {
+      io.basaltdb.sql.exec.ConnectionSettings.of(c).checkWritable("DDL");
+    }
     if (db != null) {
       io.basaltdb.sql.catalog.CatalogVersion.bump(db);
     }

@@ -16,25 +16,59 @@ import org.apache.calcite.jdbc.CalciteConnection;
  *   <li>{@code writeTimestamp} (epoch ms): every cell the connection writes gets that
  *       timestamp instead of the current time (writing history, backfills);
  *   <li>{@code durability}: {@code SYNC} (default; a statement returns once its writes are
- *       fsynced in the write-ahead log) or {@code ASYNC} (fsynced in the background).
+ *       fsynced in the write-ahead log) or {@code ASYNC} (fsynced in the background);
+ *   <li>{@code readOnly} ({@code true}/{@code false}, or {@code Connection.setReadOnly}):
+ *       writes and DDL are refused (SQLState 25006).
  * </ul>
  *
  * @param readTimestamp -1 when unset
  * @param writeTimestamp -1 when unset
  */
-public record ConnectionSettings(long readTimestamp, long writeTimestamp, Durability durability) {
+public record ConnectionSettings(long readTimestamp, long writeTimestamp, Durability durability,
+    boolean readOnly) {
   public static final String READ_TIMESTAMP = "readTimestamp";
   public static final String WRITE_TIMESTAMP = "writeTimestamp";
   public static final String DURABILITY = "durability";
+  public static final String READ_ONLY = "readOnly";
 
-  public static final ConnectionSettings DEFAULT = new ConnectionSettings(-1, -1, Durability.SYNC);
+  public static final ConnectionSettings DEFAULT =
+      new ConnectionSettings(-1, -1, Durability.SYNC, false);
+
+  /** A write or DDL on a read-only connection (SQLState 25006). */
+  public static final class ReadOnlyException extends InvalidArgumentException {
+    private static final long serialVersionUID = 1L;
+
+    public ReadOnlyException(String message) {
+      super(message);
+    }
+  }
+
+  /** Refuses writes when the connection is read-only. */
+  public void checkWritable(String what) {
+    if (readOnly) {
+      throw new ReadOnlyException(what + " on a read-only connection");
+    }
+  }
 
   /** The settings of the connection behind a statement's data context. */
   public static ConnectionSettings of(DataContext ctx) {
     if (ctx == null || !(ctx.getQueryProvider() instanceof CalciteConnection c)) {
       return DEFAULT;
     }
-    return of(c.getProperties());
+    return of(c);
+  }
+
+  /** The settings of a connection: its properties, and its JDBC read-only flag. */
+  public static ConnectionSettings of(CalciteConnection c) {
+    ConnectionSettings s = of(c.getProperties());
+    try {
+      if (!s.readOnly && c.isReadOnly()) {
+        return new ConnectionSettings(s.readTimestamp, s.writeTimestamp, s.durability, true);
+      }
+    } catch (java.sql.SQLException e) {
+      // a closed connection: its next statement fails anyway
+    }
+    return s;
   }
 
   public static ConnectionSettings of(Properties p) {
@@ -48,8 +82,18 @@ public record ConnectionSettings(long readTimestamp, long writeTimestamp, Durabi
             + " must be SYNC or ASYNC, got '" + d + "'");
       };
     }
+    String ro = p.getProperty(READ_ONLY);
+    boolean readOnly = false;
+    if (ro != null && !ro.isBlank()) {
+      readOnly = switch (ro.trim().toLowerCase(Locale.ROOT)) {
+        case "true" -> true;
+        case "false" -> false;
+        default -> throw new InvalidArgumentException("connection property " + READ_ONLY
+            + " must be true or false, got '" + ro + "'");
+      };
+    }
     return new ConnectionSettings(timestamp(p, READ_TIMESTAMP), timestamp(p, WRITE_TIMESTAMP),
-        durability);
+        durability, readOnly);
   }
 
   private static long timestamp(Properties p, String name) {

@@ -65,7 +65,7 @@ public final class PendingWrites {
         a.run();
       }
       if (!p.actions.isEmpty()) {
-        WriteExecutor.syncLog(p.db, ConnectionSettings.of(c.getProperties()));
+        WriteExecutor.syncLog(p.db, ConnectionSettings.of(c));
       }
     }
   }

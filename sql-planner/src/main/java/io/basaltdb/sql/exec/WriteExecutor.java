@@ -66,6 +66,7 @@ public final class WriteExecutor {
     this.spec = spec;
     this.ctx = ctx;
     this.settings = ConnectionSettings.of(ctx);
+    settings.checkWritable(spec.kind().toString());
     this.table = db.table(def.table());
     List<SqlColumn> cols = def.columns();
     families = new byte[cols.size()][];
