@@ -89,4 +89,41 @@ class ShadedJarIT {
       assertTrue(System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(60), "it did not block");
     }
   }
+
+  @Test
+  void theServerStopsCleanlyOnSigtermAndKeepsItsData() throws Exception {
+    int port;
+    try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+      port = free.getLocalPort();
+    }
+    List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", jar().toString(), "io.basaltdb.jdbc.server.BasaltServer",
+        "--data", dir.resolve("served").toString(), "--port", Integer.toString(port));
+    Path logFile = dir.resolve("server.log");
+    Process server = new ProcessBuilder(cmd).redirectErrorStream(true)
+        .redirectOutput(logFile.toFile()).start();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (!Files.readString(logFile).contains("basalt server: serving")) {
+      assertTrue(server.isAlive() && System.nanoTime() < deadline,
+          "the server did not start: " + Files.readString(logFile));
+      Thread.sleep(50);
+    }
+    assertTrue(Files.readString(logFile).contains("127.0.0.1:" + port), Files.readString(logFile));
+    String url = "jdbc:avatica:remote:url=http://127.0.0.1:" + port + ";serialization=protobuf";
+    try (Connection c = DriverManager.getConnection(url); Statement st = c.createStatement()) {
+      st.executeUpdate("CREATE TABLE kept (id INTEGER NOT NULL PRIMARY KEY, v VARCHAR)");
+      st.executeUpdate("INSERT INTO kept VALUES (1, 'before sigterm')");
+    }
+    server.destroy(); // SIGTERM
+    assertTrue(server.waitFor(60, TimeUnit.SECONDS), "the server did not stop");
+    assertTrue(Files.readString(logFile).contains("basalt server: stopping"),
+        Files.readString(logFile));
+    // the directory is free again, with the data
+    try (Connection c = DriverManager.getConnection("jdbc:basalt:" + dir.resolve("served"));
+        Statement st = c.createStatement();
+        java.sql.ResultSet rs = st.executeQuery("SELECT v FROM kept")) {
+      assertTrue(rs.next());
+      assertEquals("before sigterm", rs.getString(1));
+    }
+  }
 }
