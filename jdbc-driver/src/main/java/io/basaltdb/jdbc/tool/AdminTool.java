@@ -1,0 +1,152 @@
+package io.basaltdb.jdbc.tool;
+
+import io.basaltdb.engine.Cell;
+import io.basaltdb.engine.Database;
+import io.basaltdb.engine.EngineOptions;
+import io.basaltdb.engine.RegionInfo;
+import io.basaltdb.engine.TableName;
+import io.basaltdb.engine.region.RegionStats;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The admin subcommands of {@code bin/basalt}, on a database directory no other process has
+ * open: {@code regions}, {@code flush}, {@code compact [--major]} and {@code stats} of a table
+ * named as in SQL ({@code T} in the default schema, or {@code SCHEMA.T}).
+ *
+ * <pre>
+ * bin/basalt regions|flush|compact|stats TABLE [--data DIR] [--major]
+ * </pre>
+ */
+public final class AdminTool {
+  private AdminTool() {}
+
+  public static void main(String[] args) {
+    System.exit(run(args, System.out, System.err));
+  }
+
+  /** Runs one subcommand; the exit status (0 ok, 1 failure, 2 usage). */
+  static int run(String[] args, PrintStream out, PrintStream err) {
+    if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h")) {
+      usage(args.length == 0 ? err : out);
+      return args.length == 0 ? 2 : 0;
+    }
+    String command = args[0];
+    String table = null;
+    Path dir = Path.of("basalt-data");
+    boolean major = false;
+    for (int i = 1; i < args.length; i++) {
+      switch (args[i]) {
+        case "--data" -> {
+          if (++i >= args.length) {
+            err.println("basalt " + command + ": --data needs a directory");
+            return 2;
+          }
+          dir = Path.of(args[i]);
+        }
+        case "--major" -> major = true;
+        case "--help", "-h" -> {
+          usage(out);
+          return 0;
+        }
+        default -> {
+          if (table != null || args[i].startsWith("-")) {
+            err.println("basalt " + command + ": unexpected argument " + args[i]);
+            usage(err);
+            return 2;
+          }
+          table = args[i];
+        }
+      }
+    }
+    if (!List.of("regions", "flush", "compact", "stats").contains(command) || table == null) {
+      usage(err);
+      return 2;
+    }
+    if (!Files.isDirectory(dir)) {
+      err.println("basalt " + command + ": no database at " + dir.toAbsolutePath());
+      return 1;
+    }
+    TableName name = sqlName(table);
+    try (Database db = Database.open(dir, EngineOptions.defaults())) {
+      if (!db.admin().tableExists(name)) {
+        err.println("basalt " + command + ": no table " + table + " (engine table " + name + ")");
+        return 1;
+      }
+      switch (command) {
+        case "flush" -> {
+          db.admin().flush(name);
+          out.println("flushed " + table);
+        }
+        case "compact" -> {
+          if (major) {
+            db.admin().majorCompact(name);
+          } else {
+            db.admin().compact(name);
+          }
+          out.println((major ? "major-compacted " : "compacted ") + table);
+        }
+        case "regions" -> {
+          for (RegionInfo r : db.admin().regions(name)) {
+            out.printf(Locale.ROOT, "%s  [%s, %s)  %d files, %d bytes on disk, %d in memory%n",
+                r.name(), Cell.printable(r.startRow()), Cell.printable(r.endRow()),
+                r.stats().fileCount(), r.stats().fileBytes(), r.stats().memstoreBytes());
+          }
+        }
+        default -> stats(db, name, table, out);
+      }
+      return 0;
+    } catch (RuntimeException e) {
+      err.println("basalt " + command + ": " + e.getMessage());
+      return 1;
+    }
+  }
+
+  private static void stats(Database db, TableName name, String table, PrintStream out) {
+    long files = 0;
+    long bytes = 0;
+    long memory = 0;
+    long cells = 0;
+    long reads = 0;
+    long writes = 0;
+    List<RegionInfo> regions = db.admin().regions(name);
+    for (RegionInfo r : regions) {
+      RegionStats s = r.stats();
+      files += s.fileCount();
+      bytes += s.fileBytes();
+      memory += s.memstoreBytes();
+      cells += s.cellCount();
+      reads += s.reads();
+      writes += s.writes();
+    }
+    out.println("table " + table + " (engine table " + name + ")");
+    out.println("  regions        " + regions.size());
+    out.println("  files          " + files + " (" + bytes + " bytes)");
+    out.println("  memstores      " + memory + " bytes");
+    out.println("  cells          " + cells + " (versions and tombstones included)");
+    out.println("  reads, writes  " + reads + ", " + writes + " since opened");
+    out.println("  families       " + db.admin().describe(name).families().keySet());
+  }
+
+  /** {@code T} is {@code default:T}; {@code S.T} is {@code S:T} (DEFAULT.T is default:T). */
+  static TableName sqlName(String table) {
+    int dot = table.indexOf('.');
+    if (dot < 0) {
+      return TableName.of(table);
+    }
+    String schema = table.substring(0, dot);
+    String t = table.substring(dot + 1);
+    return schema.equals("DEFAULT") ? TableName.of(t) : new TableName(schema, t);
+  }
+
+  private static void usage(PrintStream out) {
+    out.println("usage: basalt regions|flush|compact|stats TABLE [--data DIR] [--major]");
+    out.println("  TABLE as SQL names it (upper case unless quoted): PAGES or WEB.PAGES");
+    out.println("  --data   the database directory (default ./basalt-data); no other process");
+    out.println("           may have it open (stop the server first)");
+    out.println("  --major  with compact: a major compaction (drops deleted and expired cells)");
+  }
+}

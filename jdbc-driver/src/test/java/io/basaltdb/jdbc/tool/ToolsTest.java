@@ -1,0 +1,63 @@
+package io.basaltdb.jdbc.tool;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The demo's tour (run twice: versions and counters accumulate) and the admin subcommands. */
+class ToolsTest {
+  @TempDir
+  Path dir;
+
+  private static String capture(ThrowingRunnable r) throws Exception {
+    PrintStream saved = System.out;
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+    try {
+      r.run();
+    } finally {
+      System.setOut(saved);
+    }
+    return out.toString(StandardCharsets.UTF_8);
+  }
+
+  @FunctionalInterface
+  interface ThrowingRunnable {
+    void run() throws Exception;
+  }
+
+  @Test
+  void theDemoTourRunsTwiceOnTheSameData() throws Exception {
+    String db = dir.resolve("db").toString();
+    String first = capture(() -> Demo.main(new String[] {db}));
+    assertTrue(first.contains("crawl 1: upserted 7 pages"), first);
+    assertTrue(first.contains("keys=[HOST >= 'com.example.' AND HOST < 'com.example/'"), first);
+    assertTrue(first.contains("com.example.www | / | 3"), first);
+    String second = capture(() -> Demo.main(new String[] {db}));
+    assertTrue(second.contains("crawl 2: upserted 7 pages"), second);
+    assertTrue(second.contains("com.example.www | / | 6"), second);
+    assertTrue(second.contains("Example Domain (crawl 2)")
+        && second.contains("Example Domain (crawl 1)"), second);
+
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+    PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
+    assertEquals(0, AdminTool.run(new String[] {"flush", "WEB.PAGES", "--data", db}, o, e));
+    assertEquals(0, AdminTool.run(new String[] {"compact", "WEB.PAGES", "--major", "--data", db},
+        o, e));
+    assertEquals(0, AdminTool.run(new String[] {"stats", "WEB.PAGES", "--data", db}, o, e));
+    assertEquals(0, AdminTool.run(new String[] {"regions", "WEB.PAGES", "--data", db}, o, e));
+    String text = out.toString(StandardCharsets.UTF_8);
+    assertTrue(text.contains("regions        3") && text.contains("[CONTENT, STATS]"), text);
+    assertEquals(1, AdminTool.run(new String[] {"stats", "NOPE", "--data", db}, o, e));
+    assertEquals(2, AdminTool.run(new String[] {"stats"}, o, e));
+    assertTrue(err.toString(StandardCharsets.UTF_8).contains("no table NOPE"), err.toString());
+  }
+}
