@@ -65,6 +65,13 @@ public final class BasaltDriver implements Driver {
       if (method.getName().equals("isClosed") && method.getParameterCount() == 0) {
         return Optional.of(closed.get() || c.isClosed());
       }
+      if (method.getName().equals("getMetaData") && method.getParameterCount() == 0) {
+        java.sql.DatabaseMetaData md = c.getMetaData();
+        return Optional.of(SqlStates.wrap(md, java.sql.DatabaseMetaData.class, (m, a) ->
+            m.getName().equals("getPrimaryKeys") && a != null && a.length == 3
+                ? Optional.of(PrimaryKeys.of(c, db, (String) a[1], (String) a[2]))
+                : Optional.empty()));
+      }
       return Optional.empty();
     });
   }

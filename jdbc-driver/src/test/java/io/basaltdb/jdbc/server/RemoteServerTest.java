@@ -97,6 +97,44 @@ class RemoteServerTest {
   }
 
   @Test
+  void manyClientsAtOnce() throws Exception {
+    try (BasaltServer server = BasaltServer.start(
+        new BasaltServer.Options(dir.resolve("db"), 0, "127.0.0.1", null, false))) {
+      try (Connection c = DriverManager.getConnection(server.clientUrl())) {
+        c.createStatement().executeUpdate(
+            "CREATE TABLE hits (client INTEGER NOT NULL, n INTEGER NOT NULL, "
+                + "CONSTRAINT pk PRIMARY KEY (client, n))");
+      }
+      int clients = 8;
+      java.util.concurrent.ExecutorService pool =
+          java.util.concurrent.Executors.newFixedThreadPool(clients);
+      List<java.util.concurrent.Future<Long>> done = new ArrayList<>();
+      for (int i = 0; i < clients; i++) {
+        int client = i;
+        done.add(pool.submit(() -> {
+          try (Connection c = DriverManager.getConnection(server.clientUrl());
+              PreparedStatement p = c.prepareStatement("UPSERT INTO hits VALUES (?, ?)")) {
+            for (int n = 0; n < 25; n++) {
+              p.setInt(1, client);
+              p.setInt(2, n);
+              p.executeUpdate();
+            }
+            try (ResultSet rs = c.createStatement().executeQuery(
+                "SELECT COUNT(*) FROM hits WHERE client = " + client)) {
+              rs.next();
+              return rs.getLong(1);
+            }
+          }
+        }));
+      }
+      for (java.util.concurrent.Future<Long> f : done) {
+        assertEquals(25L, f.get());
+      }
+      pool.shutdown();
+    }
+  }
+
+  @Test
   void nonLoopbackWithoutAuthenticationIsRefused() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> BasaltServer.start(new BasaltServer.Options(dir.resolve("db"), 0, "0.0.0.0", null,
