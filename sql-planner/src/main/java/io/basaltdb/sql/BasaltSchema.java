@@ -15,7 +15,8 @@ import org.apache.calcite.schema.impl.AbstractSchema;
 /**
  * One engine namespace as a SQL schema. Its tables are the SQL tables the catalog defines in
  * the namespace, each with its version history ({@code T$HISTORY}, {@link HistoryTable}), and,
- * for every other engine table there, a raw view of it ({@link RawEngineTable}). Table lists are read from the catalog on each lookup, so DDL made
+ * for every other engine table there, a raw view of it ({@link RawEngineTable}), its views
+ * and its sequences. Table lists are read from the catalog on each lookup, so DDL made
  * by another connection is visible at once. The engine's {@code default} namespace is the SQL
  * schema {@code DEFAULT}; other namespaces keep their names.
  */
@@ -53,6 +54,19 @@ public final class BasaltSchema extends AbstractSchema {
   public static void addNamespace(CalciteSchema root, Database db, String namespace) {
     BasaltSchema schema = new BasaltSchema(db, new SqlCatalog(db), namespace);
     schema.self = root.add(schemaName(namespace), schema).plus();
+  }
+
+  /**
+   * A view (its query kept in the SQL catalog) as a table of type VIEW, so JDBC metadata lists
+   * it with its columns like any table; its row type is derived, by validating the query,
+   * only when asked for.
+   */
+  private Table view(SchemaPlus plus, String name, String sql) {
+    String schema = schemaName(namespace);
+    var macro = org.apache.calcite.schema.impl.ViewTable.viewMacro(plus, sql, List.of(schema),
+        List.of(schema, name), false);
+    return new org.apache.calcite.schema.impl.ViewTable(Object[].class,
+        f -> macro.apply(List.of()).getRowType(f), sql, List.of(schema), List.of(schema, name));
   }
 
   /** How a sequence appears to the validator: a table of type SEQUENCE. */
@@ -106,23 +120,6 @@ public final class BasaltSchema extends AbstractSchema {
     return null;
   }
 
-  /** Views (stored in the SQL catalog) as Calcite view macros. */
-  @Override
-  protected com.google.common.collect.Multimap<String, org.apache.calcite.schema.Function>
-      getFunctionMultimap() {
-    com.google.common.collect.ImmutableMultimap.Builder<String, org.apache.calcite.schema.Function>
-        b = com.google.common.collect.ImmutableMultimap.builder();
-    SchemaPlus plus = self;
-    if (plus != null) {
-      String schema = schemaName(namespace);
-      for (Map.Entry<String, String> v : catalog.views(namespace).entrySet()) {
-        b.put(v.getKey(), org.apache.calcite.schema.impl.ViewTable.viewMacro(plus, v.getValue(),
-            List.of(schema), List.of(schema, v.getKey()), false));
-      }
-    }
-    return b.build();
-  }
-
   @Override
   protected Map<String, Table> getTableMap() {
     Map<String, Table> tables = new HashMap<>();
@@ -131,6 +128,12 @@ public final class BasaltSchema extends AbstractSchema {
     }
     for (String seq : catalog.sequences(namespace)) {
       tables.put(seq, SEQUENCE);
+    }
+    SchemaPlus plus = self;
+    if (plus != null) {
+      for (Map.Entry<String, String> v : catalog.views(namespace).entrySet()) {
+        tables.put(v.getKey(), view(plus, v.getKey(), v.getValue()));
+      }
     }
     for (SqlTableDef def : catalog.list(namespace)) {
       tables.put(def.table().name(), new BasaltSqlTable(db, def));
