@@ -38,7 +38,7 @@ public final class BasaltDriver implements Driver {
     BasaltUrl parsed = BasaltUrl.parse(url, info);
     Database db = Databases.acquire(parsed);
     try {
-      return releasing(BasaltConnections.open(db, parsed.properties()), db);
+      return releasing(BasaltConnections.open(db, parsed.properties()), db, url);
     } catch (SQLException | RuntimeException e) {
       Databases.release(db);
       throw e instanceof SQLException s ? s : io.basaltdb.sql.SqlErrors.toSqlException(e);
@@ -49,7 +49,7 @@ public final class BasaltDriver implements Driver {
    * The connection, whose first close also releases its hold on the database, and whose
    * statements and result sets report errors with Basalt's SQLStates ({@link SqlStates}).
    */
-  private static Connection releasing(Connection c, Database db) {
+  private static Connection releasing(Connection c, Database db, String url) {
     AtomicBoolean closed = new AtomicBoolean();
     return SqlStates.wrap(c, Connection.class, (method, args) -> {
       if (method.getName().equals("close") && method.getParameterCount() == 0) {
@@ -67,10 +67,18 @@ public final class BasaltDriver implements Driver {
       }
       if (method.getName().equals("getMetaData") && method.getParameterCount() == 0) {
         java.sql.DatabaseMetaData md = c.getMetaData();
-        return Optional.of(SqlStates.wrap(md, java.sql.DatabaseMetaData.class, (m, a) ->
-            m.getName().equals("getPrimaryKeys") && a != null && a.length == 3
-                ? Optional.of(PrimaryKeys.of(c, db, (String) a[1], (String) a[2]))
-                : Optional.empty()));
+        return Optional.of(SqlStates.wrap(md, java.sql.DatabaseMetaData.class, (m, a) -> {
+          if (m.getName().equals("getPrimaryKeys") && a != null && a.length == 3) {
+            return Optional.of(PrimaryKeys.of(c, db, (String) a[1], (String) a[2]));
+          }
+          if (m.getName().equals("getURL") && m.getParameterCount() == 0) {
+            return Optional.of(url);
+          }
+          if (m.getName().equals("supportsMixedCaseQuotedIdentifiers")) {
+            return Optional.of(true); // quoted identifiers are exact
+          }
+          return Optional.empty();
+        }));
       }
       return Optional.empty();
     });

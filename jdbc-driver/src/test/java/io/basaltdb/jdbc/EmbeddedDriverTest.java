@@ -143,6 +143,12 @@ class EmbeddedDriverTest {
       st.executeUpdate("CREATE VIEW busy AS SELECT id FROM pages WHERE id > 10");
       var md = c.getMetaData();
       assertEquals("Basalt", md.getDatabaseProductName());
+      assertEquals("jdbc:basalt:mem:meta", md.getURL());
+      assertEquals("\"", md.getIdentifierQuoteString());
+      assertTrue(md.storesUpperCaseIdentifiers() && md.supportsMixedCaseQuotedIdentifiers());
+      try (ResultSet rs = md.getTypeInfo()) {
+        assertTrue(rs.next());
+      }
       List<String> tables = new ArrayList<>();
       try (ResultSet rs = md.getTables(null, "DEFAULT", null, null)) {
         while (rs.next()) {

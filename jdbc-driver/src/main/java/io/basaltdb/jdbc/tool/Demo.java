@@ -22,6 +22,16 @@ public final class Demo {
   private Demo() {}
 
   public static void main(String[] args) throws Exception {
+    if (args.length > 0 && (args[0].equals("--help") || args[0].equals("-h"))) {
+      System.out.println("usage: basalt demo [dir]   (default ./basalt-data)");
+      System.out.println("  loads a small web-crawl table and tours key ranges with their plans,");
+      System.out.println("  point lookups, atomic counters, pushed aggregates, versions, AS OF.");
+      return;
+    }
+    if (args.length > 1) {
+      System.err.println("usage: basalt demo [dir]");
+      System.exit(2);
+    }
     Path dir = Path.of(args.length > 0 ? args[0] : "basalt-data");
     Class.forName("io.basaltdb.jdbc.BasaltDriver");
     try (Connection c = DriverManager.getConnection("jdbc:basalt:" + dir.toAbsolutePath())) {
