@@ -73,7 +73,8 @@ public final class BasaltServer implements AutoCloseable {
     String url = "jdbc:basalt:" + o.data().toAbsolutePath();
     Connection keepOpen = DriverManager.getConnection(url);
     try {
-      JdbcMeta meta = new JdbcMeta(url, new Properties());
+      org.apache.calcite.avatica.remote.ProtobufMeta meta = withSqlStates(
+          new JdbcMeta(url, new Properties()));
       ServerCustomizer<Server> bindTo = server -> {
         for (Connector c : server.getConnectors()) {
           if (c instanceof ServerConnector sc) {
@@ -96,6 +97,31 @@ public final class BasaltServer implements AutoCloseable {
       keepOpen.close();
       throw e;
     }
+  }
+
+  /**
+   * The meta with errors that keep their SQLState on the wire: Avatica sends a state only for
+   * an AvaticaRuntimeException, so the SQLException behind a failure is turned into one.
+   */
+  private static org.apache.calcite.avatica.remote.ProtobufMeta withSqlStates(JdbcMeta meta) {
+    return (org.apache.calcite.avatica.remote.ProtobufMeta) java.lang.reflect.Proxy
+        .newProxyInstance(BasaltServer.class.getClassLoader(),
+            new Class<?>[] {org.apache.calcite.avatica.remote.ProtobufMeta.class},
+            (proxy, method, args) -> {
+              try {
+                return method.invoke(meta, args);
+              } catch (java.lang.reflect.InvocationTargetException e) {
+                Throwable cause = e.getCause();
+                for (Throwable t = cause; t != null; t = t.getCause()) {
+                  if (t instanceof SQLException s && s.getSQLState() != null) {
+                    throw new org.apache.calcite.avatica.remote.AvaticaRuntimeException(
+                        s.getMessage(), s.getErrorCode(), s.getSQLState(),
+                        org.apache.calcite.avatica.AvaticaSeverity.ERROR);
+                  }
+                }
+                throw cause;
+              }
+            });
   }
 
   public int port() {

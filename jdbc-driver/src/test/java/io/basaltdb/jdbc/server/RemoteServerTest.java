@@ -58,6 +58,7 @@ class RemoteServerTest {
         SQLException dup = assertThrows(SQLException.class,
             () -> st.executeUpdate("INSERT INTO pages VALUES (1, 'again', 0)"));
         assertTrue(dup.getMessage().contains("duplicate primary key"), dup.getMessage());
+        assertEquals("23505", dup.getSQLState()); // the SQLState crosses the wire
       }
     }
     // a restart on the same directory serves the same data
