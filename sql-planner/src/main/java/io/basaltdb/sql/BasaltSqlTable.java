@@ -147,6 +147,11 @@ public final class BasaltSqlTable extends AbstractTable implements TranslatableT
         ConnectionSettings.of(root).readTimestamp()).enumerable();
   }
 
+  /** {@link #query} for one-column rows: the values themselves. */
+  public Enumerable<Object> queryScalar(DataContext root, ScanSpec spec) {
+    return query(root, spec).select(row -> row[0]);
+  }
+
   /** Row count estimated from the regions' cell counts, for the cost model. */
   @Override
   public org.apache.calcite.schema.Statistic getStatistic() {

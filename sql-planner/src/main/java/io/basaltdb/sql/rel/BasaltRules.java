@@ -86,6 +86,16 @@ public final class BasaltRules {
               .predicate(scan -> logical(scan) && scan.spec().asOf() == null).noInputs()),
       SnapshotRule::new).toRule();
 
+  /**
+   * Pulls the factors an OR's branches share out of it ({@code (a AND b) OR (a AND c)} becomes
+   * {@code a AND (b OR c)}), so a join condition repeated in every branch, as in TPC-H's Q19,
+   * becomes a join condition instead of a filter over a cartesian product.
+   */
+  public static final RelOptRule PULL_FACTORS = RuleConfig.of("BasaltPullFactorsRule",
+      b -> b.operand(Filter.class).predicate(f -> f.getConvention() == Convention.NONE
+          && f.getCondition().getKind() == org.apache.calcite.sql.SqlKind.OR).anyInputs(),
+      PullFactorsRule::new).toRule();
+
   public static final RelOptRule TO_BASALT = ConverterRule.Config.INSTANCE
       .withConversion(BasaltScan.class, Convention.NONE, BasaltRel.CONVENTION, "BasaltScanRule")
       .withRuleFactory(ToBasaltRule::new)
@@ -98,8 +108,8 @@ public final class BasaltRules {
       .toRule(ToEnumerableRule.class);
 
   public static final List<RelOptRule> ALL =
-      List.of(FILTER, PROJECT, SORT, AGGREGATE_COLUMNS, AGGREGATE, SNAPSHOT, TO_BASALT,
-          TO_ENUMERABLE);
+      List.of(FILTER, PROJECT, SORT, AGGREGATE_COLUMNS, AGGREGATE, SNAPSHOT, PULL_FACTORS,
+          TO_BASALT, TO_ENUMERABLE);
 
   static void register(RelOptPlanner planner) {
     ALL.forEach(planner::addRule);
@@ -209,6 +219,23 @@ public final class BasaltRules {
           scan.getTraitSet().replace(RelCollations.of(order)));
       call.transformTo(call.builder().push(narrowed)
           .project(exprs, project.getRowType().getFieldNames()).build());
+    }
+  }
+
+  /** See {@link #PULL_FACTORS}. */
+  static final class PullFactorsRule extends RelRule<RuleConfig> {
+    PullFactorsRule(RuleConfig config) {
+      super(config);
+    }
+
+    @Override
+    public void onMatch(RelOptRuleCall call) {
+      Filter filter = call.rel(0);
+      RexNode pulled = RexUtil.pullFactors(filter.getCluster().getRexBuilder(),
+          filter.getCondition());
+      if (!pulled.equals(filter.getCondition())) {
+        call.transformTo(filter.copy(filter.getTraitSet(), filter.getInput(), pulled));
+      }
     }
   }
 

@@ -22,7 +22,8 @@ import org.apache.calcite.rel.metadata.RelMetadataQuery;
 /**
  * Joins a Basalt subtree (a {@link BasaltScan}) to Calcite's enumerable plan: the generated
  * code calls {@link BasaltSqlTable#query} with the scan's spec, both handed over as stashed
- * objects (never re-planned per execution), and gets rows as {@code Object[]}.
+ * objects (never re-planned per execution), and gets rows as {@code Object[]} (one-field rows
+ * as the bare values, the form Calcite's operators expect of them).
  */
 public final class BasaltToEnumerableConverter extends ConverterImpl implements EnumerableRel {
   BasaltToEnumerableConverter(RelOptCluster cluster, RelTraitSet traits, RelNode input) {
@@ -42,12 +43,14 @@ public final class BasaltToEnumerableConverter extends ConverterImpl implements 
   @Override
   public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
     BasaltScan scan = (BasaltScan) getInput();
+    // one field: rows are the values themselves, as Calcite's operators read one-field rows
+    boolean scalar = getRowType().getFieldCount() == 1;
     PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
-        JavaRowFormat.ARRAY, false);
+        scalar ? JavaRowFormat.SCALAR : JavaRowFormat.ARRAY, false);
     Expression table = implementor.stash(scan.basaltTable(), BasaltSqlTable.class);
     Expression spec = implementor.stash(scan.spec(), ScanSpec.class);
     BlockBuilder b = new BlockBuilder();
-    b.add(Expressions.return_(null, Expressions.call(table, "query",
+    b.add(Expressions.return_(null, Expressions.call(table, scalar ? "queryScalar" : "query",
         implementor.getRootExpression(), spec)));
     return implementor.result(physType, b.toBlock());
   }

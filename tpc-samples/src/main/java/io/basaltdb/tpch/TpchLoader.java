@@ -1,0 +1,151 @@
+package io.basaltdb.tpch;
+
+import io.trino.tpch.TpchColumn;
+import io.trino.tpch.TpchEntity;
+import io.trino.tpch.TpchTable;
+import java.io.PrintStream;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.LocalDate;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Generates TPC-H data with the {@code io.trino.tpch} generator and loads it through JDBC into
+ * any database (Basalt or H2) with multi-row INSERT statements of {@link #ROWS_PER_STATEMENT}
+ * rows, reporting progress on a terminal line (rows, rows/s, ETA). Values: identifiers BIGINT,
+ * money DECIMAL(15,2) rounded half-up from the generator's doubles, dates as SQL DATEs.
+ */
+public final class TpchLoader {
+  static final int ROWS_PER_STATEMENT = 64;
+
+  private final Connection connection;
+  private final double sf;
+  private final PrintStream progress;
+
+  /** @param progress where the progress line goes (null: none) */
+  public TpchLoader(Connection connection, double sf, PrintStream progress) {
+    this.connection = connection;
+    this.sf = sf;
+    this.progress = progress;
+  }
+
+  /** Creates the eight tables ({@code basalt}: Basalt's DDL, else H2's). */
+  public void createTables(boolean basalt) throws SQLException {
+    try (Statement st = connection.createStatement()) {
+      for (TpchTable<?> t : TpchTable.getTables()) {
+        st.execute(TpchSchema.createTable(t, basalt));
+      }
+    }
+  }
+
+  /** Loads every table; the rows loaded per table, in the generator's table order. */
+  public java.util.Map<String, Long> loadAll(String label) throws SQLException {
+    java.util.Map<String, Long> counts = new java.util.LinkedHashMap<>();
+    for (TpchTable<?> t : TpchTable.getTables()) {
+      counts.put(t.getTableName(), load(t, label));
+    }
+    return counts;
+  }
+
+  /** Loads one table; the rows loaded. */
+  public <E extends TpchEntity> long load(TpchTable<E> table, String label) throws SQLException {
+    List<TpchColumn<E>> cols = table.getColumns();
+    String row = "(" + String.join(", ", Collections.nCopies(cols.size(), "?")) + ")";
+    String insert = "INSERT INTO " + table.getTableName() + " VALUES ";
+    Progress bar = new Progress(label + " " + table.getTableName(),
+        TpchSchema.expectedRows(table.getTableName(), sf));
+    long rows = 0;
+    int pending = 0;
+    Object[][] buffer = new Object[ROWS_PER_STATEMENT][];
+    try (PreparedStatement full = connection.prepareStatement(
+        insert + String.join(", ", Collections.nCopies(ROWS_PER_STATEMENT, row)))) {
+      for (E e : table.createGenerator(sf, 1, 1)) {
+        Object[] values = new Object[cols.size()];
+        for (int i = 0; i < values.length; i++) {
+          values[i] = value(cols.get(i), e);
+        }
+        buffer[pending++] = values;
+        if (pending == ROWS_PER_STATEMENT) {
+          execute(full, buffer, pending);
+          pending = 0;
+        }
+        rows++;
+        bar.update(rows);
+      }
+      if (pending > 0) {
+        try (PreparedStatement tail = connection.prepareStatement(
+            insert + String.join(", ", Collections.nCopies(pending, row)))) {
+          execute(tail, buffer, pending);
+        }
+      }
+    }
+    bar.done(rows);
+    return rows;
+  }
+
+  private static void execute(PreparedStatement p, Object[][] rows, int n) throws SQLException {
+    int i = 1;
+    for (int r = 0; r < n; r++) {
+      for (Object v : rows[r]) {
+        p.setObject(i++, v);
+      }
+    }
+    p.executeUpdate();
+  }
+
+  /** A generator value as the JDBC value both databases take. */
+  static <E extends TpchEntity> Object value(TpchColumn<E> c, E e) {
+    return switch (c.getType().getBase()) {
+      case IDENTIFIER -> c.getIdentifier(e);
+      case INTEGER -> c.getInteger(e);
+      case DATE -> java.sql.Date.valueOf(LocalDate.ofEpochDay(c.getDate(e)));
+      case DOUBLE -> BigDecimal.valueOf(c.getDouble(e)).setScale(2, RoundingMode.HALF_UP);
+      case VARCHAR -> c.getString(e);
+    };
+  }
+
+  /** The terminal progress line: rows, rows/s, ETA, redrawn at most 4 times a second. */
+  private final class Progress {
+    private final String label;
+    private final long expected;
+    private final long start = System.nanoTime();
+    private long lastDraw;
+
+    Progress(String label, long expected) {
+      this.label = label;
+      this.expected = Math.max(1, expected);
+    }
+
+    void update(long rows) {
+      long now = System.nanoTime();
+      if (progress != null && now - lastDraw > 250_000_000L) {
+        lastDraw = now;
+        draw(rows, now, false);
+      }
+    }
+
+    void done(long rows) {
+      if (progress != null) {
+        draw(rows, System.nanoTime(), true);
+      }
+    }
+
+    private void draw(long rows, long now, boolean done) {
+      double secs = Math.max(1e-9, (now - start) / 1e9);
+      double rate = rows / secs;
+      int width = 24;
+      int filled = (int) Math.min(width, width * rows / expected);
+      String eta = done ? String.format(Locale.ROOT, "%.1fs", secs)
+          : String.format(Locale.ROOT, "ETA %.0fs", Math.max(0, (expected - rows) / rate));
+      progress.printf(Locale.ROOT, "\r%-22s [%s%s] %,12d rows %,10.0f rows/s %s%s", label,
+          "#".repeat(filled), ".".repeat(width - filled), rows, rate, eta, done ? "\n" : "");
+      progress.flush();
+    }
+  }
+}

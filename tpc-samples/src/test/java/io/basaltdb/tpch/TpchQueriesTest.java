@@ -1,0 +1,40 @@
+package io.basaltdb.tpch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** All 22 TPC-H queries at scale factor 0.01 return the same results on Basalt as on H2. */
+class TpchQueriesTest {
+  @Test
+  void all22QueriesAgreeWithH2() throws Exception {
+    Class.forName("io.basaltdb.jdbc.BasaltDriver");
+    try (Connection basalt = DriverManager.getConnection("jdbc:basalt:mem:tpch-q;"
+            + "durability=ASYNC");
+        Connection h2 = DriverManager.getConnection("jdbc:h2:mem:tpch-q")) {
+      TpchLoader b = new TpchLoader(basalt, TpchLoadTest.SF, null);
+      b.createTables(true);
+      b.loadAll("basalt");
+      TpchLoader h = new TpchLoader(h2, TpchLoadTest.SF, null);
+      h.createTables(false);
+      h.loadAll("h2");
+      List<String> differences = new ArrayList<>();
+      int nonEmpty = 0;
+      for (int q = 1; q <= 22; q++) {
+        List<List<Object>> expected = TpchQueries.run(h2, q);
+        String d = TpchQueries.difference(expected, TpchQueries.run(basalt, q));
+        if (d != null) {
+          differences.add("Q" + q + ": " + d);
+        }
+        nonEmpty += expected.isEmpty() ? 0 : 1;
+      }
+      assertEquals(List.of(), differences);
+      assertTrue(nonEmpty >= 20, "most queries return rows at this scale: " + nonEmpty);
+    }
+  }
+}
