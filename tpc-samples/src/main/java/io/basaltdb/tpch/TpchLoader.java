@@ -17,12 +17,12 @@ import java.util.Locale;
 
 /**
  * Generates TPC-H data with the {@code io.trino.tpch} generator and loads it through JDBC into
- * any database (Basalt or H2) with multi-row INSERT statements of {@link #ROWS_PER_STATEMENT}
- * rows, reporting progress on a terminal line (rows, rows/s, ETA). Values: identifiers BIGINT,
+ * any database (Basalt or H2) with a prepared single-row INSERT executed in batches of
+ * {@link #BATCH} rows, reporting progress on a terminal line (rows, rows/s, ETA). Values: identifiers BIGINT,
  * money DECIMAL(15,2) rounded half-up from the generator's doubles, dates as SQL DATEs.
  */
 public final class TpchLoader {
-  static final int ROWS_PER_STATEMENT = 64;
+  static final int BATCH = 1000;
 
   private final Connection connection;
   private final double sf;
@@ -56,47 +56,27 @@ public final class TpchLoader {
   /** Loads one table; the rows loaded. */
   public <E extends TpchEntity> long load(TpchTable<E> table, String label) throws SQLException {
     List<TpchColumn<E>> cols = table.getColumns();
-    String row = "(" + String.join(", ", Collections.nCopies(cols.size(), "?")) + ")";
-    String insert = "INSERT INTO " + table.getTableName() + " VALUES ";
+    String insert = "INSERT INTO " + table.getTableName() + " VALUES ("
+        + String.join(", ", Collections.nCopies(cols.size(), "?")) + ")";
     Progress bar = new Progress(label + " " + table.getTableName(),
         TpchSchema.expectedRows(table.getTableName(), sf));
     long rows = 0;
-    int pending = 0;
-    Object[][] buffer = new Object[ROWS_PER_STATEMENT][];
-    try (PreparedStatement full = connection.prepareStatement(
-        insert + String.join(", ", Collections.nCopies(ROWS_PER_STATEMENT, row)))) {
+    try (PreparedStatement p = connection.prepareStatement(insert)) {
       for (E e : table.createGenerator(sf, 1, 1)) {
-        Object[] values = new Object[cols.size()];
-        for (int i = 0; i < values.length; i++) {
-          values[i] = value(cols.get(i), e);
+        for (int i = 0; i < cols.size(); i++) {
+          p.setObject(i + 1, value(cols.get(i), e));
         }
-        buffer[pending++] = values;
-        if (pending == ROWS_PER_STATEMENT) {
-          execute(full, buffer, pending);
-          pending = 0;
-        }
+        p.addBatch();
         rows++;
+        if (rows % BATCH == 0) {
+          p.executeBatch();
+        }
         bar.update(rows);
       }
-      if (pending > 0) {
-        try (PreparedStatement tail = connection.prepareStatement(
-            insert + String.join(", ", Collections.nCopies(pending, row)))) {
-          execute(tail, buffer, pending);
-        }
-      }
+      p.executeBatch();
     }
     bar.done(rows);
     return rows;
-  }
-
-  private static void execute(PreparedStatement p, Object[][] rows, int n) throws SQLException {
-    int i = 1;
-    for (int r = 0; r < n; r++) {
-      for (Object v : rows[r]) {
-        p.setObject(i++, v);
-      }
-    }
-    p.executeUpdate();
   }
 
   /** A generator value as the JDBC value both databases take. */

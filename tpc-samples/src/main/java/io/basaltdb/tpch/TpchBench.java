@@ -1,0 +1,124 @@
+package io.basaltdb.tpch;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * TPC-H end to end: generates and loads the data into Basalt (and H2 with
+ * {@code --compare-h2}), runs the queries on each, compares the results and prints a table
+ * (query, rows, Basalt time, H2 time, ratio, match), also written as CSV.
+ *
+ * <pre>
+ * bin/basalt tpch [--sf 0.1] [--queries 1,3,6] [--compare-h2] [--dir bench-data] [--csv out.csv]
+ * </pre>
+ * Basalt loads with durability ASYNC; both databases live in files under {@code --dir}, deleted
+ * at the end.
+ */
+public final class TpchBench {
+  private TpchBench() {}
+
+  public static void main(String[] args) throws Exception {
+    double sf = 0.1;
+    List<Integer> queries = new ArrayList<>();
+    boolean h2 = false;
+    Path dir = Path.of("bench-data");
+    Path csv = null;
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--sf" -> sf = Double.parseDouble(args[++i]);
+        case "--queries" -> {
+          for (String q : args[++i].split(",")) {
+            int n = Integer.parseInt(q.trim());
+            if (n < 1 || n > 22) {
+              throw new IllegalArgumentException("TPC-H queries are 1 to 22, got " + n);
+            }
+            queries.add(n);
+          }
+        }
+        case "--compare-h2" -> h2 = true;
+        case "--dir" -> dir = Path.of(args[++i]);
+        case "--csv" -> csv = Path.of(args[++i]);
+        default -> {
+          System.err.println("usage: basalt tpch [--sf 0.1] [--queries 1,3,6] [--compare-h2] "
+              + "[--dir bench-data] [--csv out.csv]");
+          System.exit(args[i].equals("--help") ? 0 : 2);
+        }
+      }
+    }
+    if (queries.isEmpty()) {
+      for (int q = 1; q <= 22; q++) {
+        queries.add(q);
+      }
+    }
+    Path base = dir.resolve("tpch-" + System.nanoTime()).toAbsolutePath();
+    Files.createDirectories(base);
+    Class.forName("io.basaltdb.jdbc.BasaltDriver");
+    try (Connection basalt = DriverManager.getConnection("jdbc:basalt:" + base.resolve("basalt")
+            + ";durability=ASYNC");
+        Connection ref = h2 ? DriverManager.getConnection("jdbc:h2:file:" + base.resolve("h2/db")
+            + ";OPTIMIZE_REUSE_RESULTS=FALSE") : null) {
+      System.out.printf(Locale.ROOT, "TPC-H at scale factor %s%n", sf);
+      long t0 = System.nanoTime();
+      TpchLoader lb = new TpchLoader(basalt, sf, System.err);
+      lb.createTables(true);
+      Map<String, Long> rows = lb.loadAll("basalt");
+      double secs = (System.nanoTime() - t0) / 1e9;
+      long total = rows.values().stream().mapToLong(Long::longValue).sum();
+      System.out.printf(Locale.ROOT, "basalt load: %,d rows in %.1f s, %,.0f rows/s%n", total,
+          secs, total / secs);
+      if (ref != null) {
+        long t1 = System.nanoTime();
+        TpchLoader lh = new TpchLoader(ref, sf, System.err);
+        lh.createTables(false);
+        lh.loadAll("h2");
+        double hs = (System.nanoTime() - t1) / 1e9;
+        System.out.printf(Locale.ROOT, "h2 load:     %,d rows in %.1f s, %,.0f rows/s%n", total,
+            hs, total / hs);
+      }
+      List<String> csvLines = new ArrayList<>();
+      csvLines.add("query,rows,basalt_ms,h2_ms,basalt_over_h2,match");
+      System.out.printf(Locale.ROOT, "%-5s %8s %12s %12s %8s  %s%n", "query", "rows", "basalt ms",
+          "h2 ms", "ratio", "match");
+      double sumB = 0;
+      double sumH = 0;
+      for (int q : queries) {
+        long a = System.nanoTime();
+        List<List<Object>> got = TpchQueries.run(basalt, q);
+        double bms = (System.nanoTime() - a) / 1e6;
+        sumB += bms;
+        String hms = "";
+        String ratio = "";
+        String match = "";
+        if (ref != null) {
+          long c = System.nanoTime();
+          List<List<Object>> expected = TpchQueries.run(ref, q);
+          double h = (System.nanoTime() - c) / 1e6;
+          sumH += h;
+          String d = TpchQueries.difference(expected, got);
+          hms = String.format(Locale.ROOT, "%.0f", h);
+          ratio = String.format(Locale.ROOT, "%.2f", bms / h);
+          match = d == null ? "yes" : "NO: " + d;
+        }
+        System.out.printf(Locale.ROOT, "Q%-4d %8d %12.0f %12s %8s  %s%n", q, got.size(), bms, hms,
+            ratio, match);
+        csvLines.add(String.format(Locale.ROOT, "%d,%d,%.1f,%s,%s,%s", q, got.size(), bms, hms,
+            ratio, match.startsWith("NO") ? "no" : match));
+      }
+      System.out.printf(Locale.ROOT, "total %8s %12.0f %12s %8s%n", "", sumB,
+          ref == null ? "" : String.format(Locale.ROOT, "%.0f", sumH),
+          ref == null ? "" : String.format(Locale.ROOT, "%.2f", sumB / sumH));
+      if (csv != null) {
+        Files.write(csv, csvLines);
+        System.out.println("wrote " + csv);
+      }
+    } finally {
+      io.basaltdb.engine.util.FileTrees.delete(base);
+    }
+  }
+}
