@@ -230,6 +230,7 @@ public final class EngineBench {
     List<Result> basalt = basaltRuns.isEmpty() ? null : median(basaltRuns);
     List<Result> ref = refRuns.isEmpty() ? null : median(refRuns);
     StringBuilder csv = new StringBuilder("workload,basalt_ops_per_s,rocksdb_ops_per_s,ratio\n");
+    java.util.Map<String, Double> ratios = new java.util.LinkedHashMap<>();
     if (basalt != null && ref != null) {
       System.out.println();
       System.out.printf("%-12s %14s %14s %8s%n", "workload", "basalt", "rocksdb", "ratio");
@@ -242,6 +243,7 @@ public final class EngineBench {
         double ratio = disk ? vz / va : va / vz; // above 1 = Basalt better (smaller on disk)
         System.out.printf(Locale.ROOT, "%-12s %14.0f %14.0f %8.2f%n", a.workload(), va, vz, ratio);
         csv.append(String.format(Locale.ROOT, "%s,%.1f,%.1f,%.3f%n", a.workload(), va, vz, ratio));
+        ratios.put(a.workload(), ratio);
       }
       System.out.println("ratio = basalt / rocksdb ops/s (for disk_mb: rocksdb MB / basalt MB)"
           + (runs > 1 ? "; medians of " + runs + " runs" : ""));
@@ -249,6 +251,12 @@ public final class EngineBench {
     String csvOut = o.get("csv");
     if (csvOut != null) {
       Files.writeString(Path.of(csvOut), csv.toString());
+      if (!ratios.isEmpty()) {
+        Path svg = Path.of(csvOut.replaceAll("\\.csv$", "") + ".svg");
+        Charts.ratios(svg, "Basalt engine vs RocksDB (" + num + " keys)", ratios,
+            "Basalt/RocksDB throughput: above 1 = Basalt faster");
+        System.out.println("wrote " + csvOut + " and " + svg);
+      }
     }
   }
 }

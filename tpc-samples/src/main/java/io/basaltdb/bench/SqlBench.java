@@ -250,7 +250,15 @@ public final class SqlBench {
         + "predicate%n", nonKey / range);
     if (csv != null) {
       Files.write(csv, lines);
-      System.out.println("wrote " + csv);
+      java.util.Map<String, Double> ratios = new java.util.LinkedHashMap<>();
+      for (Map.Entry<String, double[]> e : results.entrySet()) {
+        double[] v = e.getValue();
+        ratios.put(e.getKey(), v[2] == 1 ? v[1] / v[0] : v[0] / v[1]);
+      }
+      Path svg = Path.of(csv.toString().replaceAll("\\.csv$", "") + ".svg");
+      Charts.ratios(svg, "Basalt vs H2 through JDBC (" + rows + " rows)", ratios,
+          "Basalt/H2 time: below 1 = Basalt faster");
+      System.out.println("wrote " + csv + " and " + svg);
     }
   }
 }

@@ -82,6 +82,7 @@ public final class TpchBench {
             hs, total / hs);
       }
       List<String> csvLines = new ArrayList<>();
+      Map<String, Double> ratios = new java.util.LinkedHashMap<>();
       csvLines.add("query,rows,basalt_ms,h2_ms,basalt_over_h2,match");
       System.out.printf(Locale.ROOT, "%-5s %8s %12s %12s %8s  %s%n", "query", "rows", "basalt ms",
           "h2 ms", "ratio", "match");
@@ -103,6 +104,7 @@ public final class TpchBench {
           String d = TpchQueries.difference(expected, got);
           hms = String.format(Locale.ROOT, "%.0f", h);
           ratio = String.format(Locale.ROOT, "%.2f", bms / h);
+          ratios.put("Q" + q, bms / h);
           match = d == null ? "yes" : "NO: " + d;
         }
         System.out.printf(Locale.ROOT, "Q%-4d %8d %12.0f %12s %8s  %s%n", q, got.size(), bms, hms,
@@ -116,6 +118,12 @@ public final class TpchBench {
       if (csv != null) {
         Files.write(csv, csvLines);
         System.out.println("wrote " + csv);
+        if (!ratios.isEmpty()) {
+          Path svg = Path.of(csv.toString().replaceAll("\\.csv$", "") + ".svg");
+          io.basaltdb.bench.Charts.ratios(svg, "TPC-H at SF " + sf + ": Basalt vs H2", ratios,
+              "Basalt/H2 time: below 1 = Basalt faster");
+          System.out.println("wrote " + svg);
+        }
       }
     } finally {
       io.basaltdb.engine.util.FileTrees.delete(base);
