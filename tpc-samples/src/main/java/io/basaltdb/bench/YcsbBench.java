@@ -21,6 +21,7 @@ import java.util.function.BiFunction;
  * <pre>
  * bin/basalt bench ycsb [--records 100000] [--ops 100000] [--threads 1,2] [--regions 8]
  *                       [--cache-mb 128] [--dir bench-data] [--only basalt|rocksdb]
+ *                       [--csv out.csv]   (also writes out.svg, a chart of the ratios)
  * </pre>
  *
  * A: 50% read / 50% update. B: 95% read / 5% update. C: read only. F: 50% read / 50%
@@ -249,6 +250,26 @@ public final class YcsbBench {
             a.opsPerSec / z.opsPerSec);
       }
       System.out.println("ratio = basalt / rocksdb throughput");
+      String csvOut = o.get("csv");
+      if (csvOut != null) {
+        StringBuilder csv = new StringBuilder(
+            "workload,threads,basalt_ops_per_s,basalt_p50_us,basalt_p99_us,rocksdb_ops_per_s,"
+                + "rocksdb_p50_us,rocksdb_p99_us,ratio\n");
+        Map<String, Double> ratios = new LinkedHashMap<>();
+        for (int i = 0; i < basalt.size(); i++) {
+          Outcome a = basalt.get(i);
+          Outcome z = ref.get(i);
+          csv.append(String.format(Locale.ROOT, "%s,%d,%.0f,%.1f,%.1f,%.0f,%.1f,%.1f,%.3f%n",
+              a.workload, a.threads, a.opsPerSec, a.p50us, a.p99us, z.opsPerSec, z.p50us,
+              z.p99us, a.opsPerSec / z.opsPerSec));
+          ratios.put(a.workload + " x" + a.threads, a.opsPerSec / z.opsPerSec);
+        }
+        java.nio.file.Files.writeString(Path.of(csvOut), csv.toString());
+        Path svg = Path.of(csvOut.replaceAll("\\.csv$", "") + ".svg");
+        Charts.ratios(svg, "YCSB: Basalt vs RocksDB (" + records + " records)", ratios,
+            "Basalt/RocksDB throughput: above 1 = Basalt faster");
+        System.out.println("wrote " + csvOut + " and " + svg);
+      }
     }
   }
 }
