@@ -84,11 +84,6 @@ public final class BasaltDriver implements Driver {
     });
   }
 
-  /** {@link #connect} with no properties (null for a URL that is not Basalt's). */
-  Connection connectQuietly(String url) throws SQLException {
-    return connect(url, new Properties());
-  }
-
   @Override
   public boolean acceptsURL(String url) {
     return BasaltUrl.accepts(url);

@@ -109,7 +109,7 @@ class EmbeddedDriverTest {
     });
     assertEquals("22023", bad.getSQLState());
     assertTrue(bad.getMessage().contains("durability"), bad.getMessage());
-    assertEquals(null, new BasaltDriver().connectQuietly("jdbc:h2:mem:x"));
+    assertEquals(null, new BasaltDriver().connect("jdbc:h2:mem:x", new Properties()));
   }
 
   @Test

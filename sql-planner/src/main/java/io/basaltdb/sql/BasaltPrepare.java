@@ -83,8 +83,7 @@ public class BasaltPrepare extends CalcitePrepareImpl {
       return super.prepareSql(context, query, elementType, maxRowCount);
     }
     // the connection's schemas and this statement's snapshot of them
-    BasaltSchema.sync(context.getMutableRootSchema(), db);
-    BasaltSchema.sync(context.getRootSchema(), db);
+    BasaltSchema.sync(db, context.getMutableRootSchema(), context.getRootSchema());
     PlanKey key = new PlanKey(db, CatalogVersion.current(db),
         List.copyOf(context.getDefaultSchemaPath()), query.sql, elementType, maxRowCount,
         context.config().lex() + "/" + context.config().conformance() + "/"

@@ -85,22 +85,26 @@ public final class BasaltSchema extends AbstractSchema {
   };
 
   /**
-   * Brings a connection's schemas up to date with the engine's namespaces (another connection
-   * may have created or dropped one since this connection opened); cheap when nothing changed.
+   * Brings schemas (a connection's, and a statement's snapshot of them) up to date with the
+   * engine's namespaces (another connection may have created or dropped one since this
+   * connection opened); cheap when nothing changed.
    */
-  public static void sync(CalciteSchema root, Database db) {
-    java.util.Set<String> wanted = new java.util.HashSet<>();
-    for (String ns : db.admin().listNamespaces()) {
-      if (!ns.equals(SqlCatalog.SYSTEM_NAMESPACE)) {
-        wanted.add(schemaName(ns));
-        if (root.getSubSchemaMap().get(schemaName(ns)) == null) {
-          addNamespace(root, db, ns);
+  public static void sync(Database db, CalciteSchema... roots) {
+    List<String> namespaces = db.admin().listNamespaces();
+    for (CalciteSchema root : roots) {
+      java.util.Set<String> wanted = new java.util.HashSet<>();
+      for (String ns : namespaces) {
+        if (!ns.equals(SqlCatalog.SYSTEM_NAMESPACE)) {
+          wanted.add(schemaName(ns));
+          if (root.getSubSchemaMap().get(schemaName(ns)) == null) {
+            addNamespace(root, db, ns);
+          }
         }
       }
-    }
-    for (Map.Entry<String, CalciteSchema> e : Map.copyOf(root.getSubSchemaMap()).entrySet()) {
-      if (e.getValue().schema instanceof BasaltSchema && !wanted.contains(e.getKey())) {
-        root.removeSubSchema(e.getKey());
+      for (Map.Entry<String, CalciteSchema> e : Map.copyOf(root.getSubSchemaMap()).entrySet()) {
+        if (e.getValue().schema instanceof BasaltSchema && !wanted.contains(e.getKey())) {
+          root.removeSubSchema(e.getKey());
+        }
       }
     }
   }

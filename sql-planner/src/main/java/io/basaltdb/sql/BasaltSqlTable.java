@@ -155,14 +155,27 @@ public final class BasaltSqlTable extends AbstractTable implements TranslatableT
   /** Row count estimated from the regions' cell counts, for the cost model. */
   @Override
   public org.apache.calcite.schema.Statistic getStatistic() {
+    org.apache.calcite.schema.Statistic s = statistic;
+    if (s == null) { // the planner asks at every cost estimate: read region stats once
+      s = computeStatistic();
+      statistic = s;
+    }
+    return s;
+  }
+
+  /** This table instance's statistic, computed on first use (an instance lives one statement). */
+  private volatile org.apache.calcite.schema.Statistic statistic;
+
+  private org.apache.calcite.schema.Statistic computeStatistic() {
     long cells = 0;
     for (io.basaltdb.engine.RegionInfo r : db.admin().regions(def.table())) {
       cells += r.stats().cellCount();
     }
     int perRow = def.columns().size() - def.keyColumns().size() + 1;
     double rows = Math.max(1, (double) cells / perRow);
-    return org.apache.calcite.schema.Statistics.of(rows, List.of(
-        org.apache.calcite.util.ImmutableBitSet.of(keyFields())));
+    // a hidden row key is not a column of the row type: such a table has no visible key
+    return org.apache.calcite.schema.Statistics.of(rows, def.hasHiddenKey() ? List.of()
+        : List.of(org.apache.calcite.util.ImmutableBitSet.of(keyFields())));
   }
 
   private List<Integer> keyFields() {

@@ -17,6 +17,12 @@ import org.knowm.xchart.VectorGraphicsEncoder;
 public final class Charts {
   private Charts() {}
 
+  /** The chart written next to a CSV result: {@code out.csv} -> {@code out.svg}. */
+  public static Path besideCsv(Path csv) {
+    String f = csv.toString();
+    return Path.of((f.endsWith(".csv") ? f.substring(0, f.length() - 4) : f) + ".svg");
+  }
+
   /**
    * @param ratios measure to ratio, in display order
    * @param meaning what a ratio means, e.g. "Basalt/H2 time: below 1 = Basalt faster"

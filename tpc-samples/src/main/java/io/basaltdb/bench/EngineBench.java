@@ -252,7 +252,7 @@ public final class EngineBench {
     if (csvOut != null) {
       Files.writeString(Path.of(csvOut), csv.toString());
       if (!ratios.isEmpty()) {
-        Path svg = Path.of(csvOut.replaceAll("\\.csv$", "") + ".svg");
+        Path svg = Charts.besideCsv(Path.of(csvOut));
         Charts.ratios(svg, "Basalt engine vs RocksDB (" + num + " keys)", ratios,
             "Basalt/RocksDB throughput: above 1 = Basalt faster");
         System.out.println("wrote " + csvOut + " and " + svg);

@@ -255,7 +255,7 @@ public final class SqlBench {
         double[] v = e.getValue();
         ratios.put(e.getKey(), v[2] == 1 ? v[1] / v[0] : v[0] / v[1]);
       }
-      Path svg = Path.of(csv.toString().replaceAll("\\.csv$", "") + ".svg");
+      Path svg = Charts.besideCsv(csv);
       Charts.ratios(svg, "Basalt vs H2 through JDBC (" + rows + " rows)", ratios,
           "Basalt/H2 time: below 1 = Basalt faster");
       System.out.println("wrote " + csv + " and " + svg);

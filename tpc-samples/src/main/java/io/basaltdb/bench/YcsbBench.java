@@ -265,7 +265,7 @@ public final class YcsbBench {
           ratios.put(a.workload + " x" + a.threads, a.opsPerSec / z.opsPerSec);
         }
         java.nio.file.Files.writeString(Path.of(csvOut), csv.toString());
-        Path svg = Path.of(csvOut.replaceAll("\\.csv$", "") + ".svg");
+        Path svg = Charts.besideCsv(Path.of(csvOut));
         Charts.ratios(svg, "YCSB: Basalt vs RocksDB (" + records + " records)", ratios,
             "Basalt/RocksDB throughput: above 1 = Basalt faster");
         System.out.println("wrote " + csvOut + " and " + svg);

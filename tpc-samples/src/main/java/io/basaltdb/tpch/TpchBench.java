@@ -119,7 +119,7 @@ public final class TpchBench {
         Files.write(csv, csvLines);
         System.out.println("wrote " + csv);
         if (!ratios.isEmpty()) {
-          Path svg = Path.of(csv.toString().replaceAll("\\.csv$", "") + ".svg");
+          Path svg = io.basaltdb.bench.Charts.besideCsv(csv);
           io.basaltdb.bench.Charts.ratios(svg, "TPC-H at SF " + sf + ": Basalt vs H2", ratios,
               "Basalt/H2 time: below 1 = Basalt faster");
           System.out.println("wrote " + svg);

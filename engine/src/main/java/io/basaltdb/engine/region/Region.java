@@ -401,19 +401,11 @@ public final class Region implements AutoCloseable {
   // ------------------------------------------------------------------ flush and compaction
 
   public long memstoreBytes() {
-    long total = 0;
-    for (Store s : stores.values()) {
-      total += s.memstoreBytes();
-    }
-    return total;
+    return StoreTotals.memstoreBytes(stores.values());
   }
 
   public long oldestUnflushedSequenceId() {
-    long min = Long.MAX_VALUE;
-    for (Store s : stores.values()) {
-      min = Math.min(min, s.oldestUnflushedSequenceId());
-    }
-    return min;
+    return StoreTotals.oldestUnflushedSequenceId(stores.values());
   }
 
   private void maybeRequestFlush() {
@@ -568,7 +560,7 @@ public final class Region implements AutoCloseable {
 
   /** Bytes in the region's store files. */
   public long fileBytes() {
-    return SplitPolicy.fileBytes(stores.values());
+    return StoreTotals.fileBytes(stores.values());
   }
 
   /**
@@ -631,18 +623,8 @@ public final class Region implements AutoCloseable {
   // ------------------------------------------------------------------ lifecycle
 
   public RegionStats stats() {
-    long files = 0;
-    long fileBytes = 0;
-    long cells = 0;
-    for (Store s : stores.values()) {
-      cells += s.cellCount();
-      for (StoreFile f : s.filesSnapshot()) {
-        files++;
-        fileBytes += f.length();
-      }
-    }
-    return new RegionStats(name(), memstoreBytes(), files, fileBytes, reads.get(), writes.get(),
-        blockedWrites.get(), cells);
+    return StoreTotals.stats(name(), stores.values(), reads.get(), writes.get(),
+        blockedWrites.get());
   }
 
   private void checkOpen() {

@@ -13,18 +13,8 @@ import java.util.Collection;
 final class SplitPolicy {
   private SplitPolicy() {}
 
-  static long fileBytes(Collection<Store> stores) {
-    long total = 0;
-    for (Store s : stores) {
-      for (StoreFile f : s.filesSnapshot()) {
-        total += f.length();
-      }
-    }
-    return total;
-  }
-
   static boolean shouldSplit(Collection<Store> stores, long splitBytes) {
-    return fileBytes(stores) >= splitBytes;
+    return StoreTotals.fileBytes(stores) >= splitBytes;
   }
 
   /** The split row, or null when the region cannot be split now. */

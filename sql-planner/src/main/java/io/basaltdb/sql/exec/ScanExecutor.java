@@ -14,7 +14,6 @@ import io.basaltdb.sql.pushdown.KeyRange;
 import io.basaltdb.sql.pushdown.PushedPredicate;
 import io.basaltdb.sql.rel.ScanSpec;
 import io.basaltdb.sql.type.RowKeyCodec;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -220,6 +219,8 @@ public final class ScanExecutor {
     private final Table table = db.table(def.table());
     private final RowKeyCodec codec = def.keyCodec();
     private final List<SqlColumn> cols = def.columns();
+    private final io.basaltdb.sql.catalog.CellNames names =
+        io.basaltdb.sql.catalog.CellNames.of(def);
     private final Set<Integer> readColumns = new TreeSet<>();
     private int next; // next range (or first range of the next get batch)
     private ResultScanner scanner;
@@ -318,11 +319,10 @@ public final class ScanExecutor {
       if (asOf >= 0) {
         read.setTimeRange(0, asOf == Long.MAX_VALUE ? asOf : asOf + 1);
       }
-      read.addColumn(bytes(def.markerFamily()), io.basaltdb.sql.BasaltSqlTable.MARKER);
+      read.addColumn(names.markerFamily(), io.basaltdb.sql.BasaltSqlTable.MARKER);
       for (int i : readColumns) {
-        SqlColumn c = cols.get(i);
-        if (!c.isKey()) {
-          read.addColumn(bytes(c.family()), bytes(c.name()));
+        if (names.family(i) != null) {
+          read.addColumn(names.family(i), names.qualifier(i));
         }
       }
       Filter f = PushedPredicate.all(spec.filters(), def, ctx);
@@ -337,14 +337,15 @@ public final class ScanExecutor {
       Object[] row = new Object[out.size()];
       Object[] key = null;
       for (int i = 0; i < row.length; i++) {
-        SqlColumn c = cols.get(out.get(i));
+        int col = out.get(i);
+        SqlColumn c = cols.get(col);
         if (c.isKey()) {
           if (key == null) {
             key = codec.decode(r.row());
           }
           row[i] = c.type().fromKey(key[c.keyPosition()]);
         } else {
-          byte[] v = r.getValue(bytes(c.family()), bytes(c.name()));
+          byte[] v = r.getValue(names.family(col), names.qualifier(col));
           row[i] = v == null ? null : c.type().fromCell(v);
         }
       }
@@ -365,7 +366,4 @@ public final class ScanExecutor {
     }
   }
 
-  private static byte[] bytes(String s) {
-    return s.getBytes(StandardCharsets.UTF_8);
-  }
 }

@@ -18,7 +18,6 @@ import io.basaltdb.sql.pushdown.Operand;
 import io.basaltdb.sql.rel.WriteSpec;
 import io.basaltdb.sql.type.ColumnType;
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -52,8 +51,7 @@ public final class WriteExecutor {
   private final DataContext ctx;
   private final ConnectionSettings settings;
   private final Table table;
-  private final byte[][] families;
-  private final byte[][] qualifiers;
+  private final io.basaltdb.sql.catalog.CellNames names;
   private final byte[] markerFamily;
   private final io.basaltdb.sql.type.RowKeyCodec codec;
   private final List<SqlColumn> keyColumns;
@@ -68,16 +66,8 @@ public final class WriteExecutor {
     this.settings = ConnectionSettings.of(ctx);
     settings.checkWritable(spec.kind().toString());
     this.table = db.table(def.table());
-    List<SqlColumn> cols = def.columns();
-    families = new byte[cols.size()][];
-    qualifiers = new byte[cols.size()][];
-    for (int i = 0; i < cols.size(); i++) {
-      if (!cols.get(i).isKey()) {
-        families[i] = bytes(cols.get(i).family());
-        qualifiers[i] = bytes(cols.get(i).name());
-      }
-    }
-    markerFamily = bytes(def.markerFamily());
+    names = io.basaltdb.sql.catalog.CellNames.of(def);
+    markerFamily = names.markerFamily();
     codec = def.keyCodec();
     keyColumns = def.keyColumns();
     pending = PendingWrites.of(ctx, db);
@@ -181,8 +171,8 @@ public final class WriteExecutor {
     Put put = new Put(key);
     addCell(put, markerFamily, io.basaltdb.sql.BasaltSqlTable.MARKER, new byte[0]);
     for (int i : spec.listed()) {
-      if (families[i] != null && row[i] != null) {
-        addCell(put, families[i], qualifiers[i], def.columns().get(i).type().toCell(row[i]));
+      if (names.family(i) != null && row[i] != null) {
+        addCell(put, names.family(i), names.qualifier(i), def.columns().get(i).type().toCell(row[i]));
       }
     }
     return durable(put);
@@ -213,9 +203,9 @@ public final class WriteExecutor {
     byte[] key = key(row);
     Delete nulls = null;
     for (int i : spec.listed()) {
-      if (families[i] != null && row[i] == null) {
+      if (names.family(i) != null && row[i] == null) {
         nulls = nulls == null ? new Delete(key) : nulls;
-        nulls.addColumns(families[i], qualifiers[i], timestamp());
+        nulls.addColumns(names.family(i), names.qualifier(i), timestamp());
       }
     }
     if (nulls == null) {
@@ -244,10 +234,10 @@ public final class WriteExecutor {
       Object value = row[n + u];
       if (value == null) {
         nulls = nulls == null ? new Delete(key) : nulls;
-        nulls.addColumns(families[col], qualifiers[col], timestamp());
+        nulls.addColumns(names.family(col), names.qualifier(col), timestamp());
       } else {
         put = put == null ? new Put(key) : put;
-        addCell(put, families[col], qualifiers[col], def.columns().get(col).type().toCell(value));
+        addCell(put, names.family(col), names.qualifier(col), def.columns().get(col).type().toCell(value));
       }
     }
     Put p = put == null ? null : durable(put);
@@ -272,21 +262,21 @@ public final class WriteExecutor {
     }
     ColumnType type = def.columns().get(col).type();
     if (type == ColumnType.BIGINT && settings.writeTimestamp() < 0) {
-      table.increment(durable(new Increment(key).addColumn(families[col], qualifiers[col],
+      table.increment(durable(new Increment(key).addColumn(names.family(col), names.qualifier(col),
           ((Number) amount).longValue())));
       return;
     }
     for (int attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
-      Result r = table.get(new Get(key).addColumn(families[col], qualifiers[col]));
-      byte[] old = r.getValue(families[col], qualifiers[col]);
+      Result r = table.get(new Get(key).addColumn(names.family(col), names.qualifier(col)));
+      byte[] old = r.getValue(names.family(col), names.qualifier(col));
       if (old == null) {
         return; // NULL (or a row deleted meanwhile) stays as it is
       }
       Object sum = add(type, type.fromCell(old), amount);
       Put put = new Put(key);
-      addCell(put, families[col], qualifiers[col], type.toCell(sum));
+      addCell(put, names.family(col), names.qualifier(col), type.toCell(sum));
       if (table.checkAndMutate(CheckAndMutate.newBuilder(key)
-          .ifEquals(families[col], qualifiers[col], old).build(durable(put)))) {
+          .ifEquals(names.family(col), names.qualifier(col), old).build(durable(put)))) {
         return;
       }
     }
@@ -331,9 +321,5 @@ public final class WriteExecutor {
     public NumericOverflowException(String message) {
       super(message);
     }
-  }
-
-  private static byte[] bytes(String s) {
-    return s.getBytes(StandardCharsets.UTF_8);
   }
 }

@@ -199,7 +199,9 @@ public final class KeyRangeExtractor {
   /** The values a conjunct pins the column to ({@code =}, OR of {@code =}), or null. */
   private static List<Operand> pinned(SqlTableDef def, SqlColumn col, RexNode c) {
     if (c.getKind() == SqlKind.EQUALS) {
-      Operand v = operandFor(def, col, (RexCall) c);
+      Comparison cmp = comparison(c);
+      Operand v = cmp == null || def.columns().get(cmp.column) != col ? null
+          : Operand.of(cmp.value, col.type());
       return v == null ? null : List.of(v);
     }
     if (c.getKind() == SqlKind.OR) {
@@ -212,19 +214,6 @@ public final class KeyRangeExtractor {
         all.addAll(one);
       }
       return all;
-    }
-    return null;
-  }
-
-  /** For {@code $col = value} (either side), the value's operand; else null. */
-  private static Operand operandFor(SqlTableDef def, SqlColumn col, RexCall call) {
-    RexNode a = call.getOperands().get(0);
-    RexNode b = call.getOperands().get(1);
-    if (isColumn(def, col, a)) {
-      return Operand.of(b, col.type());
-    }
-    if (isColumn(def, col, b)) {
-      return Operand.of(a, col.type());
     }
     return null;
   }

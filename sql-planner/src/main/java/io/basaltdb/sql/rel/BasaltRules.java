@@ -153,14 +153,9 @@ public final class BasaltRules {
       RexBuilder rb = filter.getCluster().getRexBuilder();
       List<Integer> cols = scan.spec().columns();
       int[] toTable = cols.stream().mapToInt(Integer::intValue).toArray();
-      int[] toScan = new int[def.columns().size()];
-      for (int i = 0; i < toTable.length; i++) {
-        toScan[toTable[i]] = i;
-      }
-      RexNode condition = RexUtil.expandSearch(rb, null, filter.getCondition());
       List<RexNode> onTable = new ArrayList<>();
       Map<RexNode, RexNode> original = new IdentityHashMap<>();
-      for (RexNode c : RelOptUtil.conjunctions(condition)) {
+      for (RexNode c : KeyRangeExtractor.conjuncts(rb, filter.getCondition())) {
         RexNode t = remap(c, toTable, rb);
         onTable.add(t);
         original.put(t, c);
