@@ -2,6 +2,7 @@ package io.basaltdb.sql;
 
 import io.basaltdb.engine.Database;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.Properties;
 import io.basaltdb.sql.exec.PendingWrites;
@@ -70,7 +71,9 @@ public final class BasaltConnections {
                 && !c.getAutoCommit()) {
               PendingWrites.commit(cc);
             }
-            return method.invoke(c, args);
+            Object result = method.invoke(c, args);
+            return name.equals("prepareStatement") && result instanceof PreparedStatement ps
+                ? PreparedStatements.wrap(ps, cc) : result;
           } catch (java.lang.reflect.InvocationTargetException e) {
             throw e.getCause();
           } catch (RuntimeException e) {

@@ -13,7 +13,8 @@ import java.util.Map;
 
 /**
  * The SQLState of an error, found by walking its causes to the engine's or adapter's own
- * exception (Calcite wraps them): a duplicate key 23505, a value out of range 22003, a write
+ * exception (Calcite wraps them): a duplicate key 23505, a value out of range 22003, a value
+ * longer than its type 22001, a write
  * on a read-only connection 25006, an
  * unsupported operation 0A000, a missing table or schema 42P01, a
  * disabled table 55000, other bad input 22023 (or 42000 for a parse or validation error),
@@ -26,6 +27,7 @@ public final class SqlErrors {
   private static final List<Map.Entry<Class<?>, String>> STATES = List.of(
       Map.entry(io.basaltdb.sql.exec.WriteExecutor.DuplicateKeyException.class, "23505"),
       Map.entry(io.basaltdb.sql.exec.WriteExecutor.NumericOverflowException.class, "22003"),
+      Map.entry(io.basaltdb.sql.exec.ColumnValues.ValueTooLongException.class, "22001"),
       Map.entry(io.basaltdb.sql.exec.ConnectionSettings.ReadOnlyException.class, "25006"),
       Map.entry(ArithmeticException.class, "22003"), // Calcite's own overflow checks
       Map.entry(UnsupportedOperationException.class, "0A000"),

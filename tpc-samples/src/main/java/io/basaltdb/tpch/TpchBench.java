@@ -16,9 +16,10 @@ import java.util.Map;
  *
  * <pre>
  * bin/basalt tpch [--sf 0.1] [--queries 1,3,6] [--compare-h2] [--dir bench-data] [--csv out.csv]
+ *     [--threads n]
  * </pre>
  * Basalt loads with durability ASYNC; both databases live in files under {@code --dir}, deleted
- * at the end.
+ * at the end. Large tables load with {@code --threads} threads (default: one per core).
  */
 public final class TpchBench {
   private TpchBench() {}
@@ -29,6 +30,7 @@ public final class TpchBench {
     boolean h2 = false;
     Path dir = Path.of("bench-data");
     Path csv = null;
+    int threads = Runtime.getRuntime().availableProcessors();
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--sf" -> sf = Double.parseDouble(args[++i]);
@@ -44,9 +46,10 @@ public final class TpchBench {
         case "--compare-h2" -> h2 = true;
         case "--dir" -> dir = Path.of(args[++i]);
         case "--csv" -> csv = Path.of(args[++i]);
+        case "--threads" -> threads = Integer.parseInt(args[++i]);
         default -> {
           System.err.println("usage: basalt tpch [--sf 0.1] [--queries 1,3,6] [--compare-h2] "
-              + "[--dir bench-data] [--csv out.csv]");
+              + "[--dir bench-data] [--csv out.csv] [--threads n]");
           System.exit(args[i].equals("--help") ? 0 : 2);
         }
       }
@@ -59,13 +62,14 @@ public final class TpchBench {
     Path base = dir.resolve("tpch-" + System.nanoTime()).toAbsolutePath();
     Files.createDirectories(base);
     Class.forName("io.basaltdb.jdbc.BasaltDriver");
-    try (Connection basalt = DriverManager.getConnection("jdbc:basalt:" + base.resolve("basalt")
-            + ";durability=ASYNC");
-        Connection ref = h2 ? DriverManager.getConnection("jdbc:h2:file:" + base.resolve("h2/db")
-            + ";OPTIMIZE_REUSE_RESULTS=FALSE") : null) {
+    String basaltUrl = "jdbc:basalt:" + base.resolve("basalt") + ";durability=ASYNC";
+    String h2Url = "jdbc:h2:file:" + base.resolve("h2/db") + ";OPTIMIZE_REUSE_RESULTS=FALSE";
+    try (Connection basalt = DriverManager.getConnection(basaltUrl);
+        Connection ref = h2 ? DriverManager.getConnection(h2Url) : null) {
       System.out.printf(Locale.ROOT, "TPC-H at scale factor %s%n", sf);
       long t0 = System.nanoTime();
-      TpchLoader lb = new TpchLoader(basalt, sf, System.err);
+      TpchLoader lb = new TpchLoader(() -> DriverManager.getConnection(basaltUrl), sf,
+          threads, System.err);
       lb.createTables(true);
       Map<String, Long> rows = lb.loadAll("basalt");
       double secs = (System.nanoTime() - t0) / 1e9;
@@ -74,7 +78,8 @@ public final class TpchBench {
           secs, total / secs);
       if (ref != null) {
         long t1 = System.nanoTime();
-        TpchLoader lh = new TpchLoader(ref, sf, System.err);
+        TpchLoader lh = new TpchLoader(() -> DriverManager.getConnection(h2Url), sf,
+            threads, System.err);
         lh.createTables(false);
         lh.loadAll("h2");
         double hs = (System.nanoTime() - t1) / 1e9;

@@ -18,26 +18,42 @@ import java.util.Locale;
 /**
  * Generates TPC-H data with the {@code io.trino.tpch} generator and loads it through JDBC into
  * any database (Basalt or H2) with a prepared single-row INSERT executed in batches of
- * {@link #BATCH} rows, reporting progress on a terminal line (rows, rows/s, ETA). Values: identifiers BIGINT,
- * money DECIMAL(15,2) rounded half-up from the generator's doubles, dates as SQL DATEs.
+ * {@link #BATCH} rows, reporting progress on a terminal line (rows, rows/s, ETA). A large table
+ * is generated and loaded in parts by several threads, each with its own connection (the
+ * generator makes any part of a table on its own). Values: identifiers BIGINT, money
+ * DECIMAL(15,2) rounded half-up from the generator's doubles, dates as SQL DATEs.
  */
 public final class TpchLoader {
   static final int BATCH = 1000;
+  /** Tables smaller than this are loaded by one thread. */
+  private static final long PARALLEL_ROWS = 50_000;
 
-  private final Connection connection;
+  /** Opens a connection to the database being loaded. */
+  @FunctionalInterface
+  public interface Connections {
+    Connection open() throws SQLException;
+  }
+
+  private final Connections connections;
   private final double sf;
+  private final int threads;
   private final PrintStream progress;
 
-  /** @param progress where the progress line goes (null: none) */
-  public TpchLoader(Connection connection, double sf, PrintStream progress) {
-    this.connection = connection;
+  /**
+   * @param threads loading threads (and connections) per large table
+   * @param progress where the progress line goes (null: none)
+   */
+  public TpchLoader(Connections connections, double sf, int threads, PrintStream progress) {
+    this.connections = connections;
     this.sf = sf;
+    this.threads = Math.max(1, threads);
     this.progress = progress;
   }
 
   /** Creates the eight tables ({@code basalt}: Basalt's DDL, else H2's). */
   public void createTables(boolean basalt) throws SQLException {
-    try (Statement st = connection.createStatement()) {
+    try (Connection connection = connections.open();
+        Statement st = connection.createStatement()) {
       for (TpchTable<?> t : TpchTable.getTables()) {
         st.execute(TpchSchema.createTable(t, basalt));
       }
@@ -53,30 +69,65 @@ public final class TpchLoader {
     return counts;
   }
 
-  /** Loads one table; the rows loaded. */
+  /** Loads one table, in parts on several threads when it is large; the rows loaded. */
   public <E extends TpchEntity> long load(TpchTable<E> table, String label) throws SQLException {
+    long expected = TpchSchema.expectedRows(table.getTableName(), sf);
+    int parts = expected < PARALLEL_ROWS ? 1 : threads;
+    Progress bar = new Progress(label + " " + table.getTableName(), expected);
+    java.util.concurrent.atomic.AtomicLong rows = new java.util.concurrent.atomic.AtomicLong();
+    if (parts == 1) {
+      loadPart(table, 1, 1, rows, bar);
+    } else {
+      java.util.concurrent.ExecutorService pool =
+          java.util.concurrent.Executors.newFixedThreadPool(parts);
+      try {
+        List<java.util.concurrent.Future<Void>> done = new java.util.ArrayList<>();
+        for (int part = 1; part <= parts; part++) {
+          int p = part;
+          done.add(pool.submit(() -> {
+            loadPart(table, p, parts, rows, bar);
+            return null;
+          }));
+        }
+        for (java.util.concurrent.Future<Void> f : done) {
+          f.get();
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new SQLException("interrupted while loading " + table.getTableName(), e);
+      } catch (java.util.concurrent.ExecutionException e) {
+        throw e.getCause() instanceof SQLException s ? s
+            : new SQLException("loading " + table.getTableName() + " failed", e.getCause());
+      } finally {
+        pool.shutdownNow();
+      }
+    }
+    bar.done(rows.get());
+    return rows.get();
+  }
+
+  private <E extends TpchEntity> void loadPart(TpchTable<E> table, int part, int parts,
+      java.util.concurrent.atomic.AtomicLong rows, Progress bar) throws SQLException {
     List<TpchColumn<E>> cols = table.getColumns();
     String insert = "INSERT INTO " + table.getTableName() + " VALUES ("
         + String.join(", ", Collections.nCopies(cols.size(), "?")) + ")";
-    Progress bar = new Progress(label + " " + table.getTableName(),
-        TpchSchema.expectedRows(table.getTableName(), sf));
-    long rows = 0;
-    try (PreparedStatement p = connection.prepareStatement(insert)) {
-      for (E e : table.createGenerator(sf, 1, 1)) {
+    try (Connection connection = connections.open();
+        PreparedStatement p = connection.prepareStatement(insert)) {
+      int pending = 0;
+      for (E e : table.createGenerator(sf, part, parts)) {
         for (int i = 0; i < cols.size(); i++) {
           p.setObject(i + 1, value(cols.get(i), e));
         }
         p.addBatch();
-        rows++;
-        if (rows % BATCH == 0) {
+        if (++pending == BATCH) {
           p.executeBatch();
+          bar.update(rows.addAndGet(pending));
+          pending = 0;
         }
-        bar.update(rows);
       }
       p.executeBatch();
+      rows.addAndGet(pending);
     }
-    bar.done(rows);
-    return rows;
   }
 
   /** A generator value as the JDBC value both databases take. */
@@ -102,7 +153,7 @@ public final class TpchLoader {
       this.expected = Math.max(1, expected);
     }
 
-    void update(long rows) {
+    synchronized void update(long rows) {
       long now = System.nanoTime();
       if (progress != null && now - lastDraw > 250_000_000L) {
         lastDraw = now;
@@ -110,7 +161,7 @@ public final class TpchLoader {
       }
     }
 
-    void done(long rows) {
+    synchronized void done(long rows) {
       if (progress != null) {
         draw(rows, System.nanoTime(), true);
       }

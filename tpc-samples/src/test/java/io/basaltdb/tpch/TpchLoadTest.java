@@ -13,17 +13,19 @@ import org.junit.jupiter.api.Test;
 /** At scale factor 0.01, the loader's row counts match the generator's, in Basalt and H2. */
 class TpchLoadTest {
   static final double SF = 0.01;
+  private static final String BASALT = "jdbc:basalt:mem:tpch-load;durability=ASYNC";
+  private static final String H2 = "jdbc:h2:mem:tpch-load";
 
   @Test
   void loadedRowCountsMatchTheGenerator() throws Exception {
     Class.forName("io.basaltdb.jdbc.BasaltDriver");
-    try (Connection basalt = DriverManager.getConnection("jdbc:basalt:mem:tpch-load;"
-            + "durability=ASYNC");
-        Connection h2 = DriverManager.getConnection("jdbc:h2:mem:tpch-load")) {
-      TpchLoader b = new TpchLoader(basalt, SF, null);
+    // the test's connections keep the in-memory databases open for the loaders' connections
+    try (Connection basalt = DriverManager.getConnection(BASALT);
+        Connection h2 = DriverManager.getConnection(H2)) {
+      TpchLoader b = new TpchLoader(() -> DriverManager.getConnection(BASALT), SF, 2, null);
       b.createTables(true);
       Map<String, Long> loaded = b.loadAll("basalt");
-      TpchLoader h = new TpchLoader(h2, SF, null);
+      TpchLoader h = new TpchLoader(() -> DriverManager.getConnection(H2), SF, 2, null);
       h.createTables(false);
       Map<String, Long> loadedH2 = h.loadAll("h2");
       for (TpchTable<?> t : TpchTable.getTables()) {

@@ -14,13 +14,16 @@ class TpchQueriesTest {
   @Test
   void all22QueriesAgreeWithH2() throws Exception {
     Class.forName("io.basaltdb.jdbc.BasaltDriver");
-    try (Connection basalt = DriverManager.getConnection("jdbc:basalt:mem:tpch-q;"
-            + "durability=ASYNC");
-        Connection h2 = DriverManager.getConnection("jdbc:h2:mem:tpch-q")) {
-      TpchLoader b = new TpchLoader(basalt, TpchLoadTest.SF, null);
+    String basaltUrl = "jdbc:basalt:mem:tpch-q;durability=ASYNC";
+    String h2Url = "jdbc:h2:mem:tpch-q";
+    try (Connection basalt = DriverManager.getConnection(basaltUrl);
+        Connection h2 = DriverManager.getConnection(h2Url)) {
+      TpchLoader b = new TpchLoader(() -> DriverManager.getConnection(basaltUrl),
+          TpchLoadTest.SF, 1, null);
       b.createTables(true);
       b.loadAll("basalt");
-      TpchLoader h = new TpchLoader(h2, TpchLoadTest.SF, null);
+      TpchLoader h = new TpchLoader(() -> DriverManager.getConnection(h2Url), TpchLoadTest.SF,
+          1, null);
       h.createTables(false);
       h.loadAll("h2");
       List<String> differences = new ArrayList<>();

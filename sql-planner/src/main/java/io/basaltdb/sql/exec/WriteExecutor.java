@@ -102,27 +102,44 @@ public final class WriteExecutor {
             yield (Runnable) () -> table.delete(d);
           }
         };
-        count++;
         if (pending != null) {
           pending.add(op instanceof Put p ? () -> table.put(p) : (Runnable) op);
         } else if (op instanceof Put p) {
           batch.add(p);
           if (batch.size() >= PUT_BATCH) {
-            table.put(batch);
-            batch.clear();
+            putAll(batch);
           }
         } else {
+          putAll(batch); // in row order: a later row may write the same key
           ((Runnable) op).run();
         }
+        count++;
       }
+    } catch (RuntimeException failure) {
+      // the rows before the failing one stay written, as when each row is its own statement
+      try {
+        putAll(batch);
+        if (pending == null) {
+          syncLog(db, settings);
+        }
+      } catch (RuntimeException f) {
+        failure.addSuppressed(f);
+      }
+      throw failure;
     }
-    if (!batch.isEmpty()) {
-      table.put(batch);
-    }
+    putAll(batch);
     if (pending == null && count > 0) {
       syncLog(db, settings);
     }
     return count;
+  }
+
+  private void putAll(List<Put> batch) {
+    if (!batch.isEmpty()) {
+      List<Put> puts = List.copyOf(batch);
+      batch.clear();
+      table.put(puts);
+    }
   }
 
   /** With SYNC durability, waits until everything written so far is in the log on disk. */
@@ -160,7 +177,7 @@ public final class WriteExecutor {
           throw new InvalidArgumentException("primary key column " + c.name() + " of "
               + def.table() + " must not be NULL");
         }
-        key[c.keyPosition()] = c.type().toKey(row[i]);
+        key[c.keyPosition()] = c.type().toKey(ColumnValues.fit(c, row[i]));
       }
     }
     return codec.encode(key);
@@ -172,7 +189,9 @@ public final class WriteExecutor {
     addCell(put, markerFamily, io.basaltdb.sql.BasaltSqlTable.MARKER, new byte[0]);
     for (int i : spec.listed()) {
       if (names.family(i) != null && row[i] != null) {
-        addCell(put, names.family(i), names.qualifier(i), def.columns().get(i).type().toCell(row[i]));
+        SqlColumn c = def.columns().get(i);
+        addCell(put, names.family(i), names.qualifier(i),
+            c.type().toCell(ColumnValues.fit(c, row[i])));
       }
     }
     return durable(put);
@@ -237,7 +256,9 @@ public final class WriteExecutor {
         nulls.addColumns(names.family(col), names.qualifier(col), timestamp());
       } else {
         put = put == null ? new Put(key) : put;
-        addCell(put, names.family(col), names.qualifier(col), def.columns().get(col).type().toCell(value));
+        SqlColumn c = def.columns().get(col);
+        addCell(put, names.family(col), names.qualifier(col),
+            c.type().toCell(ColumnValues.fit(c, value)));
       }
     }
     Put p = put == null ? null : durable(put);
@@ -272,7 +293,7 @@ public final class WriteExecutor {
       if (old == null) {
         return; // NULL (or a row deleted meanwhile) stays as it is
       }
-      Object sum = add(type, type.fromCell(old), amount);
+      Object sum = ColumnValues.fit(def.columns().get(col), add(type, type.fromCell(old), amount));
       Put put = new Put(key);
       addCell(put, names.family(col), names.qualifier(col), type.toCell(sum));
       if (table.checkAndMutate(CheckAndMutate.newBuilder(key)

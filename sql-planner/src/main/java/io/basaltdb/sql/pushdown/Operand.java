@@ -1,6 +1,7 @@
 package io.basaltdb.sql.pushdown;
 
 import io.basaltdb.sql.type.ColumnType;
+import java.util.List;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexDynamicParam;
@@ -101,11 +102,17 @@ public final class Operand {
     return type.coerce(ctx.get("?" + param));
   }
 
+  /** The value for one execution given all its parameters' values (Calcite's local form). */
+  public Object bindAll(List<?> params) {
+    return param < 0 ? constant : type.coerce(params.get(param));
+  }
+
   @Override
   public String toString() {
     if (param >= 0) {
       return "?" + param;
     }
-    return constant instanceof String s ? "'" + s.replace("'", "''") + "'" : String.valueOf(constant);
+    return constant instanceof String s ? "'" + s.replace("'", "''") + "'"
+        : String.valueOf(constant);
   }
 }

@@ -222,6 +222,10 @@ public final class BasaltTableModify extends TableModify implements EnumerableRe
     }
     Expression table = implementor.stash(basaltTable, BasaltSqlTable.class);
     Expression s = implementor.stash(spec, WriteSpec.class);
+    BatchWrite batch = BatchWrite.of(this, basaltTable);
+    if (batch != null) {
+      implementor.stash(batch, BatchWrite.class); // found with the plan by batch executions
+    }
     java.lang.reflect.Method modify = org.apache.calcite.linq4j.tree.Types.lookupMethod(
         BasaltSqlTable.class, "modify", org.apache.calcite.DataContext.class, WriteSpec.class,
         org.apache.calcite.linq4j.Enumerable.class);

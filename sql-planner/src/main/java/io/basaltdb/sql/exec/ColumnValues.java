@@ -1,0 +1,127 @@
+package io.basaltdb.sql.exec;
+
+import io.basaltdb.engine.InvalidArgumentException;
+import io.basaltdb.sql.catalog.SqlColumn;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.RoundingMode;
+import java.sql.Types;
+import org.apache.calcite.avatica.util.ByteString;
+
+/**
+ * Values checked against their declared SQL types, so that nothing is stored, or compared,
+ * as something other than what was given: a string or binary longer than its declared length
+ * is refused (SQLState 22001) rather than cut, a number out of its type's range is refused
+ * (22003) rather than wrapped, and a DECIMAL is rounded half-up to its declared scale and
+ * refused when its integer digits exceed the declared precision minus scale (22003).
+ *
+ * <p>Two places check: {@link #fit} every value a write stores (whatever computed it), and
+ * {@link #checkParameter} every value bound to a prepared statement's parameter, before
+ * Calcite's generated code converts it (which casts a {@code long} to an {@code int} and cuts
+ * a string to the parameter's length without a word).
+ */
+public final class ColumnValues {
+  private ColumnValues() {}
+
+  /** A value longer than its type's declared length (SQLState 22001). */
+  public static final class ValueTooLongException extends InvalidArgumentException {
+    private static final long serialVersionUID = 1L;
+
+    public ValueTooLongException(String message) {
+      super(message);
+    }
+  }
+
+  /** The value as column {@code c} stores it (internal form; null stays null), or an error. */
+  public static Object fit(SqlColumn c, Object v) {
+    if (v == null) {
+      return null;
+    }
+    return switch (c.type()) {
+      case CHAR, VARCHAR -> {
+        checkLength(v.toString().length(), c.precision(), c.name());
+        yield v;
+      }
+      case BINARY, VARBINARY -> {
+        checkLength(v instanceof ByteString b ? b.length() : ((byte[]) v).length, c.precision(),
+            c.name());
+        yield v;
+      }
+      case DECIMAL -> c.precision() < 0 ? v
+          : decimal(v, c.precision(), Math.max(0, c.scale()), c.name());
+      default -> v;
+    };
+  }
+
+  /**
+   * Refuses a parameter value its declared type cannot hold ({@code sqlType} from
+   * {@link java.sql.Types}; {@code precision} 0 or less when not declared).
+   */
+  public static void checkParameter(int sqlType, int precision, int scale, Object v,
+      String what) {
+    if (v == null) {
+      return;
+    }
+    switch (sqlType) {
+      case Types.TINYINT -> integral(v, Byte.MIN_VALUE, Byte.MAX_VALUE, "TINYINT", what);
+      case Types.SMALLINT -> integral(v, Short.MIN_VALUE, Short.MAX_VALUE, "SMALLINT", what);
+      case Types.INTEGER -> integral(v, Integer.MIN_VALUE, Integer.MAX_VALUE, "INTEGER", what);
+      case Types.BIGINT -> integral(v, Long.MIN_VALUE, Long.MAX_VALUE, "BIGINT", what);
+      case Types.DECIMAL, Types.NUMERIC -> {
+        if (precision > 0 && v instanceof Number) {
+          decimal(v, precision, Math.max(0, scale), what);
+        }
+      }
+      case Types.CHAR, Types.VARCHAR -> {
+        if (v instanceof String s) {
+          checkLength(s.length(), precision, what);
+        }
+      }
+      case Types.BINARY, Types.VARBINARY -> {
+        if (v instanceof byte[] b) {
+          checkLength(b.length, precision, what);
+        }
+      }
+      default -> { }
+    }
+  }
+
+  private static void checkLength(int length, int declared, String what) {
+    if (declared > 0 && length > declared) {
+      throw new ValueTooLongException("value of " + what + " is " + length
+          + " long, longer than its declared length " + declared);
+    }
+  }
+
+  private static BigDecimal decimal(Object v, int precision, int scale, String what) {
+    BigDecimal d = v instanceof BigDecimal b ? b : new BigDecimal(v.toString());
+    d = d.setScale(scale, RoundingMode.HALF_UP);
+    if (d.precision() - d.scale() > precision - scale) {
+      throw new WriteExecutor.NumericOverflowException("value " + d.toPlainString() + " of "
+          + what + " does not fit DECIMAL(" + precision + ", " + scale + ")");
+    }
+    return d;
+  }
+
+  /** A number (any Java numeric type; fractions are cut, as Calcite does) within a range. */
+  private static void integral(Object v, long min, long max, String type, String what) {
+    if (!(v instanceof Number n)) {
+      return; // strings and the like: Calcite's conversion decides
+    }
+    boolean fits;
+    if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {
+      fits = n.longValue() >= min && n.longValue() <= max;
+    } else {
+      BigInteger i = v instanceof BigInteger b ? b
+          : v instanceof BigDecimal d ? d.toBigInteger()
+          : Double.isFinite(n.doubleValue()) ? new BigDecimal(n.doubleValue()).toBigInteger()
+          : null;
+      fits = i != null && i.compareTo(BigInteger.valueOf(min)) >= 0
+          && i.compareTo(BigInteger.valueOf(max)) <= 0;
+    }
+    if (!fits) {
+      throw new WriteExecutor.NumericOverflowException("value " + v + " of " + what
+          + " out of range for " + type);
+    }
+  }
+}

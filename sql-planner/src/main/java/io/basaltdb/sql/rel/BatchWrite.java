@@ -1,0 +1,127 @@
+package io.basaltdb.sql.rel;
+
+import io.basaltdb.sql.BasaltSqlTable;
+import io.basaltdb.sql.catalog.SqlColumn;
+import io.basaltdb.sql.pushdown.Operand;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.avatica.remote.TypedValue;
+import org.apache.calcite.linq4j.Linq4j;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Calc;
+import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.Values;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rex.RexDynamicParam;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.type.SqlTypeUtil;
+
+/**
+ * A prepared {@code INSERT} or {@code UPSERT ... VALUES (?, ...)} of one row of parameters and
+ * literals, run for a whole JDBC batch at once: every set of parameters becomes a table row and
+ * all of them go through one {@link io.basaltdb.sql.exec.WriteExecutor} (puts grouped, one log
+ * sync), instead of one Calcite execution per row (a data context, the generated code and a log
+ * sync each). Found by {@link #of} when the statement is planned, stashed with the plan, used by
+ * the connection's batch execution ({@code io.basaltdb.sql.BasaltMeta}).
+ *
+ * <p>Only statements whose row is computed without Calcite are taken: each column's value is a
+ * parameter of exactly the column's type (Calcite types a parameter in VALUES by its target
+ * column, so there is no conversion to do) or a literal, so a batch row is the row Calcite's
+ * generated code would have built. Anything else (casts, expressions, NEXT VALUE FOR) runs
+ * row by row as before. Immutable.
+ */
+public final class BatchWrite {
+  private final BasaltSqlTable table;
+  private final WriteSpec spec;
+  private final List<Operand> values;
+
+  private BatchWrite(BasaltSqlTable table, WriteSpec spec, List<Operand> values) {
+    this.table = table;
+    this.spec = spec;
+    this.values = List.copyOf(values);
+  }
+
+  /** The batch form of an INSERT or UPSERT (its enumerable form), or null when it has none. */
+  static BatchWrite of(BasaltTableModify modify, BasaltSqlTable table) {
+    WriteSpec spec = modify.spec();
+    if (spec.kind() != WriteSpec.Kind.INSERT && spec.kind() != WriteSpec.Kind.UPSERT) {
+      return null;
+    }
+    List<RexNode> exprs = singleRow(modify.getInput());
+    List<SqlColumn> cols = table.definition().columns();
+    RelDataType rowType = modify.getTable().getRowType();
+    if (exprs == null || exprs.size() != cols.size() || rowType.getFieldCount() != cols.size()) {
+      return null;
+    }
+    List<Operand> values = new ArrayList<>();
+    for (int i = 0; i < exprs.size(); i++) {
+      Operand o = operand(exprs.get(i), cols.get(i),
+          rowType.getFieldList().get(i).getType(), modify.getCluster().getTypeFactory());
+      if (o == null) {
+        return null;
+      }
+      values.add(o);
+    }
+    return new BatchWrite(table, spec, values);
+  }
+
+  /** The expressions of a one-row input computed from no input fields, or null. */
+  private static List<RexNode> singleRow(RelNode input) {
+    List<RexNode> exprs;
+    RelNode below;
+    if (input instanceof Calc calc) {
+      var program = calc.getProgram();
+      if (program.getCondition() != null) {
+        return null;
+      }
+      exprs = new ArrayList<>();
+      for (var ref : program.getProjectList()) {
+        exprs.add(program.expandLocalRef(ref));
+      }
+      below = calc.getInput();
+    } else if (input instanceof Project project) {
+      exprs = project.getProjects();
+      below = project.getInput();
+    } else {
+      return null;
+    }
+    return below instanceof Values v && v.getTuples().size() == 1 ? exprs : null;
+  }
+
+  private static Operand operand(RexNode e, SqlColumn c, RelDataType columnType,
+      RelDataTypeFactory types) {
+    if (e instanceof RexLiteral l && l.isNull()) {
+      return Operand.constant(c.type(), null);
+    }
+    if (e instanceof RexDynamicParam p) {
+      // a parameter typed exactly as its column: Calcite converts nothing
+      return SqlTypeUtil.equalSansNullability(types, p.getType(), columnType)
+          ? Operand.of(p, c.type()) : null;
+    }
+    return e instanceof RexLiteral ? Operand.of(e, c.type()) : null;
+  }
+
+  /**
+   * Writes one row per parameter set, as the statement would row by row (rows before a failing
+   * one stay written), with the data context of the connection; the rows written.
+   */
+  public long run(DataContext ctx, List<List<TypedValue>> batch) {
+    // rows are made as the writer takes them, so a bad value stops the batch where it is
+    return table.modify(ctx, spec, Linq4j.asEnumerable(batch).select(this::row)).first();
+  }
+
+  private Object[] row(List<TypedValue> params) {
+    List<Object> local = new ArrayList<>(params.size());
+    for (TypedValue v : params) {
+      local.add(v == null ? null : v.toLocal());
+    }
+    Object[] row = new Object[values.size()];
+    for (int i = 0; i < row.length; i++) {
+      row[i] = values.get(i).bindAll(local);
+    }
+    return row;
+  }
+}
