@@ -86,10 +86,10 @@ SqlCreate SqlCreateBasaltTable(Span s, boolean replace) :
     <RPAREN>
     [
         LOOKAHEAD(2)
-        optName = CompoundIdentifier() <EQ> optValue = Literal()
+        optName = CompoundIdentifier() <EQ> optValue = BasaltOptionValue()
         { tableOptions.add(new SqlTableOption(optName, optValue)); }
         (
-            <COMMA> optName = CompoundIdentifier() <EQ> optValue = Literal()
+            <COMMA> optName = CompoundIdentifier() <EQ> optValue = BasaltOptionValue()
             { tableOptions.add(new SqlTableOption(optName, optValue)); }
         )*
     ]
@@ -102,6 +102,25 @@ SqlCreate SqlCreateBasaltTable(Span s, boolean replace) :
         return new SqlCreateBasaltTable(s.end(this), replace, ifNotExists, id, columns,
             pkColumns, pkDescending, tableOptions, splits);
     }
+}
+
+/** A table option's value: a literal, or a word (as Phoenix's
+ * IMMUTABLE_STORAGE_SCHEME=SINGLE_CELL_ARRAY_WITH_OFFSETS), taken as its upper-cased text. */
+SqlNode BasaltOptionValue() :
+{
+    final SqlNode value;
+    final SqlIdentifier word;
+}
+{
+    (
+        value = Literal() { return value; }
+    |
+        word = SimpleIdentifier()
+        {
+            return SqlLiteral.createCharString(word.getSimple().toUpperCase(Locale.ROOT),
+                word.getParserPosition());
+        }
+    )
 }
 
 SqlCreate SqlCreateBasaltSchema(Span s, boolean replace) :

@@ -13,6 +13,7 @@ import io.basaltdb.sql.catalog.SqlTableDef;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.calcite.DataContext;
+import io.basaltdb.sql.catalog.CellNames;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Enumerator;
 import org.apache.calcite.rel.type.RelDataType;
@@ -171,7 +172,9 @@ public final class BasaltSqlTable extends AbstractTable implements TranslatableT
     for (io.basaltdb.engine.RegionInfo r : db.admin().regions(def.table())) {
       cells += r.stats().cellCount();
     }
-    int perRow = def.columns().size() - def.keyColumns().size() + 1;
+    // a row's cells: its marker and its columns (a packed table: its families), all non-null
+    int perRow = 1 + (def.packed() ? CellNames.of(def).packedFamilies().size()
+        : def.columns().size() - def.keyColumns().size());
     double rows = Math.max(1, (double) cells / perRow);
     // a hidden row key is not a column of the row type: such a table has no visible key
     return org.apache.calcite.schema.Statistics.of(rows, def.hasHiddenKey() ? List.of()

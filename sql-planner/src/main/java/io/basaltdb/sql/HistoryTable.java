@@ -5,7 +5,9 @@ import io.basaltdb.engine.Database;
 import io.basaltdb.engine.Result;
 import io.basaltdb.engine.ResultScanner;
 import io.basaltdb.engine.Scan;
+import io.basaltdb.sql.catalog.CellNames;
 import io.basaltdb.sql.catalog.SqlColumn;
+import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.type.RowKeyCodec;
 import java.nio.charset.StandardCharsets;
@@ -63,6 +65,11 @@ public final class HistoryTable extends AbstractTable implements ScannableTable 
       }
     }
     List<SqlColumn> keys = def.keyColumns();
+    CellNames names = CellNames.of(def);
+    Map<String, int[]> packed = new HashMap<>();
+    for (CellNames.PackedFamily f : names.packedFamilies()) {
+      packed.put(new String(f.family(), StandardCharsets.UTF_8), f.columns());
+    }
     List<Object[]> rows = new ArrayList<>();
     // materialised: a history listing is a diagnostic, not a hot path
     try (ResultScanner s = db.table(def.table()).getScanner(new Scan().readAllVersions())) {
@@ -72,21 +79,37 @@ public final class HistoryTable extends AbstractTable implements ScannableTable 
           if (Arrays.equals(cell.qualifier(), BasaltSqlTable.MARKER)) {
             continue;
           }
-          String name = new String(cell.family(), StandardCharsets.UTF_8) + ":"
-              + new String(cell.qualifier(), StandardCharsets.UTF_8);
-          SqlColumn c = byCell.get(name);
-          Object[] row = new Object[keys.size() + 3];
-          for (int i = 0; i < keys.size(); i++) {
-            row[i] = keys.get(i).type().fromKey(key[i]);
+          String family = new String(cell.family(), StandardCharsets.UTF_8);
+          String name = family + ":" + new String(cell.qualifier(), StandardCharsets.UTF_8);
+          if (packed.containsKey(family)
+              && name.equals(family + ":" + SqlTableDef.PACKED_QUALIFIER)) {
+            // a family's one cell: a version of each of its columns
+            for (int i : packed.get(family)) {
+              byte[] v = names.value(i, cell.value());
+              rows.add(historyRow(keys, key, def.columns().get(i).name(), cell.timestamp(),
+                  v == null ? null : String.valueOf(def.columns().get(i).type().fromCell(v))));
+            }
+            continue;
           }
-          row[keys.size()] = c == null ? name : c.name();
-          row[keys.size() + 1] = cell.timestamp();
-          row[keys.size() + 2] = c == null ? Cell.printable(cell.value())
-              : String.valueOf(c.type().fromCell(cell.value()));
-          rows.add(row);
+          SqlColumn c = byCell.get(name);
+          rows.add(historyRow(keys, key, c == null ? name : c.name(), cell.timestamp(),
+              c == null ? Cell.printable(cell.value())
+                  : String.valueOf(c.type().fromCell(cell.value()))));
         }
       }
     }
     return Linq4j.asEnumerable(rows);
+  }
+
+  private static Object[] historyRow(List<SqlColumn> keys, Object[] key, String column,
+      long timestamp, String value) {
+    Object[] row = new Object[keys.size() + 3];
+    for (int i = 0; i < keys.size(); i++) {
+      row[i] = keys.get(i).type().fromKey(key[i]);
+    }
+    row[keys.size()] = column;
+    row[keys.size() + 1] = timestamp;
+    row[keys.size() + 2] = value;
+    return row;
   }
 }

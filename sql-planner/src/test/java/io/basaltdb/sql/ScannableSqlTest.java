@@ -43,7 +43,7 @@ class ScannableSqlTest {
     SqlTableDef def = new SqlTableDef(TableName.of("T"), List.of(
         new SqlColumn("ID", ColumnType.BIGINT, -1, -1, false, 0, false, null),
         new SqlColumn("NAME", ColumnType.VARCHAR, 20, -1, true, -1, false, "F"),
-        new SqlColumn("PRICE", ColumnType.DECIMAL, 10, 2, true, -1, false, "F")), 0);
+        new SqlColumn("PRICE", ColumnType.DECIMAL, 10, 2, true, -1, false, "F")), 0, false);
     new SqlCatalog(db).put(def);
     Table t = db.table("T");
     RowKeyCodec codec = def.keyCodec();

@@ -32,17 +32,20 @@ class SqlVersusH2Test {
     return seed;
   }
 
-  @Test
-  void randomQueriesAgreeWithH2() throws Exception {
+  /** With each storage scheme: one cell per column, one cell per family. */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"ONE_CELL_PER_COLUMN",
+      "SINGLE_CELL_ARRAY_WITH_OFFSETS"})
+  void randomQueriesAgreeWithH2(String scheme) throws Exception {
     System.setProperty("basalt.parallelScanCells", "0"); // every multi-region scan in parallel
     try {
-      randomQueries();
+      randomQueries("IMMUTABLE_STORAGE_SCHEME=" + scheme);
     } finally {
       System.clearProperty("basalt.parallelScanCells");
     }
   }
 
-  private void randomQueries() throws Exception {
+  private void randomQueries(String storage) throws Exception {
     long seed = seed();
     Random r = new Random(seed);
     try (Database db = Database.openTemporary(EngineOptions.defaults());
@@ -50,12 +53,13 @@ class SqlVersusH2Test {
         Connection b = BasaltConnections.open(db)) {
       both(b, h2,
           "CREATE TABLE ev (g VARCHAR NOT NULL, k INTEGER NOT NULL, f.v BIGINT, f.s VARCHAR, "
-              + "m.d DOUBLE, CONSTRAINT pk PRIMARY KEY (g, k DESC)) SPLIT ON ('c', 'f')",
+              + "m.d DOUBLE, CONSTRAINT pk PRIMARY KEY (g, k DESC)) " + storage
+              + " SPLIT ON ('c', 'f')",
           "CREATE TABLE ev (g VARCHAR NOT NULL, k INTEGER NOT NULL, v BIGINT, s VARCHAR, "
               + "d DOUBLE, PRIMARY KEY (g, k))");
       both(b, h2,
           "CREATE TABLE grp (g VARCHAR NOT NULL PRIMARY KEY, label VARCHAR, w INTEGER) "
-              + "SALT_BUCKETS=3",
+              + "SALT_BUCKETS=3, " + storage,
           "CREATE TABLE grp (g VARCHAR NOT NULL PRIMARY KEY, label VARCHAR, w INTEGER)");
       for (int i = 0; i < 400; i++) {
         String g = group(r);

@@ -6,25 +6,60 @@ import java.util.List;
 /**
  * The cell address (family and qualifier, as bytes) of each column of a table, computed once
  * per statement execution rather than per row; null for key columns, which live in the row key.
+ * In a packed table a column's cell is its family's one cell, and the column is at its
+ * {@link #slot} in it; {@link #packedFamilies} lists the families with their columns by slot.
  * Immutable.
  */
 public final class CellNames {
+  private static final byte[] PACKED =
+      SqlTableDef.PACKED_QUALIFIER.getBytes(StandardCharsets.UTF_8);
+
   private final byte[][] families;
   private final byte[][] qualifiers;
+  private final int[] slots;
   private final byte[] markerFamily;
+  private final List<PackedFamily> packedFamilies = new java.util.ArrayList<>();
+
+  /** A packed table's family: its name and its columns (table column indexes) by slot. */
+  public record PackedFamily(byte[] family, int[] columns) {}
 
   private CellNames(SqlTableDef def) {
     List<SqlColumn> cols = def.columns();
     families = new byte[cols.size()][];
     qualifiers = new byte[cols.size()][];
+    slots = new int[cols.size()];
+    java.util.Map<String, List<Integer>> byFamily = new java.util.LinkedHashMap<>();
     for (int i = 0; i < cols.size(); i++) {
       SqlColumn c = cols.get(i);
+      slots[i] = def.slot(i);
       if (!c.isKey()) {
         families[i] = c.family().getBytes(StandardCharsets.UTF_8);
-        qualifiers[i] = c.name().getBytes(StandardCharsets.UTF_8);
+        qualifiers[i] = def.packed() ? PACKED : c.name().getBytes(StandardCharsets.UTF_8);
+        byFamily.computeIfAbsent(c.family(), f -> new java.util.ArrayList<>()).add(i);
       }
     }
+    if (def.packed()) {
+      byFamily.forEach((f, columns) -> packedFamilies.add(new PackedFamily(
+          f.getBytes(StandardCharsets.UTF_8),
+          columns.stream().mapToInt(Integer::intValue).toArray())));
+    }
     markerFamily = def.markerFamily().getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** Column {@code i}'s slot in its family's cell (packed tables), else -1. */
+  public int slot(int i) {
+    return slots[i];
+  }
+
+  /** A packed table's families, with their columns by slot; empty for other tables. */
+  public List<PackedFamily> packedFamilies() {
+    return packedFamilies;
+  }
+
+  /** Column {@code i}'s stored value from its cell's value (null: the cell is missing). */
+  public byte[] value(int i, byte[] cell) {
+    return cell == null || slots[i] < 0 ? cell
+        : io.basaltdb.sql.type.CellArray.get(cell, slots[i]);
   }
 
   public static CellNames of(SqlTableDef def) {

@@ -11,19 +11,46 @@ import java.util.List;
 
 /**
  * A SQL table's definition: the engine table it lives in, its columns in declaration order,
- * and the salt bucket count. Stored in the SQL catalog as a versioned record written with
- * {@code DataOutputStream} (frozen format 1: version u8, salt u8, column count u32, then per
- * column name (UTF), type code u8, precision i32, scale i32, nullable, key position i32,
- * descending, family (UTF, empty for key columns)), then the marker family (UTF): the family
- * of the cell every row writes, fixed when the table is created. Immutable.
+ * the salt bucket count, the family of the marker cell every row writes (fixed when the table
+ * is created), and its storage scheme: one cell per column, or one cell per family
+ * ({@code packed}: Phoenix's {@code IMMUTABLE_STORAGE_SCHEME=SINGLE_CELL_ARRAY_WITH_OFFSETS};
+ * the family's values in a {@link io.basaltdb.sql.type.CellArray} under qualifier
+ * {@link #PACKED_QUALIFIER}, each column at its slot, see {@link #slot}). Stored in the SQL
+ * catalog as a versioned record written with {@code DataOutputStream}; frozen format 1: version
+ * u8, salt u8, column count u32, then per column name (UTF), type code u8, precision i32, scale
+ * i32, nullable, key position i32, descending, family (UTF, empty for key columns), then the
+ * marker family (UTF); format 2 adds the packed flag (boolean) at the end. Immutable.
  */
 public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuckets,
-    String markerFamily) {
-  public static final int FORMAT_VERSION = 1;
+    String markerFamily, boolean packed) {
+  public static final int FORMAT_VERSION = 2;
+
+  /** The qualifier of a family's one cell in a packed table. */
+  public static final String PACKED_QUALIFIER = "_v";
 
   /** A new definition: the marker goes to the family of the first non-key column. */
-  public SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuckets) {
-    this(table, columns, saltBuckets, firstFamily(columns));
+  public SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuckets, boolean packed) {
+    this(table, columns, saltBuckets, firstFamily(columns), packed);
+  }
+
+  /**
+   * In a packed table, the slot of cell column {@code i} in its family's cell: its position
+   * among the family's columns in declaration order (an added column comes last, so slots never
+   * move; columns of a packed table are never dropped); -1 for a key column or an unpacked
+   * table.
+   */
+  public int slot(int i) {
+    SqlColumn c = columns.get(i);
+    if (!packed || c.isKey()) {
+      return -1;
+    }
+    int slot = 0;
+    for (int j = 0; j < i; j++) {
+      if (!columns.get(j).isKey() && columns.get(j).family().equals(c.family())) {
+        slot++;
+      }
+    }
+    return slot;
   }
 
   private static String firstFamily(List<SqlColumn> columns) {
@@ -114,6 +141,7 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
         out.writeUTF(c.family() == null ? "" : c.family());
       }
       out.writeUTF(markerFamily);
+      out.writeBoolean(packed);
       return bytes.toByteArray();
     } catch (java.io.IOException e) {
       throw new IllegalStateException(e); // a byte array stream does not fail
@@ -124,7 +152,7 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
     try {
       java.io.DataInputStream in = new java.io.DataInputStream(new java.io.ByteArrayInputStream(b));
       int v = in.readByte();
-      if (v != FORMAT_VERSION) {
+      if (v != 1 && v != FORMAT_VERSION) {
         throw new CorruptionException("SQL definition of " + table + " has unknown version " + v);
       }
       int salt = in.readByte() & 0xff;
@@ -141,7 +169,8 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
         cols.add(new SqlColumn(name, type, precision, scale, nullable, keyPos, desc,
             fam.isEmpty() ? null : fam));
       }
-      return new SqlTableDef(table, cols, salt, in.readUTF());
+      String marker = in.readUTF();
+      return new SqlTableDef(table, cols, salt, marker, v >= 2 && in.readBoolean());
     } catch (java.io.IOException e) {
       throw new CorruptionException("malformed SQL definition of " + table + ": " + e);
     }

@@ -40,12 +40,16 @@ import org.apache.calcite.sql.ddl.SqlDropTable;
  * <p>Mapping: an unqualified table goes to the {@code default} namespace; a non-key column
  * without a family goes to family {@code 0} (as in Phoenix). Options apply to every family, or
  * to one when qualified ({@code f.TTL=...}): VERSIONS, MIN_VERSIONS, TTL, COMPRESSION,
- * BLOCKSIZE, BLOOMFILTER, DATA_BLOCK_ENCODING (NONE/PREFIX), IN_MEMORY; SALT_BUCKETS is the
- * table's. SPLIT ON values are keys of the first primary-key column.
+ * BLOCKSIZE, BLOOMFILTER, DATA_BLOCK_ENCODING (NONE/PREFIX), IN_MEMORY; SALT_BUCKETS and
+ * IMMUTABLE_STORAGE_SCHEME (ONE_CELL_PER_COLUMN, the default, or SINGLE_CELL_ARRAY_WITH_OFFSETS:
+ * one cell per family) are the table's. SPLIT ON values are keys of the first primary-key
+ * column.
  */
 public final class BasaltDdlExecutor extends DdlExecutorImpl {
   public static final BasaltDdlExecutor INSTANCE = new BasaltDdlExecutor();
   public static final String DEFAULT_FAMILY = "0";
+  /** Phoenix's name of the storage scheme with one cell per family. */
+  public static final String PACKED_SCHEME = "SINGLE_CELL_ARRAY_WITH_OFFSETS";
 
   private BasaltDdlExecutor() {}
 
@@ -170,9 +174,16 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
       if (existing.isKey()) {
         throw new InvalidArgumentException("primary key column " + col + " cannot be dropped");
       }
+      if (def.packed()) {
+        // its slot would be taken by the next column added, which would then read old values
+        throw new UnsupportedOperationException("columns of " + alter.name + " cannot be "
+            + "dropped: it stores each family in one cell (IMMUTABLE_STORAGE_SCHEME="
+            + PACKED_SCHEME + ")");
+      }
       cols.remove(existing);
     }
-    catalog.put(new SqlTableDef(name, cols, def.saltBuckets(), def.markerFamily()));
+    catalog.put(new SqlTableDef(name, cols, def.saltBuckets(), def.markerFamily(),
+        def.packed()));
   }
 
   /** A view: its query text kept in the SQL catalog, expanded by Calcite where it is used. */
@@ -266,6 +277,7 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
     }
     List<SqlColumn> columns = columns(create);
     int salt = 0;
+    boolean packed = false;
     Map<String, FamilyOptions> families = new LinkedHashMap<>();
     for (SqlColumn c : columns) {
       if (!c.isKey()) {
@@ -280,6 +292,15 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
         salt = Integer.parseInt(o.valueText());
         continue;
       }
+      if (o.option().equals("IMMUTABLE_STORAGE_SCHEME")) {
+        if (o.family() != null) {
+          throw new InvalidArgumentException("IMMUTABLE_STORAGE_SCHEME is the table's, not a "
+              + "family's");
+        }
+        packed = oneOf(o, o.valueText(), "ONE_CELL_PER_COLUMN", PACKED_SCHEME)
+            .equals(PACKED_SCHEME);
+        continue;
+      }
       if (o.family() != null && !families.containsKey(o.family())) {
         throw new InvalidArgumentException("option " + o.name + " names family " + o.family()
             + ", which no column uses");
@@ -290,7 +311,7 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
         }
       }
     }
-    SqlTableDef def = new SqlTableDef(name, columns, salt);
+    SqlTableDef def = new SqlTableDef(name, columns, salt, packed);
     RowKeyCodec codec = def.keyCodec();
     List<byte[]> splits = new ArrayList<>();
     for (SqlNode n : create.splitPoints) {

@@ -345,7 +345,7 @@ public final class ScanExecutor {
           }
           row[i] = c.type().fromKey(key[c.keyPosition()]);
         } else {
-          byte[] v = r.getValue(names.family(col), names.qualifier(col));
+          byte[] v = names.value(col, r.getValue(names.family(col), names.qualifier(col)));
           row[i] = v == null ? null : c.type().fromCell(v);
         }
       }

@@ -12,10 +12,12 @@ import io.basaltdb.engine.Put;
 import io.basaltdb.engine.Result;
 import io.basaltdb.engine.RowMutations;
 import io.basaltdb.engine.Table;
+import io.basaltdb.sql.catalog.CellNames;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.pushdown.Operand;
 import io.basaltdb.sql.rel.WriteSpec;
+import io.basaltdb.sql.type.CellArray;
 import io.basaltdb.sql.type.ColumnType;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -51,7 +53,7 @@ public final class WriteExecutor {
   private final DataContext ctx;
   private final ConnectionSettings settings;
   private final Table table;
-  private final io.basaltdb.sql.catalog.CellNames names;
+  private final CellNames names;
   private final byte[] markerFamily;
   private final io.basaltdb.sql.type.RowKeyCodec codec;
   private final List<SqlColumn> keyColumns;
@@ -66,11 +68,29 @@ public final class WriteExecutor {
     this.settings = ConnectionSettings.of(ctx);
     settings.checkWritable(spec.kind().toString());
     this.table = db.table(def.table());
-    names = io.basaltdb.sql.catalog.CellNames.of(def);
+    names = CellNames.of(def);
     markerFamily = names.markerFamily();
     codec = def.keyCodec();
     keyColumns = def.keyColumns();
     pending = PendingWrites.of(ctx, db);
+    if (def.packed()) {
+      checkWholeRows(def, spec);
+    }
+  }
+
+  /**
+   * A packed table's rows are written whole (each family is one cell): INSERT, DELETE, and an
+   * UPSERT naming every column; not UPDATE nor an UPSERT naming some columns (Phoenix asks the
+   * same of its single-cell tables, which must be immutable).
+   */
+  private static void checkWholeRows(SqlTableDef def, WriteSpec spec) {
+    boolean partial = spec.kind() == WriteSpec.Kind.UPDATE
+        || spec.kind() == WriteSpec.Kind.UPSERT && spec.listed().size() < def.visibleColumnCount();
+    if (partial) {
+      throw new UnsupportedOperationException(spec.kind() + " of some columns of "
+          + def.table() + ": it stores each family in one cell (IMMUTABLE_STORAGE_SCHEME="
+          + "SINGLE_CELL_ARRAY_WITH_OFFSETS), so rows are written whole: UPSERT every column");
+    }
   }
 
   /** An INSERT of a key that exists (SQLState 23505). */
@@ -183,11 +203,25 @@ public final class WriteExecutor {
     return codec.encode(key);
   }
 
-  /** A put of the row's marker and its non-null named columns. */
+  /**
+   * A put of the row's marker and its non-null named columns; in a packed table, of every
+   * family's cell with all its columns (the statement names them all).
+   */
   private Put put(byte[] key, Object[] row) {
     Put put = new Put(key);
     addCell(put, markerFamily, io.basaltdb.sql.BasaltSqlTable.MARKER, new byte[0]);
-    for (int i : spec.listed()) {
+    for (CellNames.PackedFamily f : names.packedFamilies()) {
+      byte[][] values = new byte[f.columns().length][];
+      for (int slot = 0; slot < values.length; slot++) {
+        int i = f.columns()[slot];
+        if (row[i] != null) {
+          SqlColumn c = def.columns().get(i);
+          values[slot] = c.type().toCell(ColumnValues.fit(c, row[i]));
+        }
+      }
+      addCell(put, f.family(), names.qualifier(f.columns()[0]), CellArray.encode(values));
+    }
+    for (int i : def.packed() ? List.<Integer>of() : spec.listed()) {
       if (names.family(i) != null && row[i] != null) {
         SqlColumn c = def.columns().get(i);
         addCell(put, names.family(i), names.qualifier(i),
@@ -220,6 +254,9 @@ public final class WriteExecutor {
   /** A put (batched when not in a transaction), or a row mutation when NULLs delete cells. */
   private Object upsert(Object[] row) {
     byte[] key = key(row);
+    if (def.packed()) {
+      return put(key, row); // NULLs are in the family cells
+    }
     Delete nulls = null;
     for (int i : spec.listed()) {
       if (names.family(i) != null && row[i] == null) {

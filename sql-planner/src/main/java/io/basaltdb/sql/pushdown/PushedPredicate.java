@@ -7,6 +7,7 @@ import io.basaltdb.engine.filter.FilterList;
 import io.basaltdb.engine.filter.Filters;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.type.CellArray;
 import io.basaltdb.sql.type.ColumnType;
 import io.basaltdb.sql.type.RowKeyCodec;
 import java.nio.charset.StandardCharsets;
@@ -62,14 +63,17 @@ public sealed interface PushedPredicate {
     @Override
     public Filter toFilter(SqlTableDef def, DataContext ctx) {
       SqlColumn c = def.columns().get(column);
-      ByteComparator never = new ByteComparator() {
+      int slot = def.slot(column);
+      ByteComparator nullIsEqual = new ByteComparator() {
         @Override
         public int compareTo(byte[] stored) {
-          return 1; // any stored value is "not equal": present fails EQUAL, passes NOT_EQUAL
+          // a stored value is "not equal": present fails EQUAL, passes NOT_EQUAL; in a packed
+          // family's cell, a NULL slot is "equal"
+          return slot >= 0 && CellArray.get(stored, slot) == null ? 0 : 1;
         }
       };
-      return Filters.singleColumnValue(bytes(c.family()), bytes(c.name()),
-          isNull ? CompareOperator.EQUAL : CompareOperator.NOT_EQUAL, never, !isNull);
+      return Filters.singleColumnValue(bytes(c.family()), qualifier(def, c),
+          isNull ? CompareOperator.EQUAL : CompareOperator.NOT_EQUAL, nullIsEqual, !isNull);
     }
 
     @Override
@@ -189,13 +193,32 @@ public sealed interface PushedPredicate {
         }
       });
     }
-    return Filters.singleColumnValue(bytes(c.family()), bytes(c.name()), op,
+    int slot = def.slot(def.columnIndex(c.name()));
+    return Filters.singleColumnValue(bytes(c.family()), qualifier(def, c), op,
         new ByteComparator() {
           @Override
           public int compareTo(byte[] stored) {
-            return test.compare(c.type().fromCell(stored));
+            if (slot < 0) {
+              return test.compare(c.type().fromCell(stored));
+            }
+            byte[] v = CellArray.get(stored, slot);
+            return v == null ? failing(op) : test.compare(c.type().fromCell(v));
           }
         }, true);
+  }
+
+  /** A comparison result {@code op} does not accept: a NULL in a packed cell passes nothing. */
+  private static int failing(CompareOperator op) {
+    return switch (op) {
+      case EQUAL, LESS_OR_EQUAL -> 1;
+      case NOT_EQUAL, LESS, GREATER -> 0;
+      case GREATER_OR_EQUAL -> -1;
+    };
+  }
+
+  /** The qualifier of column {@code c}'s cell: its name, or its family's packed cell. */
+  private static byte[] qualifier(SqlTableDef def, SqlColumn c) {
+    return bytes(def.packed() ? SqlTableDef.PACKED_QUALIFIER : c.name());
   }
 
   private static void addIfCell(SqlTableDef def, int column, Set<Integer> out) {
