@@ -202,7 +202,11 @@ public final class Table {
       cells = ((Mutation) action).cells();
       d = ((Mutation) action).durability();
     }
-    onRegion(cam.row(), region -> region.mutateRowWith(cam.row(), d, current -> {
+    // only the checked column is read
+    java.util.NavigableSet<byte[]> qualifier = new java.util.TreeSet<>(Arrays::compareUnsigned);
+    qualifier.add(cam.qualifier());
+    ReadSpec read = new ReadSpec(Map.of(cam.family(), qualifier), 0, Long.MAX_VALUE, 1);
+    onRegion(cam.row(), region -> region.mutateRowWith(cam.row(), d, read, current -> {
       Cell c = find(current, cam.family(), cam.qualifier());
       applied[0] = cam.test(c == null ? null : c.value());
       return applied[0] ? cells : List.of();

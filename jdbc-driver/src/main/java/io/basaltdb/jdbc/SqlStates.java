@@ -1,7 +1,6 @@
 package io.basaltdb.jdbc;
 
 import io.basaltdb.sql.SqlErrors;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.sql.ResultSet;
@@ -33,10 +32,8 @@ final class SqlStates {
                 return r.get() == Void.TYPE ? null : r.get();
               }
             }
-            Object result = method.invoke(target, args);
+            Object result = io.basaltdb.sql.Proxies.forward(method, target, args);
             return wrapResult(result, method.getReturnType());
-          } catch (InvocationTargetException e) {
-            throw translate(e.getCause());
           } catch (SQLException | RuntimeException e) {
             throw translate(e);
           }

@@ -71,11 +71,9 @@ public final class BasaltConnections {
                 && !c.getAutoCommit()) {
               PendingWrites.commit(cc);
             }
-            Object result = method.invoke(c, args);
+            Object result = Proxies.forward(method, c, args);
             return name.equals("prepareStatement") && result instanceof PreparedStatement ps
                 ? PreparedStatements.wrap(ps, cc) : result;
-          } catch (java.lang.reflect.InvocationTargetException e) {
-            throw e.getCause();
           } catch (RuntimeException e) {
             throw SqlErrors.toSqlException(e);
           }

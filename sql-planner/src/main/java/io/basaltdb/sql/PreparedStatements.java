@@ -4,7 +4,6 @@ import io.basaltdb.sql.exec.ColumnValues;
 import io.basaltdb.sql.rel.BatchWrite;
 import java.lang.reflect.Field;
 import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.sql.PreparedStatement;
@@ -65,7 +64,9 @@ final class PreparedStatements {
     int[] types = new int[n];
     int[] precisions = new int[n];
     int[] scales = new int[n];
+    String[] labels = new String[n]; // made once: a message per bound value costs a lot
     for (int i = 0; i < n; i++) {
+      labels[i] = "parameter " + (i + 1);
       types[i] = aps.getParameterType(i + 1);
       precisions[i] = aps.getPrecision(i + 1);
       scales[i] = aps.getScale(i + 1);
@@ -73,7 +74,7 @@ final class PreparedStatements {
     BatchWrite batch = BATCH == null ? null : batchWrite(aps);
     return (PreparedStatement) Proxy.newProxyInstance(PreparedStatements.class.getClassLoader(),
         new Class<?>[] {PreparedStatement.class},
-        new Handler(aps, connection, batch, types, precisions, scales));
+        new Handler(aps, connection, batch, types, precisions, scales, labels));
   }
 
   /** Whether {@code statement} writes its batches at once (for tests). */
@@ -83,7 +84,7 @@ final class PreparedStatements {
   }
 
   private record Handler(AvaticaPreparedStatement statement, CalciteConnection connection,
-      BatchWrite batch, int[] types, int[] precisions, int[] scales)
+      BatchWrite batch, int[] types, int[] precisions, int[] scales, String[] labels)
       implements InvocationHandler {
     @Override
     public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
@@ -98,18 +99,14 @@ final class PreparedStatements {
         return Arrays.stream(executeBatch(statement, connection, batch))
             .mapToInt(c -> (int) c).toArray();
       }
-      try {
-        return method.invoke(statement, args);
-      } catch (InvocationTargetException e) {
-        throw e.getCause();
-      }
+      return Proxies.forward(method, statement, args);
     }
 
     private void check(int index, Object value) throws java.sql.SQLException {
       if (index >= 1 && index <= types.length) {
         try {
           ColumnValues.checkParameter(types[index - 1], precisions[index - 1],
-              scales[index - 1], value, "parameter " + index);
+              scales[index - 1], value, labels[index - 1]);
         } catch (RuntimeException e) {
           throw SqlErrors.toSqlException(e);
         }

@@ -67,8 +67,9 @@ public final class TpchBench {
     try (Connection basalt = DriverManager.getConnection(basaltUrl);
         Connection ref = h2 ? DriverManager.getConnection(h2Url) : null) {
       System.out.printf(Locale.ROOT, "TPC-H at scale factor %s%n", sf);
+      TpchLoader.warmUpGenerator();
       long t0 = System.nanoTime();
-      TpchLoader lb = new TpchLoader(() -> DriverManager.getConnection(basaltUrl), sf,
+      TpchLoader lb = new TpchLoader(() -> DriverManager.getConnection(basaltUrl), true, sf,
           threads, System.err);
       lb.createTables(true);
       Map<String, Long> rows = lb.loadAll("basalt");
@@ -78,7 +79,7 @@ public final class TpchBench {
           secs, total / secs);
       if (ref != null) {
         long t1 = System.nanoTime();
-        TpchLoader lh = new TpchLoader(() -> DriverManager.getConnection(h2Url), sf,
+        TpchLoader lh = new TpchLoader(() -> DriverManager.getConnection(h2Url), false, sf,
             threads, System.err);
         lh.createTables(false);
         lh.loadAll("h2");

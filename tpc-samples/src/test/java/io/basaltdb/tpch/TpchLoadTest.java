@@ -22,10 +22,11 @@ class TpchLoadTest {
     // the test's connections keep the in-memory databases open for the loaders' connections
     try (Connection basalt = DriverManager.getConnection(BASALT);
         Connection h2 = DriverManager.getConnection(H2)) {
-      TpchLoader b = new TpchLoader(() -> DriverManager.getConnection(BASALT), SF, 2, null);
+      TpchLoader b = new TpchLoader(() -> DriverManager.getConnection(BASALT), true, SF, 2,
+          null);
       b.createTables(true);
       Map<String, Long> loaded = b.loadAll("basalt");
-      TpchLoader h = new TpchLoader(() -> DriverManager.getConnection(H2), SF, 2, null);
+      TpchLoader h = new TpchLoader(() -> DriverManager.getConnection(H2), false, SF, 2, null);
       h.createTables(false);
       Map<String, Long> loadedH2 = h.loadAll("h2");
       for (TpchTable<?> t : TpchTable.getTables()) {

@@ -18,12 +18,12 @@ class TpchQueriesTest {
     String h2Url = "jdbc:h2:mem:tpch-q";
     try (Connection basalt = DriverManager.getConnection(basaltUrl);
         Connection h2 = DriverManager.getConnection(h2Url)) {
-      TpchLoader b = new TpchLoader(() -> DriverManager.getConnection(basaltUrl),
+      TpchLoader b = new TpchLoader(() -> DriverManager.getConnection(basaltUrl), true,
           TpchLoadTest.SF, 1, null);
       b.createTables(true);
       b.loadAll("basalt");
-      TpchLoader h = new TpchLoader(() -> DriverManager.getConnection(h2Url), TpchLoadTest.SF,
-          1, null);
+      TpchLoader h = new TpchLoader(() -> DriverManager.getConnection(h2Url), false,
+          TpchLoadTest.SF, 1, null);
       h.createTables(false);
       h.loadAll("h2");
       List<String> differences = new ArrayList<>();

@@ -195,7 +195,7 @@ public final class Region implements AutoCloseable {
    * as written (timestamps and sequence id assigned).
    */
   public List<Cell> mutateRow(byte[] row, List<Cell> cells, Durability durability) {
-    return mutateRowWith(row, durability, current -> cells, false);
+    return mutateRowWith(row, durability, current -> cells, (ReadSpec) null);
   }
 
   /**
@@ -205,18 +205,25 @@ public final class Region implements AutoCloseable {
    */
   public List<Cell> mutateRowWith(byte[] row, Durability durability,
       Function<List<Cell>, List<Cell>> fn) {
-    return mutateRowWith(row, durability, fn, true);
+    return mutateRowWith(row, durability, ReadSpec.LATEST, fn);
   }
 
+  /** As {@link #mutateRowWith(byte[], Durability, Function)}, {@code fn} seeing only {@code read}. */
+  public List<Cell> mutateRowWith(byte[] row, Durability durability, ReadSpec read,
+      Function<List<Cell>, List<Cell>> fn) {
+    return mutateRowWith(row, durability, fn, read);
+  }
+
+  /** {@code read} null: nothing is read ({@code fn} sees no cells). */
   private List<Cell> mutateRowWith(byte[] row, Durability durability,
-      Function<List<Cell>, List<Cell>> fn, boolean readFirst) {
+      Function<List<Cell>, List<Cell>> fn, ReadSpec read) {
     checkOpen();
     MutationChecks.checkRow(descriptor, row);
     ctx.budget().awaitRoom(this::requestFlushOrFail);
     waitIfTooBig();
     Lock lock = rowLocks.lockRow(row);
     try {
-      List<Cell> current = readFirst ? get(row, ReadSpec.LATEST) : List.of();
+      List<Cell> current = read != null ? get(row, read) : List.of();
       List<Cell> cells = fn.apply(current);
       if (cells == null || cells.isEmpty()) {
         return List.of();
