@@ -17,6 +17,7 @@ import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.prepare.CalcitePrepareImpl;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlInsert;
@@ -48,6 +49,40 @@ public class BasaltPrepare extends CalcitePrepareImpl {
       }
     }
     return rules;
+  }
+
+  /**
+   * The planner's rules; from {@link #HEURISTIC_JOINS} joins, first the joins gathered into one
+   * multi-join, which {@code LoptOptimizeJoinRule} then orders heuristically, without the rules
+   * that permute joins exhaustively. As Calcite's {@code Programs.heuristicJoinOrder}, but its
+   * multi-join step installs Calcite's default metadata on the cluster, and the ordering must
+   * see Basalt's join row counts ({@link io.basaltdb.sql.rel.JoinCardinality}).
+   */
+  static org.apache.calcite.tools.Program joinOrder(
+      List<org.apache.calcite.plan.RelOptRule> rules,
+      org.apache.calcite.rel.metadata.RelMetadataProvider metadata) {
+    return (planner, rel, traits, materializations, lattices) -> {
+      org.apache.calcite.tools.Program program;
+      if (org.apache.calcite.plan.RelOptUtil.countJoins(rel) < HEURISTIC_JOINS) {
+        program = org.apache.calcite.tools.Programs.ofRules(rules);
+      } else {
+        var gather = new org.apache.calcite.plan.hep.HepProgramBuilder()
+            .addRuleInstance(CoreRules.FILTER_INTO_JOIN)
+            .addMatchOrder(org.apache.calcite.plan.hep.HepMatchOrder.BOTTOM_UP)
+            .addRuleInstance(CoreRules.JOIN_TO_MULTI_JOIN)
+            .build();
+        List<org.apache.calcite.plan.RelOptRule> order = new ArrayList<>(rules);
+        order.removeAll(List.of(CoreRules.JOIN_COMMUTE, CoreRules.JOIN_ASSOCIATE,
+            org.apache.calcite.rel.rules.JoinPushThroughJoinRule.LEFT,
+            org.apache.calcite.rel.rules.JoinPushThroughJoinRule.RIGHT));
+        order.add(CoreRules.MULTI_JOIN_OPTIMIZE);
+        program = org.apache.calcite.tools.Programs.sequence(
+            org.apache.calcite.tools.Programs.of(gather, false, metadata),
+            org.apache.calcite.tools.Programs.ofRules(order));
+      }
+      rel.getCluster().invalidateMetadataQuery(); // made again, with the providers now set
+      return program.run(planner, rel, traits, materializations, lattices);
+    };
   }
 
   /** From this many joins in a query, joins are ordered heuristically. */
@@ -106,6 +141,10 @@ public class BasaltPrepare extends CalcitePrepareImpl {
     EnumerableRel.Prefer prefer = elementType == Object[].class
         ? EnumerableRel.Prefer.ARRAY : EnumerableRel.Prefer.CUSTOM;
     RelOptCluster cluster = createCluster(planner, new RexBuilder(context.getTypeFactory()));
+    // Basalt's join row counts from the start: a metadata query, once made, keeps the
+    // providers it was made with
+    cluster.setMetadataProvider(io.basaltdb.sql.rel.JoinCardinality.PROVIDER);
+    cluster.invalidateMetadataQuery();
     SqlRexConvertletTable convertlets = createConvertletTable();
     return new CalcitePreparingStmt(this, context, catalogReader, context.getTypeFactory(),
         context.getRootSchema(), prefer, cluster, EnumerableConvention.INSTANCE, convertlets) {
@@ -123,14 +162,13 @@ public class BasaltPrepare extends CalcitePrepareImpl {
        */
       @Override
       protected org.apache.calcite.tools.Program getProgram() {
-        var metadata = org.apache.calcite.rel.metadata.DefaultRelMetadataProvider.INSTANCE;
+        var metadata = io.basaltdb.sql.rel.JoinCardinality.PROVIDER;
         return org.apache.calcite.tools.Programs.sequence(
             org.apache.calcite.tools.Programs.subQuery(metadata),
             org.apache.calcite.tools.Programs.decorrelate(),
             org.apache.calcite.tools.Programs.measure(metadata),
             org.apache.calcite.tools.Programs.trim(),
-            org.apache.calcite.tools.Programs.heuristicJoinOrder(joinRules(planner), false,
-                HEURISTIC_JOINS),
+            joinOrder(joinRules(planner), metadata),
             org.apache.calcite.tools.Programs.calc(metadata));
       }
     };

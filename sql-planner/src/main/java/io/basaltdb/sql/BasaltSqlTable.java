@@ -164,6 +164,18 @@ public final class BasaltSqlTable extends AbstractTable implements TranslatableT
     return s;
   }
 
+  /**
+   * The estimated number of distinct values of column {@code column} (from a sample,
+   * {@link io.basaltdb.sql.exec.DistinctValues}), once per column per statement.
+   */
+  public double distinctValues(int column) {
+    return distinct.computeIfAbsent(column, c -> io.basaltdb.sql.exec.DistinctValues.estimate(
+        db, def, c, getStatistic().getRowCount()));
+  }
+
+  private final java.util.Map<Integer, Double> distinct =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
   /** This table instance's statistic, computed on first use (an instance lives one statement). */
   private volatile org.apache.calcite.schema.Statistic statistic;
 

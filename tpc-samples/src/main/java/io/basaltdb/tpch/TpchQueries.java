@@ -33,8 +33,22 @@ public final class TpchQueries {
 
   /** A query's rows, each value as a String or, for numbers, a BigDecimal. */
   public static List<List<Object>> run(Connection c, int q) throws SQLException {
+    return run(c, q, 0);
+  }
+
+  /** As {@link #run(Connection, int)}, given up after {@code timeoutSeconds} (0: never). */
+  public static List<List<Object>> run(Connection c, int q, int timeoutSeconds)
+      throws SQLException {
     List<List<Object>> rows = new ArrayList<>();
-    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(text(q))) {
+    try (Statement st = c.createStatement()) {
+      st.setQueryTimeout(timeoutSeconds);
+      collect(st.executeQuery(text(q)), rows);
+    }
+    return rows;
+  }
+
+  private static void collect(ResultSet results, List<List<Object>> rows) throws SQLException {
+    try (ResultSet rs = results) {
       int n = rs.getMetaData().getColumnCount();
       while (rs.next()) {
         List<Object> row = new ArrayList<>(n);
@@ -46,7 +60,6 @@ public final class TpchQueries {
         rows.add(row);
       }
     }
-    return rows;
   }
 
   /** Null when the results agree, else the first difference in words. */
