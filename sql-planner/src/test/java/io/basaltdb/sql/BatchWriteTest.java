@@ -4,10 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.basaltdb.engine.Database;
-import io.basaltdb.engine.EngineOptions;
 import java.math.BigDecimal;
-import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -15,8 +12,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,27 +21,13 @@ import org.junit.jupiter.api.Test;
  * written twice, and bad rows in the middle of a batch (duplicate key, NULL key, NULL in a NOT
  * NULL column, a wrong type). Values their parameter's type cannot hold are refused when bound.
  */
-class BatchWriteTest {
+class BatchWriteTest extends SqlTestBase {
   private static final String COLUMNS = "(k BIGINT NOT NULL, s VARCHAR(8) NOT NULL, f.i INTEGER, "
       + "f.v VARCHAR(10), f.c CHAR(5), f.d DECIMAL(15, 2), f.dt DATE, f.ts TIMESTAMP, g.x DOUBLE, "
       + "g.b BOOLEAN, g.bin VARBINARY, f.nn INTEGER NOT NULL, CONSTRAINT pk PRIMARY KEY (k, s))";
   private static final String INSERT = "INSERT INTO %s VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
-  Database db;
-  Connection c;
   int tables;
-
-  @BeforeEach
-  void setUp() throws Exception {
-    db = Database.openTemporary(EngineOptions.defaults());
-    c = BasaltConnections.open(db);
-  }
-
-  @AfterEach
-  void tearDown() throws Exception {
-    c.close();
-    db.close();
-  }
 
   /** Runs the rows as one batch into one table and row by row into another: same outcome. */
   private void assertSameAsRowByRow(String sqlTemplate, List<Object[]> rows, List<Object[]> before)

@@ -3,15 +3,13 @@ package io.basaltdb.sql.ddl;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.basaltdb.engine.Database;
-import io.basaltdb.engine.EngineOptions;
 import io.basaltdb.engine.Result;
 import io.basaltdb.engine.ResultScanner;
 import io.basaltdb.engine.Scan;
 import io.basaltdb.engine.TableName;
 import io.basaltdb.sql.BasaltConnections;
 import io.basaltdb.sql.SqlErrors;
-import io.basaltdb.sql.SqlTestSupport;
+import io.basaltdb.sql.SqlTestBase;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.type.CellArray;
 import java.sql.Connection;
@@ -21,7 +19,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Properties;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -30,33 +27,13 @@ import org.junit.jupiter.api.Test;
  * SINGLE_CELL_ARRAY_WITH_OFFSETS}): what is stored, what can be written, and the cell array
  * format. Queries over such tables are compared with H2 in {@code SqlVersusH2Test}.
  */
-class PackedStorageTest {
-  Database db;
-  Connection c;
+class PackedStorageTest extends SqlTestBase {
 
   @BeforeEach
-  void setUp() throws Exception {
-    db = Database.openTemporary(EngineOptions.defaults());
-    c = BasaltConnections.open(db);
+  void createTables() throws Exception {
     update("CREATE TABLE item (id BIGINT NOT NULL PRIMARY KEY, f.name VARCHAR(20), "
         + "f.qty INTEGER, f.price DECIMAL(10, 2), c.note VARCHAR) "
         + "IMMUTABLE_STORAGE_SCHEME=SINGLE_CELL_ARRAY_WITH_OFFSETS");
-  }
-
-  @AfterEach
-  void tearDown() throws Exception {
-    c.close();
-    db.close();
-  }
-
-  private int update(String sql) throws SQLException {
-    try (Statement st = c.createStatement()) {
-      return st.executeUpdate(sql);
-    }
-  }
-
-  private List<String> rows(String sql) throws SQLException {
-    return SqlTestSupport.rows(c, sql);
   }
 
   /** Every stored cell of the table, as family:qualifier. */

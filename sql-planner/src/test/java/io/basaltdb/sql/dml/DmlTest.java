@@ -5,10 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.basaltdb.engine.Database;
-import io.basaltdb.engine.EngineOptions;
 import io.basaltdb.sql.BasaltConnections;
 import io.basaltdb.sql.SqlErrors;
+import io.basaltdb.sql.SqlTestBase;
 import io.basaltdb.sql.SqlTestSupport;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -20,37 +19,16 @@ import java.util.Properties;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** UPSERT, UPDATE (with atomic increments), DELETE, INSERT/UPSERT ... SELECT and batches. */
-class DmlTest {
-  Database db;
-  Connection c;
+class DmlTest extends SqlTestBase {
 
   @BeforeEach
-  void setUp() throws Exception {
-    db = Database.openTemporary(EngineOptions.defaults());
-    c = BasaltConnections.open(db);
+  void createTables() throws Exception {
     update("CREATE TABLE acct (id BIGINT NOT NULL PRIMARY KEY, f.name VARCHAR, f.hits BIGINT, "
         + "f.n INTEGER, g.bal DECIMAL(12, 2))");
-  }
-
-  @AfterEach
-  void tearDown() throws Exception {
-    c.close();
-    db.close();
-  }
-
-  private int update(String sql) throws SQLException {
-    try (Statement st = c.createStatement()) {
-      return st.executeUpdate(sql);
-    }
-  }
-
-  private List<String> rows(String sql) throws SQLException {
-    return SqlTestSupport.rows(c, sql);
   }
 
   @Test

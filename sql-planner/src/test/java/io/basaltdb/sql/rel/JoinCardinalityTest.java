@@ -3,17 +3,13 @@ package io.basaltdb.sql.rel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.basaltdb.engine.Database;
-import io.basaltdb.engine.EngineOptions;
-import io.basaltdb.sql.BasaltConnections;
+import io.basaltdb.sql.SqlTestBase;
 import io.basaltdb.sql.SqlTestSupport;
-import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.Statement;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -23,14 +19,10 @@ import org.junit.jupiter.api.Test;
  * other columns divides by their sampled distinct values; and a four-table join of Q5's shape
  * never meets customer and supplier on the nation before the orders.
  */
-class JoinCardinalityTest {
-  Database db;
-  Connection c;
+class JoinCardinalityTest extends SqlTestBase {
 
   @BeforeEach
-  void setUp() throws Exception {
-    db = Database.openTemporary(EngineOptions.defaults());
-    c = BasaltConnections.open(db);
+  void createTables() throws Exception {
     try (Statement st = c.createStatement()) {
       st.execute("CREATE TABLE cust (ck INTEGER NOT NULL PRIMARY KEY, nation INTEGER)");
       st.execute("CREATE TABLE supp (sk INTEGER NOT NULL PRIMARY KEY, nation INTEGER)");
@@ -57,12 +49,6 @@ class JoinCardinalityTest {
       }
       p.executeBatch();
     }
-  }
-
-  @AfterEach
-  void tearDown() throws Exception {
-    c.close();
-    db.close();
   }
 
   /** The estimated rows of the plan's top join. */

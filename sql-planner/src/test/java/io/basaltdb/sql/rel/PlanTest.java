@@ -4,17 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.basaltdb.engine.Database;
-import io.basaltdb.engine.EngineOptions;
 import io.basaltdb.engine.TableName;
 import io.basaltdb.sql.BasaltConnections;
+import io.basaltdb.sql.SqlTestBase;
 import io.basaltdb.sql.SqlTestSupport;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -23,14 +21,10 @@ import org.junit.jupiter.api.Test;
  * and not where it must not (a non-leading key column is no range; nothing goes beneath a
  * predicate Calcite must still evaluate; a salted table's order is not the key order).
  */
-class PlanTest {
-  Database db;
-  Connection c;
+class PlanTest extends SqlTestBase {
 
   @BeforeEach
-  void setUp() throws Exception {
-    db = Database.openTemporary(EngineOptions.defaults());
-    c = BasaltConnections.open(db);
+  void createTables() throws Exception {
     try (Statement st = c.createStatement()) {
       st.execute("CREATE TABLE t (a INTEGER NOT NULL, b VARCHAR NOT NULL, f.x BIGINT, "
           + "f.y VARCHAR, CONSTRAINT pk PRIMARY KEY (a, b DESC)) SPLIT ON (100)");
@@ -40,12 +34,6 @@ class PlanTest {
             + "')");
       }
     }
-  }
-
-  @AfterEach
-  void tearDown() throws Exception {
-    c.close();
-    db.close();
   }
 
   private String plan(String sql) throws Exception {
