@@ -71,6 +71,23 @@ public final class JoinCardinality implements MetadataHandler<BuiltInMetadata.Ro
         RelMetadataQuery mq, int column) {
       return mq.getColumnOrigins(c.getInput(), column);
     }
+
+    /**
+     * A set of equivalent plans while Volcano plans (a join's inputs then): the origins its
+     * best or first plan reports. Calcite reports none, so no join estimate found its keys
+     * while join orders were compared, only in the finished plan.
+     */
+    public java.util.Set<RelColumnOrigin> getColumnOrigins(
+        org.apache.calcite.plan.volcano.RelSubset subset, RelMetadataQuery mq, int column) {
+      RelNode rel = subset.getBest() != null ? subset.getBest() : subset.getOriginal();
+      return rel == null ? null : mq.getColumnOrigins(rel, column);
+    }
+
+    /** A plan vertex while a Hep program runs: the origins of its current plan. */
+    public java.util.Set<RelColumnOrigin> getColumnOrigins(
+        org.apache.calcite.plan.hep.HepRelVertex vertex, RelMetadataQuery mq, int column) {
+      return mq.getColumnOrigins(vertex.getCurrentRel(), column);
+    }
   }
 
   private JoinCardinality() {}
