@@ -55,6 +55,9 @@ public final class HistoryTable extends AbstractTable implements ScannableTable 
     return b.build();
   }
 
+  private static final byte[] PACKED =
+      SqlTableDef.PACKED_QUALIFIER.getBytes(StandardCharsets.UTF_8);
+
   @Override
   public Enumerable<Object[]> scan(DataContext root) {
     RowKeyCodec codec = def.keyCodec();
@@ -81,8 +84,7 @@ public final class HistoryTable extends AbstractTable implements ScannableTable 
           }
           String family = new String(cell.family(), StandardCharsets.UTF_8);
           String name = family + ":" + new String(cell.qualifier(), StandardCharsets.UTF_8);
-          if (packed.containsKey(family)
-              && name.equals(family + ":" + SqlTableDef.PACKED_QUALIFIER)) {
+          if (packed.containsKey(family) && Arrays.equals(cell.qualifier(), PACKED)) {
             // a family's one cell: a version of each of its columns
             for (int i : packed.get(family)) {
               byte[] v = names.value(i, cell.value());

@@ -29,6 +29,7 @@ public final class DistinctValues {
   public static double estimate(Database db, SqlTableDef def, int column, double rows) {
     SqlColumn c = def.columns().get(column);
     CellNames names = CellNames.of(def);
+    io.basaltdb.sql.type.RowKeyCodec codec = def.keyCodec();
     Set<Object> seen = new HashSet<>();
     int sampled = 0;
     Scan scan = new Scan().setLimit(SAMPLE);
@@ -39,7 +40,7 @@ public final class DistinctValues {
       for (Result r = s.next(); r != null; r = s.next()) {
         sampled++;
         if (c.isKey()) {
-          seen.add(def.keyCodec().decode(r.row())[c.keyPosition()]);
+          seen.add(codec.decode(r.row())[c.keyPosition()]);
         } else {
           byte[] v = names.value(column, r.getValue(names.family(column),
               names.qualifier(column)));

@@ -44,7 +44,7 @@ public sealed interface PushedPredicate {
       if (v == null) {
         return NOTHING; // a comparison with NULL holds for no row
       }
-      return columnFilter(def, c, op, typed(c.type(), v));
+      return columnFilter(def, column, op, typed(c.type(), v));
     }
 
     @Override
@@ -91,14 +91,13 @@ public sealed interface PushedPredicate {
   record Like(int column, Operand pattern) implements PushedPredicate {
     @Override
     public Filter toFilter(SqlTableDef def, DataContext ctx) {
-      SqlColumn c = def.columns().get(column);
       Object p = pattern.bind(ctx);
       if (p == null) {
         return NOTHING;
       }
       SqlFunctions.LikeFunction like = new SqlFunctions.LikeFunction();
       String pat = p.toString();
-      return columnFilter(def, c, CompareOperator.EQUAL,
+      return columnFilter(def, column, CompareOperator.EQUAL,
           v -> like.like(v.toString(), pat) ? 0 : 1);
     }
 
@@ -181,8 +180,9 @@ public sealed interface PushedPredicate {
    * A filter comparing column {@code c}'s value through {@code test} with {@code op}: on the
    * decoded row key for a key column, on the newest cell (missing = filtered out) otherwise.
    */
-  private static Filter columnFilter(SqlTableDef def, SqlColumn c, CompareOperator op,
+  private static Filter columnFilter(SqlTableDef def, int column, CompareOperator op,
       ValueTest test) {
+    SqlColumn c = def.columns().get(column);
     if (c.isKey()) {
       RowKeyCodec codec = def.keyCodec();
       int pos = c.keyPosition();
@@ -193,7 +193,7 @@ public sealed interface PushedPredicate {
         }
       });
     }
-    int slot = def.slot(def.columnIndex(c.name()));
+    int slot = def.slot(column);
     return Filters.singleColumnValue(bytes(c.family()), qualifier(def, c), op,
         new ByteComparator() {
           @Override
