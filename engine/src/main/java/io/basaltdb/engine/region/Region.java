@@ -61,14 +61,11 @@ public final class Region implements AutoCloseable {
   private final ReadSnapshots snapshots = new ReadSnapshots();
   private final Path dir;
   private final ReentrantLock flushLock = new ReentrantLock();
-  private final Object flushDone = new Object();
   private final Object compactionLock = new Object();
-  private final AtomicBoolean flushRequested = new AtomicBoolean();
-  private final AtomicBoolean compactionRequested = new AtomicBoolean();
+  private final FlushRequests requests;
   private final AtomicBoolean unloggedEdits = new AtomicBoolean();
   private final AtomicLong writes = new AtomicLong();
   private final AtomicLong reads = new AtomicLong();
-  private final AtomicLong blockedWrites = new AtomicLong();
   private volatile boolean closed;
   private volatile boolean writesBlocked;
 
@@ -76,6 +73,7 @@ public final class Region implements AutoCloseable {
     this.descriptor = descriptor;
     this.nameBytes = descriptor.name().getBytes(StandardCharsets.UTF_8);
     this.ctx = ctx;
+    this.requests = new FlushRequests(this, ctx);
     this.dir = dir;
     TreeMap<byte[], Store> opened = new TreeMap<>(Arrays::compareUnsigned);
     try {
@@ -219,8 +217,8 @@ public final class Region implements AutoCloseable {
       Function<List<Cell>, List<Cell>> fn, ReadSpec read) {
     checkOpen();
     MutationChecks.checkRow(descriptor, row);
-    ctx.budget().awaitRoom(this::requestFlushOrFail);
-    waitIfTooBig();
+    ctx.budget().awaitRoom(requests::requestFlushOrFail);
+    requests.waitIfTooBig(this::memstoreBytes, () -> closed);
     Lock lock = rowLocks.lockRow(row);
     try {
       List<Cell> current = read != null ? get(row, read) : List.of();
@@ -284,7 +282,7 @@ public final class Region implements AutoCloseable {
       mvcc.completeAndWait(entry);
     }
     writes.incrementAndGet();
-    maybeRequestFlush();
+    requests.maybeRequestFlush(stores.values());
     return stamped;
   }
 
@@ -415,57 +413,11 @@ public final class Region implements AutoCloseable {
     return StoreTotals.oldestUnflushedSequenceId(stores.values());
   }
 
-  private void maybeRequestFlush() {
-    long limit = ctx.options().flushSizeBytes();
-    for (Store s : stores.values()) {
-      if (s.activeMemstoreBytes() >= limit) {
-        requestFlush();
-        return;
-      }
-    }
-  }
-
-  /** Asks for a flush; throws if background work has failed, since waiting would be forever. */
-  private void requestFlushOrFail() {
-    Throwable t = ctx.scheduler().failure();
-    if (t != null) {
-      throw new io.basaltdb.engine.BasaltException(
-          "cannot accept writes: a background flush or compaction failed: " + t, t);
-    }
-    requestFlush();
-  }
-
-  void requestFlush() {
-    if (flushRequested.compareAndSet(false, true)) {
-      ctx.scheduler().requestFlush(this);
-    }
-  }
-
-  /** Back-pressure: a region holding over twice the flush size waits for its flush. */
-  private void waitIfTooBig() {
-    long blocking = 2 * ctx.options().flushSizeBytes();
-    if (memstoreBytes() < blocking) {
-      return;
-    }
-    blockedWrites.incrementAndGet();
-    while (memstoreBytes() >= blocking && !closed) {
-      requestFlushOrFail();
-      synchronized (flushDone) {
-        try {
-          flushDone.wait(10);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return;
-        }
-      }
-    }
-  }
-
   /** Flushes every store's memstore to a new file; returns the number of files written. */
   public int flush() {
     flushLock.lock();
     try {
-      flushRequested.set(false);
+      requests.flushStarting();
       if (closed) {
         return 0;
       }
@@ -494,7 +446,7 @@ public final class Region implements AutoCloseable {
       unloggedEdits.set(false);
       ctx.scheduler().flushed(this);
       if (needsCompaction()) {
-        requestCompaction();
+        requests.requestCompaction();
       }
       if (!writesBlocked
           && SplitPolicy.shouldSplit(stores.values(), ctx.options().regionSplitBytes())) {
@@ -503,9 +455,7 @@ public final class Region implements AutoCloseable {
       return files;
     } finally {
       flushLock.unlock();
-      synchronized (flushDone) {
-        flushDone.notifyAll();
-      }
+      requests.flushEnded();
     }
   }
 
@@ -522,12 +472,6 @@ public final class Region implements AutoCloseable {
     return false;
   }
 
-  void requestCompaction() {
-    if (compactionRequested.compareAndSet(false, true)) {
-      ctx.scheduler().requestCompaction(this);
-    }
-  }
-
   /**
    * Compacts every store: a major compaction rewrites all of a store's files into one,
    * dropping what deletes, TTL and VERSIONS remove; a minor one merges what the policy picks.
@@ -535,7 +479,7 @@ public final class Region implements AutoCloseable {
    */
   public int compact(boolean major) {
     synchronized (compactionLock) {
-      compactionRequested.set(false);
+      requests.compactionStarting();
       int done = 0;
       var o = ctx.options();
       CompactionPolicy policy = new CompactionPolicy(o.compactionMinFiles(), o.compactionMaxFiles(),
@@ -631,7 +575,7 @@ public final class Region implements AutoCloseable {
 
   public RegionStats stats() {
     return StoreTotals.stats(name(), stores.values(), reads.get(), writes.get(),
-        blockedWrites.get());
+        requests.blockedWrites());
   }
 
   private void checkOpen() {
