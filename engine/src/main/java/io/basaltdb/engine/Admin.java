@@ -2,6 +2,7 @@ package io.basaltdb.engine;
 
 import io.basaltdb.engine.catalog.CatalogFile;
 import io.basaltdb.engine.region.Region;
+import io.basaltdb.engine.util.FileTrees;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -91,7 +92,24 @@ public final class Admin {
     }
     entries.add(new CatalogFile.RegionEntry(next++, start, new byte[0]));
     CatalogFile.TableEntry t = new CatalogFile.TableEntry(desc, true, entries);
-    db.installCatalog(c.withTable(t, next));
+    // the regions exist (each store with its manifest) before the catalog names them
+    try {
+      for (CatalogFile.RegionEntry re : entries) {
+        Region.create(db.fileSystem(), db.regionDirectory(re.dirName()),
+            desc.families().keySet());
+      }
+      db.fileSystem().crashPoint("createTable.beforeCatalog");
+      db.installCatalog(c.withTable(t, next));
+    } catch (RuntimeException e) {
+      for (CatalogFile.RegionEntry re : entries) {
+        try {
+          FileTrees.delete(db.fileSystem(), db.regionDirectory(re.dirName()));
+        } catch (RuntimeException suppressed) {
+          e.addSuppressed(suppressed);
+        }
+      }
+      throw e;
+    }
     List<Region> regions = new ArrayList<>();
     for (CatalogFile.RegionEntry re : entries) {
       regions.add(db.openRegion(desc, re));
@@ -147,7 +165,13 @@ public final class Admin {
     return db.state(name).enabled;
   }
 
-  /** Flushes and closes the table's regions; reads and writes are refused until enabled. */
+  /**
+   * Disables a table: its regions refuse new writes and wait for those in flight, flush
+   * everything they acknowledged, then the catalog records the table disabled and the regions
+   * close. Writers racing the disable get {@link TableDisabledException} (after retrying while
+   * it runs); none of their acknowledged writes is lost. If a flush or the catalog switch fails,
+   * the table stays enabled and takes writes again.
+   */
   public synchronized void disableTable(TableName name) {
     Database.TableState s = db.state(name);
     if (!s.enabled) {
@@ -155,14 +179,26 @@ public final class Admin {
     }
     CatalogFile c = db.catalog();
     CatalogFile.TableEntry t = c.table(name);
+    List<Region> regions = s.regions;
+    try {
+      for (Region r : regions) {
+        r.blockWrites();
+      }
+      for (Region r : regions) {
+        r.flush();
+      }
+      db.fileSystem().crashPoint("disable.beforeCatalog");
+      db.installCatalog(c.withTable(new CatalogFile.TableEntry(t.descriptor(), false,
+          t.regions()), c.nextRegionId()));
+    } catch (RuntimeException e) {
+      regions.forEach(Region::unblockWrites);
+      throw e;
+    }
     s.enabled = false;
-    for (Region r : s.regions) {
-      r.flush();
+    s.regions = List.of();
+    for (Region r : regions) {
       db.closeRegion(r);
     }
-    s.regions = List.of();
-    db.installCatalog(c.withTable(new CatalogFile.TableEntry(t.descriptor(), false, t.regions()),
-        c.nextRegionId()));
   }
 
   public synchronized void enableTable(TableName name) {
@@ -193,8 +229,9 @@ public final class Admin {
     }
     db.installCatalog(c.withoutTable(name));
     db.tableStates().remove(name);
+    db.fileSystem().crashPoint("dropTable.afterCatalog");
     for (CatalogFile.RegionEntry re : t.regions()) {
-      io.basaltdb.engine.util.FileTrees.delete(db.regionDirectory(re.dirName()));
+      FileTrees.delete(db.fileSystem(), db.regionDirectory(re.dirName()));
     }
   }
 
@@ -220,6 +257,11 @@ public final class Admin {
     Database.TableState s = db.state(name);
     if (s.descriptor.families().containsKey(family)) {
       throw new InvalidArgumentException("table " + name + " already has column family " + family);
+    }
+    // every region (open or not) has the new, empty store before the catalog names it
+    for (CatalogFile.RegionEntry re : db.catalog().table(name).regions()) {
+      io.basaltdb.engine.store.Store.create(db.fileSystem(),
+          db.regionDirectory(re.dirName()).resolve(family));
     }
     changeFamilies(name, s.descriptor.withFamily(family, options));
     for (Region r : s.regions) {

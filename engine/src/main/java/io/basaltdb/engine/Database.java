@@ -2,6 +2,8 @@ package io.basaltdb.engine;
 
 import io.basaltdb.engine.cache.BlockCache;
 import io.basaltdb.engine.catalog.CatalogFile;
+import io.basaltdb.engine.io.FileSystem;
+import io.basaltdb.engine.util.FileTrees;
 import io.basaltdb.engine.region.MemstoreBudget;
 import io.basaltdb.engine.region.Region;
 import io.basaltdb.engine.region.RegionContext;
@@ -72,6 +74,7 @@ public final class Database implements AutoCloseable {
   }
 
   private final Path dir;
+  private final FileSystem fs;
   private final boolean temporary;
   private final EngineOptions options;
   private final FileChannel lockChannel;
@@ -97,8 +100,9 @@ public final class Database implements AutoCloseable {
     this.dir = dir;
     this.temporary = temporary;
     this.options = options;
+    this.fs = options.fileSystem();
     try {
-      Files.createDirectories(dir);
+      fs.createDirectories(dir);
       lockChannel = FileChannel.open(dir.resolve("LOCK"), StandardOpenOption.CREATE,
           StandardOpenOption.WRITE);
     } catch (IOException e) {
@@ -159,8 +163,13 @@ public final class Database implements AutoCloseable {
     }
   }
 
+  /**
+   * Opens what the directory holds. Nothing is deleted until everything has opened: a missing
+   * or damaged catalog, manifest, store or log segment fails the open with a
+   * {@link CorruptionException} and leaves every file as it was.
+   */
   private void recover() {
-    catalog = CatalogFile.read(dir);
+    catalog = readCatalog();
     Set<String> live = new HashSet<>();
     for (CatalogFile.TableEntry t : catalog.tables()) {
       List<Region> regions = new ArrayList<>();
@@ -172,9 +181,8 @@ public final class Database implements AutoCloseable {
       }
       tables.put(t.descriptor().name(), new TableState(t.descriptor(), t.enabled(), regions));
     }
-    deleteLeftoverRegions(live);
     long[] skipped = {0};
-    replayStats = WalReader.replay(dir.resolve("wal"), edit -> {
+    replayStats = WalReader.replay(fs, dir.resolve("wal"), edit -> {
       Region r = regionsByName.get(new String(edit.region(), StandardCharsets.UTF_8));
       if (r == null) {
         skipped[0]++;
@@ -184,27 +192,87 @@ public final class Database implements AutoCloseable {
     });
     skippedReplayEdits = skipped[0];
     sequence.accumulateAndGet(replayStats.maxSequenceId(), Math::max);
-    wal = new WriteAheadLog(dir.resolve("wal"), options.walRollBytes(),
+    wal = new WriteAheadLog(fs, dir.resolve("wal"), options.walRollBytes(),
         options.asyncSyncIntervalMillis(), background);
     wal.setRecoveredMaxSeq(sequence.get());
     for (Region r : regionsByName.values()) {
       r.opened();
     }
+    deleteLeftovers(live);
   }
 
-  private void deleteLeftoverRegions(Set<String> live) {
-    Path regionsDir = dir.resolve("regions");
-    if (!Files.isDirectory(regionsDir)) {
+  /**
+   * The catalog; a new one for a directory that holds no database yet. A directory that holds
+   * a log or regions but no catalog is corruption, never an empty database. A version-1
+   * catalog (stores got a manifest only at their first flush) is upgraded: empty stores get
+   * their manifest, then the catalog is rewritten in the current version.
+   */
+  private CatalogFile readCatalog() {
+    CatalogFile c = CatalogFile.readIfPresent(fs, dir);
+    if (c == null) {
+      for (String held : List.of("wal", "regions")) {
+        if (fs.exists(dir.resolve(held))) {
+          throw new CorruptionException(dir.resolve(CatalogFile.NAME).toString(), 0,
+              "the catalog is missing but the directory holds a database (" + held + "/);"
+              + " refusing to open it as an empty one");
+        }
+      }
+      c = CatalogFile.empty();
+      c.writeTo(fs, dir);
+      return c;
+    }
+    if (c.formatVersion() < CatalogFile.FORMAT_VERSION) {
+      for (CatalogFile.TableEntry t : c.tables()) {
+        for (CatalogFile.RegionEntry re : t.regions()) {
+          for (String family : t.descriptor().families().keySet()) {
+            upgradeStore(regionDirectory(re.dirName()).resolve(family));
+          }
+        }
+      }
+      c = new CatalogFile(c.nextRegionId(), c.namespaces(), c.tables());
+      c.writeTo(fs, dir);
+    }
+    return c;
+  }
+
+  /** A version-1 store without a manifest is a store never flushed, unless it holds files. */
+  private void upgradeStore(Path storeDir) {
+    if (io.basaltdb.engine.manifest.Manifest.readIfPresent(fs, storeDir) != null) {
       return;
     }
-    try (var s = Files.list(regionsDir)) {
-      for (Path p : (Iterable<Path>) s::iterator) {
-        if (!live.contains(p.getFileName().toString())) {
-          io.basaltdb.engine.util.FileTrees.delete(p);
+    try {
+      if (fs.isDirectory(storeDir)) {
+        for (Path p : fs.list(storeDir)) {
+          if (p.getFileName().toString().endsWith(".blk")) {
+            throw new CorruptionException(storeDir.resolve("MANIFEST").toString(), 0,
+                "the store's manifest is missing but it holds block files (" + p.getFileName()
+                + ")");
+          }
         }
       }
     } catch (IOException e) {
-      throw StorageIOException.wrap("cannot list " + regionsDir, e);
+      throw StorageIOException.wrap("cannot list " + storeDir, e);
+    }
+    Store.create(fs, storeDir);
+  }
+
+  /** After a complete open: what no catalog or manifest names goes (interrupted work). */
+  private void deleteLeftovers(Set<String> live) {
+    try {
+      fs.deleteIfExists(dir.resolve(CatalogFile.NAME + ".tmp"));
+      Path regionsDir = dir.resolve("regions");
+      if (fs.isDirectory(regionsDir)) {
+        for (Path p : fs.list(regionsDir)) {
+          if (!live.contains(p.getFileName().toString())) {
+            FileTrees.delete(fs, p);
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw StorageIOException.wrap("cannot delete leftovers in " + dir, e);
+    }
+    for (Region r : regionsByName.values()) {
+      r.deleteLeftovers();
     }
   }
 
@@ -243,8 +311,12 @@ public final class Database implements AutoCloseable {
   }
 
   void installCatalog(CatalogFile c) {
-    c.writeTo(dir);
+    c.writeTo(fs, dir);
     catalog = c;
+  }
+
+  FileSystem fileSystem() {
+    return fs;
   }
 
   Map<TableName, TableState> tableStates() {
@@ -304,10 +376,14 @@ public final class Database implements AutoCloseable {
       Path lowDir = regionDirectory(low.dirName());
       Path highDir = regionDirectory(high.dirName());
       try {
+        Region.create(fs, lowDir, st.descriptor.families().keySet());
+        Region.create(fs, highDir, st.descriptor.families().keySet());
         parent.splitInto(lowDir, highDir, mid);
+        fs.crashPoint("split.beforeCatalog");
       } catch (RuntimeException e) {
-        io.basaltdb.engine.util.FileTrees.delete(lowDir);
-        io.basaltdb.engine.util.FileTrees.delete(highDir);
+        parent.unblockWrites();
+        deleteQuietly(lowDir, e);
+        deleteQuietly(highDir, e);
         throw e;
       }
       List<CatalogFile.RegionEntry> entries = new ArrayList<>();
@@ -324,10 +400,11 @@ public final class Database implements AutoCloseable {
             entries), lowId + 2));
       } catch (RuntimeException e) {
         parent.unblockWrites();
-        io.basaltdb.engine.util.FileTrees.delete(lowDir);
-        io.basaltdb.engine.util.FileTrees.delete(highDir);
+        deleteQuietly(lowDir, e);
+        deleteQuietly(highDir, e);
         throw e;
       }
+      fs.crashPoint("split.afterCatalog");
       Region lowRegion = openRegion(st.descriptor, low);
       Region highRegion = openRegion(st.descriptor, high);
       List<Region> regions = new ArrayList<>();
@@ -341,7 +418,7 @@ public final class Database implements AutoCloseable {
       }
       st.regions = List.copyOf(regions);
       closeRegion(parent);
-      io.basaltdb.engine.util.FileTrees.delete(regionDirectory(parent.name()));
+      FileTrees.delete(fs, regionDirectory(parent.name()));
       splits.incrementAndGet();
       return true;
     }
@@ -411,13 +488,15 @@ public final class Database implements AutoCloseable {
     return backgroundFailure.get();
   }
 
+  /**
+   * Deletes the log segments whose edits are all in files. The floor is read before the
+   * regions: a write that begins later gets a sequence id at or above it, and one that began
+   * earlier is still in flight or in a memstore when its region is read.
+   */
   private void deleteObsoleteWal() {
-    long oldest = Long.MAX_VALUE;
+    long oldest = sequence.get() + 1;
     for (Region r : regionsByName.values()) {
       oldest = Math.min(oldest, r.oldestUnflushedSequenceId());
-    }
-    if (oldest == Long.MAX_VALUE) {
-      oldest = sequence.get() + 1;
     }
     WriteAheadLog w = wal;
     if (w != null) {
@@ -517,6 +596,9 @@ public final class Database implements AutoCloseable {
     closed = true;
     RuntimeException first = null;
     for (Region r : regionsByName.values()) {
+      r.blockWrites(); // no write is acknowledged after its region's last flush below
+    }
+    for (Region r : regionsByName.values()) {
       try {
         if (r.hasUnloggedEdits() && !temporary) {
           r.flush();
@@ -539,13 +621,21 @@ public final class Database implements AutoCloseable {
     }
     if (temporary) {
       try {
-        io.basaltdb.engine.util.FileTrees.delete(dir);
+        FileTrees.delete(fs, dir);
       } catch (RuntimeException e) {
         first = first == null ? e : first;
       }
     }
     if (first != null) {
       throw first;
+    }
+  }
+
+  private void deleteQuietly(Path p, RuntimeException failure) {
+    try {
+      FileTrees.delete(fs, p);
+    } catch (RuntimeException e) {
+      failure.addSuppressed(e);
     }
   }
 

@@ -1,5 +1,8 @@
 package io.basaltdb.engine;
 
+import io.basaltdb.engine.io.FileSystem;
+import io.basaltdb.engine.io.NioFileSystem;
+
 /**
  * Database-wide settings, validated by {@link #validate()} when a database opens and
  * immutable afterwards (a record; change one with the {@code with*} builders).
@@ -18,16 +21,19 @@ package io.basaltdb.engine;
  * @param backgroundThreads threads for flushes and compactions
  * @param clock the only source of time
  * @param regionSplitBytes a region whose files pass this size is split in two (default 256 MiB)
+ * @param fileSystem every file and directory operation goes through it (default: the
+ *     operating system's; tests inject faults with their own)
  */
 public record EngineOptions(long flushSizeBytes, long globalMemstoreLimitBytes,
     long blockCacheBytes, long walRollBytes, long asyncSyncIntervalMillis,
     int compactionMinFiles, int compactionMaxFiles, double compactionRatio,
-    int maxCellSizeBytes, int backgroundThreads, Clock clock, long regionSplitBytes) {
+    int maxCellSizeBytes, int backgroundThreads, Clock clock, long regionSplitBytes,
+    FileSystem fileSystem) {
 
   public static EngineOptions defaults() {
     long heap = Runtime.getRuntime().maxMemory();
     return new EngineOptions(64L << 20, (long) (heap * 0.4), heap / 4, 64L << 20, 100, 3, 10,
-        1.2, 10 << 20, 2, Clock.SYSTEM, 256L << 20);
+        1.2, 10 << 20, 2, Clock.SYSTEM, 256L << 20, NioFileSystem.INSTANCE);
   }
 
   /** Throws {@link InvalidArgumentException} naming the first bad setting. */
@@ -45,6 +51,7 @@ public record EngineOptions(long flushSizeBytes, long globalMemstoreLimitBytes,
     check(maxCellSizeBytes >= 1024, "maxCellSizeBytes must be >= 1024");
     check(backgroundThreads >= 1, "backgroundThreads must be >= 1");
     check(clock != null, "clock must be set");
+    check(fileSystem != null, "fileSystem must be set");
     check(regionSplitBytes >= 16 * 1024, "regionSplitBytes must be >= 16384, got "
         + regionSplitBytes);
     return this;
@@ -59,48 +66,54 @@ public record EngineOptions(long flushSizeBytes, long globalMemstoreLimitBytes,
   public EngineOptions withFlushSizeBytes(long v) {
     return new EngineOptions(v, Math.max(globalMemstoreLimitBytes, v), blockCacheBytes,
         walRollBytes, asyncSyncIntervalMillis, compactionMinFiles, compactionMaxFiles,
-        compactionRatio, maxCellSizeBytes, backgroundThreads, clock, regionSplitBytes);
+        compactionRatio, maxCellSizeBytes, backgroundThreads, clock, regionSplitBytes, fileSystem);
   }
 
   public EngineOptions withGlobalMemstoreLimitBytes(long v) {
     return new EngineOptions(flushSizeBytes, v, blockCacheBytes, walRollBytes,
         asyncSyncIntervalMillis, compactionMinFiles, compactionMaxFiles, compactionRatio,
-        maxCellSizeBytes, backgroundThreads, clock, regionSplitBytes);
+        maxCellSizeBytes, backgroundThreads, clock, regionSplitBytes, fileSystem);
   }
 
   public EngineOptions withBlockCacheBytes(long v) {
     return new EngineOptions(flushSizeBytes, globalMemstoreLimitBytes, v, walRollBytes,
         asyncSyncIntervalMillis, compactionMinFiles, compactionMaxFiles, compactionRatio,
-        maxCellSizeBytes, backgroundThreads, clock, regionSplitBytes);
+        maxCellSizeBytes, backgroundThreads, clock, regionSplitBytes, fileSystem);
   }
 
   public EngineOptions withWalRollBytes(long v) {
     return new EngineOptions(flushSizeBytes, globalMemstoreLimitBytes, blockCacheBytes, v,
         asyncSyncIntervalMillis, compactionMinFiles, compactionMaxFiles, compactionRatio,
-        maxCellSizeBytes, backgroundThreads, clock, regionSplitBytes);
+        maxCellSizeBytes, backgroundThreads, clock, regionSplitBytes, fileSystem);
   }
 
   public EngineOptions withCompactionFiles(int min, int max) {
     return new EngineOptions(flushSizeBytes, globalMemstoreLimitBytes, blockCacheBytes,
         walRollBytes, asyncSyncIntervalMillis, min, max, compactionRatio, maxCellSizeBytes,
-        backgroundThreads, clock, regionSplitBytes);
+        backgroundThreads, clock, regionSplitBytes, fileSystem);
   }
 
   public EngineOptions withMaxCellSizeBytes(int v) {
     return new EngineOptions(flushSizeBytes, globalMemstoreLimitBytes, blockCacheBytes,
         walRollBytes, asyncSyncIntervalMillis, compactionMinFiles, compactionMaxFiles,
-        compactionRatio, v, backgroundThreads, clock, regionSplitBytes);
+        compactionRatio, v, backgroundThreads, clock, regionSplitBytes, fileSystem);
   }
 
   public EngineOptions withRegionSplitBytes(long v) {
     return new EngineOptions(flushSizeBytes, globalMemstoreLimitBytes, blockCacheBytes,
         walRollBytes, asyncSyncIntervalMillis, compactionMinFiles, compactionMaxFiles,
-        compactionRatio, maxCellSizeBytes, backgroundThreads, clock, v);
+        compactionRatio, maxCellSizeBytes, backgroundThreads, clock, v, fileSystem);
   }
 
   public EngineOptions withClock(Clock v) {
     return new EngineOptions(flushSizeBytes, globalMemstoreLimitBytes, blockCacheBytes,
         walRollBytes, asyncSyncIntervalMillis, compactionMinFiles, compactionMaxFiles,
-        compactionRatio, maxCellSizeBytes, backgroundThreads, v, regionSplitBytes);
+        compactionRatio, maxCellSizeBytes, backgroundThreads, v, regionSplitBytes, fileSystem);
+  }
+
+  public EngineOptions withFileSystem(FileSystem v) {
+    return new EngineOptions(flushSizeBytes, globalMemstoreLimitBytes, blockCacheBytes,
+        walRollBytes, asyncSyncIntervalMillis, compactionMinFiles, compactionMaxFiles,
+        compactionRatio, maxCellSizeBytes, backgroundThreads, clock, regionSplitBytes, v);
   }
 }

@@ -166,7 +166,7 @@ public final class EngineBench {
   }
 
   static void deleteRecursively(Path p) {
-    io.basaltdb.engine.util.FileTrees.delete(p);
+    io.basaltdb.engine.util.FileTrees.delete(io.basaltdb.engine.io.NioFileSystem.INSTANCE, p);
   }
 
 

@@ -148,7 +148,7 @@ public final class TpchBench {
         }
       }
     } finally {
-      io.basaltdb.engine.util.FileTrees.delete(base);
+      io.basaltdb.engine.util.FileTrees.delete(io.basaltdb.engine.io.NioFileSystem.INSTANCE, base);
     }
   }
 }

@@ -10,6 +10,7 @@ import io.basaltdb.engine.util.ByteReader;
 import io.basaltdb.engine.util.ByteWriter;
 import io.basaltdb.engine.util.Checksums;
 import io.basaltdb.engine.util.AtomicFiles;
+import io.basaltdb.engine.io.FileSystem;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,8 +24,13 @@ import java.util.TreeSet;
  * One version of the catalog ({@code engine/doc/catalog-format.md}) and its encoding.
  * Immutable; {@link #writeTo} installs it atomically.
  */
-public record CatalogFile(long nextRegionId, SortedSet<String> namespaces, List<TableEntry> tables) {
-  public static final int FORMAT_VERSION = 1;
+public record CatalogFile(int formatVersion, long nextRegionId, SortedSet<String> namespaces,
+    List<TableEntry> tables) {
+  /**
+   * Version 2: every store directory has a MANIFEST from its creation (version 1 stores got one
+   * at their first flush; a version-1 catalog is upgraded on open).
+   */
+  public static final int FORMAT_VERSION = 2;
   public static final long MAGIC = 0x42534C5443415431L; // "BSLTCAT1"
   public static final String NAME = "CATALOG";
 
@@ -40,6 +46,10 @@ public record CatalogFile(long nextRegionId, SortedSet<String> namespaces, List<
     public TableEntry {
       regions = List.copyOf(regions);
     }
+  }
+
+  public CatalogFile(long nextRegionId, SortedSet<String> namespaces, List<TableEntry> tables) {
+    this(FORMAT_VERSION, nextRegionId, namespaces, tables);
   }
 
   public CatalogFile {
@@ -105,7 +115,7 @@ public record CatalogFile(long nextRegionId, SortedSet<String> namespaces, List<
         throw new CorruptionException(where, 0, "bad catalog magic");
       }
       int v = r.getInt();
-      if (v != FORMAT_VERSION) {
+      if (v != 1 && v != FORMAT_VERSION) {
         throw new CorruptionException(where, 8, "unsupported catalog version " + v);
       }
       long next = r.getLong();
@@ -143,19 +153,21 @@ public record CatalogFile(long nextRegionId, SortedSet<String> namespaces, List<
       if (r.hasRemaining()) {
         throw new CorruptionException(where, r.position(), "trailing bytes in catalog");
       }
-      return new CatalogFile(next, ns, tables);
+      return new CatalogFile(v, next, ns, tables);
     } catch (ByteReader.MalformedException | io.basaltdb.engine.InvalidArgumentException e) {
       throw new CorruptionException(where, r.position(), "malformed catalog: " + e.getMessage());
     }
   }
 
-  public static CatalogFile read(Path dir) {
-    byte[] b = AtomicFiles.read(dir, NAME);
-    return b == null ? empty() : decode(b, dir.resolve(NAME).toString());
+  /** The catalog of a database directory, or null when it has none. */
+  public static CatalogFile readIfPresent(FileSystem fs, Path dir) {
+    byte[] b = AtomicFiles.read(fs, dir, NAME);
+    return b == null ? null : decode(b, dir.resolve(NAME).toString());
   }
 
-  public void writeTo(Path dir) {
-    AtomicFiles.write(dir, NAME, encode());
+  /** Installs this catalog atomically (always written in the current format; crash point "catalog"). */
+  public void writeTo(FileSystem fs, Path dir) {
+    AtomicFiles.write(fs, dir, NAME, encode(), "catalog");
   }
 
 

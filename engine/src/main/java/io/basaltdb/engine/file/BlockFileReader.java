@@ -7,6 +7,7 @@ import io.basaltdb.engine.StorageIOException;
 import io.basaltdb.engine.cache.BlockCache;
 import io.basaltdb.engine.cell.CellIterator;
 import io.basaltdb.engine.util.ByteReader.MalformedException;
+import io.basaltdb.engine.io.FileSystem;
 import io.basaltdb.engine.util.ByteWriter;
 import io.basaltdb.engine.util.Unmapper;
 import java.io.IOException;
@@ -14,7 +15,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.zip.CRC32C;
 import net.jpountz.lz4.LZ4Exception;
@@ -68,10 +68,10 @@ public final class BlockFileReader implements AutoCloseable {
   }
 
   /** Opens a file; a missing or damaged file raises an exception naming it. */
-  public static BlockFileReader open(Path path, BlockCache cache) {
+  public static BlockFileReader open(FileSystem fs, Path path, BlockCache cache) {
     FileChannel ch;
     try {
-      ch = FileChannel.open(path, StandardOpenOption.READ);
+      ch = fs.openForRead(path);
     } catch (NoSuchFileException e) {
       throw new CorruptionException("block file " + path + " is missing");
     } catch (IOException e) {

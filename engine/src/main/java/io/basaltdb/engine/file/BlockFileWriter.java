@@ -5,15 +5,14 @@ import io.basaltdb.engine.Cell;
 import io.basaltdb.engine.Compression;
 import io.basaltdb.engine.StorageIOException;
 import io.basaltdb.engine.cell.CellComparator;
+import io.basaltdb.engine.io.FileSystem;
 import io.basaltdb.engine.util.ByteWriter;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -30,6 +29,7 @@ public final class BlockFileWriter implements AutoCloseable {
 
   private record IndexEntry(Cell lastCell, BlockHandle handle) {}
 
+  private final FileSystem fs;
   private final Path path;
   private final byte[] family;
   private final WriterOptions options;
@@ -55,7 +55,9 @@ public final class BlockFileWriter implements AutoCloseable {
   private long maxTs = Long.MIN_VALUE;
   private long rawDataBytes;
 
-  public BlockFileWriter(Path path, byte[] family, WriterOptions options, long createdMillis) {
+  public BlockFileWriter(FileSystem fs, Path path, byte[] family, WriterOptions options,
+      long createdMillis) {
+    this.fs = fs;
     this.path = path;
     this.family = family;
     this.options = options;
@@ -65,7 +67,7 @@ public final class BlockFileWriter implements AutoCloseable {
     this.bloom = options.bloomType() == BloomType.NONE ? null
         : new BloomFilter.Builder(options.bloomFalsePositiveRate());
     try {
-      channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+      channel = fs.createNew(path);
     } catch (IOException e) {
       throw StorageIOException.wrap("cannot create block file " + path, e);
     }
@@ -244,7 +246,7 @@ public final class BlockFileWriter implements AutoCloseable {
     }
     try {
       channel.close();
-      Files.deleteIfExists(path);
+      fs.deleteIfExists(path);
     } catch (IOException e) {
       throw StorageIOException.wrap("cannot remove partial block file " + path, e);
     }

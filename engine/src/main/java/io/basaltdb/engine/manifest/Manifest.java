@@ -5,6 +5,7 @@ import io.basaltdb.engine.util.ByteReader;
 import io.basaltdb.engine.util.ByteWriter;
 import io.basaltdb.engine.util.Checksums;
 import io.basaltdb.engine.util.AtomicFiles;
+import io.basaltdb.engine.io.FileSystem;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -75,15 +76,28 @@ public record Manifest(long flushedSeq, long nextFileNumber, List<FileEntry> fil
     }
   }
 
-  /** Reads the manifest of {@code dir}; {@link #EMPTY} when there is none yet. */
-  public static Manifest read(Path dir) {
-    byte[] b = AtomicFiles.read(dir, NAME);
-    return b == null ? EMPTY : decode(b, dir.resolve(NAME).toString());
+  /**
+   * Reads the manifest of {@code dir}. Every store has one from the moment it is created, so
+   * a missing manifest is corruption, never an empty store.
+   */
+  public static Manifest read(FileSystem fs, Path dir) {
+    Manifest m = readIfPresent(fs, dir);
+    if (m == null) {
+      throw new CorruptionException(dir.resolve(NAME).toString(), 0,
+          "the store's manifest is missing");
+    }
+    return m;
   }
 
-  /** Atomically replaces the manifest of {@code dir} with this one. */
-  public void writeTo(Path dir) {
-    AtomicFiles.write(dir, NAME, encode());
+  /** The manifest of {@code dir}, or null when there is none. */
+  public static Manifest readIfPresent(FileSystem fs, Path dir) {
+    byte[] b = AtomicFiles.read(fs, dir, NAME);
+    return b == null ? null : decode(b, dir.resolve(NAME).toString());
+  }
+
+  /** Atomically replaces the manifest of {@code dir} with this one (crash point "manifest"). */
+  public void writeTo(FileSystem fs, Path dir) {
+    AtomicFiles.write(fs, dir, NAME, encode(), "manifest");
   }
 
 

@@ -29,6 +29,16 @@ public final class MemStore {
     maxSeq.accumulateAndGet(c.sequenceId(), Math::max);
   }
 
+  /**
+   * Takes back a cell of a write that failed before it was acknowledged (its log sync failed);
+   * the sequence-id range is left as it was (a conservative bound).
+   */
+  public void remove(Cell c) {
+    if (cells.remove(c)) {
+      heapSize.addAndGet(-(c.heapSize() + 40));
+    }
+  }
+
   public long heapSize() {
     return heapSize.get();
   }

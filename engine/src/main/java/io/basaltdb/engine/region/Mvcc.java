@@ -75,6 +75,11 @@ public final class Mvcc {
     }
   }
 
+  /** The smallest sequence id of a write not yet completed, or Long.MAX_VALUE. */
+  public synchronized long oldestPending() {
+    return pending.isEmpty() ? Long.MAX_VALUE : pending.peekFirst().seq;
+  }
+
   /** Raises the read point (recovery) when nothing is in flight. */
   public synchronized void advanceTo(long seq) {
     if (pending.isEmpty() && seq > readPoint) {

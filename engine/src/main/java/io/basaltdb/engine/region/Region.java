@@ -6,6 +6,7 @@ import io.basaltdb.engine.Durability;
 import io.basaltdb.engine.FamilyOptions;
 import io.basaltdb.engine.InvalidArgumentException;
 import io.basaltdb.engine.compaction.CompactionPolicy;
+import io.basaltdb.engine.io.FileSystem;
 import io.basaltdb.engine.store.Store;
 import io.basaltdb.engine.store.StoreFile;
 import io.basaltdb.engine.store.StoreView;
@@ -15,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -79,8 +81,8 @@ public final class Region implements AutoCloseable {
     try {
       for (Map.Entry<String, FamilyOptions> f : descriptor.families().entrySet()) {
         byte[] fam = f.getKey().getBytes(StandardCharsets.UTF_8);
-        opened.put(fam, Store.open(dir.resolve(f.getKey()), fam, f.getValue(), ctx.blockCache(),
-            ctx.options().clock()));
+        opened.put(fam, Store.open(ctx.fs(), dir.resolve(f.getKey()), fam, f.getValue(),
+            ctx.blockCache(), ctx.options().clock()));
       }
     } catch (RuntimeException e) {
       opened.values().forEach(Store::close);
@@ -90,9 +92,48 @@ public final class Region implements AutoCloseable {
     this.mvcc = new Mvcc(ctx.sequence().get());
   }
 
-  /** Opens the region's stores under {@code dir}; the caller replays the WAL, then {@link #opened}. */
+  /**
+   * Opens the region's existing stores under {@code dir} (each must have its directory and
+   * manifest); the caller replays the WAL, then {@link #opened}.
+   */
   public static Region open(RegionDescriptor descriptor, Path dir, RegionContext ctx) {
     return new Region(descriptor, dir, ctx);
+  }
+
+  /**
+   * Makes a new region's directory with an empty store per family, durably, replacing whatever
+   * a leftover directory of that name held. Done before the catalog names the region.
+   */
+  public static void create(FileSystem fs, Path dir, Collection<String> families) {
+    FileTrees.delete(fs, dir);
+    try {
+      fs.createDirectories(dir);
+    } catch (java.io.IOException e) {
+      throw io.basaltdb.engine.StorageIOException.wrap("cannot create region directory " + dir, e);
+    }
+    for (String f : families) {
+      Store.create(fs, dir.resolve(f));
+    }
+  }
+
+  /**
+   * Deletes what the region's directory holds that its stores do not name: files of an
+   * interrupted flush or compaction, directories of families dropped or never added. Called
+   * once the whole database has opened.
+   */
+  public void deleteLeftovers() {
+    for (Store s : stores.values()) {
+      s.deleteLeftovers();
+    }
+    try {
+      for (Path p : ctx.fs().list(dir)) {
+        if (!descriptor.families().containsKey(p.getFileName().toString())) {
+          FileTrees.delete(ctx.fs(), p);
+        }
+      }
+    } catch (java.io.IOException e) {
+      throw io.basaltdb.engine.StorageIOException.wrap("cannot list " + dir, e);
+    }
   }
 
   public RegionDescriptor descriptor() {
@@ -119,7 +160,7 @@ public final class Region implements AutoCloseable {
     try {
       checkOpen();
       TreeMap<byte[], Store> next = new TreeMap<>(stores);
-      next.put(fam, Store.open(dir.resolve(family), fam, options, ctx.blockCache(),
+      next.put(fam, Store.open(ctx.fs(), dir.resolve(family), fam, options, ctx.blockCache(),
           ctx.options().clock()));
       LinkedHashMap<String, FamilyOptions> f = new LinkedHashMap<>(
           descriptor.families());
@@ -160,7 +201,7 @@ public final class Region implements AutoCloseable {
     if (removed != null) {
       ctx.budget().release(removed.memstoreBytes());
       removed.close();
-      FileTrees.delete(removed.directory());
+      FileTrees.delete(ctx.fs(), removed.directory());
     }
   }
 
@@ -241,9 +282,9 @@ public final class Region implements AutoCloseable {
     updatesLock.readLock().lock();
     try {
       if (writesBlocked || closed) {
-        // checked under the update lock: a split's final flush takes it exclusively after
-        // blocking writes, so no write can land in the parent after that flush
-        throw new RegionClosedException("region " + name() + " (splitting)");
+        // checked under the update lock: a split's, disable's or close's final flush takes it
+        // exclusively after blocking writes, so no write can land after that flush
+        throw new RegionClosedException("region " + name() + " (closing, splitting or disabled)");
       }
       entry = mvcc.begin(ctx.sequence()::incrementAndGet);
       long seq = entry.sequenceId();
@@ -258,6 +299,7 @@ public final class Region implements AutoCloseable {
       if (durability != Durability.SKIP) {
         walPosition = ctx.wal().append(new WalEdit(seq, nameBytes, stamped));
       } else {
+        ctx.wal().checkWritable();
         unloggedEdits.set(true);
       }
       long bytes = 0;
@@ -274,13 +316,21 @@ public final class Region implements AutoCloseable {
     } finally {
       updatesLock.readLock().unlock();
     }
-    try {
-      if (durability == Durability.SYNC) {
+    if (durability == Durability.SYNC) {
+      try {
         ctx.wal().sync(walPosition);
+      } catch (RuntimeException e) {
+        // its writer is told it failed, so no reader may ever see it and no flush may keep it:
+        // the cells leave the memstore before the write completes (the log is now poisoned,
+        // so no flush can run meanwhile: a flush syncs the log first)
+        for (Cell c : stamped) {
+          stores.get(c.family()).remove(c);
+        }
+        mvcc.complete(entry);
+        throw e;
       }
-    } finally {
-      mvcc.completeAndWait(entry);
     }
+    mvcc.completeAndWait(entry);
     writes.incrementAndGet();
     requests.maybeRequestFlush(stores.values());
     return stamped;
@@ -409,8 +459,15 @@ public final class Region implements AutoCloseable {
     return StoreTotals.memstoreBytes(stores.values());
   }
 
+  /**
+   * The smallest sequence id whose edit may be in the log but in no file: writes in flight
+   * (which may have logged their edit but not yet reached a memstore) and memstore contents.
+   * MVCC is read first: a write leaves it only after its memstore insert, so none slips
+   * between the two reads.
+   */
   public long oldestUnflushedSequenceId() {
-    return StoreTotals.oldestUnflushedSequenceId(stores.values());
+    long inFlight = mvcc.oldestPending();
+    return Math.min(inFlight, StoreTotals.oldestUnflushedSequenceId(stores.values()));
   }
 
   /** Flushes every store's memstore to a new file; returns the number of files written. */
@@ -421,10 +478,13 @@ public final class Region implements AutoCloseable {
       if (closed) {
         return 0;
       }
+      ctx.wal().checkWritable();
       List<Store.Snapshot> snaps = new ArrayList<>();
       List<Store> order = new ArrayList<>(stores.values());
+      boolean hadUnlogged;
       updatesLock.writeLock().lock();
       try {
+        hadUnlogged = unloggedEdits.getAndSet(false); // SKIP writes from now on mark it again
         snapshots.swap(() -> {
           long point = ctx.sequence().get();
           for (Store s : order) {
@@ -435,15 +495,28 @@ public final class Region implements AutoCloseable {
         updatesLock.writeLock().unlock();
       }
       int files = 0;
-      for (int i = 0; i < order.size(); i++) {
-        long bytes = snaps.get(i).memstore().heapSize();
-        StoreFile f = order.get(i).flush(snaps.get(i));
-        ctx.budget().release(bytes);
-        if (f != null) {
-          files++;
+      try {
+        // every edit in the snapshots was appended before its memstore insert: syncing the log
+        // first means no file ever holds an edit the log could still lose (ASYNC writes stay
+        // a prefix of the log) nor one whose sync failed
+        ctx.wal().syncAll();
+        for (int i = 0; i < order.size(); i++) {
+          long bytes = snaps.get(i).memstore().heapSize();
+          StoreFile f = order.get(i).flush(snaps.get(i));
+          ctx.budget().release(bytes);
+          if (f != null) {
+            files++;
+          }
         }
+      } catch (RuntimeException e) {
+        if (hadUnlogged) {
+          unloggedEdits.set(true);
+        }
+        // the snapshots stay in memory and in the log; the database takes no more writes
+        // until reopened, when the log replays them
+        ctx.wal().poison(e);
+        throw e;
       }
-      unloggedEdits.set(false);
       ctx.scheduler().flushed(this);
       if (needsCompaction()) {
         requests.requestCompaction();
@@ -566,7 +639,21 @@ public final class Region implements AutoCloseable {
     }
   }
 
-  /** After a failed split: accept writes again. */
+  /**
+   * Refuses writes from now on ({@link RegionClosedException}, which the table API retries
+   * on the table's current regions) and returns once no write is in flight, so a flush after
+   * this holds every write the region acknowledged.
+   */
+  public void blockWrites() {
+    updatesLock.writeLock().lock();
+    try {
+      writesBlocked = true;
+    } finally {
+      updatesLock.writeLock().unlock();
+    }
+  }
+
+  /** After a failed split or disable: accept writes again. */
   public void unblockWrites() {
     writesBlocked = false;
   }

@@ -17,6 +17,10 @@ public record RegionContext(java.util.function.Supplier<WriteAheadLog> walSuppli
     return walSupplier.get();
   }
 
+  public io.basaltdb.engine.io.FileSystem fs() {
+    return options.fileSystem();
+  }
+
   /** Background work the database runs for a region. */
   public interface Scheduler {
     void requestFlush(Region r);

@@ -10,12 +10,13 @@ import io.basaltdb.engine.cell.CellIterator;
 import io.basaltdb.engine.file.BlockFileReader;
 import io.basaltdb.engine.file.BlockFileWriter;
 import io.basaltdb.engine.file.FileInfo;
+import io.basaltdb.engine.io.FileSystem;
+import io.basaltdb.engine.util.FileTrees;
 import io.basaltdb.engine.manifest.Manifest;
 import io.basaltdb.engine.memstore.MemStore;
 import io.basaltdb.engine.read.CellResolver;
 import io.basaltdb.engine.read.MergingIterator;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -34,6 +35,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * region's update lock orders them against {@link #snapshot}).
  */
 public final class Store implements AutoCloseable {
+  private final FileSystem fs;
   private final Path dir;
   private final byte[] family;
   private final String familyName;
@@ -48,8 +50,13 @@ public final class Store implements AutoCloseable {
   private volatile StoreView view; // replaced under this; holds the store's own file references
   private Manifest manifest; // guarded by this
 
-  private Store(Path dir, byte[] family, FamilyOptions options, BlockCache cache, Clock clock,
-      Manifest manifest, List<StoreFile> files) {
+  /** Files found at open that the manifest does not name (deleted once the database is open). */
+  private final List<Path> leftovers;
+
+  private Store(FileSystem fs, Path dir, byte[] family, FamilyOptions options, BlockCache cache,
+      Clock clock, Manifest manifest, List<StoreFile> files, List<Path> leftovers) {
+    this.fs = fs;
+    this.leftovers = leftovers;
     this.dir = dir;
     this.family = family;
     this.familyName = new String(family, java.nio.charset.StandardCharsets.UTF_8);
@@ -61,34 +68,59 @@ public final class Store implements AutoCloseable {
     this.view = new StoreView(new MemStore(), List.of(), files);
   }
 
-  /** Opens (or creates) the store in {@code dir}; checks the manifest and its files. */
-  public static Store open(Path dir, byte[] family, FamilyOptions options, BlockCache cache,
-      Clock clock) {
+  /**
+   * Makes a new, empty store in {@code dir}: whatever the directory held (a leftover of a
+   * dropped family or an interrupted creation) is removed, then the directory and an empty
+   * manifest are made durable. A store exists from here on; its manifest is never absent.
+   */
+  public static void create(FileSystem fs, Path dir) {
+    FileTrees.delete(fs, dir);
     try {
-      Files.createDirectories(dir);
+      fs.createDirectories(dir);
     } catch (IOException e) {
       throw StorageIOException.wrap("cannot create store directory " + dir, e);
     }
-    Manifest m = Manifest.read(dir);
+    Manifest.EMPTY.writeTo(fs, dir);
+  }
+
+  /**
+   * Opens the existing store in {@code dir}: its manifest must be there and every file it
+   * names present with its recorded size, else {@link CorruptionException}. Nothing is
+   * deleted here: files the manifest does not name are {@link #deleteLeftovers() deleted}
+   * only once the whole database has opened.
+   */
+  public static Store open(FileSystem fs, Path dir, byte[] family, FamilyOptions options,
+      BlockCache cache, Clock clock) {
+    if (!fs.isDirectory(dir)) {
+      throw new CorruptionException(dir.toString(), 0, "the store's directory is missing");
+    }
+    Manifest m = Manifest.read(fs, dir);
     List<StoreFile> files = new ArrayList<>();
     Set<String> live = new HashSet<>();
     try {
       for (Manifest.FileEntry e : m.files()) {
         Path p = dir.resolve(e.name());
-        if (!Files.exists(p)) {
+        if (!fs.exists(p)) {
           throw new CorruptionException("block file " + p + " named by the manifest is missing");
         }
-        long size = Files.size(p);
+        long size = fs.size(p);
         if (size != e.size()) {
           throw new CorruptionException(p.toString(), size,
               "file is " + size + " bytes, the manifest says " + e.size());
         }
-        BlockFileReader reader = BlockFileReader.open(p, cache);
+        BlockFileReader reader = BlockFileReader.open(fs, p, cache);
         reader.setCachePriority(options.inMemory());
-        files.add(new StoreFile(parseNumber(e.name()), e.name(), reader));
+        files.add(new StoreFile(fs, parseNumber(e.name()), e.name(), reader));
         live.add(e.name());
       }
-      deleteLeftovers(dir, live);
+      List<Path> leftovers = new ArrayList<>();
+      for (Path p : fs.list(dir)) {
+        String n = p.getFileName().toString();
+        if ((n.endsWith(".blk") && !live.contains(n)) || n.equals(Manifest.NAME + ".tmp")) {
+          leftovers.add(p);
+        }
+      }
+      return new Store(fs, dir, family, options, cache, clock, m, files, leftovers);
     } catch (IOException e) {
       files.forEach(StoreFile::release);
       throw StorageIOException.wrap("cannot open store " + dir, e);
@@ -96,17 +128,23 @@ public final class Store implements AutoCloseable {
       files.forEach(StoreFile::release);
       throw e;
     }
-    return new Store(dir, family, options, cache, clock, m, files);
   }
 
-  private static void deleteLeftovers(Path dir, Set<String> live) throws IOException {
-    try (var s = Files.list(dir)) {
-      for (Path p : (Iterable<Path>) s::iterator) {
-        String n = p.getFileName().toString();
-        if ((n.endsWith(".blk") && !live.contains(n)) || n.equals(Manifest.NAME + ".tmp")) {
-          Files.delete(p);
-        }
+  /**
+   * Deletes the files found at open that the manifest does not name (an interrupted flush's
+   * or compaction's output). Called once the database has opened completely.
+   */
+  public void deleteLeftovers() {
+    try {
+      for (Path p : leftovers) {
+        fs.deleteIfExists(p);
       }
+      if (!leftovers.isEmpty()) {
+        fs.syncDirectory(dir);
+      }
+      leftovers.clear();
+    } catch (IOException e) {
+      throw StorageIOException.wrap("cannot delete leftovers in " + dir, e);
     }
   }
 
@@ -153,6 +191,14 @@ public final class Store implements AutoCloseable {
   /** Adds a stamped cell to the active memstore. */
   public void add(Cell c) {
     view.active.add(c); // the region's update lock keeps a swap from happening meanwhile
+  }
+
+  /** Takes back a cell of a failed write from whichever memstore holds it (see MemStore#remove). */
+  public synchronized void remove(Cell c) {
+    view.active.remove(c);
+    for (MemStore m : view.flushing) {
+      m.remove(c);
+    }
   }
 
   public long activeMemstoreBytes() {
@@ -219,6 +265,7 @@ public final class Store implements AutoCloseable {
       StoreFile added = null;
       if (!snap.memstore().isEmpty()) {
         added = writeFile(snap.memstore().cells(), null);
+        fs.crashPoint("flush.afterFileWrite");
       }
       synchronized (this) {
         List<MemStore> flushing = new ArrayList<>(view.flushing);
@@ -246,7 +293,7 @@ public final class Store implements AutoCloseable {
       entries.add(new Manifest.FileEntry(f.name(), f.length()));
     }
     Manifest m = new Manifest(flushedSeq, nextFileNumber.get(), entries);
-    m.writeTo(dir);
+    m.writeTo(fs, dir);
     manifest = m;
     view = next;
   }
@@ -259,7 +306,7 @@ public final class Store implements AutoCloseable {
     long number = nextFileNumber.getAndIncrement();
     String name = Manifest.fileName(number);
     Path p = dir.resolve(name);
-    try (BlockFileWriter w = new BlockFileWriter(p, family, options.writerOptions(),
+    try (BlockFileWriter w = new BlockFileWriter(fs, p, family, options.writerOptions(),
         clock.millis())) {
       if (resolver == null) {
         for (Cell c : cells) {
@@ -275,9 +322,9 @@ public final class Store implements AutoCloseable {
       }
       w.finish();
     }
-    BlockFileReader reader = BlockFileReader.open(p, cache);
+    BlockFileReader reader = BlockFileReader.open(fs, p, cache);
     reader.setCachePriority(options.inMemory());
-    return new StoreFile(number, name, reader);
+    return new StoreFile(fs, number, name, reader);
   }
 
   // ---------------------------------------------------------------- compaction
@@ -321,6 +368,7 @@ public final class Store implements AutoCloseable {
           f.release();
         }
       }
+      fs.crashPoint("compaction.afterFileWrite");
       synchronized (this) {
         List<StoreFile> files = new ArrayList<>(view.files);
         if (!files.containsAll(inputs)) {
@@ -332,6 +380,7 @@ public final class Store implements AutoCloseable {
         }
         install(new StoreView(view.active, view.flushing, files), manifest.flushedSeq());
       }
+      fs.crashPoint("compaction.afterInstall");
       for (StoreFile f : inputs) {
         f.markCompactedAway();
         f.release();
@@ -349,19 +398,15 @@ public final class Store implements AutoCloseable {
 
   /**
    * Copies every cell of {@code files} with a row in {@code [start, end)} (empty end = no end),
-   * unresolved, into one new file of the store directory {@code target} (a daughter region's),
-   * and records it in that directory's manifest with this store's flushed sequence id.
+   * unresolved, into one new file of the store directory {@code target} (a daughter region's,
+   * already {@link #create created}), and records it in that directory's manifest with this
+   * store's flushed sequence id.
    */
   public void copyRangeTo(List<StoreFile> files, Path target, byte[] start, byte[] end) {
     if (files.isEmpty()) {
       return;
     }
-    try {
-      Files.createDirectories(target);
-    } catch (IOException e) {
-      throw StorageIOException.wrap("cannot create " + target, e);
-    }
-    Manifest m = Manifest.read(target);
+    Manifest m = Manifest.read(fs, target);
     long number = m.nextFileNumber();
     String name = Manifest.fileName(number);
     Path p = target.resolve(name);
@@ -375,7 +420,7 @@ public final class Store implements AutoCloseable {
         its.add(f.reader().scanner());
       }
       try (MergingIterator merged = new MergingIterator(its);
-          BlockFileWriter w = new BlockFileWriter(p, family, options.writerOptions(),
+          BlockFileWriter w = new BlockFileWriter(fs, p, family, options.writerOptions(),
               clock.millis())) {
         merged.seek(io.basaltdb.engine.cell.CellComparator.firstOnRow(start, family));
         for (Cell c = merged.current(); c != null; merged.next(), c = merged.current()) {
@@ -397,13 +442,13 @@ public final class Store implements AutoCloseable {
     List<Manifest.FileEntry> entries = new ArrayList<>(m.files());
     try {
       if (cells > 0) {
-        entries.add(new Manifest.FileEntry(name, Files.size(p)));
+        entries.add(new Manifest.FileEntry(name, fs.size(p)));
       }
     } catch (IOException e) {
       throw StorageIOException.wrap("cannot stat " + p, e);
     }
     new Manifest(Math.max(m.flushedSeq(), flushedSequenceId()), number + 1, entries)
-        .writeTo(target);
+        .writeTo(fs, target);
   }
 
   // ---------------------------------------------------------------- reads

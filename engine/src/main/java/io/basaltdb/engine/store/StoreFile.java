@@ -4,7 +4,7 @@ import io.basaltdb.engine.StorageIOException;
 import io.basaltdb.engine.file.BlockFileReader;
 import io.basaltdb.engine.file.FileInfo;
 import java.io.IOException;
-import java.nio.file.Files;
+import io.basaltdb.engine.io.FileSystem;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -14,13 +14,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  * reader and deletes the file. Thread-safe.
  */
 public final class StoreFile {
+  private final FileSystem fs;
   private final long number;
   private final String name;
   private final BlockFileReader reader;
   private final AtomicInteger refs = new AtomicInteger(1);
   private volatile boolean deleteWhenReleased;
 
-  StoreFile(long number, String name, BlockFileReader reader) {
+  StoreFile(FileSystem fs, long number, String name, BlockFileReader reader) {
+    this.fs = fs;
     this.number = number;
     this.name = name;
     this.reader = reader;
@@ -72,7 +74,7 @@ public final class StoreFile {
       reader.close();
       if (deleteWhenReleased) {
         try {
-          Files.deleteIfExists(reader.path());
+          fs.deleteIfExists(reader.path());
         } catch (IOException e) {
           throw StorageIOException.wrap("cannot delete compacted file " + reader.path(), e);
         }

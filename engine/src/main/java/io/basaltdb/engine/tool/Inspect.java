@@ -7,6 +7,8 @@ import io.basaltdb.engine.cache.BlockCache;
 import io.basaltdb.engine.cell.CellIterator;
 import io.basaltdb.engine.file.BlockFileReader;
 import io.basaltdb.engine.file.FileInfo;
+import io.basaltdb.engine.io.FileSystem;
+import io.basaltdb.engine.io.NioFileSystem;
 import io.basaltdb.engine.manifest.Manifest;
 import io.basaltdb.engine.region.Region;
 import io.basaltdb.engine.store.Store;
@@ -24,10 +26,14 @@ import java.nio.file.Path;
  * wal &lt;wal dir&gt;                  the edits of every segment (replay is read-only here)
  * manifest &lt;store dir&gt;           a store's live files and flushed sequence id
  * check &lt;database dir&gt;           opens the database and reads every cell of every file
+ * salvage-wal &lt;wal dir&gt;          keeps the intact records of damaged segments, sets the
+ *                               damaged originals aside as *.damaged (lossy, explicit repair)
  * </pre>
  * Every damaged byte found is reported as the engine reports it: file and offset.
  */
 public final class Inspect {
+  private static final FileSystem FS = NioFileSystem.INSTANCE;
+
   private Inspect() {}
 
   public static void main(String[] args) {
@@ -38,7 +44,7 @@ public final class Inspect {
   public static int run(String[] args, PrintStream out) {
     if (args.length < 2) {
       out.println("usage: inspect file <path> [--cells N] | wal <dir> | manifest <store dir>"
-          + " | check <database dir>");
+          + " | check <database dir> | salvage-wal <wal dir>");
       return 2;
     }
     Path p = Path.of(args[1]);
@@ -48,6 +54,7 @@ public final class Inspect {
             ? Integer.parseInt(args[3]) : 0, out);
         case "wal" -> wal(p, out);
         case "manifest" -> manifest(p, out);
+        case "salvage-wal" -> salvageWal(p, out);
         case "check" -> {
           return check(p, out);
         }
@@ -64,7 +71,7 @@ public final class Inspect {
   }
 
   static void file(Path p, int cells, PrintStream out) {
-    try (BlockFileReader r = BlockFileReader.open(p, new BlockCache(0))) {
+    try (BlockFileReader r = BlockFileReader.open(FS, p, new BlockCache(0))) {
       FileInfo i = r.info();
       out.printf("file %s: %d bytes, %d data blocks, %d index level(s), bloom %s%n", p,
           r.length(), r.dataBlockCount(), r.indexLevels(), i.bloomType());
@@ -86,20 +93,30 @@ public final class Inspect {
   static void wal(Path dir, PrintStream out) {
     long[] cells = {0};
     // replay truncates a torn tail of the newest segment, as opening the database would
-    var stats = WalReader.replay(dir, e -> cells[0] += e.cells().size());
+    var stats = WalReader.replay(FS, dir, e -> cells[0] += e.cells().size());
     out.printf("wal %s: %d segment(s), %d edits, %d cells, max seq %d, %d torn bytes dropped%n",
         dir, stats.segments(), stats.edits(), cells[0], stats.maxSequenceId(),
         stats.truncatedBytes());
   }
 
   static void manifest(Path storeDir, PrintStream out) {
-    Manifest m = Manifest.read(storeDir);
+    Manifest m = Manifest.read(FS, storeDir);
     out.printf("manifest %s: flushed seq %d, next file %d, %d file(s)%n", storeDir,
         m.flushedSeq(), m.nextFileNumber(), m.files().size());
     for (Manifest.FileEntry f : m.files()) {
       out.printf("  %s %d bytes%s%n", f.name(), f.size(),
           Files.exists(storeDir.resolve(f.name())) ? "" : " MISSING");
     }
+  }
+
+  static void salvageWal(Path dir, PrintStream out) {
+    var dropped = WalReader.salvage(FS, dir);
+    for (var d : dropped) {
+      out.printf("salvaged %s: damage at offset %d (%s), %d bytes set aside in %s.damaged%n",
+          d.segment(), d.firstDamageOffset(), d.what(), d.droppedBytes(),
+          d.segment().getFileName());
+    }
+    out.printf("salvage-wal %s: %d damaged segment(s)%n", dir, dropped.size());
   }
 
   static int check(Path dbDir, PrintStream out) {

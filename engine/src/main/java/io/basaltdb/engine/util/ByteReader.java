@@ -116,6 +116,10 @@ public final class ByteReader {
     return getBytes(getVarInt());
   }
 
+  public static long getLong(byte[] b, int off) {
+    return ((long) getInt(b, off) << 32) | (getInt(b, off + 4) & 0xffffffffL);
+  }
+
   public static int getInt(byte[] b, int off) {
     return ((b[off] & 0xff) << 24) | ((b[off + 1] & 0xff) << 16) | ((b[off + 2] & 0xff) << 8)
         | (b[off + 3] & 0xff);

@@ -2,13 +2,12 @@ package io.basaltdb.engine.wal;
 
 import io.basaltdb.engine.ClosedException;
 import io.basaltdb.engine.StorageIOException;
+import io.basaltdb.engine.io.FileSystem;
 import io.basaltdb.engine.util.ByteWriter;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.concurrent.ScheduledExecutorService;
@@ -34,6 +33,7 @@ public final class WriteAheadLog implements AutoCloseable {
 
   private record Segment(long number, Path path, long maxSeq) {}
 
+  private final FileSystem fs;
   private final Path dir;
   private final long rollBytes;
   private final Object appendLock = new Object();
@@ -60,14 +60,15 @@ public final class WriteAheadLog implements AutoCloseable {
    * are kept (they were replayed) until {@link #deleteObsoleteSegments} finds them flushed.
    * With a scheduler, ASYNC writes are synced every {@code asyncIntervalMillis}.
    */
-  public WriteAheadLog(Path dir, long rollBytes, long asyncIntervalMillis,
+  public WriteAheadLog(FileSystem fs, Path dir, long rollBytes, long asyncIntervalMillis,
       ScheduledExecutorService scheduler) {
+    this.fs = fs;
     this.dir = dir;
     this.rollBytes = rollBytes;
     try {
-      Files.createDirectories(dir);
+      fs.createDirectories(dir);
       long last = 0;
-      for (Path p : WalReader.segments(dir)) {
+      for (Path p : WalReader.segments(fs, dir)) {
         long n = WalFormat.segmentNumber(p);
         closedSegments.add(new Segment(n, p, Long.MAX_VALUE));
         last = n;
@@ -93,12 +94,20 @@ public final class WriteAheadLog implements AutoCloseable {
 
   private void openSegment(long number) throws IOException {
     Path p = dir.resolve(WalFormat.segmentName(number));
-    FileChannel ch = FileChannel.open(p, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-    ByteWriter h = new ByteWriter(WalFormat.HEADER_SIZE);
-    h.putLong(WalFormat.MAGIC).putInt(WalFormat.FORMAT_VERSION).putInt(0);
-    writeFully(ch, h.array(), h.size());
-    ch.force(true);
-    io.basaltdb.engine.util.Fsync.directory(dir);
+    FileChannel ch = fs.createNew(p);
+    try {
+      byte[] h = WalFormat.segmentHeader();
+      writeFully(ch, h, h.length);
+      ch.force(true);
+      fs.syncDirectory(dir);
+    } catch (IOException e) {
+      try {
+        ch.close();
+      } catch (IOException ignored) {
+        // already failing
+      }
+      throw e;
+    }
     channel = ch;
     segmentNumber = number;
     segmentBytes = WalFormat.HEADER_SIZE;
@@ -109,15 +118,10 @@ public final class WriteAheadLog implements AutoCloseable {
   public long append(WalEdit edit) {
     ByteWriter w = SCRATCH.get();
     w.reset();
-    w.putInt(0).putInt(0);
+    w.putInt(0).putInt(0).putInt(0);
     edit.encode(w);
-    int len = w.size() - WalFormat.RECORD_HEADER_SIZE;
-    w.setInt(0, len);
     byte[] a = w.array();
-    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
-    crc.update(a, 0, 4);
-    crc.update(a, 8, len);
-    w.setInt(4, (int) crc.getValue());
+    WalFormat.writeRecordHeader(a, 0, w.size() - WalFormat.RECORD_HEADER_SIZE);
     synchronized (appendLock) {
       checkUsable();
       buffer.put(a, 0, w.size());
@@ -138,8 +142,26 @@ public final class WriteAheadLog implements AutoCloseable {
     if (closed) {
       throw new ClosedException("write-ahead log " + dir);
     }
-    if (failure != null) {
-      throw StorageIOException.wrap("write-ahead log failed earlier", failure);
+    checkWritable();
+  }
+
+  /**
+   * Throws once the log has failed (a write or fsync failed, or {@link #poison} was called):
+   * the database takes no more writes until it is reopened, since nothing written after the
+   * failure could be acknowledged safely.
+   */
+  public void checkWritable() {
+    IOException f = failure;
+    if (f != null) {
+      throw StorageIOException.wrap("the database is read-only until it is reopened: a write to "
+          + dir + " failed (" + f.getMessage() + ")", f);
+    }
+  }
+
+  /** Makes the log (and so the database) refuse writes until reopened, e.g. after a failed flush. */
+  public void poison(Throwable cause) {
+    if (failure == null) {
+      failure = cause instanceof IOException io ? io : new IOException(cause.toString(), cause);
     }
   }
 
@@ -162,6 +184,7 @@ public final class WriteAheadLog implements AutoCloseable {
   private void roll() {
     writeBuffer();
     try {
+      fs.crashPoint("wal.roll");
       channel.force(false);
       channel.close();
       syncedPosition = Math.max(syncedPosition, writtenPosition);
@@ -240,7 +263,9 @@ public final class WriteAheadLog implements AutoCloseable {
       while (!closedSegments.isEmpty() && closedSegments.peekFirst().maxSeq < oldestUnflushedSeq) {
         Segment s = closedSegments.pollFirst();
         try {
-          Files.deleteIfExists(s.path);
+          // one at a time, each made durable: a crash never leaves a gap between segments
+          fs.deleteIfExists(s.path);
+          fs.syncDirectory(dir);
           deleted++;
         } catch (IOException e) {
           throw StorageIOException.wrap("cannot delete WAL segment " + s.path, e);

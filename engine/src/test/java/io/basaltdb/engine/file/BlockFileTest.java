@@ -13,6 +13,7 @@ import io.basaltdb.engine.CorruptionException;
 import io.basaltdb.engine.cache.BlockCache;
 import io.basaltdb.engine.cell.CellComparator;
 import io.basaltdb.engine.cell.CellIterator;
+import io.basaltdb.engine.io.NioFileSystem;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -46,13 +47,13 @@ class BlockFileTest {
   }
 
   private BlockFileReader write(Path p, List<Cell> cells, WriterOptions o) {
-    try (BlockFileWriter w = new BlockFileWriter(p, FAM, o, 42)) {
+    try (BlockFileWriter w = new BlockFileWriter(NioFileSystem.INSTANCE, p, FAM, o, 42)) {
       for (Cell c : cells) {
         w.append(c);
       }
       w.finish();
     }
-    return BlockFileReader.open(p, new BlockCache(1 << 20));
+    return BlockFileReader.open(NioFileSystem.INSTANCE, p, new BlockCache(1 << 20));
   }
 
   @ParameterizedTest
@@ -155,7 +156,7 @@ class BlockFileTest {
   @Test
   void outOfOrderAppendIsRefused() {
     List<Cell> cells = randomCells(new Random(1), 10);
-    try (BlockFileWriter w = new BlockFileWriter(tmp.resolve("d.blk"), FAM, WriterOptions.DEFAULT, 1)) {
+    try (BlockFileWriter w = new BlockFileWriter(NioFileSystem.INSTANCE, tmp.resolve("d.blk"), FAM, WriterOptions.DEFAULT, 1)) {
       w.append(cells.get(5));
       assertThrows(IllegalStateException.class, () -> w.append(cells.get(2)));
     }
@@ -164,7 +165,7 @@ class BlockFileTest {
   @Test
   void missingFileIsNamed() {
     CorruptionException e = assertThrows(CorruptionException.class,
-        () -> BlockFileReader.open(tmp.resolve("nope.blk"), new BlockCache(0)));
+        () -> BlockFileReader.open(NioFileSystem.INSTANCE, tmp.resolve("nope.blk"), new BlockCache(0)));
     assertTrue(e.getMessage().contains("nope.blk"), e.getMessage());
   }
 }

@@ -16,6 +16,7 @@ import io.basaltdb.engine.region.ReadSpec;
 import io.basaltdb.engine.region.Region;
 import io.basaltdb.engine.region.RegionScanner;
 import io.basaltdb.engine.wal.WalReader;
+import io.basaltdb.engine.io.NioFileSystem;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
@@ -63,7 +64,7 @@ class CorruptionTest {
   }
 
   private Path walSegment() throws IOException {
-    List<Path> segs = WalReader.segments(tmp.resolve("db/wal"));
+    List<Path> segs = WalReader.segments(NioFileSystem.INSTANCE, tmp.resolve("db/wal"));
     return segs.get(segs.size() - 1);
   }
 

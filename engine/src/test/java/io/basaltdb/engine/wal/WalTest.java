@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.basaltdb.engine.Cell;
 import io.basaltdb.engine.CellType;
 import io.basaltdb.engine.CorruptionException;
+import io.basaltdb.engine.io.NioFileSystem;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
@@ -35,13 +36,13 @@ class WalTest {
 
   private List<WalEdit> replayAll() {
     List<WalEdit> out = new ArrayList<>();
-    WalReader.replay(dir, out::add);
+    WalReader.replay(NioFileSystem.INSTANCE, dir, out::add);
     return out;
   }
 
   private List<Long> writeEdits(int n) {
     List<Long> positions = new ArrayList<>();
-    WriteAheadLog wal = new WriteAheadLog(dir, 1 << 20, 100, null);
+    WriteAheadLog wal = new WriteAheadLog(NioFileSystem.INSTANCE, dir, 1 << 20, 100, null);
     for (int i = 1; i <= n; i++) {
       positions.add(wal.append(edit(i, 1 + i % 4)));
     }
@@ -51,7 +52,7 @@ class WalTest {
   }
 
   private static Path onlySegment(Path dir) throws IOException {
-    List<Path> segs = WalReader.segments(dir);
+    List<Path> segs = WalReader.segments(NioFileSystem.INSTANCE, dir);
     assertEquals(1, segs.size());
     return segs.get(0);
   }
@@ -72,7 +73,7 @@ class WalTest {
 
   @Test
   void rollsSegmentsAndDeletesFlushedOnes() {
-    WriteAheadLog wal = new WriteAheadLog(dir, 4096, 100, null);
+    WriteAheadLog wal = new WriteAheadLog(NioFileSystem.INSTANCE, dir, 4096, 100, null);
     for (int i = 1; i <= 300; i++) {
       wal.append(edit(i, 2));
     }
@@ -136,14 +137,14 @@ class WalTest {
     try (RandomAccessFile f = new RandomAccessFile(first.toFile(), "rw")) {
       f.setLength(f.length() - 3);
     }
-    new WriteAheadLog(dir, 1 << 20, 100, null).close(); // a newer segment now exists
+    new WriteAheadLog(NioFileSystem.INSTANCE, dir, 1 << 20, 100, null).close(); // a newer segment now exists
     CorruptionException e = assertThrows(CorruptionException.class, this::replayAll);
     assertTrue(e.getMessage().contains("not the newest"), e.getMessage());
   }
 
   @Test
   void groupCommitSharesFsyncs() throws Exception {
-    WriteAheadLog wal = new WriteAheadLog(dir, 64 << 20, 100, null);
+    WriteAheadLog wal = new WriteAheadLog(NioFileSystem.INSTANCE, dir, 64 << 20, 100, null);
     int threads = 8;
     int perThread = 200;
     ExecutorService pool = Executors.newFixedThreadPool(threads);
