@@ -206,8 +206,10 @@ public final class FaultInjectingFileSystem implements FileSystem {
   public void syncDirectory(Path dir) throws IOException {
     Path d = norm(dir);
     guarded(Op.DIRSYNC, d, () -> {
-      real.syncDirectory(d);
-      synchronized (this) {
+      if (!Files.isDirectory(d)) {
+        throw new java.nio.file.NoSuchFileException(d.toString());
+      }
+      synchronized (this) { // durability is simulated: no real fsync needed
         undo.removeIf(u -> {
           if (u instanceof Deleted x) {
             return x.dir.equals(d) && purge(x.saved);
