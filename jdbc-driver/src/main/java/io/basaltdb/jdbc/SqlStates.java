@@ -34,7 +34,7 @@ final class SqlStates {
             }
             Object result = io.basaltdb.sql.Proxies.forward(method, target, args);
             return wrapResult(result, method.getReturnType());
-          } catch (SQLException | RuntimeException e) {
+          } catch (SQLException | RuntimeException | StackOverflowError e) {
             throw translate(e);
           }
         });
@@ -53,7 +53,8 @@ final class SqlStates {
   }
 
   private static Throwable translate(Throwable t) {
-    if (t instanceof SQLException || t instanceof RuntimeException) {
+    if (t instanceof SQLException || t instanceof RuntimeException
+        || t instanceof StackOverflowError) {
       return SqlErrors.toSqlException(t);
     }
     return t;

@@ -44,7 +44,6 @@ public final class BasaltConnections {
     return open(db, new Properties());
   }
 
-  /** With extra Calcite connection properties (they may not override the parser factory). */
   /**
    * The connection with Basalt's commit and rollback: with auto-commit off, writes wait in
    * {@link PendingWrites} until {@code commit()}; {@code rollback()}, {@code close()} drop them;
@@ -74,15 +73,53 @@ public final class BasaltConnections {
             Object result = Proxies.forward(method, c, args);
             return name.equals("prepareStatement") && result instanceof PreparedStatement ps
                 ? PreparedStatements.wrap(ps, cc) : result;
-          } catch (RuntimeException e) {
+          } catch (RuntimeException | StackOverflowError e) {
             throw SqlErrors.toSqlException(e);
           }
         });
   }
 
-  public static Connection open(Database db, Properties properties) throws SQLException {
+  /** The connection properties a client may set: Basalt's own. */
+  private static final java.util.Set<String> ACCEPTED = java.util.Set.of(
+      io.basaltdb.sql.exec.ConnectionSettings.DURABILITY,
+      io.basaltdb.sql.exec.ConnectionSettings.READ_TIMESTAMP,
+      io.basaltdb.sql.exec.ConnectionSettings.WRITE_TIMESTAMP,
+      io.basaltdb.sql.exec.ConnectionSettings.READ_ONLY);
+
+  /** Calcite's own connection properties (model, schemaFactory, fun, typeSystem, ...), lower case. */
+  private static final java.util.Set<String> CALCITE_INTERNAL = calciteInternal();
+
+  private static java.util.Set<String> calciteInternal() {
+    java.util.Set<String> names = new java.util.HashSet<>();
+    for (org.apache.calcite.config.CalciteConnectionProperty p
+        : org.apache.calcite.config.CalciteConnectionProperty.values()) {
+      names.add(p.camelName().toLowerCase(java.util.Locale.ROOT));
+    }
+    return java.util.Set.copyOf(names);
+  }
+
+  /**
+   * Only Basalt's own properties reach Calcite. Calcite's internal ones (a {@code model} file,
+   * a {@code schemaFactory}, {@code fun}, {@code typeSystem}, ...) would let a client read files,
+   * create directories or call Java methods: refused with 08001. Anything else (a tool's own
+   * settings, Avatica's url/serialization, user/password) is ignored.
+   */
+  static Properties accepted(Properties given) throws SQLException {
     Properties p = new Properties();
-    p.putAll(properties);
+    for (String key : given.stringPropertyNames()) {
+      if (ACCEPTED.contains(key)) {
+        p.setProperty(key, given.getProperty(key));
+      } else if (CALCITE_INTERNAL.contains(key.toLowerCase(java.util.Locale.ROOT))) {
+        throw new SQLException("connection property '" + key + "' is not accepted: Calcite's"
+            + " internal settings cannot be set on a Basalt connection (accepted: "
+            + new java.util.TreeSet<>(ACCEPTED) + ")", "08001");
+      }
+    }
+    return p;
+  }
+
+  public static Connection open(Database db, Properties properties) throws SQLException {
+    Properties p = accepted(properties);
     p.setProperty("parserFactory", PARSER_FACTORY);
     Connection c = DRIVER.connect("jdbc:calcite:", p);
     try {

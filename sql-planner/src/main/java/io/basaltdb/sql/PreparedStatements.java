@@ -74,7 +74,8 @@ final class PreparedStatements {
     BatchWrite batch = BATCH == null ? null : batchWrite(aps);
     return (PreparedStatement) Proxy.newProxyInstance(PreparedStatements.class.getClassLoader(),
         new Class<?>[] {PreparedStatement.class},
-        new Handler(aps, connection, batch, types, precisions, scales, labels));
+        new Handler(aps, connection, batch, types, precisions, scales, labels,
+            io.basaltdb.sql.parser.LimitParameters.of(sql(aps))));
   }
 
   /** Whether {@code statement} writes its batches at once (for tests). */
@@ -84,8 +85,8 @@ final class PreparedStatements {
   }
 
   private record Handler(AvaticaPreparedStatement statement, CalciteConnection connection,
-      BatchWrite batch, int[] types, int[] precisions, int[] scales, String[] labels)
-      implements InvocationHandler {
+      BatchWrite batch, int[] types, int[] precisions, int[] scales, String[] labels,
+      io.basaltdb.sql.parser.LimitParameters limits) implements InvocationHandler {
     @Override
     public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
       String name = method.getName();
@@ -107,6 +108,7 @@ final class PreparedStatements {
         try {
           ColumnValues.checkParameter(types[index - 1], precisions[index - 1],
               scales[index - 1], value, labels[index - 1]);
+          limits.check(index, value);
         } catch (RuntimeException e) {
           throw SqlErrors.toSqlException(e);
         }
@@ -152,5 +154,18 @@ final class PreparedStatements {
       }
     }
     return null;
+  }
+
+  /** The statement's SQL text, or null when Avatica's signature cannot be read. */
+  private static String sql(AvaticaPreparedStatement statement) {
+    if (SIGNATURE == null) {
+      return null;
+    }
+    try {
+      return SIGNATURE.invoke(statement) instanceof org.apache.calcite.avatica.Meta.Signature s
+          ? s.sql : null;
+    } catch (ReflectiveOperationException e) {
+      return null;
+    }
   }
 }

@@ -18,7 +18,9 @@ import java.util.Map;
  * on a read-only connection 25006, an
  * unsupported operation 0A000, a missing table or schema 42P01, a
  * disabled table 55000, other bad input 22023 (or 42000 for a parse or validation error),
- * corruption XX001, storage failure 58030, a closed database 08003.
+ * corruption XX001, storage failure 58030, a closed database 08003; a
+ * {@link SqlStateException} carries its own state, and a stack overflow while planning is
+ * 54001 (statement too complex).
  */
 public final class SqlErrors {
   private SqlErrors() {}
@@ -42,6 +44,14 @@ public final class SqlErrors {
 
   public static String sqlState(Throwable t) {
     for (Throwable c = t; c != null; c = c.getCause()) {
+      if (c instanceof SqlStateException s) {
+        return s.sqlState();
+      }
+      if (c instanceof StackOverflowError) {
+        return "54001";
+      }
+    }
+    for (Throwable c = t; c != null; c = c.getCause()) {
       for (Map.Entry<Class<?>, String> e : STATES) {
         if (e.getKey().isInstance(c)) {
           return e.getValue();
@@ -56,8 +66,12 @@ public final class SqlErrors {
     String state = sqlState(t);
     String message = t.getMessage();
     for (Throwable c = t; c != null; c = c.getCause()) {
-      if (c instanceof io.basaltdb.engine.BasaltException) {
+      if (c instanceof io.basaltdb.engine.BasaltException || c instanceof SqlStateException) {
         message = c.getMessage();
+        break;
+      }
+      if (c instanceof StackOverflowError) {
+        message = SqlStateException.tooComplex("it nests too deeply to plan").getMessage();
         break;
       }
     }

@@ -61,9 +61,13 @@ public final class BasaltServer implements AutoCloseable {
 
   /** Starts a server; port 0 picks a free one ({@link #port}). */
   public static BasaltServer start(Options o) throws Exception {
-    InetAddress address = InetAddress.getByName(o.bind());
-    if (!address.isLoopbackAddress() && o.users() == null && !o.allowUnauthenticatedRemote()) {
-      throw new IllegalArgumentException("refusing to serve " + o.bind() + " without "
+    // no bind address means every interface (Jetty's reading of null): never loopback
+    boolean everyInterface = o.bind() == null || o.bind().isBlank();
+    InetAddress address = everyInterface ? null : InetAddress.getByName(o.bind());
+    if ((everyInterface || !address.isLoopbackAddress()) && o.users() == null
+        && !o.allowUnauthenticatedRemote()) {
+      throw new IllegalArgumentException("refusing to serve "
+          + (everyInterface ? "every interface (no bind address)" : o.bind()) + " without "
           + "authentication: give --users FILE, or --allow-unauthenticated-remote");
     }
     if (o.users() != null && !Files.isReadable(o.users())) {

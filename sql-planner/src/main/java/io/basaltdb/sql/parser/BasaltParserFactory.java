@@ -1,7 +1,7 @@
 package io.basaltdb.sql.parser;
 
 import io.basaltdb.sql.ddl.BasaltDdlExecutor;
-import io.basaltdb.sql.parser.impl.BasaltSqlParserImpl;
+import io.basaltdb.sql.parser.impl.LimitedParser;
 import java.io.Reader;
 import org.apache.calcite.server.DdlExecutor;
 import org.apache.calcite.sql.parser.SqlAbstractParserImpl;
@@ -9,7 +9,9 @@ import org.apache.calcite.sql.parser.SqlParserImplFactory;
 
 /**
  * Basalt's parser and DDL executor for Calcite connections: set the connection property
- * {@code parserFactory=io.basaltdb.sql.parser.BasaltParserFactory#INSTANCE}.
+ * {@code parserFactory=io.basaltdb.sql.parser.BasaltParserFactory#INSTANCE}. Parsed statements
+ * pass {@link StatementLimits}; a parser that runs out of stack (thousands of nested
+ * parentheses) reports 54001 instead of "parse failed: null".
  */
 public final class BasaltParserFactory implements SqlParserImplFactory {
   public static final BasaltParserFactory INSTANCE = new BasaltParserFactory();
@@ -18,7 +20,7 @@ public final class BasaltParserFactory implements SqlParserImplFactory {
 
   @Override
   public SqlAbstractParserImpl getParser(Reader reader) {
-    return BasaltSqlParserImpl.FACTORY.getParser(reader);
+    return LimitedParser.create(reader);
   }
 
   @Override

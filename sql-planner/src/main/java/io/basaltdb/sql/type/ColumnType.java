@@ -91,7 +91,7 @@ public enum ColumnType {
       case DOUBLE -> ByteBuffer.allocate(8).putDouble(((Number) v).doubleValue()).array();
       case DECIMAL -> (v instanceof BigDecimal d ? d : new BigDecimal(v.toString())).toPlainString()
           .getBytes(StandardCharsets.US_ASCII);
-      case CHAR, VARCHAR -> v.toString().getBytes(StandardCharsets.UTF_8);
+      case CHAR, VARCHAR -> Utf8.encode(v.toString(), "a " + this + " value");
       case BINARY, VARBINARY -> v instanceof ByteString b ? b.getBytes() : (byte[]) v;
     };
   }

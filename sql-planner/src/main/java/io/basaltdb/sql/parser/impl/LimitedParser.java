@@ -1,0 +1,59 @@
+package io.basaltdb.sql.parser.impl;
+
+import io.basaltdb.sql.SqlStateException;
+import io.basaltdb.sql.parser.StatementLimits;
+import java.io.Reader;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.util.SourceStringReader;
+
+/**
+ * The generated parser with {@link StatementLimits} applied to what it parses, and a stack
+ * overflow (thousands of nested parentheses) reported as 54001 rather than "parse failed:
+ * null". In the generated parser's package for its input stream field.
+ */
+public final class LimitedParser extends BasaltSqlParserImpl {
+  private LimitedParser(Reader reader) {
+    super(reader);
+  }
+
+  /** A parser for {@code reader}, set up as the generated factory sets up its own. */
+  public static LimitedParser create(Reader reader) {
+    LimitedParser parser = new LimitedParser(reader);
+    if (reader instanceof SourceStringReader s) {
+      String sql = s.getSourceString();
+      parser.setOriginalSql(sql);
+      parser.jj_input_stream.ReInit(reader, 1, 1, sql.length());
+    }
+    return parser;
+  }
+
+  @Override
+  public SqlNode parseSqlStmtEof() throws Exception {
+    try {
+      return StatementLimits.check(super.parseSqlStmtEof());
+    } catch (StackOverflowError e) {
+      throw SqlStateException.tooComplex("it nests too deeply to parse");
+    }
+  }
+
+  @Override
+  public SqlNodeList parseSqlStmtList() throws Exception {
+    try {
+      SqlNodeList list = super.parseSqlStmtList();
+      StatementLimits.check(list);
+      return list;
+    } catch (StackOverflowError e) {
+      throw SqlStateException.tooComplex("it nests too deeply to parse");
+    }
+  }
+
+  @Override
+  public SqlParseException normalizeException(Throwable ex) {
+    if (ex instanceof SqlStateException s) {
+      throw s; // keeps its SQLState instead of becoming a parse error
+    }
+    return super.normalizeException(ex);
+  }
+}

@@ -1,0 +1,30 @@
+package io.basaltdb.sql.type;
+
+import io.basaltdb.sql.SqlStateException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Strict UTF-8 for stored strings. Java's encoder turns a lone UTF-16 surrogate into '?',
+ * which made two different keys one row; here such a string is refused with SQLState 22021
+ * (character not in repertoire), naming the position. Stateless.
+ */
+public final class Utf8 {
+  private Utf8() {}
+
+  /** The UTF-8 bytes of {@code s}, or 22021 when it holds a lone surrogate. */
+  public static byte[] encode(String s, String where) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (Character.isSurrogate(c)) {
+        if (Character.isHighSurrogate(c) && i + 1 < s.length()
+            && Character.isLowSurrogate(s.charAt(i + 1))) {
+          i++;
+          continue;
+        }
+        throw new SqlStateException("22021", String.format("%s holds a lone UTF-16 surrogate"
+            + " U+%04X at character %d: not a valid Unicode string", where, (int) c, i + 1));
+      }
+    }
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+}
