@@ -298,6 +298,7 @@ public final class Region implements AutoCloseable {
       }
       if (durability != Durability.SKIP) {
         walPosition = ctx.wal().append(new WalEdit(seq, nameBytes, stamped));
+        ctx.fs().crashPoint("write.afterLog");
       } else {
         ctx.wal().checkWritable();
         unloggedEdits.set(true);

@@ -232,4 +232,46 @@ class WritePathFaultTest {
       }
     }
   }
+
+  @Test
+  void aLogSegmentIsNotDeletedWhileAWriteHasLoggedButNotReachedItsMemstore() throws Exception {
+    FaultInjectingFileSystem fs = new FaultInjectingFileSystem(tmp.resolve("trash"));
+    Path dir = tmp.resolve("db");
+    EngineOptions o = EngineOptions.defaults().withFileSystem(fs).withWalRollBytes(4096);
+    Database db = TestTables.open(dir, o, Map.of("f", FamilyOptions.DEFAULT), "a", "b");
+    java.util.concurrent.CountDownLatch logged = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    fs.setCrashPoints(name -> {
+      if (name.equals("write.afterLog") && Thread.currentThread().getName().equals("slow")) {
+        logged.countDown();
+        try {
+          release.await(); // logged, not yet in its memstore
+        } catch (InterruptedException e) {
+          throw new AssertionError(e);
+        }
+      }
+      return false;
+    });
+    Thread slow = new Thread(() -> db.table("a").put(put("slow", Durability.SYNC)), "slow");
+    slow.start();
+    logged.await();
+    for (int i = 0; i < 200; i++) { // later writes roll the segment holding the slow one's edit
+      db.table("b").put(put(String.format("b%03d", i), Durability.SYNC));
+    }
+    assertTrue(db.wal().segmentCount() > 2, "rolled: " + db.wal().segmentCount());
+    db.admin().flush(TableName.of("b")); // then WAL clean-up runs
+    release.countDown();
+    slow.join(); // acknowledged
+    fs.crash("after the slow write");
+    try {
+      db.close();
+    } catch (RuntimeException expected) {
+      // nothing reaches the disk any more
+    }
+    fs.powerLoss();
+    try (Database again = Database.open(dir, o)) {
+      assertTrue(!again.table("a").get(new Get("slow".getBytes())).isEmpty(),
+          "the acknowledged write's log segment was deleted before it reached its memstore");
+    }
+  }
 }

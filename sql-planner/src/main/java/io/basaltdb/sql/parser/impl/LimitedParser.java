@@ -3,6 +3,7 @@ package io.basaltdb.sql.parser.impl;
 import io.basaltdb.sql.SqlStateException;
 import io.basaltdb.sql.parser.StatementLimits;
 import java.io.Reader;
+import java.util.regex.Pattern;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.parser.SqlParseException;
@@ -14,6 +15,12 @@ import org.apache.calcite.util.SourceStringReader;
  * null". In the generated parser's package for its input stream field.
  */
 public final class LimitedParser extends BasaltSqlParserImpl {
+  private static final Pattern NEGATIVE_LIMIT = Pattern.compile(
+      "(?i)\\b(LIMIT|FETCH\\s+(FIRST|NEXT))\\s+-\\s*\\d");
+  private static final Pattern NEGATIVE_OFFSET = Pattern.compile("(?i)\\bOFFSET\\s+-\\s*\\d");
+
+  private String sql;
+
   private LimitedParser(Reader reader) {
     super(reader);
   }
@@ -24,6 +31,7 @@ public final class LimitedParser extends BasaltSqlParserImpl {
     if (reader instanceof SourceStringReader s) {
       String sql = s.getSourceString();
       parser.setOriginalSql(sql);
+      parser.sql = sql;
       parser.jj_input_stream.ReInit(reader, 1, 1, sql.length());
     }
     return parser;
@@ -53,6 +61,13 @@ public final class LimitedParser extends BasaltSqlParserImpl {
   public SqlParseException normalizeException(Throwable ex) {
     if (ex instanceof SqlStateException s) {
       throw s; // keeps its SQLState instead of becoming a parse error
+    }
+    // the grammar takes only unsigned numbers there; a negative one is a data exception
+    if (sql != null && NEGATIVE_LIMIT.matcher(sql).find()) {
+      throw new SqlStateException("2201W", "LIMIT/FETCH must not be negative: " + sql);
+    }
+    if (sql != null && NEGATIVE_OFFSET.matcher(sql).find()) {
+      throw new SqlStateException("2201X", "OFFSET must not be negative: " + sql);
     }
     return super.normalizeException(ex);
   }
