@@ -103,7 +103,12 @@ final class CrashCampaign {
       db.close();
       throw new AssertionError("read after a power loss failed, " + where(), e);
     }
-    int k = expected.verify(actual, where());
+    int k;
+    try {
+      k = expected.verify(actual, where());
+    } catch (AssertionError e) {
+      throw new AssertionError(e.getMessage() + "\n" + rawVersions(db), e);
+    }
     tailRecovered += k;
     rounds++;
     if (!db.admin().tableExists(T)) {
@@ -297,6 +302,22 @@ final class CrashCampaign {
       }
     }
     return out;
+  }
+
+  /** Every version of every cell with timestamp and sequence id, for a failure's report. */
+  private static String rawVersions(Database db) {
+    StringBuilder b = new StringBuilder("raw versions:");
+    try (ResultScanner s = db.table(T).getScanner(new Scan().readVersions(Integer.MAX_VALUE))) {
+      for (Result r : s) {
+        for (Cell c : r.cells()) {
+          b.append("\n  ").append(c).append(" = ").append(Cell.printable(c.value()));
+        }
+      }
+    } catch (RuntimeException e) {
+      b.append(" unreadable: ").append(e);
+    }
+    b.append("\nregions: ").append(db.admin().regions(T));
+    return b.toString();
   }
 
   /** Checks the last round's power loss and closes. */
