@@ -265,6 +265,11 @@ public final class Region implements AutoCloseable {
       List<Cell> current = read != null ? get(row, read) : List.of();
       List<Cell> cells = fn.apply(current);
       if (cells == null || cells.isEmpty()) {
+        if (durability == Durability.SYNC) {
+          // nothing to write, but the caller acts on what it saw (a failed check, say), which
+          // may be an ASYNC write still unsynced: a SYNC operation returns with it durable
+          ctx.wal().syncAll();
+        }
         return List.of();
       }
       validate(row, cells);

@@ -274,4 +274,34 @@ class WritePathFaultTest {
           "the acknowledged write's log segment was deleted before it reached its memstore");
     }
   }
+  @Test
+  void aSyncOperationThatWritesNothingStillMakesWhatItSawDurable() throws IOException {
+    // found by the crash campaign (seed 20261124, round 319): an ASYNC put, then a SYNC
+    // check-and-put whose check failed; the check-and-put wrote nothing and so synced nothing,
+    // and the power loss took the put its caller had seen acknowledged and durable
+    FaultInjectingFileSystem fs = new FaultInjectingFileSystem(tmp.resolve("trash"));
+    Path dir = tmp.resolve("db");
+    EngineOptions d = EngineOptions.defaults();
+    EngineOptions o = new EngineOptions(d.flushSizeBytes(), d.globalMemstoreLimitBytes(),
+        d.blockCacheBytes(), d.walRollBytes(), 3_600_000, d.compactionMinFiles(),
+        d.compactionMaxFiles(), d.compactionRatio(), d.maxCellSizeBytes(),
+        d.backgroundThreads(), d.clock(), d.regionSplitBytes(), fs);
+    Database db = TestTables.open(dir, o, Map.of("f", FamilyOptions.DEFAULT), "t");
+    db.table("t").put(put("async", Durability.ASYNC));
+    Put p = put("async", Durability.SYNC);
+    boolean applied = db.table("t").checkAndMutate(io.basaltdb.engine.CheckAndMutate
+        .newBuilder("async".getBytes()).ifEquals(F, Q, "other".getBytes()).build(p));
+    assertTrue(!applied, "the check fails");
+    fs.crash("after the SYNC check-and-put");
+    try {
+      db.close();
+    } catch (RuntimeException expected) {
+      // nothing reaches the disk any more
+    }
+    fs.powerLoss();
+    try (Database again = Database.open(dir, o)) {
+      assertTrue(present(again, "async"),
+          "a SYNC operation returned, so everything before it is durable");
+    }
+  }
 }
