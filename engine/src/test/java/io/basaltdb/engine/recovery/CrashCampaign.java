@@ -316,7 +316,7 @@ final class CrashCampaign {
     } catch (RuntimeException e) {
       b.append(" unreadable: ").append(e);
     }
-    b.append("\nregions: ").append(db.admin().regions(T));
+    b.append("\n").append(db.admin().regions(T).size()).append(" regions");
     return b.toString();
   }
 
