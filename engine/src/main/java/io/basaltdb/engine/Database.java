@@ -483,6 +483,17 @@ public final class Database implements AutoCloseable {
     return wal;
   }
 
+  /**
+   * Returns once everything written so far (ASYNC writes included) is in the log on stable
+   * storage: what a SYNC statement that wrote through ASYNC batches waits for.
+   */
+  public void sync() {
+    WriteAheadLog w = wal;
+    if (w != null) {
+      w.syncAll();
+    }
+  }
+
   /** A failure of a background flush or compaction, or null. */
   public Throwable backgroundFailure() {
     return backgroundFailure.get();

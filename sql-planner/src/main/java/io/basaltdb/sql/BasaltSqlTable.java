@@ -1,19 +1,19 @@
 package io.basaltdb.sql;
 
 import io.basaltdb.engine.Database;
+import io.basaltdb.sql.catalog.CellNames;
+import io.basaltdb.sql.catalog.SqlColumn;
+import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.exec.ConnectionSettings;
 import io.basaltdb.sql.exec.ScanExecutor;
 import io.basaltdb.sql.exec.WriteExecutor;
-import io.basaltdb.sql.rel.BasaltTableModify;
-import io.basaltdb.sql.rel.WriteSpec;
+import io.basaltdb.sql.pushdown.ScanSpec;
+import io.basaltdb.sql.pushdown.WriteSpec;
 import io.basaltdb.sql.rel.BasaltScan;
-import io.basaltdb.sql.rel.ScanSpec;
-import io.basaltdb.sql.catalog.SqlColumn;
-import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.rel.BasaltTableModify;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.calcite.DataContext;
-import io.basaltdb.sql.catalog.CellNames;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Enumerator;
 import org.apache.calcite.rel.type.RelDataType;

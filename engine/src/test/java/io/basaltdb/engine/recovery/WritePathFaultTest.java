@@ -218,13 +218,7 @@ class WritePathFaultTest {
       db.table("t").put(put(String.format("row%05d", i), Durability.SYNC));
     }
     assertEquals(1, db.admin().split(T));
-    fs.crash("right after the split");
-    try {
-      db.close();
-    } catch (RuntimeException expected) {
-      // nothing reaches the disk any more
-    }
-    System.out.println("split power loss: " + fs.powerLoss());
+    System.out.println("split power loss: " + powerLoss(db, fs, "right after the split"));
     try (Database again = Database.open(dir, o)) {
       assertEquals(2, again.regions(T).size(), "the daughters are durable");
       for (int i = 0; i < 2000; i++) {
@@ -262,13 +256,7 @@ class WritePathFaultTest {
     db.admin().flush(TableName.of("b")); // then WAL clean-up runs
     release.countDown();
     slow.join(); // acknowledged
-    fs.crash("after the slow write");
-    try {
-      db.close();
-    } catch (RuntimeException expected) {
-      // nothing reaches the disk any more
-    }
-    fs.powerLoss();
+    powerLoss(db, fs, "after the slow write");
     try (Database again = Database.open(dir, o)) {
       assertTrue(!again.table("a").get(new Get("slow".getBytes())).isEmpty(),
           "the acknowledged write's log segment was deleted before it reached its memstore");
@@ -281,27 +269,54 @@ class WritePathFaultTest {
     // and the power loss took the put its caller had seen acknowledged and durable
     FaultInjectingFileSystem fs = new FaultInjectingFileSystem(tmp.resolve("trash"));
     Path dir = tmp.resolve("db");
-    EngineOptions d = EngineOptions.defaults();
-    EngineOptions o = new EngineOptions(d.flushSizeBytes(), d.globalMemstoreLimitBytes(),
-        d.blockCacheBytes(), d.walRollBytes(), 3_600_000, d.compactionMinFiles(),
-        d.compactionMaxFiles(), d.compactionRatio(), d.maxCellSizeBytes(),
-        d.backgroundThreads(), d.clock(), d.regionSplitBytes(), fs);
+    EngineOptions o = withoutBackgroundSync(fs);
     Database db = TestTables.open(dir, o, Map.of("f", FamilyOptions.DEFAULT), "t");
     db.table("t").put(put("async", Durability.ASYNC));
     Put p = put("async", Durability.SYNC);
     boolean applied = db.table("t").checkAndMutate(io.basaltdb.engine.CheckAndMutate
         .newBuilder("async".getBytes()).ifEquals(F, Q, "other".getBytes()).build(p));
     assertTrue(!applied, "the check fails");
-    fs.crash("after the SYNC check-and-put");
+    powerLoss(db, fs, "after the SYNC check-and-put");
+    try (Database again = Database.open(dir, o)) {
+      assertTrue(present(again, "async"),
+          "a SYNC operation returned, so everything before it is durable");
+    }
+  }
+
+  @Test
+  void databaseSyncMakesEveryAsyncWriteDurable() throws IOException {
+    FaultInjectingFileSystem fs = new FaultInjectingFileSystem(tmp.resolve("trash"));
+    Path dir = tmp.resolve("db");
+    EngineOptions o = withoutBackgroundSync(fs);
+    Database db = TestTables.open(dir, o, Map.of("f", FamilyOptions.DEFAULT), "t");
+    db.table("t").put(put("synced", Durability.ASYNC));
+    db.sync();
+    db.table("t").put(put("unsynced", Durability.ASYNC));
+    powerLoss(db, fs, "after Database.sync");
+    try (Database again = Database.open(dir, o)) {
+      assertTrue(present(again, "synced"), "written before Database.sync()");
+      assertTrue(!present(again, "unsynced"), "the power loss takes an unsynced ASYNC write");
+    }
+  }
+
+  /** Options whose ASYNC writes are never synced in the background (within a test). */
+  private static EngineOptions withoutBackgroundSync(FaultInjectingFileSystem fs) {
+    EngineOptions d = EngineOptions.defaults();
+    return new EngineOptions(d.flushSizeBytes(), d.globalMemstoreLimitBytes(),
+        d.blockCacheBytes(), d.walRollBytes(), 3_600_000, d.compactionMinFiles(),
+        d.compactionMaxFiles(), d.compactionRatio(), d.maxCellSizeBytes(),
+        d.backgroundThreads(), d.clock(), d.regionSplitBytes(), fs);
+  }
+
+  /** The power fails: {@code db} is abandoned and everything unsynced is lost. */
+  private static String powerLoss(Database db, FaultInjectingFileSystem fs, String why)
+      throws IOException {
+    fs.crash(why);
     try {
       db.close();
     } catch (RuntimeException expected) {
       // nothing reaches the disk any more
     }
-    fs.powerLoss();
-    try (Database again = Database.open(dir, o)) {
-      assertTrue(present(again, "async"),
-          "a SYNC operation returned, so everything before it is durable");
-    }
+    return fs.powerLoss();
   }
 }

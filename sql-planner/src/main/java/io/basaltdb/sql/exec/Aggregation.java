@@ -1,9 +1,9 @@
 package io.basaltdb.sql.exec;
 
 import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.pushdown.AggregateSpec;
 import io.basaltdb.sql.pushdown.KeyRange;
-import io.basaltdb.sql.rel.AggregateSpec;
-import io.basaltdb.sql.rel.ScanSpec;
+import io.basaltdb.sql.pushdown.ScanSpec;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;

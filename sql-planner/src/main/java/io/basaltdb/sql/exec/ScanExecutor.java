@@ -12,7 +12,7 @@ import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.pushdown.KeyRange;
 import io.basaltdb.sql.pushdown.PushedPredicate;
-import io.basaltdb.sql.rel.ScanSpec;
+import io.basaltdb.sql.pushdown.ScanSpec;
 import io.basaltdb.sql.type.RowKeyCodec;
 import java.util.ArrayList;
 import java.util.Collections;

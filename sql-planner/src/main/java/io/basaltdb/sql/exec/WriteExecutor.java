@@ -16,7 +16,7 @@ import io.basaltdb.sql.catalog.CellNames;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.pushdown.Operand;
-import io.basaltdb.sql.rel.WriteSpec;
+import io.basaltdb.sql.pushdown.WriteSpec;
 import io.basaltdb.sql.type.CellArray;
 import io.basaltdb.sql.type.ColumnType;
 import java.math.BigDecimal;
@@ -164,8 +164,8 @@ public final class WriteExecutor {
 
   /** With SYNC durability, waits until everything written so far is in the log on disk. */
   static void syncLog(Database db, ConnectionSettings settings) {
-    if (settings.durability() == Durability.SYNC && db.wal() != null) {
-      db.wal().syncAll();
+    if (settings.durability() == Durability.SYNC) {
+      db.sync();
     }
   }
 

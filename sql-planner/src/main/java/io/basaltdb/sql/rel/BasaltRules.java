@@ -2,8 +2,10 @@ package io.basaltdb.sql.rel;
 
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.pushdown.AggregateSpec;
 import io.basaltdb.sql.pushdown.KeyRangeExtractor;
 import io.basaltdb.sql.pushdown.Operand;
+import io.basaltdb.sql.pushdown.ScanSpec;
 import io.basaltdb.sql.type.ColumnType;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;

@@ -2,7 +2,9 @@ package io.basaltdb.sql.rel;
 
 import io.basaltdb.sql.BasaltSqlTable;
 import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.pushdown.AggregateSpec;
 import io.basaltdb.sql.pushdown.Operand;
+import io.basaltdb.sql.pushdown.ScanSpec;
 import java.util.List;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptCost;

@@ -4,6 +4,7 @@ import io.basaltdb.sql.BasaltSqlTable;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.pushdown.Operand;
+import io.basaltdb.sql.pushdown.WriteSpec;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;

@@ -1,6 +1,7 @@
 package io.basaltdb.sql.rel;
 
 import io.basaltdb.sql.BasaltSqlTable;
+import io.basaltdb.sql.pushdown.ScanSpec;
 import java.util.List;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;

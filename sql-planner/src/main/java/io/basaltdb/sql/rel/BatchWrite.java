@@ -3,6 +3,7 @@ package io.basaltdb.sql.rel;
 import io.basaltdb.sql.BasaltSqlTable;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.pushdown.Operand;
+import io.basaltdb.sql.pushdown.WriteSpec;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.DataContext;
@@ -25,7 +26,7 @@ import org.apache.calcite.sql.type.SqlTypeUtil;
  * all of them go through one {@link io.basaltdb.sql.exec.WriteExecutor} (puts grouped, one log
  * sync), instead of one Calcite execution per row (a data context, the generated code and a log
  * sync each). Found by {@link #of} when the statement is planned, stashed with the plan, used by
- * the connection's batch execution ({@code io.basaltdb.sql.BasaltMeta}).
+ * the connection's batch execution ({@code io.basaltdb.sql.PreparedStatements}).
  *
  * <p>Only statements whose row is computed without Calcite are taken: each column's value is a
  * parameter of exactly the column's type (Calcite types a parameter in VALUES by its target

@@ -1,7 +1,7 @@
 package io.basaltdb.sql.rel;
 
-import java.util.List;
 import io.basaltdb.sql.BasaltSqlTable;
+import java.util.List;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Join;

@@ -1,4 +1,4 @@
-package io.basaltdb.sql.rel;
+package io.basaltdb.sql.pushdown;
 
 import java.util.List;
 import org.apache.calcite.sql.type.SqlTypeName;

@@ -1,15 +1,12 @@
-package io.basaltdb.sql.rel;
+package io.basaltdb.sql.pushdown;
 
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
-import io.basaltdb.sql.pushdown.KeyConditions;
-import io.basaltdb.sql.pushdown.Operand;
-import io.basaltdb.sql.pushdown.PushedPredicate;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Everything a {@link BasaltScan} asks of the engine, as planned: key conditions (row-key
+ * Everything a {@code BasaltScan} asks of the engine, as planned: key conditions (row-key
  * ranges), engine filters, the table columns it returns (in output order), rows to skip and
  * to return, and the scan direction. Parameters stay {@link Operand}s until execution.
  * Immutable; the planner rules derive new specs from old ones.
@@ -75,7 +72,7 @@ public record ScanSpec(KeyConditions keys, List<PushedPredicate> filters, List<I
   }
 
   /** The spec in words, for EXPLAIN. */
-  List<String[]> describe(SqlTableDef def) {
+  public List<String[]> describe(SqlTableDef def) {
     List<String[]> out = new ArrayList<>();
     if (asOf != null) {
       out.add(new String[] {"asOf", asOf.isParameter() ? asOf.toString()

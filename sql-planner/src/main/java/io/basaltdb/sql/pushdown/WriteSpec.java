@@ -1,10 +1,9 @@
-package io.basaltdb.sql.rel;
+package io.basaltdb.sql.pushdown;
 
-import io.basaltdb.sql.pushdown.Operand;
 import java.util.List;
 
 /**
- * What a {@link BasaltTableModify} writes, as planned. The input rows are full table rows
+ * What a {@code BasaltTableModify} writes, as planned. The input rows are full table rows
  * (INSERT, UPSERT, DELETE), or for UPDATE full table rows followed by one new value per updated
  * column. Immutable.
  *

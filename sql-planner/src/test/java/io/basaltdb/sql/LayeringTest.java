@@ -1,0 +1,73 @@
+package io.basaltdb.sql;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Keeps sql-planner's layers apart (sql-planner/doc/adapter.md): types and the catalog know
+ * nothing of planning; what {@code exec/} runs is described by {@code pushdown/} specs, never by
+ * {@code rel/} nodes; and the SQL layer reaches the engine only through its client API
+ * ({@code io.basaltdb.engine} itself and its filters), never its internals.
+ */
+class LayeringTest {
+  private static final String SQL = "io\\.basaltdb\\.sql\\.";
+
+  /** package -> what it must not name */
+  private static final Map<String, Pattern> RULES = Map.of(
+      "type", Pattern.compile(SQL + "(catalog|pushdown|exec|rel|ddl|parser)\\b"),
+      "catalog", Pattern.compile(SQL + "(pushdown|exec|rel|ddl|parser)\\b"),
+      "pushdown", Pattern.compile(SQL + "(exec|rel|ddl|parser)\\b"),
+      "exec", Pattern.compile(SQL + "(rel|ddl|parser)\\b"));
+
+  /** The engine's client API: its root package and filters (and the region stats it returns). */
+  static final Pattern ENGINE_INTERNALS = Pattern.compile(
+      "io\\.basaltdb\\.engine\\.(?!filter\\.|region\\.RegionStats\\b)[a-z]+\\.[A-Za-z]");
+
+  @Test
+  void lowerLayersDoNotReachUp() throws IOException {
+    Path root = Path.of("src/main/java/io/basaltdb/sql");
+    assertTrue(Files.isDirectory(root), "run from sql-planner: " + root.toAbsolutePath());
+    List<String> violations = new ArrayList<>();
+    int checked = 0;
+    for (var rule : RULES.entrySet()) {
+      checked += check(root.resolve(rule.getKey()), rule.getValue(), root, violations);
+    }
+    assertTrue(checked > 20, "found the sources: " + checked);
+    assertEquals(List.of(), violations);
+  }
+
+  @Test
+  void theSqlLayerUsesOnlyTheEnginesClientApi() throws IOException {
+    Path root = Path.of("src/main/java/io/basaltdb/sql");
+    List<String> violations = new ArrayList<>();
+    assertTrue(check(root, ENGINE_INTERNALS, root, violations) > 50, "found the sources");
+    assertEquals(List.of(), violations);
+  }
+
+  /** Checks every Java file under {@code dir}; returns how many. */
+  static int check(Path dir, Pattern forbidden, Path root, List<String> violations)
+      throws IOException {
+    int checked = 0;
+    try (Stream<Path> files = Files.walk(dir)) {
+      for (Path f : (Iterable<Path>) files.filter(p -> p.toString().endsWith(".java"))::iterator) {
+        checked++;
+        Matcher m = forbidden.matcher(Files.readString(f));
+        if (m.find()) {
+          violations.add(root.relativize(f) + " names " + m.group());
+        }
+      }
+    }
+    return checked;
+  }
+}
