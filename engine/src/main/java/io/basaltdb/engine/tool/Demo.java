@@ -21,7 +21,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Basalt's main job until the SQL layer exists: opens (or creates) an embedded database,
+ * The engine's own tour, through its client API alone ({@code bin/basalt engine-demo}; the SQL
+ * tour, {@code bin/basalt demo}, is Basalt's main job): opens (or creates) an embedded database,
  * creates a pre-split web table with two families, writes versioned page cells and counters,
  * flushes, deletes, major-compacts, reads back versions and a key range, and prints each step.
  *
