@@ -1,5 +1,6 @@
 package io.basaltdb.jdbc;
 
+import io.basaltdb.sql.ConnectionProperty;
 import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -10,8 +11,9 @@ import javax.sql.DataSource;
 
 /**
  * A {@link DataSource} over the embedded driver, for applications and connection pools:
- * {@code setUrl("jdbc:basalt:./data")}, optional properties ({@code durability},
- * {@code readTimestamp}, ...), then {@code getConnection()}. A user and password are accepted
+ * {@code setUrl("jdbc:basalt:./data")}, optional properties (bean setters such as
+ * {@code setDurability}, {@code setReadOnly}, or {@code setProperty}; the list is
+ * {@link ConnectionProperty}), then {@code getConnection()}. A user and password are accepted
  * and ignored (an embedded database has no accounts). Thread-safe once configured.
  */
 public class BasaltDataSource implements DataSource {
@@ -30,9 +32,50 @@ public class BasaltDataSource implements DataSource {
     this.url = url;
   }
 
-  /** A connection property, as in the URL's {@code ;key=value} (the URL's win). */
+  /**
+   * A connection property, as in the URL's {@code ;key=value} (the URL's win). A Basalt
+   * property ({@link ConnectionProperty}) is checked now: a bad value is an
+   * {@link IllegalArgumentException} naming it.
+   */
   public void setProperty(String key, String value) {
-    properties.setProperty(key, value);
+    ConnectionProperty p = ConnectionProperty.of(key);
+    properties.setProperty(key, p == null ? value : checked(p, value));
+  }
+
+  private static String checked(ConnectionProperty p, String value) {
+    try {
+      return p.check(value);
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
+  }
+
+  /** {@code SYNC} (default) or {@code ASYNC}: see {@link ConnectionProperty#DURABILITY}. */
+  public void setDurability(String durability) {
+    setProperty(ConnectionProperty.DURABILITY.camelName(), durability);
+  }
+
+  public String getDurability() {
+    return ConnectionProperty.DURABILITY.valueIn(properties);
+  }
+
+  /** Connections refuse writes and DDL (25006): {@link ConnectionProperty#READ_ONLY}. */
+  public void setReadOnly(boolean readOnly) {
+    setProperty(ConnectionProperty.READ_ONLY.camelName(), Boolean.toString(readOnly));
+  }
+
+  public boolean isReadOnly() {
+    return Boolean.parseBoolean(ConnectionProperty.READ_ONLY.valueIn(properties));
+  }
+
+  /** Reads see the data as of {@code epochMillis}: {@link ConnectionProperty#READ_TIMESTAMP}. */
+  public void setReadTimestamp(long epochMillis) {
+    setProperty(ConnectionProperty.READ_TIMESTAMP.camelName(), Long.toString(epochMillis));
+  }
+
+  /** Cells are written at {@code epochMillis}: {@link ConnectionProperty#WRITE_TIMESTAMP}. */
+  public void setWriteTimestamp(long epochMillis) {
+    setProperty(ConnectionProperty.WRITE_TIMESTAMP.camelName(), Long.toString(epochMillis));
   }
 
   public String getProperty(String key) {

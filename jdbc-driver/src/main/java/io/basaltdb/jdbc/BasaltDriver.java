@@ -2,6 +2,7 @@ package io.basaltdb.jdbc;
 
 import io.basaltdb.engine.Database;
 import io.basaltdb.sql.BasaltConnections;
+import io.basaltdb.sql.ConnectionProperty;
 import java.sql.Connection;
 import java.sql.Driver;
 import java.sql.DriverManager;
@@ -17,8 +18,7 @@ import java.util.logging.Logger;
  * The embedded Basalt JDBC driver ({@code jdbc:basalt:<dir>}, {@code jdbc:basalt:mem:<name>};
  * see {@link BasaltUrl}). Connections of a process to one location share one open database
  * ({@link Databases}); each is a Calcite connection with Basalt's schema, parser and planner
- * rules. Connection properties: {@code durability} ({@code SYNC} default, {@code ASYNC}),
- * {@code readTimestamp}, {@code writeTimestamp} (epoch ms). Registered with
+ * rules. Connection properties: {@link ConnectionProperty}. Registered with
  * {@link DriverManager} when loaded (and through {@code META-INF/services}).
  */
 public final class BasaltDriver implements Driver {
@@ -89,16 +89,15 @@ public final class BasaltDriver implements Driver {
     return BasaltUrl.accepts(url);
   }
 
+  /**
+   * Every Basalt connection property ({@link ConnectionProperty}) with its description,
+   * choices and the value the URL and {@code info} give it (else its default).
+   */
   @Override
-  public DriverPropertyInfo[] getPropertyInfo(String url, Properties info) {
-    DriverPropertyInfo durability = new DriverPropertyInfo("durability", "SYNC");
-    durability.choices = new String[] {"SYNC", "ASYNC"};
-    durability.description = "SYNC: a statement returns once its writes are fsynced";
-    DriverPropertyInfo read = new DriverPropertyInfo("readTimestamp", null);
-    read.description = "epoch ms: read the data as of that instant";
-    DriverPropertyInfo write = new DriverPropertyInfo("writeTimestamp", null);
-    write.description = "epoch ms: the timestamp of every cell written";
-    return new DriverPropertyInfo[] {durability, read, write};
+  public DriverPropertyInfo[] getPropertyInfo(String url, Properties info) throws SQLException {
+    Properties given = BasaltUrl.accepts(url) ? BasaltUrl.parse(url, info).properties() : info;
+    return java.util.Arrays.stream(ConnectionProperty.values()).map(p -> p.info(given))
+        .toArray(DriverPropertyInfo[]::new);
   }
 
   @Override

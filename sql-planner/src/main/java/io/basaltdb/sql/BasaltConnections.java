@@ -79,13 +79,6 @@ public final class BasaltConnections {
         });
   }
 
-  /** The connection properties a client may set: Basalt's own. */
-  private static final java.util.Set<String> ACCEPTED = java.util.Set.of(
-      io.basaltdb.sql.exec.ConnectionSettings.DURABILITY,
-      io.basaltdb.sql.exec.ConnectionSettings.READ_TIMESTAMP,
-      io.basaltdb.sql.exec.ConnectionSettings.WRITE_TIMESTAMP,
-      io.basaltdb.sql.exec.ConnectionSettings.READ_ONLY);
-
   /** Calcite's own connection properties (model, schemaFactory, fun, typeSystem, ...), lower case. */
   private static final java.util.Set<String> CALCITE_INTERNAL = calciteInternal();
 
@@ -107,12 +100,19 @@ public final class BasaltConnections {
   static Properties accepted(Properties given) throws SQLException {
     Properties p = new Properties();
     for (String key : given.stringPropertyNames()) {
-      if (ACCEPTED.contains(key)) {
-        p.setProperty(key, given.getProperty(key));
+      ConnectionProperty property = ConnectionProperty.of(key);
+      if (property != null) {
+        String value = given.getProperty(key);
+        try {
+          p.setProperty(key, value.isBlank() ? value : property.check(value));
+        } catch (RuntimeException e) {
+          throw new SQLException(e.getMessage(), "22023", e);
+        }
       } else if (CALCITE_INTERNAL.contains(key.toLowerCase(java.util.Locale.ROOT))) {
         throw new SQLException("connection property '" + key + "' is not accepted: Calcite's"
             + " internal settings cannot be set on a Basalt connection (accepted: "
-            + new java.util.TreeSet<>(ACCEPTED) + ")", "08001");
+            + java.util.Arrays.stream(ConnectionProperty.values())
+                .map(ConnectionProperty::camelName).toList() + ")", "08001");
       }
     }
     return p;

@@ -2,14 +2,14 @@ package io.basaltdb.sql.exec;
 
 import io.basaltdb.engine.Durability;
 import io.basaltdb.engine.InvalidArgumentException;
-import java.util.Locale;
+import io.basaltdb.sql.ConnectionProperty;
 import java.util.Properties;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.jdbc.CalciteConnection;
 
 /**
- * The Basalt connection properties a statement runs under, read from the connection that
- * runs it:
+ * The Basalt connection properties ({@link ConnectionProperty}) a statement runs under, read
+ * from the connection that runs it:
  * <ul>
  *   <li>{@code readTimestamp} (epoch ms): every read sees the data as of that instant (as
  *       Phoenix's CurrentSCN); versions written later are not read;
@@ -26,11 +26,6 @@ import org.apache.calcite.jdbc.CalciteConnection;
  */
 public record ConnectionSettings(long readTimestamp, long writeTimestamp, Durability durability,
     boolean readOnly) {
-  public static final String READ_TIMESTAMP = "readTimestamp";
-  public static final String WRITE_TIMESTAMP = "writeTimestamp";
-  public static final String DURABILITY = "durability";
-  public static final String READ_ONLY = "readOnly";
-
   public static final ConnectionSettings DEFAULT =
       new ConnectionSettings(-1, -1, Durability.SYNC, false);
 
@@ -71,45 +66,17 @@ public record ConnectionSettings(long readTimestamp, long writeTimestamp, Durabi
     return s;
   }
 
+  /** The settings {@code p} holds; an {@link InvalidArgumentException} for a bad value. */
   public static ConnectionSettings of(Properties p) {
-    String d = p.getProperty(DURABILITY);
-    Durability durability = Durability.SYNC;
-    if (d != null && !d.isBlank()) {
-      durability = switch (d.trim().toUpperCase(Locale.ROOT)) {
-        case "SYNC" -> Durability.SYNC;
-        case "ASYNC" -> Durability.ASYNC;
-        default -> throw new InvalidArgumentException("connection property " + DURABILITY
-            + " must be SYNC or ASYNC, got '" + d + "'");
-      };
-    }
-    String ro = p.getProperty(READ_ONLY);
-    boolean readOnly = false;
-    if (ro != null && !ro.isBlank()) {
-      readOnly = switch (ro.trim().toLowerCase(Locale.ROOT)) {
-        case "true" -> true;
-        case "false" -> false;
-        default -> throw new InvalidArgumentException("connection property " + READ_ONLY
-            + " must be true or false, got '" + ro + "'");
-      };
-    }
-    return new ConnectionSettings(timestamp(p, READ_TIMESTAMP), timestamp(p, WRITE_TIMESTAMP),
-        durability, readOnly);
+    String d = ConnectionProperty.DURABILITY.valueIn(p);
+    String ro = ConnectionProperty.READ_ONLY.valueIn(p);
+    return new ConnectionSettings(timestamp(p, ConnectionProperty.READ_TIMESTAMP),
+        timestamp(p, ConnectionProperty.WRITE_TIMESTAMP), Durability.valueOf(d),
+        Boolean.parseBoolean(ro));
   }
 
-  private static long timestamp(Properties p, String name) {
-    String v = p.getProperty(name);
-    if (v == null || v.isBlank()) {
-      return -1;
-    }
-    try {
-      long ts = Long.parseLong(v.trim());
-      if (ts < 0) {
-        throw new NumberFormatException();
-      }
-      return ts;
-    } catch (NumberFormatException e) {
-      throw new InvalidArgumentException("connection property " + name
-          + " must be epoch milliseconds, got '" + v + "'");
-    }
+  private static long timestamp(Properties p, ConnectionProperty property) {
+    String v = property.valueIn(p);
+    return v == null ? -1 : Long.parseLong(v);
   }
 }

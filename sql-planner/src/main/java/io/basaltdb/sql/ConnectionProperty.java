@@ -1,0 +1,144 @@
+package io.basaltdb.sql;
+
+import io.basaltdb.engine.InvalidArgumentException;
+import java.sql.DriverPropertyInfo;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+
+/**
+ * The connection properties a client may set on a Basalt connection, each with its name, type,
+ * default and description: the one list the URL parser, {@code Driver.getPropertyInfo}, the
+ * {@code DataSource}, {@code exec.ConnectionSettings} and the documentation
+ * ({@code jdbc-driver/doc/connection-properties.md}, checked by a test) all read. Any other
+ * name is not Basalt's: Calcite's own settings are refused, the rest ignored
+ * ({@code BasaltConnections.accepted}).
+ */
+public enum ConnectionProperty {
+  DURABILITY("durability", Type.CHOICE, "SYNC", List.of("SYNC", "ASYNC"),
+      "SYNC: a statement returns once its writes are fsynced in the write-ahead log;"
+      + " ASYNC: fsynced in the background within 100 ms"),
+  READ_TIMESTAMP("readTimestamp", Type.EPOCH_MILLIS, null, List.of(),
+      "every read sees the data as of this instant (epoch ms); later versions are not read"),
+  WRITE_TIMESTAMP("writeTimestamp", Type.EPOCH_MILLIS, null, List.of(),
+      "every cell the connection writes gets this timestamp (epoch ms) instead of the"
+      + " current time"),
+  READ_ONLY("readOnly", Type.BOOLEAN, "false", List.of("true", "false"),
+      "true: writes and DDL are refused with SQLState 25006 (as Connection.setReadOnly)");
+
+  /** How a value is written. */
+  public enum Type { CHOICE, EPOCH_MILLIS, BOOLEAN }
+
+  private final String camelName;
+  private final Type type;
+  private final String defaultValue;
+  private final List<String> choices;
+  private final String description;
+
+  ConnectionProperty(String camelName, Type type, String defaultValue, List<String> choices,
+      String description) {
+    this.camelName = camelName;
+    this.type = type;
+    this.defaultValue = defaultValue;
+    this.choices = choices;
+    this.description = description;
+  }
+
+  /** The name in URLs and {@code Properties}, e.g. {@code readTimestamp}. */
+  public String camelName() {
+    return camelName;
+  }
+
+  public Type type() {
+    return type;
+  }
+
+  /** The value when unset, or null for none. */
+  public String defaultValue() {
+    return defaultValue;
+  }
+
+  /** The values allowed (empty: any of its type). */
+  public List<String> choices() {
+    return choices;
+  }
+
+  public String description() {
+    return description;
+  }
+
+  /** The property named exactly {@code name}, or null. */
+  public static ConnectionProperty of(String name) {
+    for (ConnectionProperty p : values()) {
+      if (p.camelName.equals(name)) {
+        return p;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The value {@code p} gives this property, checked ({@link #check}), else its default (null
+   * for none).
+   */
+  public String valueIn(Properties p) {
+    String v = raw(p);
+    return v == null ? defaultValue : check(v);
+  }
+
+  /** The value {@code p} holds for this property (blank counts as unset), or null. */
+  private String raw(Properties p) {
+    String v = p.getProperty(camelName);
+    return v == null || v.isBlank() ? null : v.trim();
+  }
+
+  /**
+   * The value checked against its type, normalised (choices upper case, booleans lower case,
+   * timestamps as decimal); an {@link InvalidArgumentException} naming the property otherwise.
+   */
+  public String check(String value) {
+    String v = value.trim();
+    switch (type) {
+      case CHOICE -> {
+        String u = v.toUpperCase(Locale.ROOT);
+        if (!choices.contains(u)) {
+          throw invalid(value, "must be one of " + String.join(", ", choices));
+        }
+        return u;
+      }
+      case BOOLEAN -> {
+        String l = v.toLowerCase(Locale.ROOT);
+        if (!choices.contains(l)) {
+          throw invalid(value, "must be true or false");
+        }
+        return l;
+      }
+      default -> {
+        try {
+          long ts = Long.parseLong(v);
+          if (ts >= 0) {
+            return Long.toString(ts);
+          }
+        } catch (NumberFormatException e) {
+          // refused below
+        }
+        throw invalid(value, "must be epoch milliseconds (a non-negative integer)");
+      }
+    }
+  }
+
+  private InvalidArgumentException invalid(String value, String rule) {
+    return new InvalidArgumentException("connection property " + camelName + " " + rule
+        + ", got '" + value + "'");
+  }
+
+  /** What {@code Driver.getPropertyInfo} reports, with the value {@code given} holds. */
+  public DriverPropertyInfo info(Properties given) {
+    String v = given == null ? null : raw(given);
+    DriverPropertyInfo i = new DriverPropertyInfo(camelName, v != null ? v : defaultValue);
+    i.description = description;
+    i.required = false;
+    i.choices = choices.isEmpty() ? null : choices.toArray(new String[0]);
+    return i;
+  }
+}
