@@ -1,7 +1,7 @@
 package io.basaltdb.jdbc;
 
 import io.basaltdb.engine.Database;
-import io.basaltdb.sql.BasaltConnections;
+import io.basaltdb.sql.jdbc.BasaltConnections;
 import io.basaltdb.sql.ConnectionProperty;
 import java.sql.Connection;
 import java.sql.Driver;
@@ -9,9 +9,7 @@ import java.sql.DriverManager;
 import java.sql.DriverPropertyInfo;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
-import java.util.Optional;
 import java.util.Properties;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Logger;
 
 /**
@@ -38,50 +36,11 @@ public final class BasaltDriver implements Driver {
     BasaltUrl parsed = BasaltUrl.parse(url, info);
     Database db = Databases.acquire(parsed);
     try {
-      return releasing(BasaltConnections.open(db, parsed.properties()), db, url);
+      return BasaltConnections.open(db, parsed.properties(), url, () -> Databases.release(db));
     } catch (SQLException | RuntimeException e) {
       Databases.release(db);
       throw e instanceof SQLException s ? s : io.basaltdb.sql.SqlErrors.toSqlException(e);
     }
-  }
-
-  /**
-   * The connection, whose first close also releases its hold on the database, and whose
-   * statements and result sets report errors with Basalt's SQLStates ({@link SqlStates}).
-   */
-  private static Connection releasing(Connection c, Database db, String url) {
-    AtomicBoolean closed = new AtomicBoolean();
-    return SqlStates.wrap(c, Connection.class, (method, args) -> {
-      if (method.getName().equals("close") && method.getParameterCount() == 0) {
-        try {
-          c.close();
-        } finally {
-          if (closed.compareAndSet(false, true)) {
-            Databases.release(db);
-          }
-        }
-        return Optional.of(Void.TYPE);
-      }
-      if (method.getName().equals("isClosed") && method.getParameterCount() == 0) {
-        return Optional.of(closed.get() || c.isClosed());
-      }
-      if (method.getName().equals("getMetaData") && method.getParameterCount() == 0) {
-        java.sql.DatabaseMetaData md = c.getMetaData();
-        return Optional.of(SqlStates.wrap(md, java.sql.DatabaseMetaData.class, (m, a) -> {
-          if (m.getName().equals("getPrimaryKeys") && a != null && a.length == 3) {
-            return Optional.of(PrimaryKeys.of(c, db, (String) a[1], (String) a[2]));
-          }
-          if (m.getName().equals("getURL") && m.getParameterCount() == 0) {
-            return Optional.of(url);
-          }
-          if (m.getName().equals("supportsMixedCaseQuotedIdentifiers")) {
-            return Optional.of(true); // quoted identifiers are exact
-          }
-          return Optional.empty();
-        }));
-      }
-      return Optional.empty();
-    });
   }
 
   @Override

@@ -173,6 +173,12 @@ class EmbeddedDriverTest {
       try (ResultSet rs = md.getPrimaryKeys(null, "DEFAULT", "NOSUCH")) {
         assertEquals(false, rs.next());
       }
+      // Calcite's "metadata" schema is not there (it read Calcite's own meta): a plain
+      // unknown-object error, not a ClassCastException
+      SQLException noMetadata = assertThrows(SQLException.class,
+          () -> st.executeQuery("SELECT * FROM \"metadata\".TABLES").close());
+      assertTrue(noMetadata.getMessage().contains("metadata"), noMetadata.getMessage());
+      assertEquals("42000", noMetadata.getSQLState(), noMetadata.getMessage());
       assertEquals(List.of("PAGES.ID:" + java.sql.Types.BIGINT + ":0:1",
           "PAGES.URL:" + java.sql.Types.VARCHAR + ":1:2"), cols);
     }

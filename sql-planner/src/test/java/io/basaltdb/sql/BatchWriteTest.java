@@ -1,5 +1,7 @@
 package io.basaltdb.sql;
 
+import io.basaltdb.sql.jdbc.BasaltConnections;
+import io.basaltdb.sql.jdbc.PreparedStatements;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

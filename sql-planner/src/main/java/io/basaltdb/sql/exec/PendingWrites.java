@@ -4,10 +4,7 @@ import io.basaltdb.engine.Database;
 import io.basaltdb.engine.InvalidArgumentException;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.Map;
-import java.util.WeakHashMap;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.jdbc.CalciteConnection;
 
@@ -17,12 +14,13 @@ import org.apache.calcite.jdbc.CalciteConnection;
  * dropped). There is no transaction across rows, as in HBase and Phoenix: a commit that fails
  * on a row (a duplicate key) has applied the rows before it and drops the rest. Reads do not
  * see the connection's own uncommitted writes. At most {@link #MAX_ROWS} row writes wait.
+ *
+ * <p>A connection's pending writes live on the connection itself, in its properties object
+ * under the key {@code PendingWrites.class} (a class, never a property name a client could
+ * send): they go away with the connection, and no process-wide map holds connections.
  */
 public final class PendingWrites {
   public static final int MAX_ROWS = 1_000_000;
-
-  private static final Map<CalciteConnection, PendingWrites> OPEN =
-      Collections.synchronizedMap(new WeakHashMap<>());
 
   private final Database db;
   private final List<Runnable> actions = new ArrayList<>();
@@ -43,7 +41,8 @@ public final class PendingWrites {
     } catch (SQLException e) {
       return null;
     }
-    return OPEN.computeIfAbsent(c, k -> new PendingWrites(db));
+    return (PendingWrites) c.getProperties()
+        .computeIfAbsent(PendingWrites.class, k -> new PendingWrites(db));
   }
 
   synchronized void add(Runnable action) {
@@ -56,7 +55,7 @@ public final class PendingWrites {
 
   /** Applies the connection's buffered writes in order (nothing when there are none). */
   public static void commit(CalciteConnection c) {
-    PendingWrites p = OPEN.remove(c);
+    PendingWrites p = (PendingWrites) c.getProperties().remove(PendingWrites.class);
     if (p == null) {
       return;
     }
@@ -72,6 +71,6 @@ public final class PendingWrites {
 
   /** Drops the connection's buffered writes. */
   public static void rollback(CalciteConnection c) {
-    OPEN.remove(c);
+    c.getProperties().remove(PendingWrites.class);
   }
 }

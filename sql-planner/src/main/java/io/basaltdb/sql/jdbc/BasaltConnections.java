@@ -1,16 +1,25 @@
-package io.basaltdb.sql;
+package io.basaltdb.sql.jdbc;
 
 import io.basaltdb.engine.Database;
+import io.basaltdb.sql.BasaltSchema;
+import io.basaltdb.sql.ConnectionProperty;
 import java.sql.Connection;
+import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.util.Optional;
 import java.util.Properties;
-import io.basaltdb.sql.exec.PendingWrites;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.calcite.avatica.AvaticaConnection;
+import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.jdbc.CalciteConnection;
+import org.apache.calcite.jdbc.CalciteSchema;
 
 /**
- * Opens a Calcite connection over a Basalt database: Basalt's parser and DDL executor, a
- * schema per namespace, {@code DEFAULT} as the current schema. The JDBC driver builds on it.
+ * Opens a Basalt connection: a Calcite connection over a Basalt database with Basalt's parser
+ * and DDL executor, a schema per namespace, {@code DEFAULT} as the current schema, Basalt's
+ * {@link BasaltMeta} for what the connection does, and one wrapping layer
+ * ({@link JdbcProxies}) for SQLStates and bound-value checks. The JDBC driver builds on it.
  */
 public final class BasaltConnections {
   public static final String PARSER_FACTORY =
@@ -21,12 +30,24 @@ public final class BasaltConnections {
   public static final String VERSION = "0.1.0";
 
   /**
-   * Calcite's driver with Basalt's statement preparation ({@link BasaltPrepare}) and Basalt's
-   * name in JDBC metadata. Not registered with DriverManager: the JDBC driver opens through it.
+   * Calcite's driver with Basalt's statement preparation ({@link io.basaltdb.sql.BasaltPrepare}),
+   * Basalt's meta and JDBC factory, and Basalt's name in JDBC metadata. Not registered with
+   * DriverManager: the JDBC driver opens through it.
    */
   private static final class EngineDriver extends org.apache.calcite.jdbc.Driver {
     EngineDriver() {
-      super(BasaltPrepare::new);
+      super(io.basaltdb.sql.BasaltPrepare::new);
+    }
+
+    @Override
+    public Meta createMeta(AvaticaConnection connection) {
+      return BasaltMeta.create(connection);
+    }
+
+    @Override
+    protected String getFactoryClassName(org.apache.calcite.avatica.UnregisteredDriver
+        .JdbcVersion jdbcVersion) {
+      return BasaltJdbcFactory.class.getName();
     }
 
     @Override
@@ -42,41 +63,6 @@ public final class BasaltConnections {
 
   public static Connection open(Database db) throws SQLException {
     return open(db, new Properties());
-  }
-
-  /**
-   * The connection with Basalt's commit and rollback: with auto-commit off, writes wait in
-   * {@link PendingWrites} until {@code commit()}; {@code rollback()}, {@code close()} drop them;
-   * turning auto-commit back on commits them, as JDBC asks.
-   */
-  private static Connection transactional(Connection c, CalciteConnection cc) {
-    return (Connection) java.lang.reflect.Proxy.newProxyInstance(
-        BasaltConnections.class.getClassLoader(), new Class<?>[] {Connection.class},
-        (proxy, method, args) -> {
-          String name = method.getName();
-          int n = method.getParameterCount();
-          try {
-            if (name.equals("commit") && n == 0) {
-              PendingWrites.commit(cc);
-              return null;
-            }
-            if (name.equals("rollback") && n == 0) {
-              PendingWrites.rollback(cc); // Calcite's own rollback is unsupported
-              return null;
-            }
-            if (name.equals("close") && n == 0) {
-              PendingWrites.rollback(cc);
-            } else if (name.equals("setAutoCommit") && n == 1 && (Boolean) args[0]
-                && !c.getAutoCommit()) {
-              PendingWrites.commit(cc);
-            }
-            Object result = Proxies.forward(method, c, args);
-            return name.equals("prepareStatement") && result instanceof PreparedStatement ps
-                ? PreparedStatements.wrap(ps, cc) : result;
-          } catch (RuntimeException | StackOverflowError e) {
-            throw SqlErrors.toSqlException(e);
-          }
-        });
   }
 
   /** Calcite's own connection properties (model, schemaFactory, fun, typeSystem, ...), lower case. */
@@ -119,18 +105,69 @@ public final class BasaltConnections {
   }
 
   public static Connection open(Database db, Properties properties) throws SQLException {
+    return open(db, properties, null, () -> { });
+  }
+
+  /**
+   * A connection to {@code db}. {@code url} is what its metadata reports (null: Calcite's);
+   * {@code onClose} runs once, when the connection is first closed.
+   */
+  public static Connection open(Database db, Properties properties, String url,
+      Runnable onClose) throws SQLException {
     Properties p = accepted(properties);
     p.setProperty("parserFactory", PARSER_FACTORY);
+    p.put(Database.class, db); // for BasaltMeta.create; a class key is no property name
     Connection c = DRIVER.connect("jdbc:calcite:", p);
     try {
       CalciteConnection cc = c.unwrap(CalciteConnection.class);
+      // Calcite's "metadata" schema reads Calcite's own meta; DatabaseMetaData is the way here
+      cc.getRootSchema().unwrap(CalciteSchema.class).removeSubSchema("metadata");
       BasaltSchema.register(cc.getRootSchema(), db);
       cc.setSchema("DEFAULT");
       c.setAutoCommit(true); // JDBC's default (Calcite's connections start without it)
-      return transactional(c, cc);
+      return wrap(c, cc, url, onClose);
     } catch (SQLException | RuntimeException e) {
       c.close();
       throw e;
     }
+  }
+
+  private static Connection wrap(Connection c, CalciteConnection cc, String url,
+      Runnable onClose) {
+    AtomicBoolean closed = new AtomicBoolean();
+    return JdbcProxies.wrap(c, Connection.class, (method, args) -> {
+      String name = method.getName();
+      int n = method.getParameterCount();
+      if (name.equals("close") && n == 0) {
+        try {
+          c.close();
+        } finally {
+          if (closed.compareAndSet(false, true)) {
+            onClose.run();
+          }
+        }
+        return Optional.of(Void.TYPE);
+      }
+      if (name.equals("isClosed") && n == 0) {
+        return Optional.of(closed.get() || c.isClosed());
+      }
+      if (name.equals("prepareStatement")) {
+        return Optional.of(PreparedStatements.wrap(
+            (PreparedStatement) Proxies.forward(method, c, args), cc));
+      }
+      if (name.equals("getMetaData") && n == 0) {
+        DatabaseMetaData md = c.getMetaData();
+        return Optional.of(JdbcProxies.wrap(md, DatabaseMetaData.class, (m, a) -> {
+          if (m.getName().equals("getURL") && m.getParameterCount() == 0 && url != null) {
+            return Optional.of(url);
+          }
+          if (m.getName().equals("supportsMixedCaseQuotedIdentifiers")) {
+            return Optional.of(true); // quoted identifiers are exact
+          }
+          return Optional.empty();
+        }));
+      }
+      return Optional.empty();
+    });
   }
 }

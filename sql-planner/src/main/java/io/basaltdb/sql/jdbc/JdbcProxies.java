@@ -1,4 +1,4 @@
-package io.basaltdb.jdbc;
+package io.basaltdb.sql.jdbc;
 
 import io.basaltdb.sql.SqlErrors;
 import java.lang.reflect.Method;
@@ -9,12 +9,16 @@ import java.sql.Statement;
 import java.util.Optional;
 
 /**
- * Wraps the JDBC objects of a connection (the connection, its statements, their result sets)
- * so that every {@link SQLException} they throw carries Basalt's SQLState and message
- * ({@link SqlErrors}): Calcite reports most errors without a state.
+ * The one wrapping layer left between a Basalt connection's users and Calcite's JDBC objects:
+ * every {@link SQLException} the connection, its statements and their result sets throw
+ * carries Basalt's SQLState and message ({@link SqlErrors}; Calcite reports most errors
+ * without a state), and a prepared statement checks each value as it is bound
+ * ({@link PreparedStatements}). Calcite's connection and statement classes cannot be
+ * subclassed outside Calcite; everything else a connection does goes through
+ * {@link BasaltMeta}.
  */
-final class SqlStates {
-  private SqlStates() {}
+final class JdbcProxies {
+  private JdbcProxies() {}
 
   /** Handles some calls itself: a result (Void.TYPE for none), or empty to delegate. */
   @FunctionalInterface
@@ -23,7 +27,7 @@ final class SqlStates {
   }
 
   static <T> T wrap(T target, Class<T> iface, Override override) {
-    Object proxy = Proxy.newProxyInstance(SqlStates.class.getClassLoader(),
+    Object proxy = Proxy.newProxyInstance(JdbcProxies.class.getClassLoader(),
         new Class<?>[] {iface}, (p, method, args) -> {
           try {
             if (override != null) {
@@ -32,7 +36,7 @@ final class SqlStates {
                 return r.get() == Void.TYPE ? null : r.get();
               }
             }
-            Object result = io.basaltdb.sql.Proxies.forward(method, target, args);
+            Object result = Proxies.forward(method, target, args);
             return wrapResult(result, method.getReturnType());
           } catch (SQLException | RuntimeException | StackOverflowError e) {
             throw translate(e);
@@ -43,7 +47,7 @@ final class SqlStates {
 
   @SuppressWarnings({"unchecked", "rawtypes"})
   private static Object wrapResult(Object result, Class<?> type) {
-    if (result == null || !type.isInterface()) {
+    if (result == null || !type.isInterface() || Proxy.isProxyClass(result.getClass())) {
       return result;
     }
     if (Statement.class.isAssignableFrom(type) || type == ResultSet.class) {

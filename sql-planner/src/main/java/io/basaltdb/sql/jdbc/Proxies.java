@@ -1,4 +1,4 @@
-package io.basaltdb.sql;
+package io.basaltdb.sql.jdbc;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -13,13 +13,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * noticeable share of a batched load. Each method is made accessible once instead (they are
  * public methods of public JDBC interfaces).
  */
-public final class Proxies {
+final class Proxies {
   private static final Set<Method> ACCESSIBLE = ConcurrentHashMap.newKeySet();
 
   private Proxies() {}
 
   /** {@code method} on {@code target}, throwing what the method throws. */
-  public static Object forward(Method method, Object target, Object[] args) throws Throwable {
+  static Object forward(Method method, Object target, Object[] args) throws Throwable {
     if (!ACCESSIBLE.contains(method)) {
       method.setAccessible(true);
       ACCESSIBLE.add(method);

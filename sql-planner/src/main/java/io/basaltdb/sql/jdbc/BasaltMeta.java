@@ -1,0 +1,209 @@
+package io.basaltdb.sql.jdbc;
+
+import io.basaltdb.engine.Database;
+import io.basaltdb.engine.TableName;
+import io.basaltdb.sql.BasaltSchema;
+import io.basaltdb.sql.catalog.SqlCatalog;
+import io.basaltdb.sql.catalog.SqlColumn;
+import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.exec.PendingWrites;
+import io.basaltdb.sql.parser.LimitParameters;
+import io.basaltdb.sql.rel.BatchWrite;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.avatica.AvaticaConnection;
+import org.apache.calcite.avatica.AvaticaStatement;
+import org.apache.calcite.avatica.Meta;
+import org.apache.calcite.avatica.MetaImpl;
+import org.apache.calcite.avatica.NoSuchStatementException;
+import org.apache.calcite.avatica.remote.TypedValue;
+import org.apache.calcite.jdbc.CalciteConnection;
+import org.apache.calcite.jdbc.CalciteMetaImpl;
+import org.apache.calcite.jdbc.CalcitePrepare;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Linq4j;
+
+/**
+ * The {@link Meta} of one Basalt connection: Avatica calls it for everything the connection
+ * and its statements do. Basalt owns here what is Basalt's, and leaves the rest (statement
+ * preparation and execution, most of the catalog metadata) to Calcite's meta:
+ * <ul>
+ *   <li>{@code commit}, {@code rollback}, auto-commit turned back on ({@code connectionSync})
+ *       and {@code closeConnection}: the connection's {@link PendingWrites};
+ *   <li>{@code executeBatch}: a statement planned with a {@link BatchWrite} (a prepared
+ *       {@code INSERT}/{@code UPSERT ... VALUES (?, ...)}) writes the whole batch at once, which
+ *       Avatica hands over as an argument; others run row by row in Calcite's;
+ *   <li>{@code getPrimaryKeys}: the key columns from the SQL catalog (Calcite has none).
+ * </ul>
+ *
+ * <p>State: the statements this connection prepared ({@link Prepared}, by statement id, from
+ * preparation until the statement closes). One meta per connection; reachable from the
+ * connection's properties under the key {@code BasaltMeta.class} ({@link #of}).
+ */
+public final class BasaltMeta extends ForwardingMeta {
+  /** What Basalt keeps of a prepared statement: its SQL and, if any, its batch plan. */
+  record Prepared(String sql, BatchWrite batch, LimitParameters limits) {}
+
+  private final CalciteConnection connection;
+  private final Database db;
+  private final Map<Integer, Prepared> prepared = new ConcurrentHashMap<>();
+
+  private BasaltMeta(CalciteConnection connection, Database db) {
+    super(CalciteMetaImpl.create(connection));
+    this.connection = connection;
+    this.db = db;
+  }
+
+  /** Creates the meta of a connection still being constructed (its properties are set). */
+  static BasaltMeta create(AvaticaConnection avatica) {
+    CalciteConnection c = (CalciteConnection) avatica;
+    Database db = (Database) c.getProperties().get(Database.class);
+    BasaltMeta meta = new BasaltMeta(c, db);
+    c.getProperties().put(BasaltMeta.class, meta);
+    return meta;
+  }
+
+  /** The meta of a connection opened by {@link BasaltConnections}. */
+  static BasaltMeta of(CalciteConnection c) {
+    return (BasaltMeta) c.getProperties().get(BasaltMeta.class);
+  }
+
+  /** A statement was prepared (called by {@link BasaltJdbcFactory}). */
+  void prepared(StatementHandle h, Signature signature) {
+    BatchWrite batch = null;
+    if (signature instanceof CalcitePrepare.CalciteSignature<?> s) {
+      for (Object v : s.internalParameters.values()) {
+        if (v instanceof BatchWrite b) {
+          batch = b;
+        }
+      }
+    }
+    prepared.put(h.id, new Prepared(signature.sql, batch, LimitParameters.of(signature.sql)));
+  }
+
+  /** What was kept of the prepared statement with this id, or null. */
+  Prepared prepared(int statementId) {
+    return prepared.get(statementId);
+  }
+
+  @Override
+  public void closeStatement(StatementHandle h) {
+    prepared.remove(h.id);
+    delegate.closeStatement(h);
+  }
+
+  @Override
+  public void commit(ConnectionHandle ch) {
+    PendingWrites.commit(connection);
+  }
+
+  @Override
+  public void rollback(ConnectionHandle ch) {
+    PendingWrites.rollback(connection); // Calcite's own rollback is unsupported
+  }
+
+  /** Turning auto-commit back on commits what waits, as JDBC asks. */
+  @Override
+  public ConnectionProperties connectionSync(ConnectionHandle ch,
+      ConnectionProperties connProps) {
+    if (Boolean.TRUE.equals(connProps.isAutoCommit())
+        && Boolean.FALSE.equals(delegate.connectionSync(ch, new org.apache.calcite.avatica
+            .ConnectionPropertiesImpl()).isAutoCommit())) {
+      PendingWrites.commit(connection);
+    }
+    return delegate.connectionSync(ch, connProps);
+  }
+
+  @Override
+  public void closeConnection(ConnectionHandle ch) {
+    PendingWrites.rollback(connection);
+    prepared.clear();
+    delegate.closeConnection(ch);
+  }
+
+  /**
+   * A batch of a statement planned with a {@link BatchWrite} is written at once; update
+   * counts are 1 per row, and errors and the rows written before one are as row by row.
+   */
+  @Override
+  public ExecuteBatchResult executeBatch(StatementHandle h,
+      List<List<TypedValue>> parameterValues) throws NoSuchStatementException {
+    Prepared p = prepared.get(h.id);
+    if (p == null || p.batch() == null) {
+      return delegate.executeBatch(h, parameterValues);
+    }
+    if (!parameterValues.isEmpty()) {
+      DataContext ctx = CalciteMetaImpl.createDataContext(connection);
+      p.batch().run(ctx, parameterValues);
+    }
+    long[] counts = new long[parameterValues.size()];
+    Arrays.fill(counts, 1);
+    return new ExecuteBatchResult(counts);
+  }
+
+  /**
+   * The key columns of the matching tables, in key order, with JDBC's columns (TABLE_CAT,
+   * TABLE_SCHEM, TABLE_NAME, COLUMN_NAME, KEY_SEQ, PK_NAME); a hidden row key is not listed.
+   * {@code schema} and {@code table} are names, not patterns; null matches all.
+   */
+  @Override
+  public MetaResultSet getPrimaryKeys(ConnectionHandle ch, String catalog, String schema,
+      String table) {
+    SqlCatalog sqlCatalog = new SqlCatalog(db);
+    List<Object> rows = new ArrayList<>();
+    List<String> namespaces = new ArrayList<>(db.admin().listNamespaces());
+    namespaces.sort(null);
+    for (String ns : namespaces) {
+      String schemaName = BasaltSchema.schemaName(ns);
+      if (ns.equals(SqlCatalog.SYSTEM_NAMESPACE)
+          || (schema != null && !schema.equals(schemaName))) {
+        continue;
+      }
+      List<SqlTableDef> defs = new ArrayList<>(sqlCatalog.list(ns));
+      defs.sort((a, b) -> a.table().name().compareTo(b.table().name()));
+      for (SqlTableDef def : defs) {
+        TableName t = def.table();
+        if ((table != null && !t.name().equals(table)) || def.hasHiddenKey()) {
+          continue;
+        }
+        List<SqlColumn> keys = def.keyColumns();
+        for (int i = 0; i < keys.size(); i++) {
+          rows.add(new Object[] {null, schemaName, t.name(), keys.get(i).name(),
+              (short) (i + 1), "PK"});
+        }
+      }
+    }
+    return resultSet(rows, List.of(
+        MetaImpl.columnMetaData("TABLE_CAT", 0, String.class, true),
+        MetaImpl.columnMetaData("TABLE_SCHEM", 1, String.class, true),
+        MetaImpl.columnMetaData("TABLE_NAME", 2, String.class, false),
+        MetaImpl.columnMetaData("COLUMN_NAME", 3, String.class, false),
+        MetaImpl.columnMetaData("KEY_SEQ", 4, short.class, false),
+        MetaImpl.columnMetaData("PK_NAME", 5, String.class, true)));
+  }
+
+  /** A metadata result set of {@code rows} (arrays), on a statement of its own. */
+  private MetaResultSet resultSet(List<Object> rows,
+      List<org.apache.calcite.avatica.ColumnMetaData> columns) {
+    try {
+      AvaticaStatement statement = (AvaticaStatement) connection.createStatement();
+      CalcitePrepare.CalciteSignature<Object> signature =
+          new CalcitePrepare.CalciteSignature<>("", List.of(), Map.of(), null, columns,
+              CursorFactory.ARRAY, null, List.of(), -1, null, StatementType.SELECT) {
+            @Override
+            public Enumerable<Object> enumerable(DataContext dataContext) {
+              return Linq4j.asEnumerable(rows);
+            }
+          };
+      return MetaResultSet.create(statement.connection.id, statement.getId(), true, signature,
+          new Frame(0, true, rows));
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}
