@@ -17,8 +17,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Keeps sql-planner's layers apart (sql-planner/doc/adapter.md): types and the catalog know
  * nothing of planning; what {@code exec/} runs is described by {@code pushdown/} specs, never by
- * {@code rel/} nodes; and the SQL layer reaches the engine only through its client API
- * ({@code io.basaltdb.engine} itself and its filters), never its internals.
+ * {@code rel/} nodes; the JDBC plumbing ({@code jdbc/}) is named by the driver only; and the
+ * SQL layer reaches the engine only through its client API ({@code io.basaltdb.engine} itself
+ * and its filters), never its internals.
  */
 class LayeringTest {
   private static final String SQL = "io\\.basaltdb\\.sql\\.";
@@ -44,6 +45,31 @@ class LayeringTest {
       checked += check(root.resolve(rule.getKey()), rule.getValue(), root, violations);
     }
     assertTrue(checked > 20, "found the sources: " + checked);
+    assertEquals(List.of(), violations);
+  }
+
+  /** The JDBC plumbing sits on top: only the driver names it, nothing in sql-planner. */
+  @Test
+  void onlyTheDriverNamesTheJdbcPlumbing() throws IOException {
+    Path root = Path.of("src/main/java/io/basaltdb/sql");
+    Pattern jdbc = Pattern.compile(SQL + "jdbc\\b");
+    List<String> violations = new ArrayList<>();
+    int checked = 0;
+    try (Stream<Path> dirs = Files.list(root)) {
+      for (Path d : (Iterable<Path>) dirs::iterator) {
+        if (d.getFileName().toString().equals("jdbc")) {
+          continue;
+        }
+        checked += Files.isDirectory(d) ? check(d, jdbc, root, violations) : 0;
+        if (d.toString().endsWith(".java")) {
+          checked++;
+          if (jdbc.matcher(Files.readString(d)).find()) {
+            violations.add(root.relativize(d) + " names the jdbc package");
+          }
+        }
+      }
+    }
+    assertTrue(checked > 50, "found the sources: " + checked);
     assertEquals(List.of(), violations);
   }
 
