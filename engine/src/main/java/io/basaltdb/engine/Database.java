@@ -471,16 +471,28 @@ public final class Database implements AutoCloseable {
     return skippedReplayEdits;
   }
 
-  public BlockCache blockCache() {
+  /** The shared block cache: the engine's own (tests read its counters). */
+  BlockCache blockCache() {
     return cache;
+  }
+
+  /** How many block lookups the block cache has served, hits and misses (a diagnostic). */
+  public long blockCacheRequests() {
+    return cache.stats().requestCount();
   }
 
   public MemstoreBudget memstoreBudget() {
     return budget;
   }
 
-  public WriteAheadLog wal() {
+  /** The write-ahead log: the engine's own; the SQL layer syncs through {@link #sync()}. */
+  WriteAheadLog wal() {
     return wal;
+  }
+
+  /** How many log segments are live (a diagnostic: they are deleted as memstores flush). */
+  public int walSegmentCount() {
+    return wal.segmentCount();
   }
 
   /**

@@ -252,7 +252,7 @@ class WritePathFaultTest {
     for (int i = 0; i < 200; i++) { // later writes roll the segment holding the slow one's edit
       db.table("b").put(put(String.format("b%03d", i), Durability.SYNC));
     }
-    assertTrue(db.wal().segmentCount() > 2, "rolled: " + db.wal().segmentCount());
+    assertTrue(db.walSegmentCount() > 2, "rolled: " + db.walSegmentCount());
     db.admin().flush(TableName.of("b")); // then WAL clean-up runs
     release.countDown();
     slow.join(); // acknowledged
