@@ -1,7 +1,7 @@
 package io.basaltdb.sql;
 
 import io.basaltdb.sql.jdbc.BasaltConnections;
-import io.basaltdb.sql.jdbc.PreparedStatements;
+import io.basaltdb.sql.jdbc.BasaltPreparedStatement;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A JDBC batch of a prepared INSERT/UPSERT ... VALUES, written at once
- * ({@link PreparedStatements}), leaves the same table and reports the same outcome as the same rows executed one statement at
- * a time through Calcite: valid rows of every type, NULLs, UPSERTs naming some columns, a key
+ * ({@code BasaltMeta.executeBatch}), leaves the same table and reports the same outcome as the
+ * same rows executed one statement at a time through Calcite: valid rows of every type, NULLs, UPSERTs naming some columns, a key
  * written twice, and bad rows in the middle of a batch (duplicate key, NULL key, NULL in a NOT
  * NULL column, a wrong type). Values their parameter's type cannot hold are refused when bound.
  */
@@ -38,7 +38,8 @@ class BatchWriteTest extends SqlTestBase {
     String single = newTable(before);
     String batchOutcome;
     try (PreparedStatement p = c.prepareStatement(String.format(sqlTemplate, batched))) {
-      assertTrue(PreparedStatements.writesWholeBatches(p), "batch path not taken: " + sqlTemplate);
+      assertTrue(p.unwrap(BasaltPreparedStatement.class).writesWholeBatches(),
+          "batch path not taken: " + sqlTemplate);
       for (Object[] r : rows) {
         bind(p, r);
         p.addBatch();
@@ -228,7 +229,7 @@ class BatchWriteTest extends SqlTestBase {
     String t = newTable(List.of());
     try (PreparedStatement p = c.prepareStatement("INSERT INTO " + t
         + " (k, s, v, nn) VALUES (?, ?, 'x' || CAST(? AS VARCHAR(5)), CAST(? AS INTEGER) + 1)")) {
-      assertFalse(PreparedStatements.writesWholeBatches(p));
+      assertFalse(p.unwrap(BasaltPreparedStatement.class).writesWholeBatches());
       for (int i = 0; i < 3; i++) {
         p.setLong(1, i);
         p.setString(2, "s");

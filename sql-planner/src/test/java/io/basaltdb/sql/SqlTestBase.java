@@ -1,7 +1,6 @@
 package io.basaltdb.sql;
 
 import io.basaltdb.sql.jdbc.BasaltConnections;
-import io.basaltdb.sql.jdbc.PreparedStatements;
 import io.basaltdb.engine.Database;
 import io.basaltdb.engine.EngineOptions;
 import java.sql.Connection;

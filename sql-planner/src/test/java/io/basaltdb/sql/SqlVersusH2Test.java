@@ -1,7 +1,6 @@
 package io.basaltdb.sql;
 
 import io.basaltdb.sql.jdbc.BasaltConnections;
-import io.basaltdb.sql.jdbc.PreparedStatements;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.basaltdb.engine.Database;

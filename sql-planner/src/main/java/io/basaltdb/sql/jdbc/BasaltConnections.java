@@ -3,23 +3,23 @@ package io.basaltdb.sql.jdbc;
 import io.basaltdb.engine.Database;
 import io.basaltdb.sql.BasaltSchema;
 import io.basaltdb.sql.ConnectionProperty;
+import io.basaltdb.sql.SqlErrors;
 import java.sql.Connection;
-import java.sql.DatabaseMetaData;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.util.Optional;
 import java.util.Properties;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.calcite.avatica.AvaticaConnection;
+import org.apache.calcite.avatica.DriverVersion;
 import org.apache.calcite.avatica.Meta;
+import org.apache.calcite.avatica.UnregisteredDriver;
 import org.apache.calcite.jdbc.CalciteConnection;
+import org.apache.calcite.jdbc.CalciteMetaImpl;
 import org.apache.calcite.jdbc.CalciteSchema;
 
 /**
- * Opens a Basalt connection: a Calcite connection over a Basalt database with Basalt's parser
- * and DDL executor, a schema per namespace, {@code DEFAULT} as the current schema, Basalt's
- * {@link BasaltMeta} for what the connection does, and one wrapping layer
- * ({@link JdbcProxies}) for SQLStates and bound-value checks. The JDBC driver builds on it.
+ * Opens Basalt connections: a {@link BasaltConnection} (Avatica's generic connection with
+ * Basalt's JDBC objects, {@link BasaltJdbcFactory}) whose {@link BasaltMeta} owns a Calcite
+ * connection over the database: Basalt's parser and DDL executor, a schema per namespace,
+ * {@code DEFAULT} as the current schema. The JDBC driver builds on it.
  */
 public final class BasaltConnections {
   public static final String PARSER_FACTORY =
@@ -30,9 +30,10 @@ public final class BasaltConnections {
   public static final String VERSION = "0.1.0";
 
   /**
-   * Calcite's driver with Basalt's statement preparation ({@link io.basaltdb.sql.BasaltPrepare}),
-   * Basalt's meta and JDBC factory, and Basalt's name in JDBC metadata. Not registered with
-   * DriverManager: the JDBC driver opens through it.
+   * Calcite's driver with Basalt's statement preparation ({@link io.basaltdb.sql.BasaltPrepare})
+   * for the Calcite connection inside a {@link BasaltMeta}; its meta (Calcite's) is kept in
+   * the connection's properties under {@code CalciteMetaImpl.class} for the Basalt meta to
+   * delegate to. Not registered with DriverManager.
    */
   private static final class EngineDriver extends org.apache.calcite.jdbc.Driver {
     EngineDriver() {
@@ -41,23 +42,47 @@ public final class BasaltConnections {
 
     @Override
     public Meta createMeta(AvaticaConnection connection) {
-      return BasaltMeta.create(connection);
+      Meta meta = super.createMeta(connection);
+      ((CalciteConnection) connection).getProperties().put(CalciteMetaImpl.class, meta);
+      return meta;
+    }
+  }
+
+  /**
+   * Avatica's driver for Basalt's own JDBC objects and meta, with Basalt's name in JDBC
+   * metadata. Not registered with DriverManager: {@code io.basaltdb.jdbc.BasaltDriver} is.
+   */
+  private static final class Driver extends UnregisteredDriver {
+    @Override
+    protected DriverVersion createDriverVersion() {
+      return new DriverVersion("Basalt JDBC Driver", VERSION, PRODUCT, VERSION, false, 0, 1,
+          0, 1);
     }
 
     @Override
-    protected String getFactoryClassName(org.apache.calcite.avatica.UnregisteredDriver
-        .JdbcVersion jdbcVersion) {
+    protected String getConnectStringPrefix() {
+      return "jdbc:basalt:";
+    }
+
+    @Override
+    protected String getFactoryClassName(JdbcVersion jdbcVersion) {
       return BasaltJdbcFactory.class.getName();
     }
 
     @Override
-    protected org.apache.calcite.avatica.DriverVersion createDriverVersion() {
-      return new org.apache.calcite.avatica.DriverVersion("Basalt JDBC Driver", VERSION,
-          PRODUCT, VERSION, false, 0, 1, 0, 1);
+    public Meta createMeta(AvaticaConnection connection) {
+      return BasaltMeta.create(connection);
+    }
+
+    BasaltConnection open(String url, Properties info) throws SQLException {
+      BasaltConnection c = (BasaltConnection) factory.newConnection(this, factory, url, info);
+      handler.onConnectionInit(c);
+      return c;
     }
   }
 
-  private static final org.apache.calcite.jdbc.Driver DRIVER = new EngineDriver();
+  private static final org.apache.calcite.jdbc.Driver ENGINE = new EngineDriver();
+  private static final Driver DRIVER = new Driver();
 
   private BasaltConnections() {}
 
@@ -65,7 +90,7 @@ public final class BasaltConnections {
     return open(db, new Properties());
   }
 
-  /** Calcite's own connection properties (model, schemaFactory, fun, typeSystem, ...), lower case. */
+  /** Calcite's own connection properties (model, schemaFactory, fun, ...), lower case. */
   private static final java.util.Set<String> CALCITE_INTERNAL = calciteInternal();
 
   private static java.util.Set<String> calciteInternal() {
@@ -109,65 +134,44 @@ public final class BasaltConnections {
   }
 
   /**
-   * A connection to {@code db}. {@code url} is what its metadata reports (null: Calcite's);
-   * {@code onClose} runs once, when the connection is first closed.
+   * A connection to {@code db}. {@code url} is what its metadata reports (null:
+   * {@code jdbc:basalt:}); {@code onClose} runs once, when the connection is first closed.
    */
   public static Connection open(Database db, Properties properties, String url,
       Runnable onClose) throws SQLException {
     Properties p = accepted(properties);
     p.setProperty("parserFactory", PARSER_FACTORY);
     p.put(Database.class, db); // for BasaltMeta.create; a class key is no property name
-    Connection c = DRIVER.connect("jdbc:calcite:", p);
+    BasaltConnection c;
     try {
-      CalciteConnection cc = c.unwrap(CalciteConnection.class);
-      // Calcite's "metadata" schema reads Calcite's own meta; DatabaseMetaData is the way here
-      cc.getRootSchema().unwrap(CalciteSchema.class).removeSubSchema("metadata");
-      BasaltSchema.register(cc.getRootSchema(), db);
-      cc.setSchema("DEFAULT");
-      c.setAutoCommit(true); // JDBC's default (Calcite's connections start without it)
-      return wrap(c, cc, url, onClose);
+      c = DRIVER.open(url == null ? "jdbc:basalt:" : url, p);
+    } catch (RuntimeException e) {
+      throw SqlErrors.toSqlException(e);
+    }
+    try {
+      c.setAutoCommit(true); // JDBC's default (Calcite's meta starts without it)
+      c.onClose(onClose);
+      return c;
     } catch (SQLException | RuntimeException e) {
       c.close();
       throw e;
     }
   }
 
-  private static Connection wrap(Connection c, CalciteConnection cc, String url,
-      Runnable onClose) {
-    AtomicBoolean closed = new AtomicBoolean();
-    return JdbcProxies.wrap(c, Connection.class, (method, args) -> {
-      String name = method.getName();
-      int n = method.getParameterCount();
-      if (name.equals("close") && n == 0) {
-        try {
-          c.close();
-        } finally {
-          if (closed.compareAndSet(false, true)) {
-            onClose.run();
-          }
-        }
-        return Optional.of(Void.TYPE);
-      }
-      if (name.equals("isClosed") && n == 0) {
-        return Optional.of(closed.get() || c.isClosed());
-      }
-      if (name.equals("prepareStatement")) {
-        return Optional.of(PreparedStatements.wrap(
-            (PreparedStatement) Proxies.forward(method, c, args), cc));
-      }
-      if (name.equals("getMetaData") && n == 0) {
-        DatabaseMetaData md = c.getMetaData();
-        return Optional.of(JdbcProxies.wrap(md, DatabaseMetaData.class, (m, a) -> {
-          if (m.getName().equals("getURL") && m.getParameterCount() == 0 && url != null) {
-            return Optional.of(url);
-          }
-          if (m.getName().equals("supportsMixedCaseQuotedIdentifiers")) {
-            return Optional.of(true); // quoted identifiers are exact
-          }
-          return Optional.empty();
-        }));
-      }
-      return Optional.empty();
-    });
+  /** The Calcite connection inside a {@link BasaltMeta}, set up over the database. */
+  static CalciteConnection calcite(Properties p) throws SQLException {
+    Database db = (Database) p.get(Database.class);
+    CalciteConnection c = ENGINE.connect("jdbc:calcite:", p).unwrap(CalciteConnection.class);
+    try {
+      // Calcite's "metadata" schema: DatabaseMetaData is the way to the catalog here
+      c.getRootSchema().unwrap(CalciteSchema.class).removeSubSchema("metadata");
+      BasaltSchema.register(c.getRootSchema(), db);
+      c.setSchema("DEFAULT");
+      c.setAutoCommit(true);
+      return c;
+    } catch (SQLException | RuntimeException e) {
+      c.close();
+      throw e;
+    }
   }
 }

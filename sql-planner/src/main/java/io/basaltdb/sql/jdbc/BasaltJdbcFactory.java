@@ -1,27 +1,88 @@
 package io.basaltdb.sql.jdbc;
 
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.util.Properties;
+import java.util.TimeZone;
 import org.apache.calcite.avatica.AvaticaConnection;
+import org.apache.calcite.avatica.AvaticaDatabaseMetaData;
+import org.apache.calcite.avatica.AvaticaFactory;
 import org.apache.calcite.avatica.AvaticaPreparedStatement;
+import org.apache.calcite.avatica.AvaticaResultSet;
+import org.apache.calcite.avatica.AvaticaResultSetMetaData;
+import org.apache.calcite.avatica.AvaticaSpecificDatabaseMetaData;
+import org.apache.calcite.avatica.AvaticaStatement;
 import org.apache.calcite.avatica.Meta;
-import org.apache.calcite.jdbc.CalciteConnection;
-import org.apache.calcite.jdbc.CalciteJdbc41Factory;
+import org.apache.calcite.avatica.QueryState;
+import org.apache.calcite.avatica.UnregisteredDriver;
 
 /**
- * Calcite's JDBC objects with one Basalt step: every prepared statement is made known to the
- * connection's {@link BasaltMeta} with its plan, so that {@code executeBatch} finds it.
+ * Basalt's JDBC objects (Avatica's generic ones, subclassed for SQLStates and bound-value
+ * checks); every prepared statement is made known to the connection's {@link BasaltMeta}.
+ * Instantiated by name by Avatica's driver (a public no-argument constructor).
  */
-public final class BasaltJdbcFactory extends CalciteJdbc41Factory {
+public final class BasaltJdbcFactory implements AvaticaFactory {
+  @Override
+  public int getJdbcMajorVersion() {
+    return 4;
+  }
+
+  @Override
+  public int getJdbcMinorVersion() {
+    return 1;
+  }
+
+  @Override
+  public AvaticaConnection newConnection(UnregisteredDriver driver, AvaticaFactory factory,
+      String url, Properties info) {
+    return new BasaltConnection(driver, factory, url, info);
+  }
+
+  @Override
+  public AvaticaStatement newStatement(AvaticaConnection connection, Meta.StatementHandle h,
+      int resultSetType, int resultSetConcurrency, int resultSetHoldability) {
+    return new BasaltStatement(connection, h, resultSetType, resultSetConcurrency,
+        resultSetHoldability);
+  }
+
   @Override
   public AvaticaPreparedStatement newPreparedStatement(AvaticaConnection connection,
       Meta.StatementHandle h, Meta.Signature signature, int resultSetType,
       int resultSetConcurrency, int resultSetHoldability) throws SQLException {
-    AvaticaPreparedStatement statement = super.newPreparedStatement(connection, h, signature,
+    BasaltPreparedStatement statement = new BasaltPreparedStatement(connection, h, signature,
         resultSetType, resultSetConcurrency, resultSetHoldability);
-    BasaltMeta meta = BasaltMeta.of((CalciteConnection) connection);
-    if (meta != null) {
-      meta.prepared(statement.handle, signature);
-    }
+    ((BasaltConnection) connection).basaltMeta().prepared(statement.handle, signature);
     return statement;
+  }
+
+  @Override
+  public AvaticaResultSet newResultSet(AvaticaStatement statement, QueryState state,
+      Meta.Signature signature, TimeZone timeZone, Meta.Frame firstFrame)
+      throws SQLException {
+    return new BasaltResultSet(statement, state, signature,
+        newResultSetMetaData(statement, signature), timeZone, firstFrame);
+  }
+
+  @Override
+  public AvaticaSpecificDatabaseMetaData newDatabaseMetaData(AvaticaConnection connection) {
+    return new DatabaseMetaData(connection);
+  }
+
+  @Override
+  public ResultSetMetaData newResultSetMetaData(AvaticaStatement statement,
+      Meta.Signature signature) {
+    return new AvaticaResultSetMetaData(statement, null, signature);
+  }
+
+  /** Avatica's metadata; quoted identifiers are exact in Basalt, whatever their case. */
+  private static final class DatabaseMetaData extends AvaticaDatabaseMetaData {
+    DatabaseMetaData(AvaticaConnection connection) {
+      super(connection);
+    }
+
+    @Override
+    public boolean supportsMixedCaseQuotedIdentifiers() {
+      return true;
+    }
   }
 }

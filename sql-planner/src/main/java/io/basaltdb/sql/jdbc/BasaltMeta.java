@@ -14,6 +14,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.avatica.AvaticaConnection;
@@ -21,6 +23,7 @@ import org.apache.calcite.avatica.AvaticaStatement;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.avatica.MetaImpl;
 import org.apache.calcite.avatica.NoSuchStatementException;
+import org.apache.calcite.avatica.QueryState;
 import org.apache.calcite.avatica.remote.TypedValue;
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.jdbc.CalciteMetaImpl;
@@ -30,8 +33,9 @@ import org.apache.calcite.linq4j.Linq4j;
 
 /**
  * The {@link Meta} of one Basalt connection: Avatica calls it for everything the connection
- * and its statements do. Basalt owns here what is Basalt's, and leaves the rest (statement
- * preparation and execution, most of the catalog metadata) to Calcite's meta:
+ * and its statements do. It owns a Calcite connection over the database (Basalt's parser,
+ * planner and schemas; never seen by users) and Calcite's meta for it, to which it leaves
+ * statement preparation and execution and most of the catalog metadata. Basalt's own:
  * <ul>
  *   <li>{@code commit}, {@code rollback}, auto-commit turned back on ({@code connectionSync})
  *       and {@code closeConnection}: the connection's {@link PendingWrites};
@@ -41,36 +45,52 @@ import org.apache.calcite.linq4j.Linq4j;
  *   <li>{@code getPrimaryKeys}: the key columns from the SQL catalog (Calcite has none).
  * </ul>
  *
- * <p>State: the statements this connection prepared ({@link Prepared}, by statement id, from
- * preparation until the statement closes). One meta per connection; reachable from the
- * connection's properties under the key {@code BasaltMeta.class} ({@link #of}).
+ * <p>State: the Calcite connection, and the statements this connection prepared
+ * ({@link Prepared}, by statement id, from preparation until the statement closes). One meta
+ * per {@link BasaltConnection}, created by Avatica as the connection is constructed.
  */
 public final class BasaltMeta extends ForwardingMeta {
   /** What Basalt keeps of a prepared statement: its SQL and, if any, its batch plan. */
   record Prepared(String sql, BatchWrite batch, LimitParameters limits) {}
 
+  private final BasaltConnection owner;
   private final CalciteConnection connection;
   private final Database db;
   private final Map<Integer, Prepared> prepared = new ConcurrentHashMap<>();
 
-  private BasaltMeta(CalciteConnection connection, Database db) {
-    super(CalciteMetaImpl.create(connection));
+  private BasaltMeta(BasaltConnection owner, CalciteConnection connection, Database db,
+      Meta calciteMeta) {
+    super(calciteMeta);
+    this.owner = owner;
     this.connection = connection;
     this.db = db;
   }
 
-  /** Creates the meta of a connection still being constructed (its properties are set). */
+  /**
+   * The meta of a {@link BasaltConnection} being constructed: opens the Calcite connection
+   * with the same properties (the database under the key {@code Database.class}).
+   */
   static BasaltMeta create(AvaticaConnection avatica) {
-    CalciteConnection c = (CalciteConnection) avatica;
-    Database db = (Database) c.getProperties().get(Database.class);
-    BasaltMeta meta = new BasaltMeta(c, db);
-    c.getProperties().put(BasaltMeta.class, meta);
-    return meta;
+    BasaltConnection owner = (BasaltConnection) avatica;
+    Properties info = owner.properties();
+    Database db = (Database) info.get(Database.class);
+    try {
+      CalciteConnection c = BasaltConnections.calcite((Properties) info.clone());
+      return new BasaltMeta(owner, c, db,
+          (Meta) c.getProperties().get(CalciteMetaImpl.class));
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot open the SQL layer: " + e.getMessage(), e);
+    }
   }
 
-  /** The meta of a connection opened by {@link BasaltConnections}. */
-  static BasaltMeta of(CalciteConnection c) {
-    return (BasaltMeta) c.getProperties().get(BasaltMeta.class);
+  /** The Calcite connection inside (for {@code unwrap(CalciteConnection.class)}). */
+  CalciteConnection calcite() {
+    return connection;
+  }
+
+  /** The flag {@code Statement.cancel()} sets, which the statement's execution reads. */
+  AtomicBoolean cancelFlag(StatementHandle h) throws NoSuchStatementException {
+    return ((AvaticaConnection) connection).getCancelFlag(h);
   }
 
   /** A statement was prepared (called by {@link BasaltJdbcFactory}). */
@@ -89,6 +109,21 @@ public final class BasaltMeta extends ForwardingMeta {
   /** What was kept of the prepared statement with this id, or null. */
   Prepared prepared(int statementId) {
     return prepared.get(statementId);
+  }
+
+  /**
+   * The rows of a statement. Avatica's result set asks without parameter values; Calcite's
+   * meta would then read them from a statement of its own connection, which has none: those
+   * of the Basalt prepared statement are passed.
+   */
+  @Override
+  public Iterable<Object> createIterable(StatementHandle h, QueryState state,
+      Signature signature, List<TypedValue> parameters, Frame firstFrame) {
+    if ((parameters == null || parameters.isEmpty())
+        && owner.statementMap.get(h.id) instanceof BasaltPreparedStatement p) {
+      parameters = p.boundValues();
+    }
+    return delegate.createIterable(h, state, signature, parameters, firstFrame);
   }
 
   @Override
@@ -123,7 +158,11 @@ public final class BasaltMeta extends ForwardingMeta {
   public void closeConnection(ConnectionHandle ch) {
     PendingWrites.rollback(connection);
     prepared.clear();
-    delegate.closeConnection(ch);
+    try {
+      connection.close();
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   /**

@@ -26,7 +26,7 @@ import org.apache.calcite.sql.type.SqlTypeUtil;
  * all of them go through one {@link io.basaltdb.sql.exec.WriteExecutor} (puts grouped, one log
  * sync), instead of one Calcite execution per row (a data context, the generated code and a log
  * sync each). Found by {@link #of} when the statement is planned, stashed with the plan, used by
- * the connection's batch execution ({@code io.basaltdb.sql.PreparedStatements}).
+ * the connection's batch execution (the JDBC layer's {@code BasaltMeta.executeBatch}).
  *
  * <p>Only statements whose row is computed without Calcite are taken: each column's value is a
  * parameter of exactly the column's type (Calcite types a parameter in VALUES by its target

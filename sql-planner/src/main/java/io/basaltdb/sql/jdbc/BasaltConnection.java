@@ -1,0 +1,100 @@
+package io.basaltdb.sql.jdbc;
+
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.calcite.avatica.AvaticaConnection;
+import org.apache.calcite.avatica.AvaticaFactory;
+import org.apache.calcite.avatica.AvaticaStatement;
+import org.apache.calcite.avatica.Meta;
+import org.apache.calcite.avatica.NoSuchStatementException;
+import org.apache.calcite.avatica.UnregisteredDriver;
+import org.apache.calcite.jdbc.CalciteConnection;
+
+/**
+ * A Basalt JDBC connection: Avatica's generic connection over {@link BasaltMeta}, which does
+ * the work. Adds what a connection object itself must: errors with Basalt's SQLStates
+ * ({@link Translated}), a hook run once on close (the driver releases its database), and
+ * {@code unwrap(CalciteConnection.class)} to the Calcite connection inside the meta.
+ */
+public final class BasaltConnection extends AvaticaConnection {
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private volatile Runnable onClose = () -> { };
+
+  BasaltConnection(UnregisteredDriver driver, AvaticaFactory factory, String url,
+      Properties info) {
+    super(driver, factory, url, info);
+  }
+
+  /** The properties the connection was opened with (for {@link BasaltMeta#create}). */
+  Properties properties() {
+    return info;
+  }
+
+  BasaltMeta basaltMeta() {
+    return (BasaltMeta) meta;
+  }
+
+  void onClose(Runnable hook) {
+    this.onClose = hook;
+  }
+
+  @Override
+  public AtomicBoolean getCancelFlag(Meta.StatementHandle h) throws NoSuchStatementException {
+    return basaltMeta().cancelFlag(h);
+  }
+
+  @Override
+  public AvaticaStatement createStatement(int resultSetType, int resultSetConcurrency,
+      int resultSetHoldability) throws SQLException {
+    return Translated.call(() -> super.createStatement(resultSetType, resultSetConcurrency,
+        resultSetHoldability));
+  }
+
+  @Override
+  public PreparedStatement prepareStatement(String sql, int resultSetType,
+      int resultSetConcurrency, int resultSetHoldability) throws SQLException {
+    return Translated.call(() -> super.prepareStatement(sql, resultSetType,
+        resultSetConcurrency, resultSetHoldability));
+  }
+
+  @Override
+  public void commit() throws SQLException {
+    Translated.run(() -> super.commit());
+  }
+
+  @Override
+  public void rollback() throws SQLException {
+    Translated.run(() -> super.rollback());
+  }
+
+  @Override
+  public void setAutoCommit(boolean autoCommit) throws SQLException {
+    Translated.run(() -> super.setAutoCommit(autoCommit));
+  }
+
+  @Override
+  public void close() throws SQLException {
+    try {
+      super.close();
+    } finally {
+      if (closed.compareAndSet(false, true)) {
+        onClose.run();
+      }
+    }
+  }
+
+  @Override
+  public <T> T unwrap(Class<T> iface) throws SQLException {
+    if (iface == CalciteConnection.class) {
+      return iface.cast(basaltMeta().calcite());
+    }
+    return super.unwrap(iface);
+  }
+
+  @Override
+  public boolean isWrapperFor(Class<?> iface) throws SQLException {
+    return iface == CalciteConnection.class || super.isWrapperFor(iface);
+  }
+}

@@ -1,0 +1,216 @@
+package io.basaltdb.sql.jdbc;
+
+import io.basaltdb.sql.SqlErrors;
+import io.basaltdb.sql.exec.ColumnValues;
+import io.basaltdb.sql.parser.LimitParameters;
+import java.math.BigDecimal;
+import java.sql.Date;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Time;
+import java.sql.Timestamp;
+import java.util.Calendar;
+import java.util.List;
+import org.apache.calcite.avatica.AvaticaConnection;
+import org.apache.calcite.avatica.AvaticaParameter;
+import org.apache.calcite.avatica.AvaticaPreparedStatement;
+import org.apache.calcite.avatica.Meta;
+
+/**
+ * A Basalt prepared statement: Avatica's, with every bound value checked against its
+ * parameter's type as it is set ({@link ColumnValues#checkParameter}: Calcite's generated code
+ * would otherwise wrap a {@code long} into an {@code int} column or cut a long string; 22001,
+ * 22003, ...), a LIMIT/OFFSET parameter against its sign ({@link LimitParameters}), and errors
+ * carrying Basalt's SQLStates. Batches go to {@link BasaltMeta#executeBatch}.
+ */
+public final class BasaltPreparedStatement extends AvaticaPreparedStatement {
+  private final int[] types;
+  private final int[] precisions;
+  private final int[] scales;
+  private final String[] labels; // made once: a message per bound value costs a lot
+  private final LimitParameters limits;
+
+  BasaltPreparedStatement(AvaticaConnection connection, Meta.StatementHandle h,
+      Meta.Signature signature, int resultSetType, int resultSetConcurrency,
+      int resultSetHoldability) throws SQLException {
+    super(connection, h, signature, resultSetType, resultSetConcurrency, resultSetHoldability);
+    List<AvaticaParameter> parameters = signature.parameters;
+    int n = parameters.size();
+    types = new int[n];
+    precisions = new int[n];
+    scales = new int[n];
+    labels = new String[n];
+    for (int i = 0; i < n; i++) {
+      AvaticaParameter p = parameters.get(i);
+      labels[i] = "parameter " + (i + 1);
+      types[i] = p.parameterType;
+      precisions[i] = p.precision;
+      scales[i] = p.scale;
+    }
+    limits = LimitParameters.of(signature.sql);
+  }
+
+  /** The values bound now, in parameter order (for {@link BasaltMeta#createIterable}). */
+  List<org.apache.calcite.avatica.remote.TypedValue> boundValues() {
+    return getParameterValues();
+  }
+
+  /** Whether this statement writes its batches at once (for tests). */
+  public boolean writesWholeBatches() {
+    BasaltMeta.Prepared p = ((BasaltConnection) connection).basaltMeta().prepared(handle.id);
+    return p != null && p.batch() != null;
+  }
+
+  private void check(int index, Object value) throws SQLException {
+    if (index >= 1 && index <= types.length) {
+      try {
+        ColumnValues.checkParameter(types[index - 1], precisions[index - 1], scales[index - 1],
+            value, labels[index - 1]);
+        limits.check(index, value);
+      } catch (RuntimeException e) {
+        throw SqlErrors.toSqlException(e);
+      }
+    }
+  }
+
+  @Override
+  public void setBoolean(int index, boolean x) throws SQLException {
+    check(index, x);
+    super.setBoolean(index, x);
+  }
+
+  @Override
+  public void setByte(int index, byte x) throws SQLException {
+    check(index, x);
+    super.setByte(index, x);
+  }
+
+  @Override
+  public void setShort(int index, short x) throws SQLException {
+    check(index, x);
+    super.setShort(index, x);
+  }
+
+  @Override
+  public void setInt(int index, int x) throws SQLException {
+    check(index, x);
+    super.setInt(index, x);
+  }
+
+  @Override
+  public void setLong(int index, long x) throws SQLException {
+    check(index, x);
+    super.setLong(index, x);
+  }
+
+  @Override
+  public void setFloat(int index, float x) throws SQLException {
+    check(index, x);
+    super.setFloat(index, x);
+  }
+
+  @Override
+  public void setDouble(int index, double x) throws SQLException {
+    check(index, x);
+    super.setDouble(index, x);
+  }
+
+  @Override
+  public void setBigDecimal(int index, BigDecimal x) throws SQLException {
+    check(index, x);
+    super.setBigDecimal(index, x);
+  }
+
+  @Override
+  public void setString(int index, String x) throws SQLException {
+    check(index, x);
+    super.setString(index, x);
+  }
+
+  @Override
+  public void setNString(int index, String x) throws SQLException {
+    check(index, x);
+    super.setNString(index, x);
+  }
+
+  @Override
+  public void setBytes(int index, byte[] x) throws SQLException {
+    check(index, x);
+    super.setBytes(index, x);
+  }
+
+  @Override
+  public void setDate(int index, Date x) throws SQLException {
+    check(index, x);
+    super.setDate(index, x);
+  }
+
+  @Override
+  public void setDate(int index, Date x, Calendar calendar) throws SQLException {
+    check(index, x);
+    super.setDate(index, x, calendar);
+  }
+
+  @Override
+  public void setTime(int index, Time x) throws SQLException {
+    check(index, x);
+    super.setTime(index, x);
+  }
+
+  @Override
+  public void setTime(int index, Time x, Calendar calendar) throws SQLException {
+    check(index, x);
+    super.setTime(index, x, calendar);
+  }
+
+  @Override
+  public void setTimestamp(int index, Timestamp x) throws SQLException {
+    check(index, x);
+    super.setTimestamp(index, x);
+  }
+
+  @Override
+  public void setTimestamp(int index, Timestamp x, Calendar calendar) throws SQLException {
+    check(index, x);
+    super.setTimestamp(index, x, calendar);
+  }
+
+  @Override
+  public void setObject(int index, Object x) throws SQLException {
+    check(index, x);
+    super.setObject(index, x);
+  }
+
+  @Override
+  public void setObject(int index, Object x, int targetSqlType) throws SQLException {
+    check(index, x);
+    super.setObject(index, x, targetSqlType);
+  }
+
+  @Override
+  public void setObject(int index, Object x, int targetSqlType, int scaleOrLength)
+      throws SQLException {
+    check(index, x);
+    super.setObject(index, x, targetSqlType, scaleOrLength);
+  }
+
+  @Override
+  public ResultSet executeQuery() throws SQLException {
+    return Translated.call(() -> super.executeQuery());
+  }
+
+  @Override
+  public long executeLargeUpdate() throws SQLException {
+    return Translated.call(() -> super.executeLargeUpdate());
+  }
+
+  @Override
+  public boolean execute() throws SQLException {
+    return Translated.call(() -> super.execute());
+  }
+
+  @Override
+  public long[] executeLargeBatch() throws SQLException {
+    return Translated.call(() -> super.executeLargeBatch());
+  }
+}
