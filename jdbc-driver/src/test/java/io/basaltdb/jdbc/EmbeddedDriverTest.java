@@ -91,6 +91,37 @@ class EmbeddedDriverTest {
     }
   }
 
+  /** cancel() ends the statement's current execution (57014); the statement runs again. */
+  @Test
+  void cancelEndsTheRunningQueryAndTheStatementRunsAgain() throws Exception {
+    try (Connection c = DriverManager.getConnection("jdbc:basalt:mem:cancel");
+        Statement st = c.createStatement()) {
+      st.executeUpdate("CREATE TABLE t (id INTEGER NOT NULL PRIMARY KEY)");
+      st.executeUpdate("INSERT INTO t VALUES (1), (2), (3)");
+      for (String sql : List.of("SELECT id FROM t", "SELECT id FROM t WHERE id > ?")) {
+        try (PreparedStatement p = c.prepareStatement(sql);
+            Statement s = c.createStatement()) {
+          if (sql.contains("?")) {
+            p.setInt(1, 0);
+          }
+          Statement running = sql.contains("?") ? p : s;
+          ResultSet rs = sql.contains("?") ? p.executeQuery() : s.executeQuery(sql);
+          assertTrue(rs.next());
+          running.cancel();
+          SQLException e = assertThrows(SQLException.class, rs::next, sql);
+          assertEquals("57014", e.getSQLState(), e.getMessage());
+          try (ResultSet again = sql.contains("?") ? p.executeQuery() : s.executeQuery(sql)) {
+            int n = 0;
+            while (again.next()) {
+              n++;
+            }
+            assertEquals(3, n, sql);
+          }
+        }
+      }
+    }
+  }
+
   @Test
   void badUrlsAndPropertiesAreClearErrors() throws Exception {
     SQLException noDir = assertThrows(SQLException.class,

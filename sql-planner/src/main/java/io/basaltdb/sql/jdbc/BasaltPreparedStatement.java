@@ -196,21 +196,25 @@ public final class BasaltPreparedStatement extends AvaticaPreparedStatement {
 
   @Override
   public ResultSet executeQuery() throws SQLException {
+    cancelFlag.set(false); // a cancel() ended the previous execution
     return Translated.call(() -> super.executeQuery());
   }
 
   @Override
   public long executeLargeUpdate() throws SQLException {
+    cancelFlag.set(false); // a cancel() ended the previous execution
     return Translated.call(() -> super.executeLargeUpdate());
   }
 
   @Override
   public boolean execute() throws SQLException {
+    cancelFlag.set(false); // a cancel() ended the previous execution
     return Translated.call(() -> super.execute());
   }
 
   @Override
   public long[] executeLargeBatch() throws SQLException {
+    cancelFlag.set(false); // a cancel() ended the previous execution
     return Translated.call(() -> super.executeLargeBatch());
   }
 }

@@ -3,6 +3,7 @@ package io.basaltdb.sql.jdbc;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.util.TimeZone;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.calcite.avatica.AvaticaResultSet;
 import org.apache.calcite.avatica.AvaticaStatement;
 import org.apache.calcite.avatica.Meta;
@@ -14,14 +15,33 @@ import org.apache.calcite.avatica.QueryState;
  * {@link SQLException}s carrying Basalt's SQLStates instead of escaping unchecked.
  */
 final class BasaltResultSet extends AvaticaResultSet {
+  private AtomicBoolean cancelFlag; // the statement's, found at the first row
   BasaltResultSet(AvaticaStatement statement, QueryState state, Meta.Signature signature,
       ResultSetMetaData metaData, TimeZone timeZone, Meta.Frame firstFrame)
       throws SQLException {
     super(statement, state, signature, metaData, timeZone, firstFrame);
   }
 
+  /** Reads the next row; after {@code Statement.cancel()}, 57014 (query cancelled). */
   @Override
   public boolean next() throws SQLException {
+    if (cancelFlag == null) {
+      cancelFlag = cancelFlag();
+    }
+    if (cancelFlag.get()) {
+      throw new SQLException("statement cancelled", "57014");
+    }
     return Translated.call(() -> super.next());
+  }
+
+  private AtomicBoolean cancelFlag() {
+    try {
+      if (statement != null && statement.connection instanceof BasaltConnection c) {
+        return c.getCancelFlag(statement.handle);
+      }
+    } catch (org.apache.calcite.avatica.NoSuchStatementException e) {
+      // a statement Calcite no longer knows: nothing can cancel it
+    }
+    return new AtomicBoolean();
   }
 }

@@ -15,21 +15,25 @@ final class BasaltStatement extends AvaticaStatement {
 
   @Override
   public boolean execute(String sql) throws SQLException {
+    cancelFlag.set(false); // a cancel() ended the previous execution
     return Translated.call(() -> super.execute(sql));
   }
 
   @Override
   public ResultSet executeQuery(String sql) throws SQLException {
+    cancelFlag.set(false); // a cancel() ended the previous execution
     return Translated.call(() -> super.executeQuery(sql));
   }
 
   @Override
   public long executeLargeUpdate(String sql) throws SQLException {
+    cancelFlag.set(false); // a cancel() ended the previous execution
     return Translated.call(() -> super.executeLargeUpdate(sql));
   }
 
   @Override
   public long[] executeLargeBatch() throws SQLException {
+    cancelFlag.set(false); // a cancel() ended the previous execution
     return Translated.call(() -> super.executeLargeBatch());
   }
 }
