@@ -90,6 +90,7 @@ public final class Database implements AutoCloseable {
   private final RegionContext ctx;
   private final Admin admin;
   private final Set<String> splitsInFlight = ConcurrentHashMap.newKeySet();
+  private final Map<Class<?>, Object> extensions = new ConcurrentHashMap<>();
   private volatile CatalogFile catalog;
   private WalReader.ReplayStats replayStats;
   private long skippedReplayEdits;
@@ -483,6 +484,15 @@ public final class Database implements AutoCloseable {
 
   public MemstoreBudget memstoreBudget() {
     return budget;
+  }
+
+  /**
+   * State a layer above keeps for this open database (the SQL layer's catalog version and plan
+   * cache), one object per {@code type}, made by {@code create} on first use and gone with the
+   * database: nothing static outlives it or mixes two databases.
+   */
+  public <T> T extension(Class<T> type, java.util.function.Supplier<? extends T> create) {
+    return type.cast(extensions.computeIfAbsent(type, k -> create.get()));
   }
 
   /** The write-ahead log: the engine's own; the SQL layer syncs through {@link #sync()}. */

@@ -5,9 +5,6 @@ import java.lang.reflect.Type;
 import io.basaltdb.engine.Database;
 import io.basaltdb.sql.catalog.CatalogVersion;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.List;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
@@ -88,23 +85,9 @@ public class BasaltPrepare extends CalcitePrepareImpl {
   /** From this many joins in a query, joins are ordered heuristically. */
   static final int HEURISTIC_JOINS = 3;
 
-  /** Plans kept for reuse, across the connections of the process. */
-  private static final int PLAN_CACHE_SIZE = 512;
-
-  private record PlanKey(Database db, long catalogVersion, List<String> schemaPath, String sql,
-      Type elementType, long maxRowCount, String dialect) {}
-
-  private static final Map<PlanKey, CalciteSignature<?>> PLANS =
-      Collections.synchronizedMap(new LinkedHashMap<>(64, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<PlanKey, CalciteSignature<?>> e) {
-          return size() > PLAN_CACHE_SIZE;
-        }
-      });
-
   /**
-   * Plans a statement, or reuses the plan of the same SQL text made for the same database,
-   * default schema and catalog version: planning and compiling a simple query costs
+   * Plans a statement, or reuses the plan of the same SQL text made for the same database
+   * ({@link PlanCache}), default schema and catalog version: planning and compiling a simple query costs
    * milliseconds, and BI tools repeat their SQL through plain statements. Only queries and
    * DML are kept (DDL runs as it is prepared); a plan binds its parameters and connection
    * settings at each execution, so it is safe to share.
@@ -119,11 +102,12 @@ public class BasaltPrepare extends CalcitePrepareImpl {
     }
     // the connection's schemas and this statement's snapshot of them
     BasaltSchema.sync(db, context.getMutableRootSchema(), context.getRootSchema());
-    PlanKey key = new PlanKey(db, CatalogVersion.current(db),
+    PlanCache plans = PlanCache.of(db);
+    PlanCache.Key key = new PlanCache.Key(CatalogVersion.current(db),
         List.copyOf(context.getDefaultSchemaPath()), query.sql, elementType, maxRowCount,
         context.config().lex() + "/" + context.config().conformance() + "/"
             + context.config().caseSensitive());
-    CalciteSignature<?> cached = PLANS.get(key);
+    CalciteSignature<?> cached = plans.get(key);
     if (cached != null) {
       return (CalciteSignature<T>) cached;
     }
@@ -131,7 +115,7 @@ public class BasaltPrepare extends CalcitePrepareImpl {
     if (s.statementType != null && (s.statementType.canUpdate()
         || s.statementType == org.apache.calcite.avatica.Meta.StatementType.SELECT)
         && key.catalogVersion() == CatalogVersion.current(db)) {
-      PLANS.put(key, s);
+      plans.put(key, s);
     }
     return s;
   }

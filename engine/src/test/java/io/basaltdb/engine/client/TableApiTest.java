@@ -85,6 +85,23 @@ class TableApiTest {
     return out;
   }
 
+  /** A layer above keeps one object per type per open database, never shared across two. */
+  @Test
+  void extensionsArePerDatabaseAndPerType() {
+    try (Database a = Database.openTemporary(EngineOptions.defaults());
+        Database b = Database.openTemporary(EngineOptions.defaults())) {
+      java.util.concurrent.atomic.AtomicLong counter =
+          a.extension(java.util.concurrent.atomic.AtomicLong.class,
+              java.util.concurrent.atomic.AtomicLong::new);
+      counter.incrementAndGet();
+      assertTrue(counter == a.extension(java.util.concurrent.atomic.AtomicLong.class,
+          () -> { throw new AssertionError("made twice"); }));
+      assertEquals(0, b.extension(java.util.concurrent.atomic.AtomicLong.class,
+          java.util.concurrent.atomic.AtomicLong::new).get(), "b has its own");
+      assertEquals("x", a.extension(String.class, () -> "x"), "one per type");
+    }
+  }
+
   @Test
   void preSplitTableHasRegionsAndScansAcrossThem() {
     assertEquals(4, db.admin().regions(T).size());

@@ -1,21 +1,23 @@
 package io.basaltdb.sql.catalog;
 
 import io.basaltdb.engine.Database;
-import java.util.Map;
-import java.util.WeakHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A counter per open database that moves on every SQL DDL statement: cached plans made under
- * an older version are not reused (their tables, columns or views may have changed).
+ * A counter per open database (kept by the database, {@link Database#extension}) that moves on
+ * every SQL DDL statement: cached plans made under an older version are not reused (their
+ * tables, columns or views may have changed).
  */
 public final class CatalogVersion {
-  private static final Map<Database, AtomicLong> VERSIONS = new WeakHashMap<>();
+  /** The counter's type, a key no other layer uses. */
+  private static final class Counter extends AtomicLong {
+    private static final long serialVersionUID = 1L;
+  }
 
   private CatalogVersion() {}
 
-  private static synchronized AtomicLong of(Database db) {
-    return VERSIONS.computeIfAbsent(db, d -> new AtomicLong());
+  private static AtomicLong of(Database db) {
+    return db.extension(Counter.class, Counter::new);
   }
 
   public static long current(Database db) {
