@@ -3,12 +3,12 @@ package io.basaltdb.jdbc.server;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import io.basaltdb.jdbc.BasaltDriver;
+import io.basaltdb.sql.jdbc.ServerMeta;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Properties;
-import org.apache.calcite.avatica.jdbc.JdbcMeta;
 import org.apache.calcite.avatica.remote.Driver.Serialization;
 import org.apache.calcite.avatica.remote.LocalService;
 import org.apache.calcite.avatica.server.HttpServer;
@@ -23,8 +23,10 @@ import org.eclipse.jetty.server.ServerConnector;
  * It holds one connection for its lifetime, so the database opens (and takes the
  * directory's lock) at start and closes cleanly at {@link #stop} (and on SIGTERM). It binds to
  * loopback unless told otherwise, and refuses a non-loopback address without authentication
- * unless explicitly allowed. Each remote connection is a connection of the embedded driver;
- * Avatica's {@link JdbcMeta} expires statements and connections of clients that went away.
+ * unless explicitly allowed. Avatica's {@code LocalService} serves Basalt's {@link ServerMeta}:
+ * each remote connection is a connection of the embedded driver, served by the same meta as
+ * embedded ones (same metadata, same SQLStates); connections idle for
+ * {@link #IDLE_MILLIS} (clients that went away) are closed.
  *
  * <pre>
  * bin/basalt server --data DIR [--port 8765] [--bind 127.0.0.1] [--users FILE]
@@ -34,14 +36,18 @@ import org.eclipse.jetty.server.ServerConnector;
  */
 public final class BasaltServer implements AutoCloseable {
   public static final int DEFAULT_PORT = 8765;
+  /** A remote connection unused this long is closed. */
+  public static final long IDLE_MILLIS = 10 * 60 * 1000;
   static final String ROLE = "basalt";
 
   private final HttpServer http;
+  private final ServerMeta meta;
   private final Connection keepOpen;
   private final String bind;
 
-  private BasaltServer(HttpServer http, Connection keepOpen, String bind) {
+  private BasaltServer(HttpServer http, ServerMeta meta, Connection keepOpen, String bind) {
     this.http = http;
+    this.meta = meta;
     this.keepOpen = keepOpen;
     this.bind = bind;
   }
@@ -73,12 +79,11 @@ public final class BasaltServer implements AutoCloseable {
     if (o.users() != null && !Files.isReadable(o.users())) {
       throw new IllegalArgumentException("cannot read users file " + o.users());
     }
-    Class.forName("io.basaltdb.jdbc.BasaltDriver");
+    BasaltDriver driver = new BasaltDriver();
     String url = "jdbc:basalt:" + o.data().toAbsolutePath();
-    Connection keepOpen = DriverManager.getConnection(url);
+    Connection keepOpen = driver.connect(url, new Properties());
+    ServerMeta meta = new ServerMeta(info -> driver.connect(url, info), IDLE_MILLIS);
     try {
-      org.apache.calcite.avatica.remote.ProtobufMeta meta = withSqlStates(
-          new JdbcMeta(url, new Properties()));
       ServerCustomizer<Server> bindTo = server -> {
         for (Connector c : server.getConnectors()) {
           if (c instanceof ServerConnector sc) {
@@ -96,36 +101,17 @@ public final class BasaltServer implements AutoCloseable {
       }
       HttpServer http = b.build();
       http.start();
-      return new BasaltServer(http, keepOpen, o.bind());
+      return new BasaltServer(http, meta, keepOpen, o.bind());
     } catch (Exception | Error e) {
+      meta.close();
       keepOpen.close();
       throw e;
     }
   }
 
-  /**
-   * The meta with errors that keep their SQLState on the wire: Avatica sends a state only for
-   * an AvaticaRuntimeException, so the SQLException behind a failure is turned into one.
-   */
-  private static org.apache.calcite.avatica.remote.ProtobufMeta withSqlStates(JdbcMeta meta) {
-    return (org.apache.calcite.avatica.remote.ProtobufMeta) java.lang.reflect.Proxy
-        .newProxyInstance(BasaltServer.class.getClassLoader(),
-            new Class<?>[] {org.apache.calcite.avatica.remote.ProtobufMeta.class},
-            (proxy, method, args) -> {
-              try {
-                return method.invoke(meta, args);
-              } catch (java.lang.reflect.InvocationTargetException e) {
-                Throwable cause = e.getCause();
-                for (Throwable t = cause; t != null; t = t.getCause()) {
-                  if (t instanceof SQLException s && s.getSQLState() != null) {
-                    throw new org.apache.calcite.avatica.remote.AvaticaRuntimeException(
-                        s.getMessage(), s.getErrorCode(), s.getSQLState(),
-                        org.apache.calcite.avatica.AvaticaSeverity.ERROR);
-                  }
-                }
-                throw cause;
-              }
-            });
+  /** How many remote connections are open now. */
+  public int openConnections() {
+    return meta.openConnections();
   }
 
   public int port() {
@@ -143,6 +129,7 @@ public final class BasaltServer implements AutoCloseable {
       http.stop();
     } finally {
       try {
+        meta.close();
         keepOpen.close();
       } catch (SQLException e) {
         System.err.println("basalt server: closing the database: " + e.getMessage());

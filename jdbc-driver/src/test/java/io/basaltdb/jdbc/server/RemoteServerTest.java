@@ -135,6 +135,81 @@ class RemoteServerTest {
     }
   }
 
+  /**
+   * What the server's own meta does beyond single statements: results longer than a frame
+   * (fetched in frames off the open rows), prepared queries re-executed with new values,
+   * batches (protobuf), transactions, errors with their SQLState, closed connections released.
+   */
+  @Test
+  void framesBatchesTransactionsAndErrorsCrossTheWire() throws Exception {
+    try (BasaltServer server = BasaltServer.start(
+        new BasaltServer.Options(dir.resolve("db"), 0, "127.0.0.1", null, false))) {
+      try (Connection c = DriverManager.getConnection(server.clientUrl());
+          Statement st = c.createStatement()) {
+        st.executeUpdate("CREATE TABLE t (id INTEGER NOT NULL PRIMARY KEY, v VARCHAR(5))");
+        try (PreparedStatement p = c.prepareStatement("INSERT INTO t VALUES (?, ?)")) {
+          for (int i = 0; i < 450; i++) {
+            p.setInt(1, i);
+            p.setString(2, "v" + i % 100);
+            p.addBatch();
+          }
+          assertEquals(450, p.executeBatch().length);
+        }
+        st.setFetchSize(100);
+        try (ResultSet rs = st.executeQuery("SELECT id FROM t ORDER BY id")) {
+          int n = 0;
+          while (rs.next()) {
+            assertEquals(n++, rs.getInt(1));
+          }
+          assertEquals(450, n, "every frame fetched");
+        }
+        try (PreparedStatement p = c.prepareStatement("SELECT COUNT(*) FROM t WHERE id < ?")) {
+          for (int bound : new int[] {10, 300, 0}) {
+            p.setInt(1, bound);
+            try (ResultSet rs = p.executeQuery()) {
+              assertTrue(rs.next());
+              assertEquals(bound, rs.getLong(1));
+            }
+          }
+        }
+        c.setAutoCommit(false);
+        st.executeUpdate("INSERT INTO t VALUES (1000, 'x')");
+        c.rollback();
+        st.executeUpdate("INSERT INTO t VALUES (1001, 'y')");
+        c.commit();
+        c.setAutoCommit(true);
+        try (ResultSet rs = st.executeQuery("SELECT id FROM t WHERE id >= 1000")) {
+          assertTrue(rs.next());
+          assertEquals(1001, rs.getInt(1));
+          assertEquals(false, rs.next(), "the rolled back row is not there");
+        }
+        // values are checked on the server as embedded ones are when bound: nothing is cut
+        try (PreparedStatement p = c.prepareStatement("UPSERT INTO t VALUES (?, ?)")) {
+          p.setInt(1, 1);
+          p.setString(2, "toolong");
+          SQLException tooLong = assertThrows(SQLException.class, p::executeUpdate);
+          assertEquals("22001", tooLong.getSQLState(), tooLong.getMessage());
+          p.setInt(1, 2000);
+          p.addBatch();
+          p.setString(2, "ok");
+          p.addBatch();
+          SQLException inBatch = assertThrows(SQLException.class, p::executeBatch);
+          assertEquals("22001", inBatch.getSQLState(), inBatch.getMessage());
+        }
+        try (ResultSet rs = st.executeQuery("SELECT v FROM t WHERE id = 1 OR id = 2000")) {
+          assertTrue(rs.next());
+          assertEquals("v1", rs.getString(1), "unchanged");
+          assertEquals(false, rs.next(), "no row of the refused batch written");
+        }
+        SQLException missing = assertThrows(SQLException.class,
+            () -> st.executeQuery("SELECT * FROM nosuch"));
+        assertEquals("42000", missing.getSQLState(), missing.getMessage());
+        assertEquals(1, server.openConnections());
+      }
+      assertEquals(0, server.openConnections(), "a closed client's connection is released");
+    }
+  }
+
   @Test
   void nonLoopbackWithoutAuthenticationIsRefused() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,

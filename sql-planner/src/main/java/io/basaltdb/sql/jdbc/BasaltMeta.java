@@ -54,13 +54,14 @@ public final class BasaltMeta extends ForwardingMeta {
   record Prepared(String sql, BatchWrite batch, LimitParameters limits) {}
 
   private final BasaltConnection owner;
+  private final Meta calciteMeta;
   private final CalciteConnection connection;
   private final Database db;
   private final Map<Integer, Prepared> prepared = new ConcurrentHashMap<>();
 
   private BasaltMeta(BasaltConnection owner, CalciteConnection connection, Database db,
       Meta calciteMeta) {
-    super(calciteMeta);
+    this.calciteMeta = calciteMeta;
     this.owner = owner;
     this.connection = connection;
     this.db = db;
@@ -81,6 +82,11 @@ public final class BasaltMeta extends ForwardingMeta {
     } catch (SQLException e) {
       throw new IllegalStateException("cannot open the SQL layer: " + e.getMessage(), e);
     }
+  }
+
+  @Override
+  protected Meta delegate(String connectionId) {
+    return calciteMeta;
   }
 
   /** The Calcite connection inside (for {@code unwrap(CalciteConnection.class)}). */
@@ -123,13 +129,13 @@ public final class BasaltMeta extends ForwardingMeta {
         && owner.statementMap.get(h.id) instanceof BasaltPreparedStatement p) {
       parameters = p.boundValues();
     }
-    return delegate.createIterable(h, state, signature, parameters, firstFrame);
+    return calciteMeta.createIterable(h, state, signature, parameters, firstFrame);
   }
 
   @Override
   public void closeStatement(StatementHandle h) {
     prepared.remove(h.id);
-    delegate.closeStatement(h);
+    calciteMeta.closeStatement(h);
   }
 
   @Override
@@ -147,11 +153,11 @@ public final class BasaltMeta extends ForwardingMeta {
   public ConnectionProperties connectionSync(ConnectionHandle ch,
       ConnectionProperties connProps) {
     if (Boolean.TRUE.equals(connProps.isAutoCommit())
-        && Boolean.FALSE.equals(delegate.connectionSync(ch, new org.apache.calcite.avatica
+        && Boolean.FALSE.equals(calciteMeta.connectionSync(ch, new org.apache.calcite.avatica
             .ConnectionPropertiesImpl()).isAutoCommit())) {
       PendingWrites.commit(connection);
     }
-    return delegate.connectionSync(ch, connProps);
+    return calciteMeta.connectionSync(ch, connProps);
   }
 
   @Override
@@ -174,7 +180,7 @@ public final class BasaltMeta extends ForwardingMeta {
       List<List<TypedValue>> parameterValues) throws NoSuchStatementException {
     Prepared p = prepared.get(h.id);
     if (p == null || p.batch() == null) {
-      return delegate.executeBatch(h, parameterValues);
+      return calciteMeta.executeBatch(h, parameterValues);
     }
     if (!parameterValues.isEmpty()) {
       DataContext ctx = CalciteMetaImpl.createDataContext(connection);

@@ -1,8 +1,5 @@
 package io.basaltdb.sql.jdbc;
 
-import io.basaltdb.sql.SqlErrors;
-import io.basaltdb.sql.exec.ColumnValues;
-import io.basaltdb.sql.parser.LimitParameters;
 import java.math.BigDecimal;
 import java.sql.Date;
 import java.sql.ResultSet;
@@ -12,42 +9,22 @@ import java.sql.Timestamp;
 import java.util.Calendar;
 import java.util.List;
 import org.apache.calcite.avatica.AvaticaConnection;
-import org.apache.calcite.avatica.AvaticaParameter;
 import org.apache.calcite.avatica.AvaticaPreparedStatement;
 import org.apache.calcite.avatica.Meta;
 
 /**
- * A Basalt prepared statement: Avatica's, with every bound value checked against its
- * parameter's type as it is set ({@link ColumnValues#checkParameter}: Calcite's generated code
- * would otherwise wrap a {@code long} into an {@code int} column or cut a long string; 22001,
- * 22003, ...), a LIMIT/OFFSET parameter against its sign ({@link LimitParameters}), and errors
- * carrying Basalt's SQLStates. Batches go to {@link BasaltMeta#executeBatch}.
+ * A Basalt prepared statement: Avatica's, with every bound value checked as it is set
+ * ({@link ParameterChecks}: 22001, 22003, 2201W, ...), and errors carrying Basalt's SQLStates.
+ * Batches go to {@link BasaltMeta#executeBatch}.
  */
 public final class BasaltPreparedStatement extends AvaticaPreparedStatement {
-  private final int[] types;
-  private final int[] precisions;
-  private final int[] scales;
-  private final String[] labels; // made once: a message per bound value costs a lot
-  private final LimitParameters limits;
+  private final ParameterChecks checks;
 
   BasaltPreparedStatement(AvaticaConnection connection, Meta.StatementHandle h,
       Meta.Signature signature, int resultSetType, int resultSetConcurrency,
       int resultSetHoldability) throws SQLException {
     super(connection, h, signature, resultSetType, resultSetConcurrency, resultSetHoldability);
-    List<AvaticaParameter> parameters = signature.parameters;
-    int n = parameters.size();
-    types = new int[n];
-    precisions = new int[n];
-    scales = new int[n];
-    labels = new String[n];
-    for (int i = 0; i < n; i++) {
-      AvaticaParameter p = parameters.get(i);
-      labels[i] = "parameter " + (i + 1);
-      types[i] = p.parameterType;
-      precisions[i] = p.precision;
-      scales[i] = p.scale;
-    }
-    limits = LimitParameters.of(signature.sql);
+    checks = new ParameterChecks(signature);
   }
 
   /** The values bound now, in parameter order (for {@link BasaltMeta#createIterable}). */
@@ -62,15 +39,7 @@ public final class BasaltPreparedStatement extends AvaticaPreparedStatement {
   }
 
   private void check(int index, Object value) throws SQLException {
-    if (index >= 1 && index <= types.length) {
-      try {
-        ColumnValues.checkParameter(types[index - 1], precisions[index - 1], scales[index - 1],
-            value, labels[index - 1]);
-        limits.check(index, value);
-      } catch (RuntimeException e) {
-        throw SqlErrors.toSqlException(e);
-      }
-    }
+    checks.check(index, value);
   }
 
   @Override

@@ -9,266 +9,318 @@ import org.apache.calcite.avatica.QueryState;
 import org.apache.calcite.avatica.remote.TypedValue;
 
 /**
- * A {@link Meta} that passes every call to another: the base of {@link BasaltMeta}, which
- * overrides what Basalt owns and leaves the rest to Calcite's. Nothing but forwarding here.
+ * A {@link Meta} that passes every call to the meta of the call's connection
+ * ({@link #delegate}), through {@link #call} (a subclass may translate what it throws): the
+ * base of {@link BasaltMeta} (one connection; Calcite's meta behind it) and {@link ServerMeta}
+ * (many connections; a {@link BasaltMeta} each). Nothing but forwarding here.
  */
 abstract class ForwardingMeta implements Meta {
-  protected final Meta delegate;
+  /** A call on a meta that may name a statement it does not know. */
+  @FunctionalInterface
+  interface MetaCall<T> {
+    T apply(Meta meta) throws NoSuchStatementException, MissingResultsException;
+  }
 
-  ForwardingMeta(Meta delegate) {
-    this.delegate = delegate;
+  /** A call on a meta that returns nothing. */
+  @FunctionalInterface
+  interface MetaAction {
+    void apply(Meta meta) throws NoSuchStatementException, MissingResultsException;
+  }
+
+  /** The meta that serves connection {@code connectionId}. */
+  protected abstract Meta delegate(String connectionId);
+
+  /**
+   * Runs {@code call} on the connection's meta: every forwarded call goes through here (a
+   * subclass may translate what it throws).
+   */
+  protected <T> T invoke(String connectionId, MetaCall<T> call)
+      throws NoSuchStatementException, MissingResultsException {
+    return call.apply(delegate(connectionId));
+  }
+
+  protected final <T> T callChecked(String connectionId, MetaCall<T> call)
+      throws NoSuchStatementException {
+    try {
+      return invoke(connectionId, call);
+    } catch (MissingResultsException e) {
+      throw new IllegalStateException(e); // only fetch throws it, and it calls invoke
+    }
+  }
+
+  protected final <T> T call(String connectionId, MetaCall<T> call) {
+    try {
+      return callChecked(connectionId, call);
+    } catch (NoSuchStatementException e) {
+      throw new IllegalStateException(e); // not thrown by the calls made this way
+    }
+  }
+
+  protected final void runChecked(String connectionId, MetaAction action)
+      throws NoSuchStatementException {
+    callChecked(connectionId, m -> {
+      action.apply(m);
+      return null;
+    });
+  }
+
+  protected final void run(String connectionId, MetaAction action) {
+    call(connectionId, m -> {
+      action.apply(m);
+      return null;
+    });
   }
 
   @Override
   public Map<DatabaseProperty, Object> getDatabaseProperties(ConnectionHandle ch) {
-    return delegate.getDatabaseProperties(ch);
+    return call(ch.id, m -> m.getDatabaseProperties(ch));
   }
 
   @Override
   public MetaResultSet getTables(ConnectionHandle ch, String catalog, Pat schemaPattern,
       Pat tableNamePattern, List<String> typeList) {
-    return delegate.getTables(ch, catalog, schemaPattern, tableNamePattern, typeList);
+    return call(ch.id, m -> m.getTables(ch, catalog, schemaPattern, tableNamePattern, typeList));
   }
 
   @Override
   public MetaResultSet getColumns(ConnectionHandle ch, String catalog, Pat schemaPattern,
       Pat tableNamePattern, Pat columnNamePattern) {
-    return delegate.getColumns(ch, catalog, schemaPattern, tableNamePattern, columnNamePattern);
+    return call(ch.id, m -> m.getColumns(ch, catalog, schemaPattern, tableNamePattern, columnNamePattern));
   }
 
   @Override
   public MetaResultSet getSchemas(ConnectionHandle ch, String catalog, Pat schemaPattern) {
-    return delegate.getSchemas(ch, catalog, schemaPattern);
+    return call(ch.id, m -> m.getSchemas(ch, catalog, schemaPattern));
   }
 
   @Override
   public MetaResultSet getCatalogs(ConnectionHandle ch) {
-    return delegate.getCatalogs(ch);
+    return call(ch.id, m -> m.getCatalogs(ch));
   }
 
   @Override
   public MetaResultSet getTableTypes(ConnectionHandle ch) {
-    return delegate.getTableTypes(ch);
+    return call(ch.id, m -> m.getTableTypes(ch));
   }
 
   @Override
   public MetaResultSet getProcedures(ConnectionHandle ch, String catalog, Pat schemaPattern,
       Pat procedureNamePattern) {
-    return delegate.getProcedures(ch, catalog, schemaPattern, procedureNamePattern);
+    return call(ch.id, m -> m.getProcedures(ch, catalog, schemaPattern, procedureNamePattern));
   }
 
   @Override
   public MetaResultSet getProcedureColumns(ConnectionHandle ch, String catalog,
       Pat schemaPattern, Pat procedureNamePattern, Pat columnNamePattern) {
-    return delegate.getProcedureColumns(ch, catalog, schemaPattern, procedureNamePattern,
-        columnNamePattern);
+    return call(ch.id, m -> m.getProcedureColumns(ch, catalog, schemaPattern, procedureNamePattern,
+        columnNamePattern));
   }
 
   @Override
   public MetaResultSet getColumnPrivileges(ConnectionHandle ch, String catalog, String schema,
       String table, Pat columnNamePattern) {
-    return delegate.getColumnPrivileges(ch, catalog, schema, table, columnNamePattern);
+    return call(ch.id, m -> m.getColumnPrivileges(ch, catalog, schema, table, columnNamePattern));
   }
 
   @Override
   public MetaResultSet getTablePrivileges(ConnectionHandle ch, String catalog,
       Pat schemaPattern, Pat tableNamePattern) {
-    return delegate.getTablePrivileges(ch, catalog, schemaPattern, tableNamePattern);
+    return call(ch.id, m -> m.getTablePrivileges(ch, catalog, schemaPattern, tableNamePattern));
   }
 
   @Override
   public MetaResultSet getBestRowIdentifier(ConnectionHandle ch, String catalog, String schema,
       String table, int scope, boolean nullable) {
-    return delegate.getBestRowIdentifier(ch, catalog, schema, table, scope, nullable);
+    return call(ch.id, m -> m.getBestRowIdentifier(ch, catalog, schema, table, scope, nullable));
   }
 
   @Override
   public MetaResultSet getVersionColumns(ConnectionHandle ch, String catalog, String schema,
       String table) {
-    return delegate.getVersionColumns(ch, catalog, schema, table);
+    return call(ch.id, m -> m.getVersionColumns(ch, catalog, schema, table));
   }
 
   @Override
   public MetaResultSet getPrimaryKeys(ConnectionHandle ch, String catalog, String schema,
       String table) {
-    return delegate.getPrimaryKeys(ch, catalog, schema, table);
+    return call(ch.id, m -> m.getPrimaryKeys(ch, catalog, schema, table));
   }
 
   @Override
   public MetaResultSet getImportedKeys(ConnectionHandle ch, String catalog, String schema,
       String table) {
-    return delegate.getImportedKeys(ch, catalog, schema, table);
+    return call(ch.id, m -> m.getImportedKeys(ch, catalog, schema, table));
   }
 
   @Override
   public MetaResultSet getExportedKeys(ConnectionHandle ch, String catalog, String schema,
       String table) {
-    return delegate.getExportedKeys(ch, catalog, schema, table);
+    return call(ch.id, m -> m.getExportedKeys(ch, catalog, schema, table));
   }
 
   @Override
   public MetaResultSet getCrossReference(ConnectionHandle ch, String parentCatalog,
       String parentSchema, String parentTable, String foreignCatalog, String foreignSchema,
       String foreignTable) {
-    return delegate.getCrossReference(ch, parentCatalog, parentSchema, parentTable,
-        foreignCatalog, foreignSchema, foreignTable);
+    return call(ch.id, m -> m.getCrossReference(ch, parentCatalog, parentSchema, parentTable,
+        foreignCatalog, foreignSchema, foreignTable));
   }
 
   @Override
   public MetaResultSet getTypeInfo(ConnectionHandle ch) {
-    return delegate.getTypeInfo(ch);
+    return call(ch.id, m -> m.getTypeInfo(ch));
   }
 
   @Override
   public MetaResultSet getIndexInfo(ConnectionHandle ch, String catalog, String schema,
       String table, boolean unique, boolean approximate) {
-    return delegate.getIndexInfo(ch, catalog, schema, table, unique, approximate);
+    return call(ch.id, m -> m.getIndexInfo(ch, catalog, schema, table, unique, approximate));
   }
 
   @Override
   public MetaResultSet getUDTs(ConnectionHandle ch, String catalog, Pat schemaPattern,
       Pat typeNamePattern, int[] types) {
-    return delegate.getUDTs(ch, catalog, schemaPattern, typeNamePattern, types);
+    return call(ch.id, m -> m.getUDTs(ch, catalog, schemaPattern, typeNamePattern, types));
   }
 
   @Override
   public MetaResultSet getSuperTypes(ConnectionHandle ch, String catalog, Pat schemaPattern,
       Pat typeNamePattern) {
-    return delegate.getSuperTypes(ch, catalog, schemaPattern, typeNamePattern);
+    return call(ch.id, m -> m.getSuperTypes(ch, catalog, schemaPattern, typeNamePattern));
   }
 
   @Override
   public MetaResultSet getSuperTables(ConnectionHandle ch, String catalog, Pat schemaPattern,
       Pat tableNamePattern) {
-    return delegate.getSuperTables(ch, catalog, schemaPattern, tableNamePattern);
+    return call(ch.id, m -> m.getSuperTables(ch, catalog, schemaPattern, tableNamePattern));
   }
 
   @Override
   public MetaResultSet getAttributes(ConnectionHandle ch, String catalog, Pat schemaPattern,
       Pat typeNamePattern, Pat attributeNamePattern) {
-    return delegate.getAttributes(ch, catalog, schemaPattern, typeNamePattern,
-        attributeNamePattern);
+    return call(ch.id, m -> m.getAttributes(ch, catalog, schemaPattern, typeNamePattern,
+        attributeNamePattern));
   }
 
   @Override
   public MetaResultSet getClientInfoProperties(ConnectionHandle ch) {
-    return delegate.getClientInfoProperties(ch);
+    return call(ch.id, m -> m.getClientInfoProperties(ch));
   }
 
   @Override
   public MetaResultSet getFunctions(ConnectionHandle ch, String catalog, Pat schemaPattern,
       Pat functionNamePattern) {
-    return delegate.getFunctions(ch, catalog, schemaPattern, functionNamePattern);
+    return call(ch.id, m -> m.getFunctions(ch, catalog, schemaPattern, functionNamePattern));
   }
 
   @Override
   public MetaResultSet getFunctionColumns(ConnectionHandle ch, String catalog,
       Pat schemaPattern, Pat functionNamePattern, Pat columnNamePattern) {
-    return delegate.getFunctionColumns(ch, catalog, schemaPattern, functionNamePattern,
-        columnNamePattern);
+    return call(ch.id, m -> m.getFunctionColumns(ch, catalog, schemaPattern, functionNamePattern,
+        columnNamePattern));
   }
 
   @Override
   public MetaResultSet getPseudoColumns(ConnectionHandle ch, String catalog, Pat schemaPattern,
       Pat tableNamePattern, Pat columnNamePattern) {
-    return delegate.getPseudoColumns(ch, catalog, schemaPattern, tableNamePattern,
-        columnNamePattern);
+    return call(ch.id, m -> m.getPseudoColumns(ch, catalog, schemaPattern, tableNamePattern,
+        columnNamePattern));
   }
 
   @Override
   public Iterable<Object> createIterable(StatementHandle stmt, QueryState state,
       Signature signature, List<TypedValue> parameters, Frame firstFrame) {
-    return delegate.createIterable(stmt, state, signature, parameters, firstFrame);
+    return call(stmt.connectionId, m -> m.createIterable(stmt, state, signature, parameters, firstFrame));
   }
 
   @Override
   public StatementHandle prepare(ConnectionHandle ch, String sql, long maxRowCount) {
-    return delegate.prepare(ch, sql, maxRowCount);
+    return call(ch.id, m -> m.prepare(ch, sql, maxRowCount));
   }
 
   @Override
   @SuppressWarnings("deprecation")
   public ExecuteResult prepareAndExecute(StatementHandle h, String sql, long maxRowCount,
       PrepareCallback callback) throws NoSuchStatementException {
-    return delegate.prepareAndExecute(h, sql, maxRowCount, callback);
+    return callChecked(h.connectionId, m -> m.prepareAndExecute(h, sql, maxRowCount, callback));
   }
 
   @Override
   public ExecuteResult prepareAndExecute(StatementHandle h, String sql, long maxRowCount,
       int maxRowsInFirstFrame, PrepareCallback callback) throws NoSuchStatementException {
-    return delegate.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame, callback);
+    return callChecked(h.connectionId, m -> m.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame, callback));
   }
 
   @Override
   public ExecuteBatchResult prepareAndExecuteBatch(StatementHandle h, List<String> sqlCommands)
       throws NoSuchStatementException {
-    return delegate.prepareAndExecuteBatch(h, sqlCommands);
+    return callChecked(h.connectionId, m -> m.prepareAndExecuteBatch(h, sqlCommands));
   }
 
   @Override
   public ExecuteBatchResult executeBatch(StatementHandle h,
       List<List<TypedValue>> parameterValues) throws NoSuchStatementException {
-    return delegate.executeBatch(h, parameterValues);
+    return callChecked(h.connectionId, m -> m.executeBatch(h, parameterValues));
   }
 
   @Override
   public Frame fetch(StatementHandle h, long offset, int fetchMaxRowCount)
       throws NoSuchStatementException, MissingResultsException {
-    return delegate.fetch(h, offset, fetchMaxRowCount);
+    return invoke(h.connectionId, m -> m.fetch(h, offset, fetchMaxRowCount));
   }
 
   @Override
   @SuppressWarnings("deprecation")
   public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues,
       long maxRowCount) throws NoSuchStatementException {
-    return delegate.execute(h, parameterValues, maxRowCount);
+    return callChecked(h.connectionId, m -> m.execute(h, parameterValues, maxRowCount));
   }
 
   @Override
   public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues,
       int maxRowsInFirstFrame) throws NoSuchStatementException {
-    return delegate.execute(h, parameterValues, maxRowsInFirstFrame);
+    return callChecked(h.connectionId, m -> m.execute(h, parameterValues, maxRowsInFirstFrame));
   }
 
   @Override
   public StatementHandle createStatement(ConnectionHandle ch) {
-    return delegate.createStatement(ch);
+    return call(ch.id, m -> m.createStatement(ch));
   }
 
   @Override
   public void closeStatement(StatementHandle h) {
-    delegate.closeStatement(h);
+    run(h.connectionId, m -> m.closeStatement(h));
   }
 
   @Override
   public void openConnection(ConnectionHandle ch, Map<String, String> info) {
-    delegate.openConnection(ch, info);
+    run(ch.id, m -> m.openConnection(ch, info));
   }
 
   @Override
   public void closeConnection(ConnectionHandle ch) {
-    delegate.closeConnection(ch);
+    run(ch.id, m -> m.closeConnection(ch));
   }
 
   @Override
   public boolean syncResults(StatementHandle sh, QueryState state, long offset)
       throws NoSuchStatementException {
-    return delegate.syncResults(sh, state, offset);
+    return callChecked(sh.connectionId, m -> m.syncResults(sh, state, offset));
   }
 
   @Override
   public void commit(ConnectionHandle ch) {
-    delegate.commit(ch);
+    run(ch.id, m -> m.commit(ch));
   }
 
   @Override
   public void rollback(ConnectionHandle ch) {
-    delegate.rollback(ch);
+    run(ch.id, m -> m.rollback(ch));
   }
 
   @Override
   public ConnectionProperties connectionSync(ConnectionHandle ch,
       ConnectionProperties connProps) {
-    return delegate.connectionSync(ch, connProps);
+    return call(ch.id, m -> m.connectionSync(ch, connProps));
   }
 }

@@ -1,0 +1,67 @@
+package io.basaltdb.sql.jdbc;
+
+import io.basaltdb.sql.SqlErrors;
+import io.basaltdb.sql.exec.ColumnValues;
+import io.basaltdb.sql.parser.LimitParameters;
+import java.sql.SQLException;
+import java.util.Calendar;
+import java.util.List;
+import java.util.TimeZone;
+import org.apache.calcite.avatica.AvaticaParameter;
+import org.apache.calcite.avatica.Meta;
+import org.apache.calcite.avatica.remote.TypedValue;
+
+/**
+ * The checks a value bound to a statement's parameter must pass: it fits the parameter's type
+ * ({@link ColumnValues#checkParameter}: 22001 too long, 22003 out of range, ...; Calcite's
+ * generated code would otherwise wrap a {@code long} into an {@code int} or cut a string), and
+ * a LIMIT/OFFSET parameter is not negative ({@link LimitParameters}: 2201W/2201X). Made once
+ * per prepared statement; used as values are bound (embedded) or as they arrive (server).
+ */
+final class ParameterChecks {
+  private static final TimeZone UTC = TimeZone.getTimeZone("UTC");
+
+  private final int[] types;
+  private final int[] precisions;
+  private final int[] scales;
+  private final String[] labels; // made once: a message per bound value costs a lot
+  private final LimitParameters limits;
+
+  ParameterChecks(Meta.Signature signature) {
+    List<AvaticaParameter> parameters = signature.parameters;
+    int n = parameters.size();
+    types = new int[n];
+    precisions = new int[n];
+    scales = new int[n];
+    labels = new String[n];
+    for (int i = 0; i < n; i++) {
+      AvaticaParameter p = parameters.get(i);
+      labels[i] = "parameter " + (i + 1);
+      types[i] = p.parameterType;
+      precisions[i] = p.precision;
+      scales[i] = p.scale;
+    }
+    limits = LimitParameters.of(signature.sql);
+  }
+
+  /** Checks the value bound to parameter {@code index} (1-based); others are Avatica's. */
+  void check(int index, Object value) throws SQLException {
+    if (index >= 1 && index <= types.length) {
+      try {
+        ColumnValues.checkParameter(types[index - 1], precisions[index - 1], scales[index - 1],
+            value, labels[index - 1]);
+        limits.check(index, value);
+      } catch (RuntimeException e) {
+        throw SqlErrors.toSqlException(e);
+      }
+    }
+  }
+
+  /** Checks a row of values as they arrive over the wire. */
+  void check(List<TypedValue> values) throws SQLException {
+    for (int i = 0; i < values.size(); i++) {
+      TypedValue v = values.get(i);
+      check(i + 1, v == null ? null : v.toJdbc(Calendar.getInstance(UTC)));
+    }
+  }
+}

@@ -1,0 +1,353 @@
+package io.basaltdb.sql.jdbc;
+
+import io.basaltdb.sql.SqlErrors;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.calcite.avatica.AvaticaSeverity;
+import org.apache.calcite.avatica.Meta;
+import org.apache.calcite.avatica.MetaImpl;
+import org.apache.calcite.avatica.MissingResultsException;
+import org.apache.calcite.avatica.NoSuchConnectionException;
+import org.apache.calcite.avatica.NoSuchStatementException;
+import org.apache.calcite.avatica.proto.Requests;
+import org.apache.calcite.avatica.remote.AvaticaRuntimeException;
+import org.apache.calcite.avatica.remote.ProtobufMeta;
+import org.apache.calcite.avatica.remote.TypedValue;
+
+/**
+ * The {@link Meta} a Basalt server serves (Avatica's {@code LocalService} over it): one
+ * {@link BasaltConnection} per remote connection, each call passed to that connection's
+ * {@link BasaltMeta} — the same meta embedded connections use, so remote clients get the same
+ * statements, metadata and errors. What only a server needs is here:
+ * <ul>
+ *   <li>rows in frames: a query's first frame comes with its execution, later ones from
+ *       {@link #fetch} off the statement's open row iterator; DML runs at execution and
+ *       answers its count;
+ *   <li>errors as {@link AvaticaRuntimeException}s carrying Basalt's SQLState (Avatica sends a
+ *       state across the wire for that type only);
+ *   <li>connections idle longer than the configured time closed (clients that went away).
+ * </ul>
+ * State per connection: the connection and, per statement, its signature, last bound values
+ * and open rows. Thread-safe: Avatica serves requests on many threads.
+ */
+public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, AutoCloseable {
+  /** Opens the embedded connection behind a remote one (the driver, with the client's info). */
+  @FunctionalInterface
+  public interface Opener {
+    Connection open(Properties info) throws SQLException;
+  }
+
+  private static final int DEFAULT_FRAME_ROWS = 100;
+
+  /** A statement's execution state between requests. */
+  private static final class StatementState {
+    volatile Signature signature;
+    volatile ParameterChecks checks;
+    volatile List<TypedValue> parameters = List.of();
+    Iterator<Object> rows; // guarded by this
+  }
+
+  private static final class Session {
+    final BasaltConnection connection;
+    final Map<Integer, StatementState> statements = new ConcurrentHashMap<>();
+    volatile long lastUsedNanos = System.nanoTime();
+
+    Session(BasaltConnection connection) {
+      this.connection = connection;
+    }
+
+    StatementState statement(int id) {
+      return statements.computeIfAbsent(id, k -> new StatementState());
+    }
+  }
+
+  private final Opener opener;
+  private final long idleNanos;
+  private final Map<String, Session> sessions = new ConcurrentHashMap<>();
+  private final ScheduledExecutorService sweeper;
+
+  /** Serves connections opened by {@code opener}; closes those idle for {@code idleMillis}. */
+  public ServerMeta(Opener opener, long idleMillis) {
+    this.opener = opener;
+    this.idleNanos = TimeUnit.MILLISECONDS.toNanos(idleMillis);
+    this.sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "basalt-server-idle-connections");
+      t.setDaemon(true);
+      return t;
+    });
+    long period = Math.max(1000, idleMillis / 4);
+    sweeper.scheduleWithFixedDelay(this::closeIdle, period, period, TimeUnit.MILLISECONDS);
+  }
+
+  /** How many remote connections are open. */
+  public int openConnections() {
+    return sessions.size();
+  }
+
+  private Session session(String connectionId) {
+    Session s = sessions.get(connectionId);
+    if (s == null) {
+      throw new NoSuchConnectionException(connectionId);
+    }
+    s.lastUsedNanos = System.nanoTime();
+    return s;
+  }
+
+  @Override
+  protected Meta delegate(String connectionId) {
+    return session(connectionId).connection.basaltMeta();
+  }
+
+  /** Every forwarded call: failures become errors that keep their SQLState on the wire. */
+  @Override
+  protected <T> T invoke(String connectionId, MetaCall<T> call)
+      throws NoSuchStatementException, MissingResultsException {
+    try {
+      T result = super.invoke(connectionId, call);
+      return result instanceof MetaResultSet r ? (T) listed(r) : result;
+    } catch (NoSuchStatementException | MissingResultsException | NoSuchConnectionException
+        | AvaticaRuntimeException e) {
+      throw e;
+    } catch (RuntimeException | StackOverflowError e) {
+      throw remote(e);
+    }
+  }
+
+  static AvaticaRuntimeException remote(Throwable e) {
+    SQLException s = SqlErrors.toSqlException(e);
+    return new AvaticaRuntimeException(s.getMessage(), s.getErrorCode(), s.getSQLState(),
+        AvaticaSeverity.ERROR);
+  }
+
+  /** A metadata result's rows as lists (what the wire format carries for every row style). */
+  private static MetaResultSet listed(MetaResultSet r) {
+    if (r.firstFrame == null || r.signature == null
+        || r.signature.cursorFactory.style == CursorFactory.LIST.style) {
+      return r;
+    }
+    List<Object> rows = new ArrayList<>(
+        MetaImpl.collect(r.signature.cursorFactory, r.firstFrame.rows, new ArrayList<>()));
+    return MetaResultSet.create(r.connectionId, r.statementId, r.ownStatement,
+        r.signature.setCursorFactory(CursorFactory.LIST),
+        new Frame(r.firstFrame.offset, r.firstFrame.done, rows), r.updateCount);
+  }
+
+  @Override
+  public void openConnection(ConnectionHandle ch, Map<String, String> info) {
+    if (sessions.containsKey(ch.id)) {
+      return;
+    }
+    Properties p = new Properties();
+    if (info != null) {
+      p.putAll(info);
+    }
+    try {
+      Connection c = opener.open(p);
+      sessions.put(ch.id, new Session(c.unwrap(BasaltConnection.class)));
+    } catch (SQLException | RuntimeException e) {
+      throw remote(e);
+    }
+  }
+
+  @Override
+  public void closeConnection(ConnectionHandle ch) {
+    Session s = sessions.remove(ch.id);
+    if (s != null) {
+      close(s);
+    }
+  }
+
+  private static void close(Session s) {
+    try {
+      s.connection.close();
+    } catch (SQLException e) {
+      throw remote(e);
+    }
+  }
+
+  @Override
+  public StatementHandle prepare(ConnectionHandle ch, String sql, long maxRowCount) {
+    StatementHandle h = call(ch.id, m -> m.prepare(ch, sql, maxRowCount));
+    StatementState state = session(ch.id).statement(h.id);
+    state.signature = h.signature;
+    state.checks = new ParameterChecks(h.signature);
+    return h;
+  }
+
+  @Override
+  public ExecuteResult prepareAndExecute(StatementHandle h, String sql, long maxRowCount,
+      int maxRowsInFirstFrame, PrepareCallback callback) throws NoSuchStatementException {
+    ExecuteResult prepared = callChecked(h.connectionId,
+        m -> m.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame, callback));
+    MetaResultSet r = prepared.resultSets.get(0);
+    StatementState state = session(h.connectionId).statement(h.id);
+    state.signature = r.signature;
+    state.parameters = List.of();
+    return r.updateCount != -1 ? prepared : run(h, state, maxRowsInFirstFrame);
+  }
+
+  @Override
+  @SuppressWarnings("deprecation")
+  public ExecuteResult prepareAndExecute(StatementHandle h, String sql, long maxRowCount,
+      PrepareCallback callback) throws NoSuchStatementException {
+    return prepareAndExecute(h, sql, maxRowCount, DEFAULT_FRAME_ROWS, callback);
+  }
+
+  @Override
+  public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues,
+      int maxRowsInFirstFrame) throws NoSuchStatementException {
+    StatementState state = session(h.connectionId).statement(h.id);
+    if (state.signature == null) {
+      throw new NoSuchStatementException(h);
+    }
+    List<TypedValue> values = parameterValues == null ? List.of() : parameterValues;
+    check(state, values);
+    state.parameters = values;
+    return run(h, state, maxRowsInFirstFrame);
+  }
+
+  @Override
+  @SuppressWarnings("deprecation")
+  public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues,
+      long maxRowCount) throws NoSuchStatementException {
+    return execute(h, parameterValues, DEFAULT_FRAME_ROWS);
+  }
+
+  /** Runs a prepared statement: DML answers its count, a query its first frame. */
+  private ExecuteResult run(StatementHandle h, StatementState state, int firstFrameRows)
+      throws NoSuchStatementException {
+    Signature signature = state.signature;
+    synchronized (state) {
+      state.rows = null;
+    }
+    if (signature.statementType != null && signature.statementType.canUpdate()) {
+      long count = callChecked(h.connectionId, m -> {
+        Iterator<Object> rows = m.createIterable(h, null, signature, state.parameters, null)
+            .iterator();
+        Object row = rows.next();
+        Object n = row instanceof Object[] a ? a[0] : row instanceof List<?> l ? l.get(0) : row;
+        return ((Number) n).longValue();
+      });
+      return new ExecuteResult(List.of(MetaResultSet.count(h.connectionId, h.id, count)));
+    }
+    Frame first = frame(h, state, 0, firstFrameRows);
+    return new ExecuteResult(List.of(MetaResultSet.create(h.connectionId, h.id, false,
+        signature.setCursorFactory(CursorFactory.LIST), first)));
+  }
+
+  @Override
+  public Frame fetch(StatementHandle h, long offset, int fetchMaxRowCount)
+      throws NoSuchStatementException, MissingResultsException {
+    StatementState state = session(h.connectionId).statements.get(h.id);
+    if (state == null || state.signature == null) {
+      throw new NoSuchStatementException(h);
+    }
+    return frame(h, state, offset, fetchMaxRowCount);
+  }
+
+  /** The next rows of the statement's open result (opened at the first frame), as lists. */
+  private Frame frame(StatementHandle h, StatementState state, long offset, int maxRows)
+      throws NoSuchStatementException {
+    int n = maxRows > 0 ? maxRows : DEFAULT_FRAME_ROWS;
+    return callChecked(h.connectionId, m -> {
+      synchronized (state) {
+        if (state.rows == null) {
+          state.rows = m.createIterable(h, null, state.signature, state.parameters, null)
+              .iterator();
+        }
+        List<Object> batch = new ArrayList<>(Math.min(n, 1024));
+        while (batch.size() < n && state.rows.hasNext()) {
+          batch.add(state.rows.next());
+        }
+        boolean done = !state.rows.hasNext();
+        if (done) {
+          state.rows = null;
+        }
+        List<Object> rows = new ArrayList<>(MetaImpl.collect(state.signature.cursorFactory,
+            batch, new ArrayList<>()));
+        return new Frame(offset, done, rows);
+      }
+    });
+  }
+
+  @Override
+  public void closeStatement(StatementHandle h) {
+    Session s = sessions.get(h.connectionId);
+    if (s != null) {
+      s.statements.remove(h.id);
+      run(h.connectionId, m -> m.closeStatement(h));
+    }
+  }
+
+  @Override
+  public ExecuteBatchResult executeBatchProtobuf(StatementHandle h,
+      List<Requests.UpdateBatch> batches) throws NoSuchStatementException {
+    List<List<TypedValue>> rows = new ArrayList<>(batches.size());
+    for (Requests.UpdateBatch b : batches) {
+      rows.add(b.getParameterValuesList().stream().map(TypedValue::fromProto).toList());
+    }
+    return executeBatch(h, rows);
+  }
+
+  /** A batch's values are checked as embedded ones are when bound, before any row is written. */
+  @Override
+  public ExecuteBatchResult executeBatch(StatementHandle h,
+      List<List<TypedValue>> parameterValues) throws NoSuchStatementException {
+    StatementState state = session(h.connectionId).statements.get(h.id);
+    if (state != null) {
+      for (List<TypedValue> row : parameterValues) {
+        check(state, row);
+      }
+    }
+    return callChecked(h.connectionId, m -> m.executeBatch(h, parameterValues));
+  }
+
+  private static void check(StatementState state, List<TypedValue> values) {
+    if (state.checks != null) {
+      try {
+        state.checks.check(values);
+      } catch (SQLException e) {
+        throw remote(e);
+      }
+    }
+  }
+
+  /** Closes connections whose client has not called for the idle time. */
+  private void closeIdle() {
+    long now = System.nanoTime();
+    for (Map.Entry<String, Session> e : sessions.entrySet()) {
+      if (now - e.getValue().lastUsedNanos > idleNanos && sessions.remove(e.getKey(), e.getValue())) {
+        try {
+          close(e.getValue());
+        } catch (RuntimeException ex) {
+          // the connection is gone either way
+        }
+      }
+    }
+  }
+
+  /** Closes every remote connection (the server is stopping). */
+  @Override
+  public void close() {
+    sweeper.shutdownNow();
+    for (String id : List.copyOf(sessions.keySet())) {
+      Session s = sessions.remove(id);
+      if (s != null) {
+        try {
+          close(s);
+        } catch (RuntimeException e) {
+          // keep closing the others
+        }
+      }
+    }
+  }
+}
