@@ -91,6 +91,59 @@ class EmbeddedDriverTest {
     }
   }
 
+  /**
+   * A query that would run for minutes (a billion-row cross join) ends at its timeout with a
+   * SQLTimeoutException (57014), or soon after cancel() from another thread (57014); the
+   * statement runs again afterwards.
+   */
+  @Test
+  void queryTimeoutAndCancelStopARunawayQuery() throws Exception {
+    org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+        java.time.Duration.ofSeconds(60), () -> {
+          try (Connection c = DriverManager.getConnection("jdbc:basalt:mem:runaway");
+              Statement st = c.createStatement()) {
+            st.executeUpdate("CREATE TABLE t (id INTEGER NOT NULL PRIMARY KEY, v INTEGER)");
+            try (PreparedStatement p = c.prepareStatement("INSERT INTO t VALUES (?, ?)")) {
+              for (int i = 0; i < 1000; i++) {
+                p.setInt(1, i);
+                p.setInt(2, i % 7);
+                p.addBatch();
+              }
+              p.executeBatch();
+            }
+            String runaway = "SELECT COUNT(*) FROM t a, t b, t c WHERE a.v + b.v + c.v >= 0";
+            st.setQueryTimeout(1);
+            long start = System.nanoTime();
+            SQLException timeout = assertThrows(SQLException.class, () -> st.executeQuery(runaway)
+                .next());
+            assertTrue(timeout instanceof java.sql.SQLTimeoutException, timeout.toString());
+            assertEquals("57014", timeout.getSQLState());
+            double seconds = (System.nanoTime() - start) / 1e9;
+            assertTrue(seconds < 20, "stopped after " + seconds + " s");
+            st.setQueryTimeout(0);
+            try (Statement other = c.createStatement()) {
+              Thread canceller = new Thread(() -> {
+                try {
+                  Thread.sleep(300);
+                  other.cancel();
+                } catch (Exception e) {
+                  throw new RuntimeException(e);
+                }
+              });
+              canceller.start();
+              SQLException cancelled = assertThrows(SQLException.class,
+                  () -> other.executeQuery(runaway).next());
+              canceller.join();
+              assertEquals("57014", cancelled.getSQLState(), cancelled.toString());
+              try (ResultSet rs = other.executeQuery("SELECT COUNT(*) FROM t")) {
+                assertTrue(rs.next());
+                assertEquals(1000, rs.getLong(1), "the statement runs again");
+              }
+            }
+          }
+        });
+  }
+
   /** cancel() ends the statement's current execution (57014); the statement runs again. */
   @Test
   void cancelEndsTheRunningQueryAndTheStatementRunsAgain() throws Exception {

@@ -213,6 +213,12 @@ public final class ScanExecutor {
   }
 
   /** Streams the rows of all ranges, in order, applying offset and fetch. */
+  /** The cancel flag Calcite puts in a statement's data context, or null. */
+  static java.util.concurrent.atomic.AtomicBoolean cancelFlag(DataContext ctx) {
+    return ctx != null && ctx.get(DataContext.Variable.CANCEL_FLAG.camelName)
+        instanceof java.util.concurrent.atomic.AtomicBoolean b ? b : null;
+  }
+
   private final class RowEnumerator implements Enumerator<Object[]> {
     private final List<KeyRange> ranges;
     private final boolean points;
@@ -231,6 +237,9 @@ public final class ScanExecutor {
     private Object[] current;
     /** The current row's key (salted, as stored). */
     private byte[] currentKey;
+    /** The statement's cancel flag (set by cancel() or its timeout), read every 1024 rows. */
+    private final java.util.concurrent.atomic.AtomicBoolean cancelFlag = cancelFlag(ctx);
+    private int rowsSinceCheck;
 
     /** With {@code limits}, the spec's offset and fetch apply to these rows. */
     RowEnumerator(List<KeyRange> ranges, boolean limits) {
@@ -269,6 +278,9 @@ public final class ScanExecutor {
     }
 
     private Result nextResult() {
+      if ((rowsSinceCheck++ & 1023) == 0 && cancelFlag != null && cancelFlag.get()) {
+        throw new io.basaltdb.sql.SqlStateException("57014", "statement cancelled");
+      }
       while (true) {
         if (points) {
           while (batchPos < batch.size()) {

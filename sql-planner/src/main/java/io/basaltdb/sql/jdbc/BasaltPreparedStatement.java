@@ -17,7 +17,10 @@ import org.apache.calcite.avatica.Meta;
  * ({@link ParameterChecks}: 22001, 22003, 2201W, ...), and errors carrying Basalt's SQLStates.
  * Batches go to {@link BasaltMeta#executeBatch}.
  */
-public final class BasaltPreparedStatement extends AvaticaPreparedStatement {
+public final class BasaltPreparedStatement extends AvaticaPreparedStatement
+    implements TimedStatement {
+  private final QueryTimer timer = new QueryTimer(cancelFlag);
+
   private final ParameterChecks checks;
 
   BasaltPreparedStatement(AvaticaConnection connection, Meta.StatementHandle h,
@@ -165,25 +168,45 @@ public final class BasaltPreparedStatement extends AvaticaPreparedStatement {
 
   @Override
   public ResultSet executeQuery() throws SQLException {
-    cancelFlag.set(false); // a cancel() ended the previous execution
-    return Translated.call(() -> super.executeQuery());
+    timer.start(getQueryTimeout());
+    return timed(() -> super.executeQuery());
   }
 
   @Override
   public long executeLargeUpdate() throws SQLException {
-    cancelFlag.set(false); // a cancel() ended the previous execution
-    return Translated.call(() -> super.executeLargeUpdate());
+    timer.start(getQueryTimeout());
+    return timed(() -> super.executeLargeUpdate());
   }
 
   @Override
   public boolean execute() throws SQLException {
-    cancelFlag.set(false); // a cancel() ended the previous execution
-    return Translated.call(() -> super.execute());
+    timer.start(getQueryTimeout());
+    return timed(() -> super.execute());
   }
 
   @Override
   public long[] executeLargeBatch() throws SQLException {
-    cancelFlag.set(false); // a cancel() ended the previous execution
-    return Translated.call(() -> super.executeLargeBatch());
+    timer.start(getQueryTimeout());
+    return timed(() -> super.executeLargeBatch());
+  }
+
+  /** Runs an execution; its errors carry Basalt's SQLStates, a timeout's is a timeout. */
+  private <T> T timed(Translated.Call<T> call) throws SQLException {
+    try {
+      return Translated.call(call);
+    } catch (SQLException e) {
+      throw timer.translate(e);
+    }
+  }
+
+  @Override
+  public SQLException rowError(SQLException e) {
+    return timer.translate(e);
+  }
+
+  @Override
+  public synchronized void close() throws SQLException {
+    timer.disarm();
+    super.close();
   }
 }

@@ -28,10 +28,14 @@ final class BasaltResultSet extends AvaticaResultSet {
     if (cancelFlag == null) {
       cancelFlag = cancelFlag();
     }
-    if (cancelFlag.get()) {
-      throw new SQLException("statement cancelled", "57014");
+    try {
+      if (cancelFlag.get()) {
+        throw new SQLException("statement cancelled", "57014");
+      }
+      return Translated.call(() -> super.next());
+    } catch (SQLException e) {
+      throw statement instanceof TimedStatement t ? t.rowError(e) : e;
     }
-    return Translated.call(() -> super.next());
   }
 
   private AtomicBoolean cancelFlag() {

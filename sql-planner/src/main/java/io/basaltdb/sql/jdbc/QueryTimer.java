@@ -1,0 +1,64 @@
+package io.basaltdb.sql.jdbc;
+
+import java.sql.SQLException;
+import java.sql.SQLTimeoutException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A statement's query timeout ({@code Statement.setQueryTimeout}): each execution clears the
+ * statement's cancel flag and, with a timeout, arms a timer that sets it when the time is up.
+ * Basalt's scans read the flag as they go and the result set at each row (57014); an error of
+ * a timed-out execution is reported as a {@link SQLTimeoutException}. One timer thread for the
+ * process (a daemon), whatever the number of statements.
+ */
+final class QueryTimer {
+  private static final ScheduledExecutorService TIMER =
+      Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "basalt-query-timeouts");
+        t.setDaemon(true);
+        return t;
+      });
+
+  private final AtomicBoolean cancelFlag;
+  private ScheduledFuture<?> armed; // guarded by this
+  private volatile boolean fired;
+  private volatile int seconds;
+
+  QueryTimer(AtomicBoolean cancelFlag) {
+    this.cancelFlag = cancelFlag;
+  }
+
+  /** An execution starts: a cancel() of the previous one no longer applies. */
+  synchronized void start(int timeoutSeconds) {
+    disarm();
+    fired = false;
+    seconds = timeoutSeconds;
+    cancelFlag.set(false);
+    if (timeoutSeconds > 0) {
+      armed = TIMER.schedule(() -> {
+        fired = true;
+        cancelFlag.set(true);
+      }, timeoutSeconds, TimeUnit.SECONDS);
+    }
+  }
+
+  /** The statement closed: the timer no longer fires. */
+  synchronized void disarm() {
+    if (armed != null) {
+      armed.cancel(false);
+      armed = null;
+    }
+  }
+
+  /** {@code e} as the timeout it is, if this execution's time ran out and it was cancelled. */
+  SQLException translate(SQLException e) {
+    if (fired && "57014".equals(e.getSQLState())) {
+      return new SQLTimeoutException("statement timed out after " + seconds + " s", "57014", e);
+    }
+    return e;
+  }
+}
