@@ -168,35 +168,22 @@ public final class BasaltPreparedStatement extends AvaticaPreparedStatement
 
   @Override
   public ResultSet executeQuery() throws SQLException {
-    timer.start(getQueryTimeout());
-    return timed(() -> super.executeQuery());
+    return timer.run(getQueryTimeout(), () -> super.executeQuery());
   }
 
   @Override
   public long executeLargeUpdate() throws SQLException {
-    timer.start(getQueryTimeout());
-    return timed(() -> super.executeLargeUpdate());
+    return timer.run(getQueryTimeout(), () -> super.executeLargeUpdate());
   }
 
   @Override
   public boolean execute() throws SQLException {
-    timer.start(getQueryTimeout());
-    return timed(() -> super.execute());
+    return timer.run(getQueryTimeout(), () -> super.execute());
   }
 
   @Override
   public long[] executeLargeBatch() throws SQLException {
-    timer.start(getQueryTimeout());
-    return timed(() -> super.executeLargeBatch());
-  }
-
-  /** Runs an execution; its errors carry Basalt's SQLStates, a timeout's is a timeout. */
-  private <T> T timed(Translated.Call<T> call) throws SQLException {
-    try {
-      return Translated.call(call);
-    } catch (SQLException e) {
-      throw timer.translate(e);
-    }
+    return timer.run(getQueryTimeout(), () -> super.executeLargeBatch());
   }
 
   @Override

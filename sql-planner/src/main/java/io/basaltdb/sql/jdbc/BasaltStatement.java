@@ -18,35 +18,22 @@ final class BasaltStatement extends AvaticaStatement
 
   @Override
   public boolean execute(String sql) throws SQLException {
-    timer.start(getQueryTimeout());
-    return timed(() -> super.execute(sql));
+    return timer.run(getQueryTimeout(), () -> super.execute(sql));
   }
 
   @Override
   public ResultSet executeQuery(String sql) throws SQLException {
-    timer.start(getQueryTimeout());
-    return timed(() -> super.executeQuery(sql));
+    return timer.run(getQueryTimeout(), () -> super.executeQuery(sql));
   }
 
   @Override
   public long executeLargeUpdate(String sql) throws SQLException {
-    timer.start(getQueryTimeout());
-    return timed(() -> super.executeLargeUpdate(sql));
+    return timer.run(getQueryTimeout(), () -> super.executeLargeUpdate(sql));
   }
 
   @Override
   public long[] executeLargeBatch() throws SQLException {
-    timer.start(getQueryTimeout());
-    return timed(() -> super.executeLargeBatch());
-  }
-
-  /** Runs an execution; its errors carry Basalt's SQLStates, a timeout's is a timeout. */
-  private <T> T timed(Translated.Call<T> call) throws SQLException {
-    try {
-      return Translated.call(call);
-    } catch (SQLException e) {
-      throw timer.translate(e);
-    }
+    return timer.run(getQueryTimeout(), () -> super.executeLargeBatch());
   }
 
   @Override

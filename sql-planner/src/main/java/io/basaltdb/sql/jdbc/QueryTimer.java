@@ -54,6 +54,19 @@ final class QueryTimer {
     }
   }
 
+  /**
+   * Runs an execution under {@code timeoutSeconds} (0: none): its errors carry Basalt's
+   * SQLStates ({@link Translated}), a timed-out one's is a timeout.
+   */
+  <T> T run(int timeoutSeconds, Translated.Call<T> call) throws SQLException {
+    start(timeoutSeconds);
+    try {
+      return Translated.call(call);
+    } catch (SQLException e) {
+      throw translate(e);
+    }
+  }
+
   /** {@code e} as the timeout it is, if this execution's time ran out and it was cancelled. */
   SQLException translate(SQLException e) {
     if (fired && "57014".equals(e.getSQLState())) {
