@@ -12,25 +12,20 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The SQLState of an error, found by walking its causes to the engine's or adapter's own
- * exception (Calcite wraps them): a duplicate key 23505, a value out of range 22003, a value
- * longer than its type 22001, a write
- * on a read-only connection 25006, an
- * unsupported operation 0A000, a missing table or schema 42P01, a
- * disabled table 55000, other bad input 22023 (or 42000 for a parse or validation error),
- * corruption XX001, storage failure 58030, a closed database 08003; a
- * {@link SqlStateException} carries its own state, and a stack overflow while planning is
- * 54001 (statement too complex).
+ * The SQLState of an error, found by walking its causes (Calcite wraps them). The SQL layer's
+ * own errors are {@link SqlStateException}s carrying their state (a duplicate key 23505, a
+ * value out of range 22003 or longer than its type 22001, a write on a read-only connection
+ * 25006, a cancelled statement 57014, ...); a stack overflow while planning is 54001
+ * (statement too complex). The engine knows nothing of SQL, so its exceptions are mapped here:
+ * a missing table 42P01, a disabled table 55000, other bad input 22023, corruption XX001,
+ * storage failure 58030, a closed database 08003; and Calcite's: an overflow 22003, an
+ * unsupported operation 0A000, a parse or validation error 42000.
  */
 public final class SqlErrors {
   private SqlErrors() {}
 
   /** Error classes and their states, most specific first (subclasses before their parents). */
   private static final List<Map.Entry<Class<?>, String>> STATES = List.of(
-      Map.entry(io.basaltdb.sql.exec.WriteExecutor.DuplicateKeyException.class, "23505"),
-      Map.entry(io.basaltdb.sql.exec.WriteExecutor.NumericOverflowException.class, "22003"),
-      Map.entry(io.basaltdb.sql.exec.ColumnValues.ValueTooLongException.class, "22001"),
-      Map.entry(io.basaltdb.sql.exec.ConnectionSettings.ReadOnlyException.class, "25006"),
       Map.entry(ArithmeticException.class, "22003"), // Calcite's own overflow checks
       Map.entry(UnsupportedOperationException.class, "0A000"),
       Map.entry(TableNotFoundException.class, "42P01"),

@@ -24,11 +24,11 @@ public final class ColumnValues {
   private ColumnValues() {}
 
   /** A value longer than its type's declared length (SQLState 22001). */
-  public static final class ValueTooLongException extends InvalidArgumentException {
+  public static final class ValueTooLongException extends io.basaltdb.sql.SqlStateException {
     private static final long serialVersionUID = 1L;
 
     public ValueTooLongException(String message) {
-      super(message);
+      super("22001", message);
     }
   }
 

@@ -30,11 +30,11 @@ public record ConnectionSettings(long readTimestamp, long writeTimestamp, Durabi
       new ConnectionSettings(-1, -1, Durability.SYNC, false);
 
   /** A write or DDL on a read-only connection (SQLState 25006). */
-  public static final class ReadOnlyException extends InvalidArgumentException {
+  public static final class ReadOnlyException extends io.basaltdb.sql.SqlStateException {
     private static final long serialVersionUID = 1L;
 
     public ReadOnlyException(String message) {
-      super(message);
+      super("25006", message);
     }
   }
 

@@ -94,11 +94,11 @@ public final class WriteExecutor {
   }
 
   /** An INSERT of a key that exists (SQLState 23505). */
-  public static final class DuplicateKeyException extends InvalidArgumentException {
+  public static final class DuplicateKeyException extends io.basaltdb.sql.SqlStateException {
     private static final long serialVersionUID = 1L;
 
     public DuplicateKeyException(String message) {
-      super(message);
+      super("23505", message);
     }
   }
 
@@ -373,11 +373,11 @@ public final class WriteExecutor {
   }
 
   /** A value out of its type's range (SQLState 22003). */
-  public static final class NumericOverflowException extends InvalidArgumentException {
+  public static final class NumericOverflowException extends io.basaltdb.sql.SqlStateException {
     private static final long serialVersionUID = 1L;
 
     public NumericOverflowException(String message) {
-      super(message);
+      super("22003", message);
     }
   }
 }
