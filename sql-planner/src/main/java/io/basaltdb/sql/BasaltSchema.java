@@ -38,9 +38,15 @@ public final class BasaltSchema extends AbstractSchema {
     return namespace.equals(TableName.DEFAULT_NAMESPACE) ? "DEFAULT" : namespace;
   }
 
-  /** Adds a sub-schema per engine namespace (but the system one) under {@code root}. */
+  /**
+   * Adds a sub-schema per engine namespace (but the system one) under {@code root}, and the
+   * {@link InformationSchema} (unless a namespace has its name).
+   */
   public static SqlCatalog register(SchemaPlus root, Database db) {
     SqlCatalog catalog = new SqlCatalog(db);
+    if (!db.admin().listNamespaces().contains(InformationSchema.NAME)) {
+      root.add(InformationSchema.NAME, new InformationSchema(db));
+    }
     for (String ns : db.admin().listNamespaces()) {
       if (!ns.equals(SqlCatalog.SYSTEM_NAMESPACE)) {
         BasaltSchema schema = new BasaltSchema(db, catalog, ns);

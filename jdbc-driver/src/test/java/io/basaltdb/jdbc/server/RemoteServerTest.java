@@ -55,6 +55,20 @@ class RemoteServerTest {
           }
         }
         assertTrue(tables.contains("PAGES"), tables.toString());
+        // primary keys: Avatica's protocol cannot carry getPrimaryKeys; the SQL standard's
+        // INFORMATION_SCHEMA can
+        st.executeUpdate("CREATE TABLE ev (g VARCHAR NOT NULL, k INTEGER NOT NULL, v INTEGER, "
+            + "CONSTRAINT pk PRIMARY KEY (g, k DESC))");
+        List<String> keys = new ArrayList<>();
+        try (ResultSet rs = st.executeQuery("SELECT table_schema, table_name, column_name, "
+            + "ordinal_position FROM information_schema.key_column_usage "
+            + "WHERE table_name IN ('PAGES', 'EV') ORDER BY table_name, ordinal_position")) {
+          while (rs.next()) {
+            keys.add(rs.getString(1) + "." + rs.getString(2) + "." + rs.getString(3) + ":"
+                + rs.getInt(4));
+          }
+        }
+        assertEquals(List.of("DEFAULT.EV.G:1", "DEFAULT.EV.K:2", "DEFAULT.PAGES.ID:1"), keys);
         SQLException dup = assertThrows(SQLException.class,
             () -> st.executeUpdate("INSERT INTO pages VALUES (1, 'again', 0)"));
         assertTrue(dup.getMessage().contains("duplicate primary key"), dup.getMessage());

@@ -1,11 +1,7 @@
 package io.basaltdb.sql.jdbc;
 
 import io.basaltdb.engine.Database;
-import io.basaltdb.engine.TableName;
-import io.basaltdb.sql.BasaltSchema;
-import io.basaltdb.sql.catalog.SqlCatalog;
-import io.basaltdb.sql.catalog.SqlColumn;
-import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.InformationSchema;
 import io.basaltdb.sql.exec.PendingWrites;
 import io.basaltdb.sql.parser.LimitParameters;
 import io.basaltdb.sql.rel.BatchWrite;
@@ -199,29 +195,10 @@ public final class BasaltMeta extends ForwardingMeta {
   @Override
   public MetaResultSet getPrimaryKeys(ConnectionHandle ch, String catalog, String schema,
       String table) {
-    SqlCatalog sqlCatalog = new SqlCatalog(db);
     List<Object> rows = new ArrayList<>();
-    List<String> namespaces = new ArrayList<>(db.admin().listNamespaces());
-    namespaces.sort(null);
-    for (String ns : namespaces) {
-      String schemaName = BasaltSchema.schemaName(ns);
-      if (ns.equals(SqlCatalog.SYSTEM_NAMESPACE)
-          || (schema != null && !schema.equals(schemaName))) {
-        continue;
-      }
-      List<SqlTableDef> defs = new ArrayList<>(sqlCatalog.list(ns));
-      defs.sort((a, b) -> a.table().name().compareTo(b.table().name()));
-      for (SqlTableDef def : defs) {
-        TableName t = def.table();
-        if ((table != null && !t.name().equals(table)) || def.hasHiddenKey()) {
-          continue;
-        }
-        List<SqlColumn> keys = def.keyColumns();
-        for (int i = 0; i < keys.size(); i++) {
-          rows.add(new Object[] {null, schemaName, t.name(), keys.get(i).name(),
-              (short) (i + 1), "PK"});
-        }
-      }
+    for (InformationSchema.KeyColumn k : InformationSchema.keyColumns(db, schema, table)) {
+      rows.add(new Object[] {null, k.schema(), k.table(), k.column(), (short) k.position(),
+          InformationSchema.PRIMARY_KEY_NAME});
     }
     return resultSet(rows, List.of(
         MetaImpl.columnMetaData("TABLE_CAT", 0, String.class, true),

@@ -1,0 +1,107 @@
+package io.basaltdb.sql;
+
+import io.basaltdb.engine.Database;
+import io.basaltdb.engine.TableName;
+import io.basaltdb.sql.catalog.SqlCatalog;
+import io.basaltdb.sql.catalog.SqlColumn;
+import io.basaltdb.sql.catalog.SqlTableDef;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Linq4j;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.schema.ScannableTable;
+import org.apache.calcite.schema.Schema;
+import org.apache.calcite.schema.Table;
+import org.apache.calcite.schema.impl.AbstractSchema;
+import org.apache.calcite.schema.impl.AbstractTable;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+/**
+ * The SQL standard's {@code INFORMATION_SCHEMA}, as far as Basalt has it: {@code
+ * KEY_COLUMN_USAGE}, the primary-key columns of every SQL table in key order (a table with a
+ * hidden row key has none listed), read from the SQL catalog at each query. It is how remote
+ * clients find primary keys: Avatica's protocol has no request for them, so a thin client's
+ * {@code DatabaseMetaData.getPrimaryKeys} is empty whatever the server knows. The embedded
+ * driver's {@code getPrimaryKeys} reads the same rows ({@link #keyColumns}).
+ */
+public final class InformationSchema extends AbstractSchema {
+  public static final String NAME = "INFORMATION_SCHEMA";
+  /** The name every primary key has (Basalt keeps none of its own). */
+  public static final String PRIMARY_KEY_NAME = "PK";
+
+  /** A primary-key column: its table, and its 1-based position in the key. */
+  public record KeyColumn(String schema, String table, String column, int position) {}
+
+  private final Database db;
+
+  InformationSchema(Database db) {
+    this.db = db;
+  }
+
+  /**
+   * The key columns of the tables named {@code table} in the schema named {@code schema}
+   * (null: any), ordered by schema, table and position.
+   */
+  public static List<KeyColumn> keyColumns(Database db, String schema, String table) {
+    SqlCatalog catalog = new SqlCatalog(db);
+    List<KeyColumn> keys = new ArrayList<>();
+    for (String ns : db.admin().listNamespaces()) {
+      String schemaName = BasaltSchema.schemaName(ns);
+      if (ns.equals(SqlCatalog.SYSTEM_NAMESPACE)
+          || (schema != null && !schema.equals(schemaName))) {
+        continue;
+      }
+      for (SqlTableDef def : catalog.list(ns)) {
+        TableName t = def.table();
+        if ((table != null && !t.name().equals(table)) || def.hasHiddenKey()) {
+          continue;
+        }
+        List<SqlColumn> columns = def.keyColumns();
+        for (int i = 0; i < columns.size(); i++) {
+          keys.add(new KeyColumn(schemaName, t.name(), columns.get(i).name(), i + 1));
+        }
+      }
+    }
+    keys.sort(Comparator.comparing(KeyColumn::schema).thenComparing(KeyColumn::table)
+        .thenComparingInt(KeyColumn::position));
+    return keys;
+  }
+
+  @Override
+  protected Map<String, Table> getTableMap() {
+    return Map.of("KEY_COLUMN_USAGE", new KeyColumnUsage());
+  }
+
+  /** The standard's columns: constraint, table, column, ordinal position in the key. */
+  private final class KeyColumnUsage extends AbstractTable implements ScannableTable {
+    @Override
+    public RelDataType getRowType(RelDataTypeFactory f) {
+      RelDataTypeFactory.Builder b = f.builder();
+      for (String name : List.of("CONSTRAINT_CATALOG", "CONSTRAINT_SCHEMA", "CONSTRAINT_NAME",
+          "TABLE_CATALOG", "TABLE_SCHEMA", "TABLE_NAME", "COLUMN_NAME")) {
+        b.add(name, SqlTypeName.VARCHAR).nullable(name.endsWith("CATALOG"));
+      }
+      return b.add("ORDINAL_POSITION", SqlTypeName.INTEGER).build();
+    }
+
+    @Override
+    public Enumerable<Object[]> scan(DataContext root) {
+      List<Object[]> rows = new ArrayList<>();
+      for (KeyColumn k : keyColumns(db, null, null)) {
+        rows.add(new Object[] {null, k.schema(), PRIMARY_KEY_NAME, null, k.schema(), k.table(),
+            k.column(), k.position()});
+      }
+      return Linq4j.asEnumerable(rows);
+    }
+
+    @Override
+    public Schema.TableType getJdbcTableType() {
+      return Schema.TableType.SYSTEM_TABLE;
+    }
+  }
+}
