@@ -257,6 +257,16 @@ class EmbeddedDriverTest {
       try (ResultSet rs = md.getPrimaryKeys(null, "DEFAULT", "NOSUCH")) {
         assertEquals(false, rs.next());
       }
+      // the primary key is the table's unique index, in key order, with each column's order
+      List<String> index = new ArrayList<>();
+      try (ResultSet rs = md.getIndexInfo(null, "DEFAULT", "EV", false, false)) {
+        while (rs.next()) {
+          index.add(rs.getString("INDEX_NAME") + ":" + rs.getBoolean("NON_UNIQUE") + ":"
+              + rs.getShort("ORDINAL_POSITION") + ":" + rs.getString("COLUMN_NAME") + ":"
+              + rs.getString("ASC_OR_DESC"));
+        }
+      }
+      assertEquals(List.of("PK:false:1:G:A", "PK:false:2:K:D"), index);
       // Calcite's "metadata" schema is not there (it read Calcite's own meta): a plain
       // unknown-object error, not a ClassCastException
       SQLException noMetadata = assertThrows(SQLException.class,

@@ -34,8 +34,9 @@ public final class InformationSchema extends AbstractSchema {
   /** The name every primary key has (Basalt keeps none of its own). */
   public static final String PRIMARY_KEY_NAME = "PK";
 
-  /** A primary-key column: its table, and its 1-based position in the key. */
-  public record KeyColumn(String schema, String table, String column, int position) {}
+  /** A primary-key column: its table, its 1-based position in the key, its order. */
+  public record KeyColumn(String schema, String table, String column, int position,
+      boolean descending) {}
 
   private final Database db;
 
@@ -63,7 +64,8 @@ public final class InformationSchema extends AbstractSchema {
         }
         List<SqlColumn> columns = def.keyColumns();
         for (int i = 0; i < columns.size(); i++) {
-          keys.add(new KeyColumn(schemaName, t.name(), columns.get(i).name(), i + 1));
+          keys.add(new KeyColumn(schemaName, t.name(), columns.get(i).name(), i + 1,
+              columns.get(i).descending()));
         }
       }
     }

@@ -209,6 +209,36 @@ public final class BasaltMeta extends ForwardingMeta {
         MetaImpl.columnMetaData("PK_NAME", 5, String.class, true)));
   }
 
+  /**
+   * The indexes of a table: its primary key, the one unique index a Basalt table has until
+   * secondary indexes exist (issue 13), with JDBC's columns; {@code unique} and
+   * {@code approximate} change nothing. {@code schema} and {@code table} are names.
+   */
+  @Override
+  public MetaResultSet getIndexInfo(ConnectionHandle ch, String catalog, String schema,
+      String table, boolean unique, boolean approximate) {
+    List<Object> rows = new ArrayList<>();
+    for (InformationSchema.KeyColumn k : InformationSchema.keyColumns(db, schema, table)) {
+      rows.add(new Object[] {null, k.schema(), k.table(), false, null,
+          InformationSchema.PRIMARY_KEY_NAME, (short) java.sql.DatabaseMetaData.tableIndexOther,
+          (short) k.position(), k.column(), k.descending() ? "D" : "A", null, null, null});
+    }
+    return resultSet(rows, List.of(
+        MetaImpl.columnMetaData("TABLE_CAT", 0, String.class, true),
+        MetaImpl.columnMetaData("TABLE_SCHEM", 1, String.class, true),
+        MetaImpl.columnMetaData("TABLE_NAME", 2, String.class, false),
+        MetaImpl.columnMetaData("NON_UNIQUE", 3, boolean.class, false),
+        MetaImpl.columnMetaData("INDEX_QUALIFIER", 4, String.class, true),
+        MetaImpl.columnMetaData("INDEX_NAME", 5, String.class, true),
+        MetaImpl.columnMetaData("TYPE", 6, short.class, false),
+        MetaImpl.columnMetaData("ORDINAL_POSITION", 7, short.class, false),
+        MetaImpl.columnMetaData("COLUMN_NAME", 8, String.class, true),
+        MetaImpl.columnMetaData("ASC_OR_DESC", 9, String.class, true),
+        MetaImpl.columnMetaData("CARDINALITY", 10, Long.class, true),
+        MetaImpl.columnMetaData("PAGES", 11, Long.class, true),
+        MetaImpl.columnMetaData("FILTER_CONDITION", 12, String.class, true)));
+  }
+
   /** A metadata result set of {@code rows} (arrays), on a statement of its own. */
   private MetaResultSet resultSet(List<Object> rows,
       List<org.apache.calcite.avatica.ColumnMetaData> columns) {
