@@ -39,7 +39,7 @@ public final class BasaltDriver implements Driver {
       return BasaltConnections.open(db, parsed.properties(), url, () -> Databases.release(db));
     } catch (SQLException | RuntimeException e) {
       Databases.release(db);
-      throw e instanceof SQLException s ? s : io.basaltdb.sql.SqlErrors.toSqlException(e);
+      throw e instanceof SQLException s ? s : io.basaltdb.sql.jdbc.SqlErrors.toSqlException(e);
     }
   }
 

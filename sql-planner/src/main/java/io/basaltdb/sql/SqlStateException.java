@@ -2,7 +2,7 @@ package io.basaltdb.sql;
 
 /**
  * An error a user caused, carrying its standard SQLState (e.g. 22021 a string that is not
- * valid Unicode, 54001 a statement too complex, 2201W a negative LIMIT). {@link SqlErrors}
+ * valid Unicode, 54001 a statement too complex, 2201W a negative LIMIT). The JDBC layer
  * reports it with this state wherever Calcite wrapped it.
  */
 public class SqlStateException extends RuntimeException {

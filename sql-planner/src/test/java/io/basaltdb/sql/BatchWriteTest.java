@@ -1,6 +1,7 @@
 package io.basaltdb.sql;
 
 import io.basaltdb.sql.jdbc.BasaltConnections;
+import io.basaltdb.sql.jdbc.SqlErrors;
 import io.basaltdb.sql.jdbc.BasaltPreparedStatement;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

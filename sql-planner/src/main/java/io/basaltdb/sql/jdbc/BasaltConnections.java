@@ -3,7 +3,7 @@ package io.basaltdb.sql.jdbc;
 import io.basaltdb.engine.Database;
 import io.basaltdb.sql.BasaltSchema;
 import io.basaltdb.sql.ConnectionProperty;
-import io.basaltdb.sql.SqlErrors;
+
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Properties;

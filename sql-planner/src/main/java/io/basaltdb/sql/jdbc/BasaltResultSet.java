@@ -28,14 +28,16 @@ final class BasaltResultSet extends AvaticaResultSet {
     if (cancelFlag == null) {
       cancelFlag = cancelFlag();
     }
+    SQLException error;
     try {
-      if (cancelFlag.get()) {
-        throw new SQLException("statement cancelled", "57014");
+      if (!cancelFlag.get()) {
+        return super.next(); // no lambda: this runs once per row
       }
-      return Translated.call(() -> super.next());
-    } catch (SQLException e) {
-      throw statement instanceof TimedStatement t ? t.rowError(e) : e;
+      error = new SQLException("statement cancelled", "57014");
+    } catch (SQLException | RuntimeException | StackOverflowError e) {
+      error = SqlErrors.toSqlException(e);
     }
+    throw statement instanceof TimedStatement t ? t.rowError(error) : error;
   }
 
   private AtomicBoolean cancelFlag() {

@@ -1,6 +1,5 @@
 package io.basaltdb.sql.jdbc;
 
-import io.basaltdb.sql.SqlErrors;
 import io.basaltdb.sql.exec.ColumnValues;
 import io.basaltdb.sql.parser.LimitParameters;
 import java.sql.SQLException;

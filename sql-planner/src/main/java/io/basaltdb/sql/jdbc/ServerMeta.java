@@ -1,6 +1,5 @@
 package io.basaltdb.sql.jdbc;
 
-import io.basaltdb.sql.SqlErrors;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;

@@ -1,6 +1,5 @@
 package io.basaltdb.sql.jdbc;
 
-import io.basaltdb.sql.SqlErrors;
 import java.sql.SQLException;
 
 /**

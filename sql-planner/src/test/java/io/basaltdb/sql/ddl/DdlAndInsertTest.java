@@ -65,12 +65,12 @@ class DdlAndInsertTest {
         query(conn, "SELECT * FROM pages ORDER BY id"));
     SQLException dup = assertThrows(SQLException.class,
         () -> update("INSERT INTO pages (id, name) VALUES (150, 'again')"));
-    assertEquals("23505", io.basaltdb.sql.SqlErrors.sqlState(dup));
-    assertEquals("42000", io.basaltdb.sql.SqlErrors.sqlState(assertThrows(SQLException.class,
+    assertEquals("23505", io.basaltdb.sql.jdbc.SqlErrors.sqlState(dup));
+    assertEquals("42000", io.basaltdb.sql.jdbc.SqlErrors.sqlState(assertThrows(SQLException.class,
         () -> update("INSERT INTO nosuch VALUES (1)"))));
-    assertEquals("42000", io.basaltdb.sql.SqlErrors.sqlState(assertThrows(SQLException.class,
+    assertEquals("42000", io.basaltdb.sql.jdbc.SqlErrors.sqlState(assertThrows(SQLException.class,
         () -> update("CREATE TABLE broken (id INTEGER PRIMARY KEY,)"))));
-    assertEquals("22023", io.basaltdb.sql.SqlErrors.sqlState(assertThrows(SQLException.class,
+    assertEquals("22023", io.basaltdb.sql.jdbc.SqlErrors.sqlState(assertThrows(SQLException.class,
         () -> update("CREATE TABLE bad2 (id INTEGER PRIMARY KEY, f.x INTEGER) VERSIONS=0"))));
     assertTrue(String.valueOf(dup.getMessage()).contains("duplicate primary key")
         || String.valueOf(dup.getCause()).contains("duplicate primary key"), dup.toString());
@@ -135,7 +135,7 @@ class DdlAndInsertTest {
     update("ALTER TABLE t DROP COLUMN a");
     assertEquals(List.of("1|10|null", "2|null|null", "3|30|300"),
         query(conn, "SELECT * FROM t ORDER BY id"), "rows stay, including the all-NULL one");
-    assertEquals("42000", io.basaltdb.sql.SqlErrors.sqlState(assertThrows(SQLException.class,
+    assertEquals("42000", io.basaltdb.sql.jdbc.SqlErrors.sqlState(assertThrows(SQLException.class,
         () -> query(conn, "SELECT a FROM t"))));
     assertThrows(SQLException.class, () -> update("ALTER TABLE t DROP COLUMN id"));
     assertThrows(SQLException.class, () -> update("ALTER TABLE t ADD b INTEGER"));
@@ -187,8 +187,8 @@ class DdlAndInsertTest {
     for (String[] b : bad) {
       SQLException e = assertThrows(SQLException.class, () -> update(
           "CREATE TABLE opt (id INTEGER NOT NULL PRIMARY KEY, f.x INTEGER) " + b[0]), b[0]);
-      assertEquals("22023", io.basaltdb.sql.SqlErrors.sqlState(e), b[0]);
-      assertTrue(io.basaltdb.sql.SqlErrors.toSqlException(e).getMessage().contains(b[1]),
+      assertEquals("22023", io.basaltdb.sql.jdbc.SqlErrors.sqlState(e), b[0]);
+      assertTrue(io.basaltdb.sql.jdbc.SqlErrors.toSqlException(e).getMessage().contains(b[1]),
           b[0] + ": " + e.getMessage());
       assertEquals(false, db.admin().tableExists(TableName.of("OPT")), b[0] + " made a table");
     }
@@ -209,7 +209,7 @@ class DdlAndInsertTest {
       st.executeUpdate("DROP TABLE later.t");
       st.executeUpdate("DROP SCHEMA later");
     }
-    assertEquals("42000", io.basaltdb.sql.SqlErrors.sqlState(assertThrows(SQLException.class,
+    assertEquals("42000", io.basaltdb.sql.jdbc.SqlErrors.sqlState(assertThrows(SQLException.class,
         () -> query(conn, "SELECT id FROM later.t"))));
   }
 }

@@ -8,7 +8,7 @@ import io.basaltdb.engine.ResultScanner;
 import io.basaltdb.engine.Scan;
 import io.basaltdb.engine.TableName;
 import io.basaltdb.sql.jdbc.BasaltConnections;
-import io.basaltdb.sql.SqlErrors;
+import io.basaltdb.sql.jdbc.SqlErrors;
 import io.basaltdb.sql.SqlTestBase;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.type.CellArray;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.basaltdb.sql.jdbc.BasaltConnections;
-import io.basaltdb.sql.SqlErrors;
+import io.basaltdb.sql.jdbc.SqlErrors;
 import io.basaltdb.sql.SqlTestBase;
 import io.basaltdb.sql.SqlTestSupport;
 import java.sql.Connection;

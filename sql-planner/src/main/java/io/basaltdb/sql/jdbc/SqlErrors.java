@@ -1,4 +1,4 @@
-package io.basaltdb.sql;
+package io.basaltdb.sql.jdbc;
 
 import io.basaltdb.engine.ClosedException;
 import io.basaltdb.engine.CorruptionException;
@@ -6,6 +6,7 @@ import io.basaltdb.engine.InvalidArgumentException;
 import io.basaltdb.engine.StorageIOException;
 import io.basaltdb.engine.TableDisabledException;
 import io.basaltdb.engine.TableNotFoundException;
+import io.basaltdb.sql.SqlStateException;
 import java.sql.SQLException;
 import java.sql.SQLIntegrityConstraintViolationException;
 import java.util.List;
