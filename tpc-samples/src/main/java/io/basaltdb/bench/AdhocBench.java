@@ -1,0 +1,366 @@
+package io.basaltdb.bench;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * Ad-hoc SQL (issue 11): statements whose literal values change every time, as sqlline users,
+ * BI tools and scripts send them, on Basalt and H2 (embedded, file) in one process on the same
+ * data. Every measure is a time per statement (lower is better) or a rate; the prepared point
+ * lookup is there as the reference a literal one should approach. Medians of {@code --runs};
+ * Basalt/H2 time ratios (below 1 = Basalt faster); CSV and SVG with {@code --csv}.
+ *
+ * <pre>
+ * bin/basalt bench adhoc [--rows 100000] [--statements 200] [--mixed 1000] [--updates 1000]
+ *                        [--runs 3] [--dir bench-data] [--csv out.csv]
+ * </pre>
+ *
+ * Tables: {@code kv(id BIGINT PRIMARY KEY, grp INTEGER, val BIGINT, pad VARCHAR(100))} (grp =
+ * id / 10), {@code cust(id PRIMARY KEY, nation, name)} (one per grp), {@code nation(id PRIMARY
+ * KEY, name)} (25). Basalt writes ASYNC unless a measure says SYNC; H2 as configured by default.
+ * The first statement of a fresh JVM is measured in a child process (connect, CREATE TABLE,
+ * INSERT, SELECT), from the JVM's start.
+ */
+public final class AdhocBench {
+  private final int rows;
+  private final int statements;
+  private final int mixed;
+  private final int updates;
+  private final int runs;
+  private final Path base;
+  private final Map<String, double[]> results = new LinkedHashMap<>(); // basalt, h2, rate?
+  private final Random random = new Random(2026);
+
+  AdhocBench(int rows, int statements, int mixed, int updates, int runs, Path base) {
+    this.rows = rows;
+    this.statements = statements;
+    this.mixed = mixed;
+    this.updates = updates;
+    this.runs = runs;
+    this.base = base;
+  }
+
+  public static void main(String[] args) throws Exception {
+    if (args.length == 2 && args[0].equals("--first-statement")) {
+      firstStatement(args[1]);
+      return;
+    }
+    int rows = 100_000;
+    int statements = 200;
+    int mixed = 1000;
+    int updates = 1000;
+    int runs = 3;
+    Path dir = Path.of("bench-data");
+    Path csv = null;
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--rows" -> rows = Integer.parseInt(args[++i]);
+        case "--statements" -> statements = Integer.parseInt(args[++i]);
+        case "--mixed" -> mixed = Integer.parseInt(args[++i]);
+        case "--updates" -> updates = Integer.parseInt(args[++i]);
+        case "--runs" -> runs = Integer.parseInt(args[++i]);
+        case "--dir" -> dir = Path.of(args[++i]);
+        case "--csv" -> csv = Path.of(args[++i]);
+        default -> {
+          System.err.println("usage: bench adhoc [--rows N] [--statements N] [--mixed N] "
+              + "[--updates N] [--runs N] [--dir D] [--csv F]");
+          System.exit(2);
+        }
+      }
+    }
+    AdhocBench b = new AdhocBench(rows, statements, mixed, updates, runs,
+        dir.resolve("adhoc-" + System.nanoTime()).toAbsolutePath());
+    try {
+      b.run();
+    } finally {
+      EngineBench.deleteRecursively(b.base);
+    }
+    b.report(csv);
+  }
+
+  void run() throws Exception {
+    Files.createDirectories(base);
+    Class.forName("io.basaltdb.jdbc.BasaltDriver");
+    String basaltUrl = "jdbc:basalt:" + base.resolve("basalt");
+    String h2Url = "jdbc:h2:file:" + base.resolve("h2/db") + ";OPTIMIZE_REUSE_RESULTS=FALSE";
+    try (Connection basalt = DriverManager.getConnection(basaltUrl + ";durability=ASYNC");
+        Connection h2 = DriverManager.getConnection(h2Url)) {
+      for (Connection c : List.of(basalt, h2)) {
+        load(c);
+        literalPoint(c, statements / 4); // warm-up: class loading, JIT, caches
+        prepared(c, 1000);
+      }
+      measure("prepared point SELECT (us)", basalt, h2, c -> prepared(c, 5000));
+      measure("literal point SELECT (us)", basalt, h2, c -> literalPoint(c, statements));
+      measure("literal 10-row key range (us)", basalt, h2, c -> literal(c, statements,
+          () -> {
+            long a = random.nextInt(rows - 10);
+            return "SELECT id, val FROM kv WHERE id >= " + a + " AND id < " + (a + 10);
+          }, 10));
+      measure("literal GROUP BY over a key range (us)", basalt, h2, c -> literal(c, statements,
+          () -> {
+            long a = random.nextInt(rows - 100);
+            return "SELECT grp, COUNT(*) FROM kv WHERE id BETWEEN " + a + " AND " + (a + 99)
+                + " GROUP BY grp";
+          }, -1));
+      measure("literal 3-table join by keys (us)", basalt, h2, c -> literal(c, statements,
+          () -> "SELECT kv.val, cust.name, nation.name FROM kv JOIN cust ON cust.id = kv.grp"
+              + " JOIN nation ON nation.id = cust.nation WHERE kv.id = "
+              + random.nextInt(rows), 1));
+      measure("mixed literal SELECTs (us)", basalt, h2, c -> literal(c, mixed,
+          this::mixedStatement, -1));
+      measure("literal counter UPDATE, 1 thread (us)", basalt, h2,
+          c -> counters(c, updates, 1));
+      measure("literal counter UPDATE, 4 threads (us)", basalt, h2,
+          c -> counters(c, updates, 4));
+    }
+    try (Connection basaltSync = DriverManager.getConnection(basaltUrl);
+        Connection h2 = DriverManager.getConnection(h2Url)) {
+      measure("literal counter UPDATE SYNC, 1 thread (us)", basaltSync, h2,
+          c -> counters(c, updates, 1));
+      measure("literal counter UPDATE SYNC, 4 threads (us)", basaltSync, h2,
+          c -> counters(c, updates, 4));
+    }
+    measure("first statement of a fresh JVM (ms)",
+        "jdbc:basalt:" + base.resolve("first-basalt-"), "jdbc:h2:file:" + base.resolve("first-h2-"));
+  }
+
+  @FunctionalInterface
+  private interface Work {
+    double run(Connection c) throws Exception;
+  }
+
+  /** Median of {@code runs} alternating runs. */
+  private void measure(String name, Connection basalt, Connection h2, Work w) throws Exception {
+    double[] b = new double[runs];
+    double[] h = new double[runs];
+    for (int i = 0; i < runs; i++) {
+      b[i] = w.run(basalt);
+      h[i] = w.run(h2);
+    }
+    record(name, b, h);
+  }
+
+  private void record(String name, double[] b, double[] h) {
+    Arrays.sort(b);
+    Arrays.sort(h);
+    results.put(name, new double[] {b[b.length / 2], h[h.length / 2]});
+    System.out.printf(Locale.ROOT, "%-46s basalt %12.1f   h2 %12.1f%n", name, b[b.length / 2],
+        h[h.length / 2]);
+  }
+
+  /** The first statement of a child JVM, {@code runs} times each; milliseconds. */
+  private void measure(String name, String basaltPrefix, String h2Prefix) throws Exception {
+    double[] b = new double[runs];
+    double[] h = new double[runs];
+    for (int i = 0; i < runs; i++) {
+      b[i] = child(basaltPrefix + i);
+      h[i] = child(h2Prefix + i);
+    }
+    record(name, b, h);
+  }
+
+  private static double child(String url) throws Exception {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+        AdhocBench.class.getName(), "--first-statement", url)
+        .redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes()).trim();
+    if (p.waitFor() != 0) {
+      throw new IllegalStateException("child failed: " + out);
+    }
+    String[] lines = out.split("\n");
+    return Double.parseDouble(lines[lines.length - 1]);
+  }
+
+  /** In a child JVM: connect, create, insert, select; prints ms since the JVM started. */
+  private static void firstStatement(String url) throws Exception {
+    try (Connection c = DriverManager.getConnection(url); Statement st = c.createStatement()) {
+      st.executeUpdate("CREATE TABLE t (id INTEGER NOT NULL PRIMARY KEY, v VARCHAR(10))");
+      st.executeUpdate("INSERT INTO t VALUES (1, 'one')");
+      try (ResultSet rs = st.executeQuery("SELECT v FROM t WHERE id = 1")) {
+        rs.next();
+      }
+    }
+    long started = ProcessHandle.current().info().startInstant().orElseThrow().toEpochMilli();
+    System.out.println(System.currentTimeMillis() - started);
+  }
+
+  private void load(Connection c) throws SQLException {
+    exec(c, "CREATE TABLE kv (id BIGINT NOT NULL PRIMARY KEY, grp INTEGER, val BIGINT,"
+        + " pad VARCHAR(100))");
+    exec(c, "CREATE TABLE cust (id INTEGER NOT NULL PRIMARY KEY, nation INTEGER,"
+        + " name VARCHAR(20))");
+    exec(c, "CREATE TABLE nation (id INTEGER NOT NULL PRIMARY KEY, name VARCHAR(20))");
+    try (PreparedStatement p = c.prepareStatement("INSERT INTO kv VALUES (?, ?, ?, ?)")) {
+      for (int i = 0; i < rows; i++) {
+        p.setLong(1, i);
+        p.setInt(2, i / 10);
+        p.setLong(3, i * 7L % 1000);
+        p.setString(4, "pad-" + i);
+        p.addBatch();
+        if (i % 1000 == 999) {
+          p.executeBatch();
+        }
+      }
+      p.executeBatch();
+    }
+    try (PreparedStatement p = c.prepareStatement("INSERT INTO cust VALUES (?, ?, ?)")) {
+      for (int i = 0; i <= rows / 10; i++) {
+        p.setInt(1, i);
+        p.setInt(2, i % 25);
+        p.setString(3, "cust-" + i);
+        p.addBatch();
+      }
+      p.executeBatch();
+    }
+    try (PreparedStatement p = c.prepareStatement("INSERT INTO nation VALUES (?, ?)")) {
+      for (int i = 0; i < 25; i++) {
+        p.setInt(1, i);
+        p.setString(2, "nation-" + i);
+        p.addBatch();
+      }
+      p.executeBatch();
+    }
+  }
+
+  private double prepared(Connection c, int n) throws SQLException {
+    long t0 = System.nanoTime();
+    try (PreparedStatement p = c.prepareStatement("SELECT val FROM kv WHERE id = ?")) {
+      for (int i = 0; i < n; i++) {
+        p.setLong(1, random.nextInt(rows));
+        try (ResultSet rs = p.executeQuery()) {
+          expect(rs.next(), "a row");
+        }
+      }
+    }
+    return (System.nanoTime() - t0) / 1e3 / n;
+  }
+
+  private double literalPoint(Connection c, int n) throws SQLException {
+    return literal(c, n, () -> "SELECT val FROM kv WHERE id = " + random.nextInt(rows), 1);
+  }
+
+  /** {@code n} statements from {@code sql}, each expecting {@code rows} rows (-1: any); us. */
+  private static double literal(Connection c, int n, java.util.function.Supplier<String> sql,
+      int expectedRows) throws SQLException {
+    long t0 = System.nanoTime();
+    try (Statement st = c.createStatement()) {
+      for (int i = 0; i < n; i++) {
+        int got = 0;
+        try (ResultSet rs = st.executeQuery(sql.get())) {
+          while (rs.next()) {
+            got++;
+          }
+        }
+        expect(expectedRows < 0 || got == expectedRows, expectedRows + " rows, got " + got);
+      }
+    }
+    return (System.nanoTime() - t0) / 1e3 / n;
+  }
+
+  /** One of several statement shapes, with fresh literals. */
+  private String mixedStatement() {
+    long a = random.nextInt(rows - 100);
+    return switch (random.nextInt(6)) {
+      case 0 -> "SELECT val, pad FROM kv WHERE id = " + a;
+      case 1 -> "SELECT COUNT(*), SUM(val) FROM kv WHERE id >= " + a + " AND id < "
+          + (a + random.nextInt(100));
+      case 2 -> "SELECT id FROM kv WHERE id BETWEEN " + a + " AND " + (a + 20)
+          + " AND val > " + random.nextInt(1000) + " ORDER BY id DESC";
+      case 3 -> "SELECT name FROM cust WHERE id IN (" + a / 10 + ", " + (a / 10 + 1) + ", "
+          + (a / 10 + 7) + ")";
+      case 4 -> "SELECT grp, MAX(val) FROM kv WHERE id >= " + a + " AND id < " + (a + 50)
+          + " GROUP BY grp ORDER BY grp LIMIT 3";
+      default -> "SELECT n.name, COUNT(*) FROM cust c JOIN nation n ON n.id = c.nation "
+          + "WHERE c.id BETWEEN " + a / 10 + " AND " + (a / 10 + 5) + " GROUP BY n.name";
+    };
+  }
+
+  /** {@code n} literal counter updates over {@code threads} threads; us per update. */
+  private double counters(Connection c, int n, int threads) throws Exception {
+    if (threads == 1) {
+      return updates(c, n, new Random(random.nextLong()));
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    String url = c.getMetaData().getURL();
+    List<Future<Double>> done = new ArrayList<>();
+    long t0 = System.nanoTime();
+    long seed = random.nextLong();
+    for (int t = 0; t < threads; t++) {
+      int thread = t;
+      done.add(pool.submit(() -> {
+        try (Connection own = DriverManager.getConnection(url)) {
+          return updates(own, n / threads, new Random(seed + thread));
+        }
+      }));
+    }
+    for (Future<Double> f : done) {
+      f.get();
+    }
+    pool.shutdown();
+    return (System.nanoTime() - t0) / 1e3 / n;
+  }
+
+  private double updates(Connection c, int n, Random r) throws SQLException {
+    long t0 = System.nanoTime();
+    try (Statement st = c.createStatement()) {
+      for (int i = 0; i < n; i++) {
+        int count = st.executeUpdate("UPDATE kv SET val = val + 1 WHERE id = " + r.nextInt(rows));
+        expect(count == 1, "one row updated, got " + count);
+      }
+    }
+    return (System.nanoTime() - t0) / 1e3 / n;
+  }
+
+  private static void exec(Connection c, String sql) throws SQLException {
+    try (Statement st = c.createStatement()) {
+      st.execute(sql);
+    }
+  }
+
+  private static void expect(boolean ok, String what) {
+    if (!ok) {
+      throw new IllegalStateException("expected " + what);
+    }
+  }
+
+  void report(Path csv) throws Exception {
+    List<String> lines = new ArrayList<>();
+    lines.add("measure,basalt,h2,basalt_over_h2_time");
+    Map<String, Double> ratios = new LinkedHashMap<>();
+    System.out.println();
+    System.out.printf(Locale.ROOT, "%-46s %14s%n", "measure", "time Basalt/H2");
+    for (Map.Entry<String, double[]> e : results.entrySet()) {
+      double[] v = e.getValue();
+      double ratio = v[0] / v[1];
+      ratios.put(e.getKey(), ratio);
+      System.out.printf(Locale.ROOT, "%-46s %14.2f%n", e.getKey(), ratio);
+      lines.add(String.format(Locale.ROOT, "\"%s\",%.3f,%.3f,%.3f", e.getKey(), v[0], v[1],
+          ratio));
+    }
+    if (csv != null) {
+      Files.write(csv, lines);
+      Path svg = Charts.besideCsv(csv);
+      Charts.ratios(svg, "Ad-hoc SQL, Basalt vs H2 (" + rows + " rows)", ratios,
+          "Basalt/H2 time: below 1 = Basalt faster");
+      System.out.println("wrote " + csv + " and " + svg);
+    }
+  }
+}
