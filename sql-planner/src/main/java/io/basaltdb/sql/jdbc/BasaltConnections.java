@@ -22,6 +22,21 @@ import org.apache.calcite.jdbc.CalciteSchema;
  * {@code DEFAULT} as the current schema. The JDBC driver builds on it.
  */
 public final class BasaltConnections {
+  /**
+   * Generated code reused by its source text (Calcite's bindable cache), unless the process
+   * chose otherwise: a statement with new literal values often generates the same code (the
+   * values travel in Basalt's pushed specs, not in the code), and compiling it costs
+   * milliseconds. Set before Calcite reads its system properties; bounded, least recently
+   * used out.
+   */
+  static final String BINDABLE_CACHE = "calcite.bindable.cache.maxSize";
+
+  static {
+    if (System.getProperty(BINDABLE_CACHE) == null) {
+      System.setProperty(BINDABLE_CACHE, "1000");
+    }
+  }
+
   public static final String PARSER_FACTORY =
       "io.basaltdb.sql.parser.BasaltParserFactory#INSTANCE";
 
