@@ -86,14 +86,11 @@ public class BasaltPrepare extends CalcitePrepareImpl {
   static final int HEURISTIC_JOINS = 3;
 
   /**
-   * Plans a statement, or reuses the plan of the same SQL text made for the same database
-   * ({@link PlanCache}), default schema and catalog version: planning and compiling a simple query costs
-   * milliseconds, and BI tools repeat their SQL through plain statements. Only queries and
-   * DML are kept (DDL runs as it is prepared); a plan binds its parameters and connection
-   * settings at each execution, so it is safe to share.
+   * Plans a statement: a statement whose literals can be parameters shares the plan of its
+   * normalized text ({@link SharedPlans}); any other is planned, or its plan reused, by its
+   * own text.
    */
   @Override
-  @SuppressWarnings("unchecked")
   public <T> CalciteSignature<T> prepareSql(CalcitePrepare.Context context,
       CalcitePrepare.Query<T> query, Type elementType, long maxRowCount) {
     Database db = query.sql == null ? null : BasaltSchema.database(context.getRootSchema());
@@ -102,6 +99,22 @@ public class BasaltPrepare extends CalcitePrepareImpl {
     }
     // the connection's schemas and this statement's snapshot of them
     BasaltSchema.sync(db, context.getMutableRootSchema(), context.getRootSchema());
+    CalciteSignature<T> shared = SharedPlans.prepare(context, query.sql,
+        sql -> planOrReuse(db, context, CalcitePrepare.Query.of(sql), elementType,
+            maxRowCount));
+    return shared != null ? shared : planOrReuse(db, context, query, elementType, maxRowCount);
+  }
+
+  /**
+   * Plans a statement, or reuses the plan of the same SQL text made for the same database
+   * ({@link PlanCache}), default schema and catalog version: planning and compiling a simple
+   * query costs milliseconds, and BI tools repeat their SQL through plain statements. Only
+   * queries and DML are kept (DDL runs as it is prepared); a plan binds its parameters and
+   * connection settings at each execution, so it is safe to share.
+   */
+  @SuppressWarnings("unchecked")
+  private <T> CalciteSignature<T> planOrReuse(Database db, CalcitePrepare.Context context,
+      CalcitePrepare.Query<T> query, Type elementType, long maxRowCount) {
     PlanCache plans = PlanCache.of(db);
     PlanCache.Key key = new PlanCache.Key(CatalogVersion.current(db),
         List.copyOf(context.getDefaultSchemaPath()), query.sql, elementType, maxRowCount,
@@ -119,6 +132,7 @@ public class BasaltPrepare extends CalcitePrepareImpl {
     }
     return s;
   }
+
   @Override
   protected CalcitePreparingStmt getPreparingStmt(CalcitePrepare.Context context,
       Type elementType, CalciteCatalogReader catalogReader, RelOptPlanner planner) {

@@ -1,0 +1,144 @@
+package io.basaltdb.sql;
+
+import io.basaltdb.sql.parser.BasaltParserFactory;
+import io.basaltdb.sql.parser.LiteralParameters;
+import java.math.BigDecimal;
+import java.sql.Types;
+import java.util.Calendar;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TimeZone;
+import java.util.function.Function;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.avatica.AvaticaParameter;
+import org.apache.calcite.avatica.remote.TypedValue;
+import org.apache.calcite.config.CalciteConnectionConfig;
+import org.apache.calcite.jdbc.CalcitePrepare;
+import org.apache.calcite.jdbc.CalcitePrepare.CalciteSignature;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParser;
+
+/**
+ * Plans shared across literal values (issue 11): a statement without parameters of its own
+ * whose literals can be parameters ({@link LiteralParameters}) is planned as its normalized
+ * text, each such literal a {@code ?} (so {@code WHERE id = 5} and {@code WHERE id = 6} share
+ * one plan, cached by that text in the {@link PlanCache}), and runs with its own values bound
+ * to those hidden parameters: its signature is a copy of the shared one whose internal
+ * parameters carry them (Calcite puts internal parameters in the execution's data context,
+ * where the plan reads {@code ?0, ?1, ...}) and which shows no parameters to the user.
+ *
+ * <p>A value is bound only when it is exactly the value of its parameter's type (an integer
+ * within range for an integer column, a decimal within precision and scale, a string within a
+ * VARCHAR's length, a number for a floating-point column); otherwise the statement is planned
+ * with its literals, as before, so a shared plan never answers for a cut or rounded value.
+ */
+final class SharedPlans {
+  private static final TimeZone UTC = TimeZone.getTimeZone("UTC");
+  /**
+   * At most this many literals become parameters: a long OR or IN list of literal keys is
+   * folded into key ranges at planning, which parameters would prevent (and the generated
+   * code for a thousand parameters does not compile).
+   */
+  static final int MAX_PARAMETERS = 32;
+
+  private SharedPlans() {}
+
+  /**
+   * The statement's signature on the plan of its normalized text ({@code plan} makes or
+   * reuses that), or null when it has nothing to share or a value does not fit.
+   */
+  static <T> CalciteSignature<T> prepare(CalcitePrepare.Context context, String sql,
+      Function<String, CalciteSignature<T>> plan) {
+    List<LiteralParameters.Site> sites = sites(context.config(), sql);
+    if (sites.isEmpty() || sites.size() > MAX_PARAMETERS) {
+      return null;
+    }
+    CalciteSignature<T> shared = plan.apply(LiteralParameters.normalize(sql, sites));
+    if (shared.parameters.size() != sites.size()) {
+      return null;
+    }
+    Map<String, Object> values = new HashMap<>(shared.internalParameters);
+    for (int i = 0; i < sites.size(); i++) {
+      Object local = bind(shared.parameters.get(i), sites.get(i).value());
+      if (local == null) {
+        return null;
+      }
+      values.put("?" + i, local);
+    }
+    return new CalciteSignature<T>(sql, List.of(), values, shared.rowType, shared.columns,
+        shared.cursorFactory, shared.rootSchema, shared.getCollationList(), -1, null,
+        shared.statementType) {
+      @Override
+      public Enumerable<T> enumerable(DataContext dataContext) {
+        return shared.enumerable(dataContext); // the shared plan, its row limit included
+      }
+    };
+  }
+
+  private static List<LiteralParameters.Site> sites(CalciteConnectionConfig config, String sql) {
+    if (sql.indexOf('?') >= 0) {
+      return List.of(); // parameters of its own (or a '?' in a string: left alone either way)
+    }
+    SqlNode stmt;
+    try {
+      stmt = SqlParser.create(sql, SqlParser.config()
+          .withQuotedCasing(config.quotedCasing())
+          .withUnquotedCasing(config.unquotedCasing())
+          .withQuoting(config.quoting())
+          .withConformance(config.conformance())
+          .withCaseSensitive(config.caseSensitive())
+          .withParserFactory(BasaltParserFactory.INSTANCE)).parseStmt();
+    } catch (SqlParseException | RuntimeException | StackOverflowError e) {
+      return List.of(); // the statement's own preparation reports it
+    }
+    return LiteralParameters.find(stmt, sql);
+  }
+
+  /** The literal as its parameter's internal value, or null when it is not exactly one. */
+  private static Object bind(AvaticaParameter p, Object literal) {
+    Object jdbc = jdbcValue(p, literal);
+    return jdbc == null ? null
+        : TypedValue.ofJdbc(jdbc, Calendar.getInstance(UTC)).toLocal();
+  }
+
+  private static Object jdbcValue(AvaticaParameter p, Object literal) {
+    try {
+      switch (p.parameterType) {
+        case Types.TINYINT, Types.SMALLINT, Types.INTEGER, Types.BIGINT -> {
+          if (!(literal instanceof BigDecimal d)) {
+            return null;
+          }
+          long v = d.longValueExact(); // throws for a fraction or out of long's range
+          return switch (p.parameterType) {
+            case Types.TINYINT -> v == (byte) v ? (Object) (byte) v : null;
+            case Types.SMALLINT -> v == (short) v ? (Object) (short) v : null;
+            case Types.INTEGER -> v == (int) v ? (Object) (int) v : null;
+            default -> v;
+          };
+        }
+        case Types.DECIMAL, Types.NUMERIC -> {
+          if (!(literal instanceof BigDecimal d) || d.scale() > p.scale) {
+            return null;
+          }
+          BigDecimal v = d.setScale(p.scale);
+          return v.precision() - v.scale() <= p.precision - p.scale ? v : null;
+        }
+        case Types.DOUBLE, Types.FLOAT -> {
+          return literal instanceof Number n ? n.doubleValue() : null;
+        }
+        case Types.VARCHAR -> {
+          return literal instanceof String s && (p.precision <= 0 || s.length() <= p.precision)
+              ? s : null;
+        }
+        default -> {
+          return null;
+        }
+      }
+    } catch (ArithmeticException e) {
+      return null;
+    }
+  }
+}

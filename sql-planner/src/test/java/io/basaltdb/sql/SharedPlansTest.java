@@ -1,0 +1,122 @@
+package io.basaltdb.sql;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.basaltdb.engine.Database;
+import io.basaltdb.engine.EngineOptions;
+import io.basaltdb.sql.jdbc.BasaltConnections;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Statements differing only in literal values share one plan ({@link SharedPlans}), and a
+ * shared plan never answers for the wrong values: each statement's own values, literals that
+ * do not fit their column's type planned as literals, literals that shape a plan kept.
+ */
+class SharedPlansTest {
+  private Database db;
+  private Connection c;
+  private Statement st;
+
+  @BeforeEach
+  void open() throws SQLException {
+    db = Database.openTemporary(EngineOptions.defaults());
+    c = BasaltConnections.open(db);
+    st = c.createStatement();
+    st.executeUpdate("CREATE TABLE t (id INTEGER NOT NULL PRIMARY KEY, v VARCHAR(5), "
+        + "n BIGINT, d DECIMAL(6, 2))");
+    for (int i = 0; i < 20; i++) {
+      st.executeUpdate("INSERT INTO t VALUES (" + i + ", 'v" + i + "', " + i * 10 + ", "
+          + i + ".25)");
+    }
+  }
+
+  @AfterEach
+  void close() throws SQLException {
+    c.close();
+    db.close();
+  }
+
+  private List<String> rows(String sql) throws SQLException {
+    List<String> out = new ArrayList<>();
+    try (ResultSet rs = st.executeQuery(sql)) {
+      int n = rs.getMetaData().getColumnCount();
+      while (rs.next()) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 1; i <= n; i++) {
+          b.append(i > 1 ? "|" : "").append(rs.getString(i));
+        }
+        out.add(b.toString());
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void literalStatementsShareAPlanAndAnswerForTheirOwnValues() throws SQLException {
+    PlanCache plans = PlanCache.of(db);
+    assertEquals(List.of("v3"), rows("SELECT v FROM t WHERE id = 3"));
+    long hits = plans.hits();
+    for (int i = 4; i < 9; i++) {
+      assertEquals(List.of("v" + i), rows("SELECT v FROM t WHERE id = " + i));
+    }
+    assertEquals(hits + 5, plans.hits(), "one plan for every id");
+    assertEquals(List.of("5|v5", "6|v6"), rows("SELECT id, v FROM t WHERE id BETWEEN 5 AND 6"));
+    assertEquals(List.of("7|v7"), rows("SELECT id, v FROM t WHERE id BETWEEN 7 AND 7"));
+    assertEquals(List.of("1", "12"), rows("SELECT id FROM t WHERE v IN ('v1', 'v12') ORDER BY id"));
+    assertEquals(List.of("3"), rows("SELECT id FROM t WHERE v IN ('v3', 'zz') ORDER BY id"));
+    assertEquals(List.of("15", "16"), rows("SELECT id FROM t WHERE v LIKE 'v1%' AND n > 140 "
+        + "AND n < 170 ORDER BY id"));
+    assertEquals(List.of("2"), rows("SELECT id FROM t WHERE v LIKE 'v2%' AND n > 0 "
+        + "AND n < 30 ORDER BY id"));
+    assertEquals(List.of("4"), rows("SELECT id FROM t WHERE d = 4.25"));
+    assertEquals(List.of("19"), rows("SELECT id FROM t WHERE d > 18.5"));
+  }
+
+  @Test
+  void valuesThatDoNotFitTheirColumnArePlannedAsLiterals() throws SQLException {
+    assertEquals(List.of("v3"), rows("SELECT v FROM t WHERE id = 3")); // the shared plan
+    assertEquals(List.of(), rows("SELECT v FROM t WHERE id = 3.5"), "not id 3");
+    assertEquals(List.of(), rows("SELECT v FROM t WHERE id = 3000000000"), "out of INTEGER");
+    assertEquals(List.of("v3"), rows("SELECT v FROM t WHERE id = 3.0"));
+    assertEquals(List.of(), rows("SELECT id FROM t WHERE v = 'v1xxxx'"),
+        "longer than VARCHAR(5): not cut to 'v1xxx' and compared");
+    assertEquals(List.of("1"), rows("SELECT id FROM t WHERE v = 'v1'"));
+    assertEquals(List.of(), rows("SELECT id FROM t WHERE d = 4.251"), "more scale than d's");
+    assertEquals(List.of("0"), rows("SELECT id FROM t WHERE id = -0"));
+    assertEquals(List.of(), rows("SELECT id FROM t WHERE id = -3"), "negative: a literal");
+    assertEquals(List.of(), rows("SELECT id FROM t WHERE v = 'it''s'"), "an escape");
+    assertEquals(List.of(), rows("SELECT id FROM t WHERE v = NULL"));
+    assertEquals(List.of("0"), rows("SELECT COUNT(*) FROM t WHERE v = 'v1 '"),
+        "trailing space: a literal, compared as before");
+  }
+
+  @Test
+  void writesShareAPlanAndCatalogChangesReplan() throws SQLException {
+    PlanCache plans = PlanCache.of(db);
+    long hits = plans.hits();
+    for (int i = 0; i < 5; i++) {
+      assertEquals(1, st.executeUpdate("UPDATE t SET n = n + " + (i + 1) + " WHERE id = " + i));
+    }
+    assertTrue(plans.hits() >= hits + 4, "one plan for the counter updates");
+    assertEquals(List.of("0|1", "1|12", "2|23", "3|34", "4|45"),
+        rows("SELECT id, n FROM t WHERE id < 5 ORDER BY id"));
+    st.executeUpdate("INSERT INTO t VALUES (100, 'x', 1, 1.5)");
+    st.executeUpdate("INSERT INTO t VALUES (101, 'y', 2, 2.5)");
+    assertEquals(List.of("100|x|1|1.50", "101|y|2|2.50"),
+        rows("SELECT * FROM t WHERE id >= 100 ORDER BY id"));
+    st.executeUpdate("ALTER TABLE t ADD w INTEGER");
+    assertEquals(List.of("101|y|2|2.50|null"), rows("SELECT * FROM t WHERE id = 101"),
+        "the plan made before the new column is not reused");
+    st.executeUpdate("UPDATE t SET w = 7 WHERE id = 101");
+    assertEquals(List.of("7"), rows("SELECT w FROM t WHERE id = 101"));
+  }
+}
