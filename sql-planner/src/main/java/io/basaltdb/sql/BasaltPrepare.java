@@ -99,7 +99,7 @@ public class BasaltPrepare extends CalcitePrepareImpl {
     }
     // the connection's schemas and this statement's snapshot of them
     BasaltSchema.sync(db, context.getMutableRootSchema(), context.getRootSchema());
-    CalciteSignature<T> shared = SharedPlans.prepare(context, query.sql,
+    CalciteSignature<T> shared = SharedPlans.prepare(db, context, query.sql,
         sql -> planOrReuse(db, context, CalcitePrepare.Query.of(sql), elementType,
             maxRowCount));
     return shared != null ? shared : planOrReuse(db, context, query, elementType, maxRowCount);

@@ -1,5 +1,6 @@
 package io.basaltdb.sql;
 
+import io.basaltdb.engine.Database;
 import io.basaltdb.sql.parser.BasaltParserFactory;
 import io.basaltdb.sql.parser.LiteralParameters;
 import java.math.BigDecimal;
@@ -30,7 +31,9 @@ import org.apache.calcite.sql.parser.SqlParser;
  * parameters carry them (Calcite puts internal parameters in the execution's data context,
  * where the plan reads {@code ?0, ?1, ...}) and which shows no parameters to the user.
  *
- * <p>A value is bound only when it is exactly the value of its parameter's type (an integer
+ * <p>A normalized text Calcite cannot plan (a parameter where it cannot type or convert one)
+ * is remembered per database and its statements planned with their literals. A value is
+ * bound only when it is exactly the value of its parameter's type (an integer
  * within range for an integer column, a decimal within precision and scale, a string within a
  * VARCHAR's length, a number for a floating-point column); otherwise the statement is planned
  * with its literals, as before, so a shared plan never answers for a cut or rounded value.
@@ -50,13 +53,26 @@ final class SharedPlans {
    * The statement's signature on the plan of its normalized text ({@code plan} makes or
    * reuses that), or null when it has nothing to share or a value does not fit.
    */
-  static <T> CalciteSignature<T> prepare(CalcitePrepare.Context context, String sql,
-      Function<String, CalciteSignature<T>> plan) {
+  static <T> CalciteSignature<T> prepare(Database db, CalcitePrepare.Context context,
+      String sql, Function<String, CalciteSignature<T>> plan) {
     List<LiteralParameters.Site> sites = sites(context.config(), sql);
     if (sites.isEmpty() || sites.size() > MAX_PARAMETERS) {
       return null;
     }
-    CalciteSignature<T> shared = plan.apply(LiteralParameters.normalize(sql, sites));
+    String normalized = LiteralParameters.normalize(sql, sites);
+    Unplannable unplannable = db.extension(Unplannable.class, Unplannable::new);
+    if (unplannable.contains(normalized)) {
+      return null;
+    }
+    CalciteSignature<T> shared;
+    try {
+      shared = plan.apply(normalized);
+    } catch (RuntimeException | StackOverflowError e) {
+      // Calcite cannot plan a parameter there (e.g. inside a CASE of an aggregate): the
+      // statement is planned with its literals, now and next time
+      unplannable.add(normalized);
+      return null;
+    }
     if (shared.parameters.size() != sites.size()) {
       return null;
     }
@@ -76,6 +92,24 @@ final class SharedPlans {
         return shared.enumerable(dataContext); // the shared plan, its row limit included
       }
     };
+  }
+
+  /** Normalized texts Calcite could not plan, per database (LRU, bounded). */
+  private static final class Unplannable {
+    private final Map<String, Boolean> texts = new java.util.LinkedHashMap<>(16, 0.75f, true) {
+      @Override
+      protected boolean removeEldestEntry(Map.Entry<String, Boolean> e) {
+        return size() > 1024;
+      }
+    };
+
+    synchronized boolean contains(String normalized) {
+      return texts.containsKey(normalized);
+    }
+
+    synchronized void add(String normalized) {
+      texts.put(normalized, true);
+    }
   }
 
   private static List<LiteralParameters.Site> sites(CalciteConnectionConfig config, String sql) {
