@@ -46,6 +46,8 @@ final class SharedPlans {
    * code for a thousand parameters does not compile).
    */
   static final int MAX_PARAMETERS = 32;
+  /** {@code -Dbasalt.sharedPlans=false} plans every literal statement by its own text. */
+  static final String SWITCH = "basalt.sharedPlans";
 
   private SharedPlans() {}
 
@@ -55,6 +57,9 @@ final class SharedPlans {
    */
   static <T> CalciteSignature<T> prepare(Database db, CalcitePrepare.Context context,
       String sql, Function<String, CalciteSignature<T>> plan) {
+    if ("false".equals(System.getProperty(SWITCH))) {
+      return null;
+    }
     List<LiteralParameters.Site> sites = sites(context.config(), sql);
     if (sites.isEmpty() || sites.size() > MAX_PARAMETERS) {
       return null;

@@ -1,12 +1,12 @@
 package io.basaltdb.sql;
 
-import io.basaltdb.sql.jdbc.BasaltConnections;
-import io.basaltdb.sql.jdbc.SqlErrors;
-import io.basaltdb.sql.jdbc.BasaltPreparedStatement;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.basaltdb.sql.jdbc.BasaltConnections;
+import io.basaltdb.sql.jdbc.BasaltPreparedStatement;
+import io.basaltdb.sql.jdbc.SqlErrors;
 import java.math.BigDecimal;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;

@@ -1,8 +1,8 @@
 package io.basaltdb.sql;
 
-import io.basaltdb.sql.jdbc.BasaltConnections;
 import io.basaltdb.engine.Database;
 import io.basaltdb.engine.EngineOptions;
+import io.basaltdb.sql.jdbc.BasaltConnections;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;

@@ -1,10 +1,10 @@
 package io.basaltdb.sql;
 
-import io.basaltdb.sql.jdbc.BasaltConnections;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.basaltdb.engine.Database;
 import io.basaltdb.engine.EngineOptions;
+import io.basaltdb.sql.jdbc.BasaltConnections;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -43,6 +43,20 @@ class SqlVersusH2Test {
       randomQueries("IMMUTABLE_STORAGE_SCHEME=" + scheme);
     } finally {
       System.clearProperty("basalt.parallelScanCells");
+    }
+  }
+
+  /**
+   * The same random literal statements with plans shared across literal values switched off
+   * (the runs above share them): both ways agree with H2.
+   */
+  @Test
+  void randomQueriesAgreeWithH2WithoutSharedPlans() throws Exception {
+    System.setProperty(SharedPlans.SWITCH, "false");
+    try {
+      randomQueries("IMMUTABLE_STORAGE_SCHEME=ONE_CELL_PER_COLUMN");
+    } finally {
+      System.clearProperty(SharedPlans.SWITCH);
     }
   }
 
