@@ -82,6 +82,9 @@ final class SharedPlans {
       return null;
     }
     Map<String, Object> values = new HashMap<>(shared.internalParameters);
+    // the shared plan's batch path writes bound rows; this statement's values are hidden
+    // parameters, so its batches run row by row
+    values.values().removeIf(v -> v instanceof io.basaltdb.sql.rel.BatchWrite);
     for (int i = 0; i < sites.size(); i++) {
       Object local = bind(shared.parameters.get(i), sites.get(i).value());
       if (local == null) {

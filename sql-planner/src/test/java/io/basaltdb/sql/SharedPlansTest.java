@@ -109,6 +109,18 @@ class SharedPlansTest {
     }
   }
 
+  /** A prepared statement with literals only, batched: each row is the statement's own. */
+  @Test
+  void aBatchOfALiteralOnlyStatementWritesItsLiterals() throws SQLException {
+    try (java.sql.PreparedStatement p =
+        c.prepareStatement("UPSERT INTO t VALUES (200, 'b', 7, 1.5)")) {
+      p.addBatch();
+      p.addBatch();
+      assertEquals(2, p.executeBatch().length);
+    }
+    assertEquals(List.of("200|b|7|1.50"), rows("SELECT * FROM t WHERE id = 200"));
+  }
+
   @Test
   void writesShareAPlanAndCatalogChangesReplan() throws SQLException {
     PlanCache plans = PlanCache.of(db);
