@@ -109,6 +109,18 @@ class SharedPlansTest {
     }
   }
 
+  /** Tabs, line breaks and comments around literals: each statement still gets its values. */
+  @Test
+  void whitespaceAndCommentsDoNotMoveTheLiterals() throws SQLException {
+    long hits = PlanCache.of(db).hits();
+    for (int i = 1; i < 4; i++) {
+      assertEquals(List.of("v" + i + "|" + i * 10), rows("SELECT v,\tn FROM t\r\n"
+          + "WHERE\tid = " + i + " -- the id\r\n\t AND v <> 'x" + i + "'\n"
+          + "  /* 'v9' */ AND\tn >= " + (i * 10)));
+    }
+    assertTrue(PlanCache.of(db).hits() >= hits + 2, "one plan for the three statements");
+  }
+
   /** A prepared statement with literals only, batched: each row is the statement's own. */
   @Test
   void aBatchOfALiteralOnlyStatementWritesItsLiterals() throws SQLException {
