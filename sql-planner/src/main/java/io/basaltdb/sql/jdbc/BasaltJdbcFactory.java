@@ -18,7 +18,7 @@ import org.apache.calcite.avatica.UnregisteredDriver;
 
 /**
  * Basalt's JDBC objects (Avatica's generic ones, subclassed for SQLStates and bound-value
- * checks); every prepared statement is made known to the connection's {@link BasaltMeta}.
+ * checks) over the connection's {@link BasaltMeta}.
  * Instantiated by name by Avatica's driver (a public no-argument constructor).
  */
 public final class BasaltJdbcFactory implements AvaticaFactory {
@@ -49,10 +49,8 @@ public final class BasaltJdbcFactory implements AvaticaFactory {
   public AvaticaPreparedStatement newPreparedStatement(AvaticaConnection connection,
       Meta.StatementHandle h, Meta.Signature signature, int resultSetType,
       int resultSetConcurrency, int resultSetHoldability) throws SQLException {
-    BasaltPreparedStatement statement = new BasaltPreparedStatement(connection, h, signature,
-        resultSetType, resultSetConcurrency, resultSetHoldability);
-    ((BasaltConnection) connection).basaltMeta().prepared(statement.handle, signature);
-    return statement;
+    return new BasaltPreparedStatement(connection, h, signature, resultSetType,
+        resultSetConcurrency, resultSetHoldability);
   }
 
   @Override

@@ -3,7 +3,6 @@ package io.basaltdb.sql.jdbc;
 import io.basaltdb.engine.Database;
 import io.basaltdb.sql.InformationSchema;
 import io.basaltdb.sql.exec.PendingWrites;
-import io.basaltdb.sql.parser.LimitParameters;
 import io.basaltdb.sql.rel.BatchWrite;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -41,19 +40,16 @@ import org.apache.calcite.linq4j.Linq4j;
  *   <li>{@code getPrimaryKeys}: the key columns from the SQL catalog (Calcite has none).
  * </ul>
  *
- * <p>State: the Calcite connection, and the statements this connection prepared
- * ({@link Prepared}, by statement id, from preparation until the statement closes). One meta
+ * <p>State: the Calcite connection, and the batch plans of the statements this connection
+ * prepared (by statement id, from preparation until the statement closes). One meta
  * per {@link BasaltConnection}, created by Avatica as the connection is constructed.
  */
 public final class BasaltMeta extends ForwardingMeta {
-  /** What Basalt keeps of a prepared statement: its SQL and, if any, its batch plan. */
-  record Prepared(String sql, BatchWrite batch, LimitParameters limits) {}
-
   private final BasaltConnection owner;
   private final Meta calciteMeta;
   private final CalciteConnection connection;
   private final Database db;
-  private final Map<Integer, Prepared> prepared = new ConcurrentHashMap<>();
+  private final Map<Integer, BatchWrite> batches = new ConcurrentHashMap<>();
 
   private BasaltMeta(BasaltConnection owner, CalciteConnection connection, Database db,
       Meta calciteMeta) {
@@ -95,22 +91,26 @@ public final class BasaltMeta extends ForwardingMeta {
     return ((AvaticaConnection) connection).getCancelFlag(h);
   }
 
-  /** A statement was prepared (called by {@link BasaltJdbcFactory}). */
-  void prepared(StatementHandle h, Signature signature) {
-    BatchWrite batch = null;
-    if (signature instanceof CalcitePrepare.CalciteSignature<?> s) {
+  /**
+   * Prepares with Calcite's meta and keeps the statement's batch plan, if it has one: every
+   * prepared statement passes here, embedded ones and those of the server's clients.
+   */
+  @Override
+  public StatementHandle prepare(ConnectionHandle ch, String sql, long maxRowCount) {
+    StatementHandle h = calciteMeta.prepare(ch, sql, maxRowCount);
+    if (h.signature instanceof CalcitePrepare.CalciteSignature<?> s) {
       for (Object v : s.internalParameters.values()) {
         if (v instanceof BatchWrite b) {
-          batch = b;
+          batches.put(h.id, b);
         }
       }
     }
-    prepared.put(h.id, new Prepared(signature.sql, batch, LimitParameters.of(signature.sql)));
+    return h;
   }
 
-  /** What was kept of the prepared statement with this id, or null. */
-  Prepared prepared(int statementId) {
-    return prepared.get(statementId);
+  /** The batch plan of the prepared statement with this id, or null. */
+  BatchWrite batchWrite(int statementId) {
+    return batches.get(statementId);
   }
 
   /**
@@ -130,7 +130,7 @@ public final class BasaltMeta extends ForwardingMeta {
 
   @Override
   public void closeStatement(StatementHandle h) {
-    prepared.remove(h.id);
+    batches.remove(h.id);
     calciteMeta.closeStatement(h);
   }
 
@@ -159,7 +159,7 @@ public final class BasaltMeta extends ForwardingMeta {
   @Override
   public void closeConnection(ConnectionHandle ch) {
     PendingWrites.rollback(connection);
-    prepared.clear();
+    batches.clear();
     try {
       connection.close();
     } catch (SQLException e) {
@@ -174,13 +174,13 @@ public final class BasaltMeta extends ForwardingMeta {
   @Override
   public ExecuteBatchResult executeBatch(StatementHandle h,
       List<List<TypedValue>> parameterValues) throws NoSuchStatementException {
-    Prepared p = prepared.get(h.id);
-    if (p == null || p.batch() == null) {
+    BatchWrite batch = batches.get(h.id);
+    if (batch == null) {
       return calciteMeta.executeBatch(h, parameterValues);
     }
     if (!parameterValues.isEmpty()) {
       DataContext ctx = CalciteMetaImpl.createDataContext(connection);
-      p.batch().run(ctx, parameterValues);
+      batch.run(ctx, parameterValues);
     }
     long[] counts = new long[parameterValues.size()];
     Arrays.fill(counts, 1);

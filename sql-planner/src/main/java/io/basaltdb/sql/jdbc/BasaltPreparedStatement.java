@@ -37,8 +37,7 @@ public final class BasaltPreparedStatement extends AvaticaPreparedStatement
 
   /** Whether this statement writes its batches at once (for tests). */
   public boolean writesWholeBatches() {
-    BasaltMeta.Prepared p = ((BasaltConnection) connection).basaltMeta().prepared(handle.id);
-    return p != null && p.batch() != null;
+    return ((BasaltConnection) connection).basaltMeta().batchWrite(handle.id) != null;
   }
 
   private void check(int index, Object value) throws SQLException {
