@@ -98,7 +98,7 @@ public class BasaltPrepare extends CalcitePrepareImpl {
       return super.prepareSql(context, query, elementType, maxRowCount);
     }
     // the connection's schemas and this statement's snapshot of them
-    BasaltSchema.sync(db, context.getMutableRootSchema(), context.getRootSchema());
+    BasaltSchema.syncStatement(db, context.getMutableRootSchema(), context.getRootSchema());
     CalciteSignature<T> shared = SharedPlans.prepare(db, context, query.sql,
         sql -> planOrReuse(db, context, CalcitePrepare.Query.of(sql), elementType,
             maxRowCount));
@@ -118,8 +118,7 @@ public class BasaltPrepare extends CalcitePrepareImpl {
     PlanCache plans = PlanCache.of(db);
     PlanCache.Key key = new PlanCache.Key(CatalogVersion.current(db),
         List.copyOf(context.getDefaultSchemaPath()), query.sql, elementType, maxRowCount,
-        context.config().lex() + "/" + context.config().conformance() + "/"
-            + context.config().caseSensitive());
+        ParserSettings.of(context).key());
     CalciteSignature<?> cached = plans.get(key);
     if (cached != null) {
       return (CalciteSignature<T>) cached;

@@ -102,7 +102,7 @@ public final class BasaltSchema extends AbstractSchema {
       for (String ns : namespaces) {
         if (!ns.equals(SqlCatalog.SYSTEM_NAMESPACE)) {
           wanted.add(schemaName(ns));
-          if (root.getSubSchemaMap().get(schemaName(ns)) == null) {
+          if (root.getSubSchema(schemaName(ns), true) == null) {
             addNamespace(root, db, ns);
           }
         }
@@ -113,6 +113,26 @@ public final class BasaltSchema extends AbstractSchema {
         }
       }
     }
+  }
+
+  /** Per connection (its mutable root schema), the namespaces it was last brought up to. */
+  private static final Map<CalciteSchema, List<String>> SYNCED =
+      java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+
+  /**
+   * {@link #sync} of a connection's schemas and of a statement's snapshot of them, taken from
+   * the connection's schemas when the statement began: when the connection's schemas already
+   * had the engine's namespaces then, the snapshot has them too, and only the namespaces are
+   * listed (a statement's cost, where a whole sync costs microseconds).
+   */
+  public static void syncStatement(Database db, CalciteSchema connection,
+      CalciteSchema statement) {
+    List<String> namespaces = db.admin().listNamespaces();
+    if (namespaces.equals(SYNCED.get(connection))) {
+      return;
+    }
+    sync(db, new CalciteSchema[] {connection, statement});
+    SYNCED.put(connection, namespaces);
   }
 
   /** The database behind a statement's root schema, or null. */

@@ -3,6 +3,7 @@ package io.basaltdb.sql;
 import io.basaltdb.engine.Database;
 import io.basaltdb.sql.parser.BasaltParserFactory;
 import io.basaltdb.sql.parser.LiteralParameters;
+import io.basaltdb.sql.parser.StatementShape;
 import java.math.BigDecimal;
 import java.sql.Types;
 import java.util.Calendar;
@@ -60,13 +61,36 @@ final class SharedPlans {
     if ("false".equals(System.getProperty(SWITCH))) {
       return null;
     }
-    List<LiteralParameters.Site> sites = sites(context.config(), sql);
-    if (sites.isEmpty() || sites.size() > MAX_PARAMETERS) {
+    ParserSettings settings = ParserSettings.of(context);
+    StatementShape shape = StatementShape.of(sql, settings.quoting());
+    if (shape == null) {
       return null;
     }
-    String normalized = LiteralParameters.normalize(sql, sites);
+    Templates templates = db.extension(Templates.class, Templates::new);
+    String key = settings.key() + "\n" + shape.key();
+    Template template = templates.get(key);
+    if (template == null) {
+      template = Template.of(shape, sites(context.config(), sql));
+      templates.put(key, template);
+    }
+    if (template.literals.length == 0) {
+      return null;
+    }
+    List<int[]> spans = new java.util.ArrayList<>(template.literals.length);
+    Object[] literals = new Object[template.literals.length];
+    for (int i = 0; i < literals.length; i++) {
+      StatementShape.Literal l = shape.literals().get(template.literals[i]);
+      Object v = l.value(sql);
+      int sign = template.negative[i] ? shape.signBefore(l, '-') : l.start();
+      if (sign < 0) {
+        return null; // cannot be: the shape is the template's
+      }
+      literals[i] = template.negative[i] ? negate(v) : v;
+      spans.add(new int[] {sign, l.end()});
+    }
+    String normalized = shape.normalized(spans);
     Unplannable unplannable = db.extension(Unplannable.class, Unplannable::new);
-    if (unplannable.contains(normalized)) {
+    if (unplannable.get(normalized) != null) {
       return null;
     }
     CalciteSignature<T> shared;
@@ -75,18 +99,18 @@ final class SharedPlans {
     } catch (RuntimeException | StackOverflowError e) {
       // Calcite cannot plan a parameter there (e.g. inside a CASE of an aggregate): the
       // statement is planned with its literals, now and next time
-      unplannable.add(normalized);
+      unplannable.put(normalized, true);
       return null;
     }
-    if (shared.parameters.size() != sites.size()) {
+    if (shared.parameters.size() != literals.length) {
       return null;
     }
     Map<String, Object> values = new HashMap<>(shared.internalParameters);
     // the shared plan's batch path writes bound rows; this statement's values are hidden
     // parameters, so its batches run row by row
     values.values().removeIf(v -> v instanceof io.basaltdb.sql.rel.BatchWrite);
-    for (int i = 0; i < sites.size(); i++) {
-      Object local = bind(shared.parameters.get(i), sites.get(i).value());
+    for (int i = 0; i < literals.length; i++) {
+      Object local = bind(shared.parameters.get(i), literals[i]);
       if (local == null) {
         return null;
       }
@@ -102,28 +126,90 @@ final class SharedPlans {
     };
   }
 
-  /** Normalized texts Calcite could not plan, per database (LRU, bounded). */
-  private static final class Unplannable {
-    private final Map<String, Boolean> texts = new java.util.LinkedHashMap<>(16, 0.75f, true) {
-      @Override
-      protected boolean removeEldestEntry(Map.Entry<String, Boolean> e) {
-        return size() > 1024;
-      }
-    };
+  /** A bounded map, least recently used entries dropped first, shared by threads. */
+  private static class Lru<V> {
+    private final Map<String, V> map;
 
-    synchronized boolean contains(String normalized) {
-      return texts.containsKey(normalized);
+    Lru(int capacity) {
+      map = new java.util.LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, V> e) {
+          return size() > capacity;
+        }
+      };
     }
 
-    synchronized void add(String normalized) {
-      texts.put(normalized, true);
+    synchronized V get(String key) {
+      return map.get(key);
+    }
+
+    synchronized void put(String key, V value) {
+      map.put(key, value);
+    }
+  }
+
+  /** Normalized texts Calcite could not plan, per database. */
+  private static final class Unplannable extends Lru<Boolean> {
+    Unplannable() {
+      super(1024);
+    }
+  }
+
+  /** Templates by statement shape, per database. */
+  private static final class Templates extends Lru<Template> {
+    Templates() {
+      super(4096);
+    }
+  }
+
+  private static Object negate(Object v) {
+    return v instanceof BigDecimal d ? d.negate() : (Object) (-(Double) v);
+  }
+
+  /**
+   * Which literals of a statement shape become parameters, as found in the parse of the first
+   * statement of that shape: indexes into {@link StatementShape#literals}, each maybe with the
+   * minus sign before it. The parser builds the same tree for every text of one shape, so
+   * the same literals are parameters in all of them. No literals: nothing to share.
+   */
+  private static final class Template {
+    static final Template NONE = new Template(new int[0], new boolean[0]);
+    final int[] literals;
+    final boolean[] negative;
+
+    private Template(int[] literals, boolean[] negative) {
+      this.literals = literals;
+      this.negative = negative;
+    }
+
+    static Template of(StatementShape shape, List<LiteralParameters.Site> sites) {
+      if (sites.isEmpty() || sites.size() > MAX_PARAMETERS) {
+        return NONE;
+      }
+      int[] literals = new int[sites.size()];
+      boolean[] negative = new boolean[sites.size()];
+      List<StatementShape.Literal> all = shape.literals();
+      int next = 0;
+      for (int i = 0; i < sites.size(); i++) {
+        LiteralParameters.Site site = sites.get(i);
+        while (next < all.size() && all.get(next).end() < site.end()) {
+          next++;
+        }
+        if (next == all.size() || all.get(next).end() != site.end()) {
+          return NONE; // a literal the shape does not see as one: not shared
+        }
+        StatementShape.Literal l = all.get(next);
+        negative[i] = l.start() != site.start();
+        if (negative[i] && shape.signBefore(l, '-') != site.start()) {
+          return NONE;
+        }
+        literals[i] = next++;
+      }
+      return new Template(literals, negative);
     }
   }
 
   private static List<LiteralParameters.Site> sites(CalciteConnectionConfig config, String sql) {
-    if (sql.indexOf('?') >= 0) {
-      return List.of(); // parameters of its own (or a '?' in a string: left alone either way)
-    }
     SqlNode stmt;
     try {
       stmt = SqlParser.create(sql, SqlParser.config()

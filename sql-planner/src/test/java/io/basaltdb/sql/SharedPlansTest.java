@@ -153,4 +153,33 @@ class SharedPlansTest {
     st.executeUpdate("UPDATE t SET w = 7 WHERE id = 101");
     assertEquals(List.of("7"), rows("SELECT w FROM t WHERE id = 101"));
   }
+
+  /**
+   * Negative numbers, strings with quotes or with what looks like comments or parameters, and
+   * differing comments: shared, each statement answered with its own values.
+   */
+  @Test
+  void signsEscapesAndCommentsShareAPlan() throws SQLException {
+    st.executeUpdate("UPSERT INTO t VALUES (-4, 'it''s', -40, -4.25)");
+    st.executeUpdate("UPSERT INTO t VALUES (-5, '--?/*', -50, -5.25)");
+    PlanCache plans = PlanCache.of(db);
+    assertEquals(List.of("it's"), rows("SELECT v FROM t WHERE id = -4"));
+    long hits = plans.hits();
+    assertEquals(List.of("--?/*"), rows("SELECT v FROM t WHERE id = - 5"));
+    assertEquals(List.of("v2"), rows("SELECT v FROM t WHERE id = 2"), "the same normalized text");
+    assertEquals(List.of("it's"), rows("SELECT v FROM t /* a comment */ WHERE id = -4"));
+    assertEquals(List.of(), rows("SELECT v FROM t WHERE id = -6"));
+    assertEquals(hits + 4, plans.hits(), "one plan for any key, whatever its sign and comments");
+    assertEquals(List.of("-4"), rows("SELECT id FROM t WHERE v = 'it''s'"));
+    hits = plans.hits();
+    assertEquals(List.of("-5"), rows("SELECT id FROM t WHERE v = '--?/*'"));
+    assertEquals(List.of("3"), rows("SELECT id FROM t WHERE v = 'v3'"));
+    assertEquals(hits + 2, plans.hits());
+    assertEquals(List.of("-5", "-4"), rows("SELECT id FROM t WHERE n BETWEEN -50 AND -40 "
+        + "ORDER BY id"));
+    assertEquals(List.of("-5", "-4", "0"), rows("SELECT id FROM t WHERE d < -4.0 OR d = 0.25 "
+        + "ORDER BY id"));
+    assertEquals(List.of("-5|-49"), rows("SELECT id, n FROM t WHERE id = -5 AND n - 1 < 0"
+        .replace("SELECT id, n", "SELECT id, n + 1")));
+  }
 }

@@ -28,8 +28,8 @@ import org.apache.calcite.sql.parser.SqlParserPos;
  * {@code LIKE}), the values of {@code INSERT}/{@code UPSERT ... VALUES}, and {@code SET c =
  * literal} or {@code c = c + literal} of an {@code UPDATE}. Each such place types its
  * parameter from the column, so the plan is the same for any value. Everything else stays a
- * literal (select-list constants, ordinals, LIMIT, CAST targets, dates, NULL, negative numbers,
- * strings with a prefix, escapes or trailing spaces). A statement with parameters of its own
+ * literal (select-list constants, ordinals, LIMIT, CAST targets, dates, NULL, strings with a
+ * prefix or trailing spaces). A statement with parameters of its own
  * is left alone. Found from the parse tree; replaced in the text by position, so no statement
  * is unparsed.
  */
@@ -172,7 +172,7 @@ public final class LiteralParameters {
     }
     String text = sql.substring(start, end);
     if (l instanceof SqlNumericLiteral num) {
-      if (!text.matches("[0-9]+(\\.[0-9]*)?([eE][-+]?[0-9]+)?|\\.[0-9]+([eE][-+]?[0-9]+)?")) {
+      if (!text.matches("(-\\s*)?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][-+]?[0-9]+)?")) {
         return null;
       }
       Object value = num.isExact() ? num.getValueAs(BigDecimal.class)
@@ -180,8 +180,8 @@ public final class LiteralParameters {
       return new Site(start, end, value);
     }
     String value = ((SqlCharStringLiteral) l).getNlsString().getValue();
-    // a plain 'text' whose characters are the value's (no '' escape, no trailing space)
-    if (!text.equals("'" + value + "'") || value.endsWith(" ") || value.contains("'")) {
+    // a plain 'text' whose characters are the value's (quotes doubled; no trailing space)
+    if (!text.equals("'" + value.replace("'", "''") + "'") || value.endsWith(" ")) {
       return null;
     }
     return new Site(start, end, value);
@@ -196,16 +196,5 @@ public final class LiteralParameters {
       }
     }
     return starts.stream().mapToInt(Integer::intValue).toArray();
-  }
-
-  /** {@code sql} with each site replaced by {@code ?}. */
-  public static String normalize(String sql, List<Site> sites) {
-    StringBuilder b = new StringBuilder(sql.length());
-    int at = 0;
-    for (Site s : sites) {
-      b.append(sql, at, s.start()).append('?');
-      at = s.end();
-    }
-    return b.append(sql, at, sql.length()).toString();
   }
 }
