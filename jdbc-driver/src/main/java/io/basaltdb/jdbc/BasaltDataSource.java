@@ -60,6 +60,11 @@ public class BasaltDataSource implements DataSource {
   }
 
   /** Connections refuse writes and DDL (25006): {@link ConnectionProperty#READ_ONLY}. */
+  /** Plans the open database keeps for all its connections ({@code planCacheSize}). */
+  public void setPlanCacheSize(int plans) {
+    setProperty(ConnectionProperty.PLAN_CACHE_SIZE.camelName(), Integer.toString(plans));
+  }
+
   public void setReadOnly(boolean readOnly) {
     setProperty(ConnectionProperty.READ_ONLY.camelName(), Boolean.toString(readOnly));
   }

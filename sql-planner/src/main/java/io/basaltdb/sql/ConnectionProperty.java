@@ -24,10 +24,16 @@ public enum ConnectionProperty {
       "every cell the connection writes gets this timestamp (epoch ms) instead of the"
       + " current time"),
   READ_ONLY("readOnly", Type.BOOLEAN, "false", List.of("true", "false"),
-      "true: writes and DDL are refused with SQLState 25006 (as Connection.setReadOnly)");
+      "true: writes and DDL are refused with SQLState 25006 (as Connection.setReadOnly)"),
+  PLAN_CACHE_SIZE("planCacheSize", Type.COUNT, "512", List.of(),
+      "statement plans the open database keeps for all its connections (least recently used"
+      + " out first; 0: none); set by the last connection opened with it");
 
   /** How a value is written. */
-  public enum Type { CHOICE, EPOCH_MILLIS, BOOLEAN }
+  public enum Type { CHOICE, EPOCH_MILLIS, BOOLEAN, COUNT }
+
+  /** The largest {@link Type#COUNT}. */
+  private static final long MAX_COUNT = 1_000_000;
 
   private final String camelName;
   private final Type type;
@@ -112,6 +118,17 @@ public enum ConnectionProperty {
           throw invalid(value, "must be true or false");
         }
         return l;
+      }
+      case COUNT -> {
+        try {
+          long n = Long.parseLong(v);
+          if (n >= 0 && n <= MAX_COUNT) {
+            return Long.toString(n);
+          }
+        } catch (NumberFormatException e) {
+          // refused below
+        }
+        throw invalid(value, "must be an integer from 0 to " + MAX_COUNT);
       }
       default -> {
         try {

@@ -27,7 +27,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * hidden row key has none listed), read from the SQL catalog at each query. It is how remote
  * clients find primary keys: Avatica's protocol has no request for them, so a thin client's
  * {@code DatabaseMetaData.getPrimaryKeys} is empty whatever the server knows. The embedded
- * driver's {@code getPrimaryKeys} reads the same rows ({@link #keyColumns}).
+ * driver's {@code getPrimaryKeys} reads the same rows ({@link #keyColumns}). And, as H2 keeps
+ * its own figures there, {@code PLAN_CACHE}: the database's statement plans and their hits.
  */
 public final class InformationSchema extends AbstractSchema {
   public static final String NAME = "INFORMATION_SCHEMA";
@@ -76,7 +77,32 @@ public final class InformationSchema extends AbstractSchema {
 
   @Override
   protected Map<String, Table> getTableMap() {
-    return Map.of("KEY_COLUMN_USAGE", new KeyColumnUsage());
+    return Map.of("KEY_COLUMN_USAGE", new KeyColumnUsage(), "PLAN_CACHE", new PlanCacheTable());
+  }
+
+  /**
+   * One row: the database's {@link PlanCache} (capacity, plans held, hits, misses) and the
+   * statements that ran on a plan shared across literal values.
+   */
+  private final class PlanCacheTable extends AbstractTable implements ScannableTable {
+    @Override
+    public RelDataType getRowType(RelDataTypeFactory f) {
+      return f.builder().add("CAPACITY", SqlTypeName.INTEGER).add("PLANS", SqlTypeName.INTEGER)
+          .add("HITS", SqlTypeName.BIGINT).add("MISSES", SqlTypeName.BIGINT)
+          .add("SHARED_LITERAL_STATEMENTS", SqlTypeName.BIGINT).build();
+    }
+
+    @Override
+    public Enumerable<Object[]> scan(DataContext root) {
+      PlanCache.Stats s = PlanCache.stats(db);
+      return Linq4j.asEnumerable(List.<Object[]>of(new Object[] {s.capacity(), s.plans(),
+          s.hits(), s.misses(), s.shared()}));
+    }
+
+    @Override
+    public Schema.TableType getJdbcTableType() {
+      return Schema.TableType.SYSTEM_TABLE;
+    }
   }
 
   /** The standard's columns: constraint, table, column, ordinal position in the key. */

@@ -11,11 +11,16 @@ import org.apache.calcite.jdbc.CalcitePrepare.CalciteSignature;
 /**
  * The plans of one open database, shared by its connections (kept by the database,
  * {@link Database#extension}: two databases never share a plan, and the plans go with the
- * database). Least recently used out past {@link #SIZE} entries; hit and miss counts kept.
- * Thread-safe.
+ * database). Least recently used out past its capacity ({@link #DEFAULT_CAPACITY}, or the
+ * connection property {@code planCacheSize} of a connection to it: the last one opened with
+ * it sets it; 0 keeps none); hit and miss counts kept, and statements run on a plan shared
+ * across literal values. Read as {@code INFORMATION_SCHEMA.PLAN_CACHE}. Thread-safe.
  */
-final class PlanCache {
-  static final int SIZE = 512;
+public final class PlanCache {
+  public static final int DEFAULT_CAPACITY = 512;
+
+  /** The figures {@code INFORMATION_SCHEMA.PLAN_CACHE} shows. */
+  public record Stats(int capacity, int plans, long hits, long misses, long shared) {}
 
   /** What makes a plan reusable: same catalog version, schema path, SQL text and shape. */
   record Key(long catalogVersion, List<String> schemaPath, String sql, Type elementType,
@@ -25,11 +30,13 @@ final class PlanCache {
       new LinkedHashMap<>(64, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<Key, CalciteSignature<?>> e) {
-          return size() > SIZE;
+          return size() > capacity;
         }
       };
   private final AtomicLong hits = new AtomicLong();
   private final AtomicLong misses = new AtomicLong();
+  private final AtomicLong shared = new AtomicLong();
+  private volatile int capacity = DEFAULT_CAPACITY;
 
   static PlanCache of(Database db) {
     return db.extension(PlanCache.class, PlanCache::new);
@@ -47,7 +54,35 @@ final class PlanCache {
 
   void put(Key key, CalciteSignature<?> plan) {
     synchronized (plans) {
-      plans.put(key, plan);
+      if (capacity > 0) {
+        plans.put(key, plan);
+      }
+    }
+  }
+
+  /** Keeps at most {@code n} plans from now on (the least recently used go first). */
+  public static void setCapacity(Database db, int n) {
+    PlanCache c = of(db);
+    synchronized (c.plans) {
+      c.capacity = n;
+      var it = c.plans.entrySet().iterator();
+      while (c.plans.size() > n && it.hasNext()) {
+        it.next();
+        it.remove();
+      }
+    }
+  }
+
+  /** Counts a statement run on a plan shared across literal values. */
+  void countShared() {
+    shared.incrementAndGet();
+  }
+
+  public static Stats stats(Database db) {
+    PlanCache c = of(db);
+    synchronized (c.plans) {
+      return new Stats(c.capacity, c.plans.size(), c.hits.get(), c.misses.get(),
+          c.shared.get());
     }
   }
 

@@ -116,6 +116,7 @@ final class SharedPlans {
       }
       values.put("?" + i, local);
     }
+    PlanCache.of(db).countShared();
     return new CalciteSignature<T>(sql, List.of(), values, shared.rowType, shared.columns,
         shared.cursorFactory, shared.rootSchema, shared.getCollationList(), -1, null,
         shared.statementType) {

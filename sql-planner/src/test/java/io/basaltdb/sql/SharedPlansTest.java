@@ -182,4 +182,39 @@ class SharedPlansTest {
     assertEquals(List.of("-5|-49"), rows("SELECT id, n FROM t WHERE id = -5 AND n - 1 < 0"
         .replace("SELECT id, n", "SELECT id, n + 1")));
   }
+
+  /** The cache's figures are a query away; its size is a connection property. */
+  @Test
+  void planCacheFiguresAndSize() throws SQLException {
+    rows("SELECT v FROM t WHERE id = 1");
+    String before = rows("SELECT CAPACITY, PLANS, HITS, MISSES, SHARED_LITERAL_STATEMENTS "
+        + "FROM INFORMATION_SCHEMA.PLAN_CACHE").get(0);
+    String[] f = before.split("\\|");
+    assertEquals("512", f[0]);
+    assertTrue(Integer.parseInt(f[1]) > 0, before);
+    rows("SELECT v FROM t WHERE id = 2");
+    String[] g = rows("SELECT * FROM INFORMATION_SCHEMA.PLAN_CACHE").get(0).split("\\|");
+    assertTrue(Long.parseLong(g[2]) > Long.parseLong(f[2]), "a hit counted");
+    assertTrue(Long.parseLong(g[4]) > Long.parseLong(f[4]), "a shared statement counted");
+    java.util.Properties p = new java.util.Properties();
+    p.setProperty("planCacheSize", "1");
+    try (Connection small = BasaltConnections.open(db, p);
+        Statement s2 = small.createStatement()) {
+      for (int i = 0; i < 3; i++) {
+        try (ResultSet rs = s2.executeQuery("SELECT v FROM t WHERE n = " + (i * 10))) {
+          assertTrue(rs.next());
+          assertEquals("v" + i, rs.getString(1));
+        }
+      }
+      try (ResultSet rs = s2.executeQuery("SELECT CAPACITY, PLANS FROM "
+          + "INFORMATION_SCHEMA.PLAN_CACHE")) {
+        assertTrue(rs.next());
+        assertEquals(1, rs.getInt(1));
+        assertEquals(1, rs.getInt(2));
+      }
+    }
+    p.setProperty("planCacheSize", "-1");
+    assertEquals("22023", org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,
+        () -> BasaltConnections.open(db, p)).getSQLState());
+  }
 }

@@ -155,6 +155,10 @@ public final class BasaltConnections {
   public static Connection open(Database db, Properties properties, String url,
       Runnable onClose) throws SQLException {
     Properties p = accepted(properties);
+    String planCacheSize = p.getProperty(ConnectionProperty.PLAN_CACHE_SIZE.camelName());
+    if (planCacheSize != null && !planCacheSize.isBlank()) {
+      io.basaltdb.sql.PlanCache.setCapacity(db, Integer.parseInt(planCacheSize));
+    }
     p.setProperty("parserFactory", PARSER_FACTORY);
     p.put(Database.class, db); // for BasaltMeta.create; a class key is no property name
     BasaltConnection c;
