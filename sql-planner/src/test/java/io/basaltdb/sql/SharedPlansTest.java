@@ -217,4 +217,12 @@ class SharedPlansTest {
     assertEquals("22023", org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,
         () -> BasaltConnections.open(db, p)).getSQLState());
   }
+
+  /** EXPLAIN of a literal statement shows this statement's values, not a shared plan's ?. */
+  @Test
+  void explainShowsTheStatementsOwnLiterals() throws SQLException {
+    rows("SELECT v FROM t WHERE id = 3"); // a shared plan exists for the shape
+    String plan = String.join("\n", rows("EXPLAIN PLAN FOR SELECT v FROM t WHERE id = 17"));
+    assertTrue(plan.contains("17") && !plan.contains("?"), plan);
+  }
 }
