@@ -1,16 +1,18 @@
 package io.basaltdb.engine;
 
 /**
- * Applies a put, delete or row mutations to a row only if a column's newest value passes a
- * test ({@code value <op> given}), or is absent ({@link Builder#ifNotExists}); the check and
- * the write happen atomically under the row's lock.
+ * Applies a put, delete, row mutations or an increment to a row only if a column's newest
+ * value passes a test ({@code value <op> given}), is absent ({@link Builder#ifNotExists}) or
+ * present ({@link Builder#ifExists}); the check and the write happen atomically under the
+ * row's lock. (HBase 2.4's check-and-mutate takes an increment too; "exists" is written there
+ * as a single-column value filter that drops rows missing the column.)
  */
 public final class CheckAndMutate implements Row {
   private final byte[] row;
   private final byte[] family;
   private final byte[] qualifier;
   private final CompareOperator op;
-  private final byte[] value; // null = must not exist
+  private final byte[] value; // null: must not exist, or with op null: must exist
   private final Row action;
 
   private CheckAndMutate(byte[] row, byte[] family, byte[] qualifier, CompareOperator op,
@@ -40,6 +42,7 @@ public final class CheckAndMutate implements Row {
     return qualifier;
   }
 
+  /** The comparison; null for {@link Builder#ifExists}. */
   public CompareOperator op() {
     return op;
   }
@@ -54,6 +57,9 @@ public final class CheckAndMutate implements Row {
 
   /** True when the condition holds for the current newest value ({@code null}: absent). */
   public boolean test(byte[] current) {
+    if (op == null) {
+      return current != null;
+    }
     if (value == null) {
       return current == null;
     }
@@ -77,6 +83,16 @@ public final class CheckAndMutate implements Row {
       this.family = Mutation.nonNull(family, "family");
       this.qualifier = Mutation.orEmpty(qualifier);
       this.op = CompareOperator.EQUAL;
+      this.value = null;
+      conditionSet = true;
+      return this;
+    }
+
+    /** The column has a value (any, empty included). */
+    public Builder ifExists(byte[] family, byte[] qualifier) {
+      this.family = Mutation.nonNull(family, "family");
+      this.qualifier = Mutation.orEmpty(qualifier);
+      this.op = null;
       this.value = null;
       conditionSet = true;
       return this;
@@ -108,6 +124,10 @@ public final class CheckAndMutate implements Row {
 
     public CheckAndMutate build(RowMutations mutations) {
       return build((Row) mutations);
+    }
+
+    public CheckAndMutate build(Increment increment) {
+      return build((Row) increment);
     }
 
     private CheckAndMutate build(Row action) {

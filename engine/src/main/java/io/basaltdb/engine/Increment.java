@@ -5,7 +5,8 @@ import java.util.Map;
 
 /**
  * Adds to 8-byte big-endian long counters of one row, atomically; the result holds the new
- * values. A missing counter counts from 0; a cell that is not 8 bytes is refused.
+ * values. A missing counter counts from 0; a cell that is not 8 bytes is refused, and so is a
+ * sum out of a long's range ({@link CounterOverflowException}); either way nothing is written.
  */
 public final class Increment extends Mutation {
   private final Map<Column, Long> amounts = new LinkedHashMap<>();

@@ -131,32 +131,68 @@ public final class Table {
     };
   }
 
-  /** Adds to 8-byte counters atomically; returns the new values. */
+  /** Adds to 8-byte counters atomically; returns the new values. Reads only its columns. */
   public Result increment(Increment inc) {
+    checkColumns(inc);
+    List<Cell> written = onRegion(inc.row(), region -> region.mutateRowWith(inc.row(),
+        inc.durability(), readSpec(inc, null, null), current -> incremented(inc, current)));
+    return new Result(inc.row(), written);
+  }
+
+  private void checkColumns(Increment inc) {
     if (inc.amounts().isEmpty()) {
       throw new InvalidArgumentException("increment of row " + Cell.printable(inc.row())
           + " has no columns");
     }
-    List<Cell> written = onRegion(inc.row(), region -> region.mutateRowWith(inc.row(),
-        inc.durability(), current -> {
-          List<Cell> puts = new ArrayList<>();
-          for (Map.Entry<Increment.Column, Long> e : inc.amounts().entrySet()) {
-            Cell old = find(current, e.getKey().family(), e.getKey().qualifier());
-            long base = 0;
-            if (old != null) {
-              try {
-                base = Increment.toLong(old.value());
-              } catch (InvalidArgumentException ex) {
-                throw new InvalidArgumentException("cannot increment " + describe(inc.row(),
-                    e.getKey()) + ": " + ex.getMessage());
-              }
-            }
-            puts.add(Cell.put(inc.row(), e.getKey().family(), e.getKey().qualifier(),
-                Cell.LATEST_TIMESTAMP, Increment.toBytes(base + e.getValue())));
-          }
-          return puts;
-        }));
-    return new Result(inc.row(), written);
+    for (Increment.Column c : inc.amounts().keySet()) {
+      if (!familySet().contains(c.family())) {
+        throw new InvalidArgumentException("unknown column family '"
+            + new String(c.family(), StandardCharsets.UTF_8) + "' in table " + name
+            + "; families: " + descriptor().families().keySet());
+      }
+    }
+  }
+
+  /** A read of the latest value of the increment's columns, and of one more column if given. */
+  private static ReadSpec readSpec(Increment inc, byte[] family, byte[] qualifier) {
+    Map<byte[], java.util.NavigableSet<byte[]>> columns = new java.util.TreeMap<>(
+        Arrays::compareUnsigned);
+    for (Increment.Column c : inc.amounts().keySet()) {
+      columns.computeIfAbsent(c.family(), f -> new java.util.TreeSet<>(Arrays::compareUnsigned))
+          .add(c.qualifier());
+    }
+    if (family != null) {
+      columns.computeIfAbsent(family, f -> new java.util.TreeSet<>(Arrays::compareUnsigned))
+          .add(qualifier);
+    }
+    return new ReadSpec(columns, 0, Long.MAX_VALUE, 1);
+  }
+
+  /** The increment's new counter cells over the row's {@code current} ones. */
+  private static List<Cell> incremented(Increment inc, List<Cell> current) {
+    List<Cell> puts = new ArrayList<>();
+    for (Map.Entry<Increment.Column, Long> e : inc.amounts().entrySet()) {
+      Cell old = find(current, e.getKey().family(), e.getKey().qualifier());
+      long base = 0;
+      if (old != null) {
+        try {
+          base = Increment.toLong(old.value());
+        } catch (InvalidArgumentException ex) {
+          throw new InvalidArgumentException("cannot increment " + describe(inc.row(),
+              e.getKey()) + ": " + ex.getMessage());
+        }
+      }
+      long sum;
+      try {
+        sum = Math.addExact(base, e.getValue());
+      } catch (ArithmeticException ex) {
+        throw new CounterOverflowException("cannot increment " + describe(inc.row(), e.getKey())
+            + ": " + base + " + " + e.getValue() + " is out of a long's range");
+      }
+      puts.add(Cell.put(inc.row(), e.getKey().family(), e.getKey().qualifier(),
+          Cell.LATEST_TIMESTAMP, Increment.toBytes(sum)));
+    }
+    return puts;
   }
 
   public long incrementColumnValue(byte[] row, byte[] family, byte[] qualifier, long amount) {
@@ -192,6 +228,16 @@ public final class Table {
     Row action = cam.action();
     List<Cell> cells;
     Durability d;
+    if (action instanceof Increment inc) {
+      checkColumns(inc);
+      onRegion(cam.row(), region -> region.mutateRowWith(cam.row(), inc.durability(),
+          readSpec(inc, cam.family(), cam.qualifier()), current -> {
+            Cell c = find(current, cam.family(), cam.qualifier());
+            applied[0] = cam.test(c == null ? null : c.value());
+            return applied[0] ? incremented(inc, current) : List.of();
+          }));
+      return applied[0];
+    }
     if (action instanceof RowMutations rm) {
       cells = flatten(rm);
       d = rm.mutations().isEmpty() ? Durability.SYNC : rm.mutations().get(0).durability();

@@ -200,6 +200,37 @@ class TableApiTest {
     assertEquals("1", s(t.get(new Get(r)).getValue(F, b("x"))));
   }
 
+  /** An increment applied only while a column exists (read-free SQL counters use it). */
+  @Test
+  void incrementIfAColumnExists() {
+    byte[] r = b("row");
+    assertFalse(t.checkAndMutate(CheckAndMutate.newBuilder(r).ifExists(F, Q)
+        .build(new Increment(r).addColumn(F, Q, 5))), "no row: nothing applied");
+    assertTrue(t.get(new Get(r)).isEmpty(), "and nothing written");
+    t.put(new Put(r).addColumn(G, b("marker"), new byte[0]));
+    assertFalse(t.checkAndMutate(CheckAndMutate.newBuilder(r).ifExists(F, Q)
+        .build(new Increment(r).addColumn(F, Q, 5))), "the column is missing");
+    assertNull(t.get(new Get(r)).getValue(F, Q), "a missing counter stays missing");
+    assertTrue(t.checkAndMutate(CheckAndMutate.newBuilder(r).ifExists(G, b("marker"))
+        .build(new Increment(r).addColumn(F, Q, 5))), "an empty value exists");
+    assertTrue(t.checkAndMutate(CheckAndMutate.newBuilder(r).ifExists(F, Q)
+        .build(new Increment(r).addColumn(F, Q, -2).addColumn(G, Q, 1))));
+    assertEquals(3, Increment.toLong(t.get(new Get(r)).getValue(F, Q)));
+    assertEquals(1, Increment.toLong(t.get(new Get(r)).getValue(G, Q)));
+    assertThrows(InvalidArgumentException.class, () -> t.checkAndMutate(CheckAndMutate
+        .newBuilder(r).ifExists(G, b("marker")).build(new Increment(r))));
+    assertThrows(InvalidArgumentException.class,
+        () -> t.increment(new Increment(r).addColumn(b("nope"), Q, 1)), "unknown family");
+    t.increment(new Increment(r).addColumn(F, Q, Long.MAX_VALUE - 3));
+    assertThrows(io.basaltdb.engine.CounterOverflowException.class,
+        () -> t.increment(new Increment(r).addColumn(G, Q, 1).addColumn(F, Q, 1)));
+    assertEquals(Long.MAX_VALUE, Increment.toLong(t.get(new Get(r)).getValue(F, Q)));
+    assertEquals(1, Increment.toLong(t.get(new Get(r)).getValue(G, Q)), "nothing written");
+    assertThrows(InvalidArgumentException.class, () -> t.checkAndMutate(CheckAndMutate
+        .newBuilder(b("other")).ifExists(F, Q).build(new Increment(r).addColumn(F, Q, 1))),
+        "another row's increment");
+  }
+
   @Test
   void rowMutationsApplyInOrderAtomically() {
     byte[] r = b("rm");

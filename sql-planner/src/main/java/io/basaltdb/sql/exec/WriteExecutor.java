@@ -1,6 +1,7 @@
 package io.basaltdb.sql.exec;
 
 import io.basaltdb.engine.CheckAndMutate;
+import io.basaltdb.engine.CounterOverflowException;
 import io.basaltdb.engine.Database;
 import io.basaltdb.engine.Delete;
 import io.basaltdb.engine.Durability;
@@ -107,6 +108,13 @@ public final class WriteExecutor {
    * commits ({@link PendingWrites}); the number of rows written (the update count).
    */
   public long run(Enumerable<?> rows) {
+    if (spec.counterKey() != null && pending == null && settings.writeTimestamp() < 0
+        && settings.readTimestamp() < 0) {
+      Long count = addToCounter();
+      if (count != null) {
+        return count;
+      }
+    }
     long count = 0;
     List<Put> batch = new ArrayList<>();
     try (Enumerator<?> e = rows.enumerator()) {
@@ -312,6 +320,53 @@ public final class WriteExecutor {
     };
   }
 
+  /**
+   * {@code UPDATE .. SET c = c + n WHERE <full key>} without reading the row: one engine
+   * increment applied only while {@code c} has a value, under the row's lock (a value means
+   * the row exists: every write of a row writes its marker). 1 when applied; null when it was
+   * not (no such row, or {@code c} is NULL: counts 1 and stays NULL) or the key or amount is
+   * not plain, and the statement runs the ordinary way, which reads the row and decides.
+   */
+  private Long addToCounter() {
+    List<List<Operand>> keyValues = spec.counterKey().equalities();
+    Object[] key = new Object[keyColumns.size()];
+    Object amount;
+    try {
+      for (int k = 0; k < key.length; k++) {
+        SqlColumn c = keyColumns.get(k);
+        Object v = keyValues.get(k).get(0).bind(ctx);
+        if (v == null) {
+          return null;
+        }
+        key[k] = c.type().toKey(ColumnValues.fit(c, v));
+      }
+      amount = spec.increments().get(0).bind(ctx);
+    } catch (RuntimeException e) {
+      return null; // a key value that does not fit: the ordinary way finds no row
+    }
+    if (!(amount instanceof Long || amount instanceof Integer || amount instanceof Short
+        || amount instanceof Byte)) {
+      return null;
+    }
+    byte[] row = codec.encode(key);
+    int col = spec.updated().get(0);
+    byte[] family = names.family(col);
+    byte[] qualifier = names.qualifier(col);
+    boolean applied;
+    try {
+      applied = table.checkAndMutate(CheckAndMutate.newBuilder(row).ifExists(family, qualifier)
+          .build(durable(new Increment(row).addColumn(family, qualifier,
+              ((Number) amount).longValue()))));
+    } catch (CounterOverflowException e) {
+      throw overflow(col, e);
+    }
+    if (!applied) {
+      return null;
+    }
+    syncLog(db, settings);
+    return 1L;
+  }
+
   /** {@code col = col + amount}, atomically. */
   private void increment(byte[] key, int col, Object amount) {
     if (amount == null) {
@@ -320,8 +375,12 @@ public final class WriteExecutor {
     }
     ColumnType type = def.columns().get(col).type();
     if (type == ColumnType.BIGINT && settings.writeTimestamp() < 0) {
-      table.increment(durable(new Increment(key).addColumn(names.family(col), names.qualifier(col),
-          ((Number) amount).longValue())));
+      try {
+        table.increment(durable(new Increment(key).addColumn(names.family(col),
+            names.qualifier(col), ((Number) amount).longValue())));
+      } catch (CounterOverflowException e) {
+        throw overflow(col, e);
+      }
       return;
     }
     for (int attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
@@ -342,6 +401,13 @@ public final class WriteExecutor {
         + " kept losing to concurrent writers") {
       private static final long serialVersionUID = 1L;
     };
+  }
+
+  private NumericOverflowException overflow(int col, CounterOverflowException e) {
+    NumericOverflowException o = new NumericOverflowException("numeric value out of range for "
+        + def.columns().get(col).name() + " (BIGINT) of " + def.table() + ": " + e.getMessage());
+    o.initCause(e);
+    return o;
   }
 
   private static Object add(ColumnType type, Object a, Object b) {

@@ -19,11 +19,57 @@ public final class Operand {
   private final ColumnType type;
   private final Object constant; // internal form; meaningful when param < 0
   private final int param;
+  /** A parameter's value is negated ({@code c - ?} as an increment). */
+  private final boolean negated;
 
   private Operand(ColumnType type, Object constant, int param) {
+    this(type, constant, param, false);
+  }
+
+  private Operand(ColumnType type, Object constant, int param, boolean negated) {
     this.type = type;
     this.constant = constant;
     this.param = param;
+    this.negated = negated;
+  }
+
+  /**
+   * The negated operand (a number); a constant out of its type's range when negated is
+   * refused with 22003 when planned, a parameter's when bound.
+   */
+  public Operand negate() {
+    return param >= 0 ? new Operand(type, null, param, !negated)
+        : new Operand(type, negate(constant), -1, false);
+  }
+
+  private static Object negate(Object v) {
+    try {
+      if (v == null) {
+        return null;
+      } else if (v instanceof java.math.BigDecimal d) {
+        return d.negate();
+      } else if (v instanceof Double d) {
+        return -d;
+      } else if (v instanceof Float f) {
+        return -f;
+      } else if (v instanceof Long l) {
+        return Math.negateExact(l);
+      } else if (v instanceof Integer i) {
+        return Math.negateExact(i);
+      } else if (v instanceof Short h) {
+        return h == Short.MIN_VALUE ? overflow(v) : (Object) (short) -h;
+      } else if (v instanceof Byte b) {
+        return b == Byte.MIN_VALUE ? overflow(v) : (Object) (byte) -b;
+      }
+      throw new IllegalArgumentException("cannot negate " + v);
+    } catch (ArithmeticException e) {
+      return overflow(v);
+    }
+  }
+
+  private static Object overflow(Object v) {
+    throw new io.basaltdb.sql.SqlStateException("22003", "numeric value out of range: -(" + v
+        + ")");
   }
 
   /**
@@ -99,18 +145,23 @@ public final class Operand {
     if (ctx == null) {
       throw new IllegalStateException("parameter ?" + param + " has no value at plan time");
     }
-    return type.coerce(ctx.get("?" + param));
+    Object v = type.coerce(ctx.get("?" + param));
+    return negated ? negate(v) : v;
   }
 
   /** The value for one execution given all its parameters' values (Calcite's local form). */
   public Object bindAll(List<?> params) {
-    return param < 0 ? constant : type.coerce(params.get(param));
+    if (param < 0) {
+      return constant;
+    }
+    Object v = type.coerce(params.get(param));
+    return negated ? negate(v) : v;
   }
 
   @Override
   public String toString() {
     if (param >= 0) {
-      return "?" + param;
+      return (negated ? "-?" : "?") + param;
     }
     return constant instanceof String s ? "'" + s.replace("'", "''") + "'"
         : String.valueOf(constant);

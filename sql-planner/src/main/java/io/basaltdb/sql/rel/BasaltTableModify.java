@@ -3,7 +3,9 @@ package io.basaltdb.sql.rel;
 import io.basaltdb.sql.BasaltSqlTable;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.pushdown.KeyConditions;
 import io.basaltdb.sql.pushdown.Operand;
+import io.basaltdb.sql.pushdown.ScanSpec;
 import io.basaltdb.sql.pushdown.WriteSpec;
 import java.util.ArrayList;
 import java.util.List;
@@ -138,21 +140,11 @@ public final class BasaltTableModify extends TableModify implements EnumerableRe
     if (e.getKind() == SqlKind.PLUS && (left || right)) {
       return Operand.of(ops.get(left ? 1 : 0), type);
     }
-    if (e.getKind() == SqlKind.MINUS && left && ops.get(1) instanceof RexLiteral l) {
-      Operand o = Operand.of(l, type);
-      return o == null ? null : Operand.constant(type, negate(o.bind(null)));
+    if (e.getKind() == SqlKind.MINUS && left) {
+      Operand o = Operand.of(ops.get(1), type); // a literal or a parameter
+      return o == null ? null : o.negate();
     }
     return null;
-  }
-
-  private static Object negate(Object v) {
-    if (v instanceof java.math.BigDecimal d) {
-      return d.negate();
-    }
-    if (v instanceof Double || v instanceof Float) {
-      return -((Number) v).doubleValue();
-    }
-    return -((Number) v).longValue(); // the executor converts the amount to the column's type
   }
 
   /**
@@ -222,7 +214,8 @@ public final class BasaltTableModify extends TableModify implements EnumerableRe
       rows = builder.append("arrays", child.physType.convertTo(rows, JavaRowFormat.ARRAY));
     }
     Expression table = implementor.stash(basaltTable, BasaltSqlTable.class);
-    Expression s = implementor.stash(spec, WriteSpec.class);
+    Expression s = implementor.stash(spec.withCounterKey(counterKey(getInput())),
+        WriteSpec.class);
     BatchWrite batch = BatchWrite.of(this, basaltTable);
     if (batch != null) {
       implementor.stash(batch, BatchWrite.class); // found with the plan by batch executions
@@ -236,6 +229,40 @@ public final class BasaltTableModify extends TableModify implements EnumerableRe
     PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
         JavaRowFormat.SCALAR);
     return implementor.result(physType, builder.toBlock());
+  }
+
+  /**
+   * For {@code UPDATE t SET c = c + n WHERE <every key column = value>} of a BIGINT {@code c}
+   * (one column added to, nothing else set, no other condition): the key conditions of the
+   * scan beneath, which name the one row; else null. The writer then adds to the row's counter
+   * in one engine operation without reading the row ({@link WriteSpec#counterKey}).
+   */
+  private KeyConditions counterKey(RelNode input) {
+    SqlTableDef def = basaltTable.definition();
+    if (spec.kind() != WriteSpec.Kind.UPDATE || spec.updated().size() != 1
+        || spec.increments().get(0) == null || def.packed() || def.hasHiddenKey()
+        || def.columns().get(spec.updated().get(0)).type()
+            != io.basaltdb.sql.type.ColumnType.BIGINT) {
+      return null;
+    }
+    RelNode n = input;
+    while (!(n instanceof BasaltScan)) {
+      if (n instanceof org.apache.calcite.rel.core.Calc c
+          && c.getProgram().getCondition() == null) {
+        n = c.getInput();
+      } else if (n instanceof org.apache.calcite.rel.core.Project
+          || n instanceof BasaltToEnumerableConverter) {
+        n = n.getInput(0);
+      } else {
+        return null;
+      }
+    }
+    ScanSpec scan = ((BasaltScan) n).spec();
+    KeyConditions keys = scan.keys();
+    boolean oneRow = keys.isPointLookup(def) && keys.rangeCount() == 1
+        && keys.intervals().isEmpty();
+    return oneRow && scan.filters().isEmpty() && !scan.isLimited() && scan.asOf() == null
+        && ((BasaltScan) n).definition().table().equals(def.table()) ? keys : null;
   }
 
   /** The logical table-modify becomes the enumerable one, over an enumerable input. */
