@@ -225,4 +225,53 @@ class SharedPlansTest {
     String plan = String.join("\n", rows("EXPLAIN PLAN FOR SELECT v FROM t WHERE id = 17"));
     assertTrue(plan.contains("17") && !plan.contains("?"), plan);
   }
+
+  /**
+   * One normalized text, other schemas and other times: each statement answers from its own
+   * schema (the default schema is part of the plan's key) and as of its own time (a
+   * connection's readTimestamp is read at execution; an AS OF literal stays in the text).
+   */
+  @Test
+  void otherSchemasAndOtherTimesGetTheirOwnAnswers() throws SQLException {
+    st.executeUpdate("CREATE SCHEMA s2");
+    st.executeUpdate("CREATE TABLE s2.t (id INTEGER NOT NULL PRIMARY KEY, v VARCHAR(5))");
+    st.executeUpdate("UPSERT INTO s2.t VALUES (3, 'other')");
+    assertEquals(List.of("v3"), rows("SELECT v FROM t WHERE id = 3"));
+    try (Connection s2 = BasaltConnections.open(db); Statement q = s2.createStatement()) {
+      s2.setSchema("S2");
+      for (int id : new int[] {3, 4}) {
+        try (ResultSet rs = q.executeQuery("SELECT v FROM t WHERE id = " + id)) {
+          assertEquals(id == 3, rs.next());
+          if (id == 3) {
+            assertEquals("other", rs.getString(1));
+          }
+        }
+      }
+    }
+    assertEquals(List.of("v4"), rows("SELECT v FROM t WHERE id = 4"));
+
+    st.executeUpdate("CREATE TABLE h (id INTEGER NOT NULL PRIMARY KEY, v VARCHAR(5)) VERSIONS=5");
+    for (long ts : new long[] {1000, 2000}) {
+      java.util.Properties p = new java.util.Properties();
+      p.setProperty("writeTimestamp", Long.toString(ts));
+      try (Connection at = BasaltConnections.open(db, p); Statement w = at.createStatement()) {
+        w.executeUpdate("UPSERT INTO h VALUES (1, 'a" + ts + "')");
+        w.executeUpdate("UPSERT INTO h VALUES (2, 'b" + ts + "')");
+      }
+    }
+    assertEquals(List.of("a1000"), rows("SELECT v FROM h FOR SYSTEM_TIME AS OF "
+        + "TIMESTAMP '1970-01-01 00:00:01.5' WHERE id = 1"));
+    assertEquals(List.of("b2000"), rows("SELECT v FROM h FOR SYSTEM_TIME AS OF "
+        + "TIMESTAMP '1970-01-01 00:00:02.5' WHERE id = 2"));
+    assertEquals(List.of(), rows("SELECT v FROM h FOR SYSTEM_TIME AS OF "
+        + "TIMESTAMP '1970-01-01 00:00:00.5' WHERE id = 2"));
+    java.util.Properties r = new java.util.Properties();
+    r.setProperty("readTimestamp", "1500");
+    try (Connection then = BasaltConnections.open(db, r); Statement q = then.createStatement();
+        ResultSet rs = q.executeQuery("SELECT v FROM h WHERE id = 2")) {
+      assertTrue(rs.next());
+      assertEquals("b1000", rs.getString(1), "as of the connection's time");
+    }
+    assertEquals(List.of("b2000"), rows("SELECT v FROM h WHERE id = 2"));
+  }
 }
