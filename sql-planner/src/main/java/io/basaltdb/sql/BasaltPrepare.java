@@ -165,7 +165,7 @@ public class BasaltPrepare extends CalcitePrepareImpl {
             org.apache.calcite.tools.Programs.decorrelate(),
             org.apache.calcite.tools.Programs.measure(metadata),
             org.apache.calcite.tools.Programs.trim(),
-            joinOrder(joinRules(planner), metadata),
+            new ShortPath(joinOrder(joinRules(planner), metadata)),
             org.apache.calcite.tools.Programs.calc(metadata));
       }
     };

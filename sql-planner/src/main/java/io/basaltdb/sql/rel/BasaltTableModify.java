@@ -265,6 +265,13 @@ public final class BasaltTableModify extends TableModify implements EnumerableRe
         && ((BasaltScan) n).definition().table().equals(def.table()) ? keys : null;
   }
 
+  /** This (logical) table-modify made enumerable over {@code input}, already enumerable. */
+  BasaltTableModify enumerable(RelNode input) {
+    return new BasaltTableModify(getCluster(), getTraitSet().replace(EnumerableConvention.INSTANCE),
+        getTable(), getCatalogReader(), input, getOperation(), getUpdateColumnList(),
+        getSourceExpressionList(), isFlattened(), basaltTable, spec);
+  }
+
   /** The logical table-modify becomes the enumerable one, over an enumerable input. */
   public static final RelOptRule RULE = ConverterRule.Config.INSTANCE
       .withConversion(BasaltTableModify.class, Convention.NONE, EnumerableConvention.INSTANCE,
