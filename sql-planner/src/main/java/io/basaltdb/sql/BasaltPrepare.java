@@ -82,6 +82,43 @@ public class BasaltPrepare extends CalcitePrepareImpl {
     };
   }
 
+  /** {@code -Dbasalt.directExecution=false} compiles every plan. */
+  static final String DIRECT_SWITCH = "basalt.directExecution";
+
+  /**
+   * Calcite keeps a statement's internal parameters (what its plan stashes; the JDBC layer
+   * finds a batch plan there) in a private map of its preparing statement; a plan that
+   * compiles nothing stashes nothing, so its batch plan is put there by reflection.
+   */
+  private static final class InternalParameters {
+    private static final java.lang.reflect.Field FIELD = field();
+
+    private static java.lang.reflect.Field field() {
+      try {
+        java.lang.reflect.Field f = CalcitePreparingStmt.class
+            .getDeclaredField("internalParameters");
+        f.setAccessible(true);
+        return f;
+      } catch (ReflectiveOperationException | RuntimeException e) {
+        return null; // another Calcite: such plans are compiled
+      }
+    }
+
+    /** Whether {@code value} could be put. */
+    @SuppressWarnings("unchecked")
+    static boolean put(CalcitePreparingStmt stmt, String key, Object value) {
+      if (FIELD == null) {
+        return false;
+      }
+      try {
+        ((java.util.Map<String, Object>) FIELD.get(stmt)).put(key, value);
+        return true;
+      } catch (ReflectiveOperationException | RuntimeException e) {
+        return false;
+      }
+    }
+  }
+
   /** From this many joins in a query, joins are ordered heuristically. */
   static final int HEURISTIC_JOINS = 3;
 
@@ -145,6 +182,42 @@ public class BasaltPrepare extends CalcitePrepareImpl {
     SqlRexConvertletTable convertlets = createConvertletTable();
     return new CalcitePreparingStmt(this, context, catalogReader, context.getTypeFactory(),
         context.getRootSchema(), prefer, cluster, EnumerableConvention.INSTANCE, convertlets) {
+      /**
+       * A plan that is only a Basalt scan, or a write of one row of literals and parameters,
+       * runs without generated code ({@link io.basaltdb.sql.rel.DirectExecution}); any other
+       * is compiled as Calcite does.
+       */
+      @Override
+      protected PreparedResult implement(org.apache.calcite.rel.RelRoot root) {
+        var direct = "false".equals(System.getProperty(DIRECT_SWITCH)) ? null
+            : io.basaltdb.sql.rel.DirectExecution.of(root);
+        if (direct == null || (direct.batchWrite() != null
+            && !InternalParameters.put(this, "basaltBatchWrite", direct.batchWrite()))) {
+          return super.implement(root);
+        }
+        io.basaltdb.sql.rel.DirectExecution.USED.incrementAndGet();
+        boolean isDml = root.kind.belongsTo(org.apache.calcite.sql.SqlKind.DML);
+        return new PreparedResultImpl(root.rel.getRowType(), parameterRowType, fieldOrigins,
+            root.collation.getFieldCollations().isEmpty() ? List.of() : List.of(root.collation),
+            root.rel, mapTableModOp(isDml, root.kind), isDml) {
+          @Override
+          public String getCode() {
+            throw new UnsupportedOperationException();
+          }
+
+          @Override
+          public org.apache.calcite.runtime.Bindable getBindable(
+              org.apache.calcite.avatica.Meta.CursorFactory cursorFactory) {
+            return direct;
+          }
+
+          @Override
+          public Type getElementType() {
+            return direct.getElementType();
+          }
+        };
+      }
+
       @Override
       protected SqlToRelConverter getSqlToRelConverter(SqlValidator validator,
           CatalogReader reader, SqlToRelConverter.Config config) {

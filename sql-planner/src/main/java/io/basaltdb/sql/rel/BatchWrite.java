@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.avatica.remote.TypedValue;
+import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Linq4j;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Calc;
@@ -112,6 +113,15 @@ public final class BatchWrite {
   public long run(DataContext ctx, List<List<TypedValue>> batch) {
     // rows are made as the writer takes them, so a bad value stops the batch where it is
     return table.modify(ctx, spec, Linq4j.asEnumerable(batch).select(this::row)).first();
+  }
+
+  /** Writes the statement's one row, its parameters bound in {@code ctx}; the rows written. */
+  public Enumerable<Long> runOnce(DataContext ctx) {
+    Object[] row = new Object[values.size()];
+    for (int i = 0; i < row.length; i++) {
+      row[i] = values.get(i).bind(ctx);
+    }
+    return table.modify(ctx, spec, Linq4j.singletonEnumerable(row));
   }
 
   private Object[] row(List<TypedValue> params) {

@@ -1,0 +1,75 @@
+package io.basaltdb.sql.rel;
+
+import io.basaltdb.sql.BasaltSqlTable;
+import io.basaltdb.sql.pushdown.ScanSpec;
+import java.lang.reflect.Type;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.runtime.Bindable;
+import org.apache.calcite.runtime.Typed;
+
+/**
+ * Plans run without generated code (issue 11): a plan that is only a Basalt scan (filters,
+ * projection, limit and order all pushed into it), or a write of one row of literals and
+ * parameters ({@link BatchWrite}), is run by calling what its generated code would call, so
+ * preparing it compiles nothing (Janino's compilation is most of a new statement's cost, and
+ * most of a cold JVM's first statements). Anything else is compiled as before.
+ */
+public final class DirectExecution implements Bindable<Object>, Typed {
+  /** Plans that ran here, for tests. */
+  public static final AtomicLong USED = new AtomicLong();
+
+  private final Type elementType;
+  private final Function<DataContext, Enumerable<?>> run;
+  private final BatchWrite batch;
+
+  private DirectExecution(Type elementType, Function<DataContext, Enumerable<?>> run,
+      BatchWrite batch) {
+    this.elementType = elementType;
+    this.run = run;
+    this.batch = batch;
+  }
+
+  /** The direct execution of {@code root}, or null when it needs generated code. */
+  public static DirectExecution of(RelRoot root) {
+    if (!root.isRefTrivial()) {
+      return null;
+    }
+    RelNode rel = root.rel;
+    if (rel instanceof BasaltToEnumerableConverter c && c.getInput() instanceof BasaltScan scan) {
+      BasaltSqlTable table = scan.basaltTable();
+      ScanSpec spec = scan.spec();
+      return rel.getRowType().getFieldCount() == 1
+          ? new DirectExecution(Object.class, ctx -> table.queryScalar(ctx, spec), null)
+          : new DirectExecution(Object[].class, ctx -> table.query(ctx, spec), null);
+    }
+    if (rel instanceof BasaltTableModify m) {
+      BasaltSqlTable table = m.getTable().unwrap(BasaltSqlTable.class);
+      BatchWrite b = table == null ? null : BatchWrite.of(m, table);
+      if (b != null) {
+        return new DirectExecution(Long.class, ctx -> b.runOnce(ctx), b);
+      }
+    }
+    return null;
+  }
+
+  /** The statement's batch plan, if it is a write of one row. */
+  public BatchWrite batchWrite() {
+    return batch;
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public Enumerable<Object> bind(DataContext dataContext) {
+    return (Enumerable<Object>) run.apply(dataContext);
+  }
+
+  @Override
+  public Type getElementType() {
+    return elementType;
+  }
+}

@@ -1,0 +1,130 @@
+package io.basaltdb.sql;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.basaltdb.engine.Database;
+import io.basaltdb.engine.EngineOptions;
+import io.basaltdb.sql.jdbc.BasaltConnections;
+import io.basaltdb.sql.rel.DirectExecution;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Properties;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Plans that are only a Basalt scan, or a write of one row, run without generated code
+ * ({@link DirectExecution}) and answer as the compiled plans do; other plans are compiled.
+ */
+class DirectExecutionTest {
+  private static final List<String> DIRECT = List.of(
+      "SELECT v FROM t WHERE id = 3",
+      "SELECT * FROM t WHERE id BETWEEN 3 AND 7",
+      "SELECT id, v FROM t WHERE id > 5 ORDER BY id LIMIT 3",
+      "SELECT id FROM t WHERE id < 10 ORDER BY id DESC LIMIT 2",
+      "SELECT v AS name, d FROM t WHERE v LIKE 'v1%'",
+      "SELECT * FROM t WHERE id = 99",
+      "SELECT * FROM t FOR SYSTEM_TIME AS OF TIMESTAMP '2030-01-01 00:00:00' WHERE id = 1",
+      "SELECT COUNT(*) FROM t WHERE id < 10",
+      "INSERT INTO t VALUES (100, 'x', 1, 1.5)",
+      "UPSERT INTO t (id, v) VALUES (101, 'y')",
+      "UPSERT INTO t VALUES (2, NULL, -5, 0.5)");
+  private static final List<String> COMPILED = List.of(
+      "SELECT n + 1 FROM t WHERE id = 1",
+      "SELECT v FROM t ORDER BY v",
+      "UPDATE t SET v = 'z' WHERE id = 3",
+      "DELETE FROM t WHERE id = 4");
+
+  private Database db;
+
+  @BeforeEach
+  void open() throws SQLException {
+    db = Database.openTemporary(EngineOptions.defaults());
+    try (Connection c = connection(); Statement st = c.createStatement()) {
+      st.executeUpdate("CREATE TABLE t (id INTEGER NOT NULL PRIMARY KEY, v VARCHAR(5), "
+          + "n BIGINT, d DECIMAL(6, 2))");
+      reset(st);
+    }
+  }
+
+  /** The table's 20 rows, as before any statement wrote. */
+  private static void reset(Statement st) throws SQLException {
+    st.executeUpdate("DELETE FROM t");
+    for (int i = 0; i < 20; i++) {
+      st.executeUpdate("UPSERT INTO t VALUES (" + i + ", 'v" + i + "', " + i * 10 + ", "
+          + i + ".25)");
+    }
+  }
+
+  @AfterEach
+  void close() {
+    System.clearProperty(BasaltPrepare.DIRECT_SWITCH);
+    db.close();
+  }
+
+  private Connection connection() throws SQLException {
+    Properties p = new Properties();
+    p.setProperty("planCacheSize", "0"); // every statement planned here
+    return BasaltConnections.open(db, p);
+  }
+
+  /** Plans made directly by the last {@link #run}'s statement (not its checks). */
+  private long direct;
+
+  private List<String> run(String sql, boolean directOn) throws SQLException {
+    System.setProperty(BasaltPrepare.DIRECT_SWITCH, Boolean.toString(directOn));
+    try (Connection c = connection(); Statement st = c.createStatement()) {
+      long before = DirectExecution.USED.get();
+      List<String> out = st.execute(sql) ? SqlTestSupport.rows(st.getResultSet())
+          : List.of("count " + st.getUpdateCount());
+      direct = DirectExecution.USED.get() - before;
+      if (!sql.startsWith("SELECT")) {
+        out = new java.util.ArrayList<>(out);
+        out.addAll(SqlTestSupport.rows(c, "SELECT * FROM t ORDER BY id"));
+        reset(st);
+      }
+      return out;
+    }
+  }
+
+  @Test
+  void directPlansAnswerAsCompiledOnes() throws SQLException {
+    for (String sql : DIRECT) {
+      List<String> compiled = run(sql, false);
+      assertEquals(0, direct, "switched off: " + sql);
+      assertEquals(compiled, run(sql, true), sql);
+      assertEquals(1, direct, "direct: " + sql);
+    }
+    for (String sql : COMPILED) {
+      List<String> compiled = run(sql, false);
+      assertEquals(compiled, run(sql, true), sql);
+      assertEquals(0, direct, "compiled: " + sql);
+    }
+  }
+
+  @Test
+  void preparedWritesAndTheirBatches() throws SQLException {
+    try (Connection c = connection();
+        PreparedStatement p = c.prepareStatement("UPSERT INTO t (id, v, n) VALUES (?, ?, ?)")) {
+      p.setInt(1, 200);
+      p.setString(2, "one");
+      p.setLong(3, 7);
+      assertEquals(1, p.executeUpdate());
+      for (int i = 201; i < 204; i++) {
+        p.setInt(1, i);
+        p.setString(2, "b" + i);
+        p.setLong(3, i);
+        p.addBatch();
+      }
+      assertEquals(3, p.executeBatch().length);
+      assertEquals(List.of("200|one|7", "201|b201|201", "202|b202|202", "203|b203|203"),
+          SqlTestSupport.rows(c, "SELECT id, v, n FROM t WHERE id >= 200 ORDER BY id"));
+      assertEquals("22001", org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,
+          () -> p.setString(2, "too-long")).getSQLState());
+    }
+  }
+}
