@@ -6,15 +6,12 @@ import io.basaltdb.sql.parser.LiteralParameters;
 import io.basaltdb.sql.parser.StatementShape;
 import java.math.BigDecimal;
 import java.sql.Types;
-import java.util.Calendar;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TimeZone;
 import java.util.function.Function;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.avatica.AvaticaParameter;
-import org.apache.calcite.avatica.remote.TypedValue;
 import org.apache.calcite.config.CalciteConnectionConfig;
 import org.apache.calcite.jdbc.CalcitePrepare;
 import org.apache.calcite.jdbc.CalcitePrepare.CalciteSignature;
@@ -40,7 +37,6 @@ import org.apache.calcite.sql.parser.SqlParser;
  * with its literals, as before, so a shared plan never answers for a cut or rounded value.
  */
 final class SharedPlans {
-  private static final TimeZone UTC = TimeZone.getTimeZone("UTC");
   /**
    * At most this many literals become parameters: a long OR or IN list of literal keys is
    * folded into key ranges at planning, which parameters would prevent (and the generated
@@ -226,14 +222,12 @@ final class SharedPlans {
     return LiteralParameters.find(stmt, sql);
   }
 
-  /** The literal as its parameter's internal value, or null when it is not exactly one. */
+  /**
+   * The literal as its parameter's internal value, or null when it is not exactly one. For
+   * the types bound here (integers, DECIMAL, DOUBLE, VARCHAR) the internal value is the JDBC
+   * value itself (what {@code TypedValue.ofJdbc(v, calendar).toLocal()} returns for them).
+   */
   private static Object bind(AvaticaParameter p, Object literal) {
-    Object jdbc = jdbcValue(p, literal);
-    return jdbc == null ? null
-        : TypedValue.ofJdbc(jdbc, Calendar.getInstance(UTC)).toLocal();
-  }
-
-  private static Object jdbcValue(AvaticaParameter p, Object literal) {
     try {
       switch (p.parameterType) {
         case Types.TINYINT, Types.SMALLINT, Types.INTEGER, Types.BIGINT -> {
