@@ -27,7 +27,7 @@ import java.util.concurrent.Future;
  * Basalt/H2 time ratios (below 1 = Basalt faster); CSV and SVG with {@code --csv}.
  *
  * <pre>
- * bin/basalt bench adhoc [--rows 100000] [--statements 200] [--mixed 1000] [--updates 1000]
+ * bin/basalt bench adhoc [--rows 100000] [--statements 2000] [--mixed 2000] [--updates 2000]
  *                        [--runs 3] [--dir bench-data] [--csv out.csv]
  * </pre>
  *
@@ -62,9 +62,9 @@ public final class AdhocBench {
       return;
     }
     int rows = 100_000;
-    int statements = 200;
-    int mixed = 1000;
-    int updates = 1000;
+    int statements = 2000;
+    int mixed = 2000;
+    int updates = 2000;
     int runs = 3;
     Path dir = Path.of("bench-data");
     Path csv = null;
@@ -171,30 +171,96 @@ public final class AdhocBench {
    * bench's class loading are not the driver's).
    */
   private void measure(String basaltPrefix, String h2Prefix) throws Exception {
+    firstStatements("", basaltPrefix, h2Prefix, List.of());
+    List<String> jars = jarClassPath();
+    if (jars == null) {
+      System.out.println("(no class-data archive measure: the class path has directories; "
+          + "run mvn install first)");
+      return;
+    }
+    String cp = String.join(java.io.File.pathSeparator, jars);
+    List<String> archives = new ArrayList<>();
+    for (String db : List.of("basalt", "h2")) {
+      Path jsa = base.resolve("cds-" + db + ".jsa");
+      // one untimed run writes the archive of the classes that run loads
+      child(List.of("-XX:ArchiveClassesAtExit=" + jsa, "-Xlog:cds=off", "-Xlog:cds+dynamic=off"),
+          cp, (db.equals("basalt") ? basaltPrefix : h2Prefix) + "dump");
+      archives.add("-XX:SharedArchiveFile=" + jsa);
+    }
+    firstStatements(", CDS", basaltPrefix + "cds", h2Prefix + "cds",
+        archives, cp);
+  }
+
+  private void firstStatements(String how, String basaltPrefix, String h2Prefix,
+      List<String> archives) throws Exception {
+    firstStatements(how, basaltPrefix, h2Prefix, archives,
+        System.getProperty("java.class.path"));
+  }
+
+  /**
+   * The first statements of child JVMs, {@code runs} times each, with the given archive
+   * options (Basalt's, then H2's; none: empty).
+   */
+  private void firstStatements(String how, String basaltPrefix, String h2Prefix,
+      List<String> archives, String cp) throws Exception {
     double[][] b = new double[2][runs];
     double[][] h = new double[2][runs];
     for (int i = 0; i < runs; i++) {
-      double[] bi = child(basaltPrefix + i);
-      double[] hi = child(h2Prefix + i);
+      double[] bi = child(archives.isEmpty() ? List.of() : List.of(archives.get(0),
+          "-Xlog:cds=off"), cp, basaltPrefix + i);
+      double[] hi = child(archives.isEmpty() ? List.of() : List.of(archives.get(1),
+          "-Xlog:cds=off"), cp, h2Prefix + i);
       for (int k = 0; k < 2; k++) {
         b[k][i] = bi[k];
         h[k][i] = hi[k];
       }
     }
-    record("first statement, from JVM start (ms)", b[0], h[0]);
-    record("first statement, from driver load (ms)", b[1], h[1]);
+    record("first statement" + how + ", from JVM start (ms)", b[0], h[0]);
+    record("first statement" + how + ", from driver load (ms)", b[1], h[1]);
   }
 
-  private static double[] child(String url) throws Exception {
+  /**
+   * This JVM's class path with each module's classes directory replaced by the module's jar
+   * ({@code mvn install} makes it; a class-data archive takes jars only), or null.
+   */
+  private static List<String> jarClassPath() {
+    List<String> out = new ArrayList<>();
+    for (String e : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+      Path p = Path.of(e);
+      if (Files.isDirectory(p)) {
+        Path target = p.getParent();
+        Path module = target == null ? null : target.getParent();
+        if (module == null) {
+          return null;
+        }
+        try (var jars = Files.list(target)) {
+          Path jar = jars.filter(j -> j.getFileName().toString().matches(
+              "basalt-.*-SNAPSHOT\\.jar")).findFirst().orElse(null);
+          if (jar == null) {
+            return null;
+          }
+          out.add(jar.toString());
+        } catch (java.io.IOException ex) {
+          return null;
+        }
+      } else {
+        out.add(e);
+      }
+    }
+    return out;
+  }
+
+  private static double[] child(List<String> options, String cp, String url) throws Exception {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-        AdhocBench.class.getName(), "--first-statement", url)
-        .redirectErrorStream(true).start();
+    List<String> command = new ArrayList<>(List.of(java));
+    command.addAll(options);
+    command.addAll(List.of("-cp", cp, AdhocBench.class.getName(), "--first-statement", url));
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes()).trim();
     if (p.waitFor() != 0) {
       throw new IllegalStateException("child failed: " + out);
     }
-    String[] lines = out.split("\n");
+    String[] lines = out.split("\\n");
     String[] ms = lines[lines.length - 1].trim().split(" ");
     return new double[] {Double.parseDouble(ms[0]), Double.parseDouble(ms[1])};
   }
