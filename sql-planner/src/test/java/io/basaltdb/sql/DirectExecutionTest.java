@@ -127,4 +127,16 @@ class DirectExecutionTest {
           () -> p.setString(2, "too-long")).getSQLState());
     }
   }
+
+  /** Column labels come from the statement (its aliases), not from the scan's fields. */
+  @Test
+  void labelsAreTheStatements() throws SQLException {
+    try (Connection c = connection(); Statement st = c.createStatement();
+        java.sql.ResultSet rs = st.executeQuery("SELECT id AS k, v AS name FROM t WHERE id = 1")) {
+      assertEquals("K", rs.getMetaData().getColumnLabel(1));
+      assertEquals("NAME", rs.getMetaData().getColumnLabel(2));
+      org.junit.jupiter.api.Assertions.assertTrue(rs.next());
+      assertEquals("v1", rs.getString("NAME"));
+    }
+  }
 }
