@@ -170,7 +170,7 @@ public final class Database implements AutoCloseable {
    * {@link CorruptionException} and leaves every file as it was.
    */
   private void recover() {
-    catalog = readCatalog();
+    catalog = CatalogRecovery.read(fs, dir);
     Set<String> live = new HashSet<>();
     for (CatalogFile.TableEntry t : catalog.tables()) {
       List<Region> regions = new ArrayList<>();
@@ -200,61 +200,6 @@ public final class Database implements AutoCloseable {
       r.opened();
     }
     deleteLeftovers(live);
-  }
-
-  /**
-   * The catalog; a new one for a directory that holds no database yet. A directory that holds
-   * a log or regions but no catalog is corruption, never an empty database. A version-1
-   * catalog (stores got a manifest only at their first flush) is upgraded: empty stores get
-   * their manifest, then the catalog is rewritten in the current version.
-   */
-  private CatalogFile readCatalog() {
-    CatalogFile c = CatalogFile.readIfPresent(fs, dir);
-    if (c == null) {
-      for (String held : List.of("wal", "regions")) {
-        if (fs.exists(dir.resolve(held))) {
-          throw new CorruptionException(dir.resolve(CatalogFile.NAME).toString(), 0,
-              "the catalog is missing but the directory holds a database (" + held + "/);"
-              + " refusing to open it as an empty one");
-        }
-      }
-      c = CatalogFile.empty();
-      c.writeTo(fs, dir);
-      return c;
-    }
-    if (c.formatVersion() < CatalogFile.FORMAT_VERSION) {
-      for (CatalogFile.TableEntry t : c.tables()) {
-        for (CatalogFile.RegionEntry re : t.regions()) {
-          for (String family : t.descriptor().families().keySet()) {
-            upgradeStore(regionDirectory(re.dirName()).resolve(family));
-          }
-        }
-      }
-      c = new CatalogFile(c.nextRegionId(), c.namespaces(), c.tables());
-      c.writeTo(fs, dir);
-    }
-    return c;
-  }
-
-  /** A version-1 store without a manifest is a store never flushed, unless it holds files. */
-  private void upgradeStore(Path storeDir) {
-    if (io.basaltdb.engine.manifest.Manifest.readIfPresent(fs, storeDir) != null) {
-      return;
-    }
-    try {
-      if (fs.isDirectory(storeDir)) {
-        for (Path p : fs.list(storeDir)) {
-          if (p.getFileName().toString().endsWith(".blk")) {
-            throw new CorruptionException(storeDir.resolve("MANIFEST").toString(), 0,
-                "the store's manifest is missing but it holds block files (" + p.getFileName()
-                + ")");
-          }
-        }
-      }
-    } catch (IOException e) {
-      throw StorageIOException.wrap("cannot list " + storeDir, e);
-    }
-    Store.create(fs, storeDir);
   }
 
   /** After a complete open: what no catalog or manifest names goes (interrupted work). */
@@ -343,83 +288,14 @@ public final class Database implements AutoCloseable {
   // ------------------------------------------------------------ splits
 
   /**
-   * Splits a region in two at a row near the middle of its data (engine/doc/splits.md): the
-   * daughters' files are written first, then the catalog switches from parent to daughters in
-   * one atomic write, the daughters open and the parent closes. A crash before the switch
-   * leaves the parent (daughter directories are deleted as leftovers); after it, the
-   * daughters, which hold everything the parent had flushed, with writes to the parent blocked
-   * before its last flush. Returns false when the region cannot be split now.
+   * Splits a region in two at a row near the middle of its data ({@link RegionSplit}, under
+   * the admin lock, as every catalog change); false when the region cannot be split now.
    */
   boolean split(Region parent) {
     synchronized (admin) {
-      TableState st = null;
-      TableName tableName = null;
-      for (Map.Entry<TableName, TableState> e : tables.entrySet()) {
-        if (e.getValue().regions.contains(parent)) {
-          st = e.getValue();
-          tableName = e.getKey();
-        }
-      }
-      if (st == null || closed) {
+      if (closed || !new RegionSplit(this, parent).run()) {
         return false;
       }
-      byte[] mid = parent.splitRow();
-      if (mid == null) {
-        return false;
-      }
-      CatalogFile c = catalog;
-      CatalogFile.TableEntry t = c.table(tableName);
-      long lowId = c.nextRegionId();
-      CatalogFile.RegionEntry low = new CatalogFile.RegionEntry(lowId,
-          parent.descriptor().startRow(), mid);
-      CatalogFile.RegionEntry high = new CatalogFile.RegionEntry(lowId + 1, mid,
-          parent.descriptor().endRow());
-      Path lowDir = regionDirectory(low.dirName());
-      Path highDir = regionDirectory(high.dirName());
-      try {
-        Region.create(fs, lowDir, st.descriptor.families().keySet());
-        Region.create(fs, highDir, st.descriptor.families().keySet());
-        parent.splitInto(lowDir, highDir, mid);
-        fs.crashPoint("split.beforeCatalog");
-      } catch (RuntimeException e) {
-        parent.unblockWrites();
-        deleteQuietly(lowDir, e);
-        deleteQuietly(highDir, e);
-        throw e;
-      }
-      List<CatalogFile.RegionEntry> entries = new ArrayList<>();
-      for (CatalogFile.RegionEntry re : t.regions()) {
-        if (re.dirName().equals(parent.name())) {
-          entries.add(low);
-          entries.add(high);
-        } else {
-          entries.add(re);
-        }
-      }
-      try {
-        installCatalog(c.withTable(new CatalogFile.TableEntry(t.descriptor(), t.enabled(),
-            entries), lowId + 2));
-      } catch (RuntimeException e) {
-        parent.unblockWrites();
-        deleteQuietly(lowDir, e);
-        deleteQuietly(highDir, e);
-        throw e;
-      }
-      fs.crashPoint("split.afterCatalog");
-      Region lowRegion = openRegion(st.descriptor, low);
-      Region highRegion = openRegion(st.descriptor, high);
-      List<Region> regions = new ArrayList<>();
-      for (Region r : st.regions) {
-        if (r == parent) {
-          regions.add(lowRegion);
-          regions.add(highRegion);
-        } else {
-          regions.add(r);
-        }
-      }
-      st.regions = List.copyOf(regions);
-      closeRegion(parent);
-      FileTrees.delete(fs, regionDirectory(parent.name()));
       splits.incrementAndGet();
       return true;
     }
@@ -661,14 +537,6 @@ public final class Database implements AutoCloseable {
     }
     if (first != null) {
       throw first;
-    }
-  }
-
-  private void deleteQuietly(Path p, RuntimeException failure) {
-    try {
-      FileTrees.delete(fs, p);
-    } catch (RuntimeException e) {
-      failure.addSuppressed(e);
     }
   }
 
