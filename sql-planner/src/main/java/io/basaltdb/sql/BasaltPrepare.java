@@ -287,6 +287,12 @@ public class BasaltPrepare extends CalcitePrepareImpl {
     @Override
     protected org.apache.calcite.rel.RelRoot convertQueryRecursive(SqlNode query, boolean top,
         org.apache.calcite.rel.type.RelDataType targetRowType) {
+      if (query instanceof org.apache.calcite.sql.SqlUpdate update) {
+        BasaltSqlTable target = getTargetTable(update).unwrap(BasaltSqlTable.class);
+        if (target != null) {
+          io.basaltdb.sql.exec.AssignedLiterals.check(update, target.definition());
+        }
+      }
       org.apache.calcite.rel.RelRoot root = super.convertQueryRecursive(query, top,
           targetRowType);
       if (root.rel instanceof org.apache.calcite.rel.logical.LogicalTableModify m
@@ -305,6 +311,10 @@ public class BasaltPrepare extends CalcitePrepareImpl {
 
     @Override
     protected RelNode convertInsert(SqlInsert call) {
+      BasaltSqlTable target = getTargetTable(call).unwrap(BasaltSqlTable.class);
+      if (target != null) {
+        io.basaltdb.sql.exec.AssignedLiterals.check(call, target.definition());
+      }
       RelNode rel = super.convertInsert(call);
       if (!(rel instanceof BasaltTableModify modify)) {
         return rel;

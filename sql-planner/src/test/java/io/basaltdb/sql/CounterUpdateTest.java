@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.basaltdb.engine.Database;
-import io.basaltdb.engine.EngineOptions;
 import io.basaltdb.engine.TableName;
 import io.basaltdb.sql.jdbc.BasaltConnections;
 import java.sql.Connection;
@@ -18,7 +16,6 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -28,28 +25,15 @@ import org.junit.jupiter.api.Test;
  * NULL stays NULL and counts 1, concurrent updaters lose nothing, a transaction still holds
  * the update until commit.
  */
-class CounterUpdateTest {
-  private Database db;
-  private Connection c;
-  private Statement st;
-
+class CounterUpdateTest extends TemporaryDatabaseTest {
   @BeforeEach
   void open() throws SQLException {
-    db = Database.openTemporary(EngineOptions.defaults());
-    c = BasaltConnections.open(db);
-    st = c.createStatement();
     st.executeUpdate("CREATE TABLE kv (id BIGINT NOT NULL PRIMARY KEY, n BIGINT, v VARCHAR(5))");
     st.executeUpdate("CREATE TABLE pair (a INTEGER NOT NULL, b VARCHAR(4) NOT NULL, n BIGINT,"
         + " CONSTRAINT pk PRIMARY KEY (a, b DESC)) SALT_BUCKETS = 4");
     st.executeUpdate("UPSERT INTO kv VALUES (1, 10, 'a')");
     st.executeUpdate("UPSERT INTO kv VALUES (2, NULL, 'b')");
     st.executeUpdate("UPSERT INTO pair VALUES (1, 'x', 5)");
-  }
-
-  @AfterEach
-  void close() throws SQLException {
-    c.close();
-    db.close();
   }
 
   private String one(String sql) throws SQLException {

@@ -3,8 +3,6 @@ package io.basaltdb.sql;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.basaltdb.engine.Database;
-import io.basaltdb.engine.EngineOptions;
 import io.basaltdb.sql.jdbc.BasaltConnections;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -13,7 +11,6 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,28 +18,15 @@ import org.junit.jupiter.api.Test;
  * shared plan never answers for the wrong values: each statement's own values, literals that
  * do not fit their column's type planned as literals, literals that shape a plan kept.
  */
-class SharedPlansTest {
-  private Database db;
-  private Connection c;
-  private Statement st;
-
+class SharedPlansTest extends TemporaryDatabaseTest {
   @BeforeEach
   void open() throws SQLException {
-    db = Database.openTemporary(EngineOptions.defaults());
-    c = BasaltConnections.open(db);
-    st = c.createStatement();
     st.executeUpdate("CREATE TABLE t (id INTEGER NOT NULL PRIMARY KEY, v VARCHAR(5), "
         + "n BIGINT, d DECIMAL(6, 2))");
     for (int i = 0; i < 20; i++) {
       st.executeUpdate("INSERT INTO t VALUES (" + i + ", 'v" + i + "', " + i * 10 + ", "
           + i + ".25)");
     }
-  }
-
-  @AfterEach
-  void close() throws SQLException {
-    c.close();
-    db.close();
   }
 
   private List<String> rows(String sql) throws SQLException {

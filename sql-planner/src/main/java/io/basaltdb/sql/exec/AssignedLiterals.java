@@ -1,0 +1,99 @@
+package io.basaltdb.sql.exec;
+
+import io.basaltdb.sql.catalog.SqlColumn;
+import io.basaltdb.sql.catalog.SqlTableDef;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.sql.SqlBasicTypeNameSpec;
+import org.apache.calcite.sql.SqlBinaryStringLiteral;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlCharStringLiteral;
+import org.apache.calcite.sql.SqlDataTypeSpec;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlInsert;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlUpdate;
+
+/**
+ * String and binary literals a statement assigns to columns ({@code INSERT/UPSERT ... VALUES},
+ * {@code UPDATE ... SET c = literal}), checked against the columns' declared lengths before
+ * the statement is converted: Calcite types an assigned literal by casting it to the column's
+ * type, and its cast cuts a string that is too long, so the plan would write a cut value
+ * without a word. A literal that does not fit is refused here with 22001 naming the column,
+ * as a parameter or a computed value is when it is written ({@link ColumnValues#fit}).
+ */
+public final class AssignedLiterals {
+  private AssignedLiterals() {}
+
+  /** Checks the literals of an INSERT or UPSERT's VALUES rows. */
+  public static void check(SqlInsert insert, SqlTableDef def) {
+    SqlNode source = insert.getSource();
+    if (source.getKind() != SqlKind.VALUES) {
+      return;
+    }
+    List<SqlColumn> targets = targets(def, insert.getTargetColumnList());
+    for (SqlNode row : ((SqlCall) source).getOperandList()) {
+      if (row instanceof SqlCall r && r.getKind() == SqlKind.ROW) {
+        List<SqlNode> values = r.getOperandList();
+        for (int i = 0; i < values.size() && i < targets.size(); i++) {
+          check(values.get(i), targets.get(i));
+        }
+      }
+    }
+  }
+
+  /** Checks the literals of an UPDATE's SET clauses. */
+  public static void check(SqlUpdate update, SqlTableDef def) {
+    List<SqlNode> columns = update.getTargetColumnList().getList();
+    List<SqlNode> values = update.getSourceExpressionList().getList();
+    for (int i = 0; i < columns.size() && i < values.size(); i++) {
+      SqlIdentifier id = (SqlIdentifier) columns.get(i);
+      int col = def.columnIndex(id.names.get(id.names.size() - 1));
+      if (col >= 0) {
+        check(values.get(i), def.columns().get(col));
+      }
+    }
+  }
+
+  private static List<SqlColumn> targets(SqlTableDef def, SqlNodeList named) {
+    List<SqlColumn> out = new ArrayList<>();
+    if (named == null) {
+      out.addAll(def.columns().subList(0, def.visibleColumnCount()));
+      return out;
+    }
+    for (SqlNode n : named) {
+      SqlIdentifier id = (SqlIdentifier) n;
+      int col = def.columnIndex(id.names.get(id.names.size() - 1));
+      out.add(col >= 0 ? def.columns().get(col) : null);
+    }
+    return out;
+  }
+
+  private static void check(SqlNode value, SqlColumn column) {
+    SqlNode v = value;
+    while (v.getKind() == SqlKind.CAST && v instanceof SqlCall c
+        && c.getParserPosition().equals(c.operand(0).getParserPosition())) {
+      v = c.operand(0); // the validator's cast to the column's type: at its operand's place
+    }
+    int cut = Integer.MAX_VALUE;
+    if (v.getKind() == SqlKind.CAST && v instanceof SqlCall c
+        && c.operand(1) instanceof SqlDataTypeSpec spec
+        && spec.getTypeNameSpec() instanceof SqlBasicTypeNameSpec basic
+        && basic.getPrecision() >= 0) {
+      cut = basic.getPrecision(); // the statement's own CAST(literal AS VARCHAR(n)): n kept
+      v = c.operand(0);
+    }
+    if (column == null) {
+      return;
+    }
+    if (v instanceof SqlCharStringLiteral s) {
+      String text = s.getNlsString().getValue();
+      ColumnValues.fit(column, text.length() > cut ? text.substring(0, cut) : text);
+    } else if (v instanceof SqlBinaryStringLiteral b) {
+      byte[] bytes = b.getBitString().getAsByteArray();
+      ColumnValues.fit(column, bytes.length > cut ? java.util.Arrays.copyOf(bytes, cut) : bytes);
+    }
+  }
+}
