@@ -16,6 +16,7 @@ import org.apache.calcite.prepare.CalcitePrepareImpl;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlNode;
@@ -299,12 +300,26 @@ public class BasaltPrepare extends CalcitePrepareImpl {
           && m.getTable().unwrap(BasaltSqlTable.class) != null) {
         BasaltSqlTable t = m.getTable().unwrap(BasaltSqlTable.class);
         RelNode input = m.getInput();
+        List<RexNode> sources = m.getSourceExpressionList();
+        if (m.getOperation() == org.apache.calcite.rel.core.TableModify.Operation.UPDATE) {
+          // the new values follow the table's columns in the input
+          int columns = t.definition().columns().size();
+          int[] target = new int[input.getRowType().getFieldCount()];
+          java.util.Arrays.fill(target, -1);
+          List<String> updated = m.getUpdateColumnList();
+          for (int u = 0; u < updated.size() && columns + u < target.length; u++) {
+            target[columns + u] = t.definition().columnIndex(updated.get(u));
+          }
+          input = io.basaltdb.sql.rel.AssignmentCasts.widen(input, target, t.definition());
+          sources = io.basaltdb.sql.rel.AssignmentCasts.sources(sources, input,
+              m.getCluster().getRexBuilder());
+        }
         if (t.definition().hasHiddenKey()) {
           input = BasaltTableModify.exposeHiddenKey(input, t.definition());
         }
         return root.withRel(t.toModificationRel(m.getCluster(), m.getTable(),
             m.getCatalogReader(), input, m.getOperation(), m.getUpdateColumnList(),
-            m.getSourceExpressionList(), m.isFlattened()));
+            sources, m.isFlattened()));
       }
       return root;
     }
@@ -316,19 +331,24 @@ public class BasaltPrepare extends CalcitePrepareImpl {
         io.basaltdb.sql.exec.AssignedLiterals.check(call, target.definition());
       }
       RelNode rel = super.convertInsert(call);
-      if (!(rel instanceof BasaltTableModify modify)) {
+      if (!(rel instanceof BasaltTableModify converted)) {
         return rel;
       }
+      var def = converted.getTable().unwrap(BasaltSqlTable.class).definition();
+      int[] columns = new int[def.columns().size()];
+      java.util.Arrays.setAll(columns, i -> i); // an insert's input is the table's row
+      BasaltTableModify modify = (BasaltTableModify) converted.copy(converted.getTraitSet(),
+          List.of(io.basaltdb.sql.rel.AssignmentCasts.widen(converted.getInput(), columns, def)));
       List<Integer> listed = null;
       if (call.getTargetColumnList() != null) {
-        var def = modify.getTable().unwrap(BasaltSqlTable.class).definition();
         listed = new ArrayList<>();
         for (SqlNode n : call.getTargetColumnList()) {
           SqlIdentifier id = (SqlIdentifier) n;
           listed.add(def.columnIndex(id.names.get(id.names.size() - 1)));
         }
       }
-      return call.isUpsert() || listed != null ? modify.asUpsert(call.isUpsert(), listed) : rel;
+      return call.isUpsert() || listed != null ? modify.asUpsert(call.isUpsert(), listed)
+          : modify;
     }
   }
 }

@@ -17,23 +17,36 @@ import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlUpdate;
 
 /**
- * String and binary literals a statement assigns to columns ({@code INSERT/UPSERT ... VALUES},
- * {@code UPDATE ... SET c = literal}), checked against the columns' declared lengths before
- * the statement is converted: Calcite types an assigned literal by casting it to the column's
- * type, and its cast cuts a string that is too long, so the plan would write a cut value
- * without a word. A literal that does not fit is refused here with 22001 naming the column,
- * as a parameter or a computed value is when it is written ({@link ColumnValues#fit}).
+ * String and binary literals a statement assigns to columns ({@code INSERT/UPSERT ... VALUES}
+ * or a SELECT list, {@code UPDATE ... SET c = literal}), checked against the columns' declared
+ * lengths before the statement is converted: Calcite types an assigned literal by casting it
+ * to the column's type, and folds the cast, which cuts a string that is too long, so the plan
+ * would write a cut value without a word. A literal that does not fit is refused here with
+ * 22001 naming the column, as a parameter or a computed value is when it is written
+ * ({@link ColumnValues#fit}, once {@code rel.AssignmentCasts} has taken away the cutting
+ * casts of computed values).
  */
 public final class AssignedLiterals {
   private AssignedLiterals() {}
 
-  /** Checks the literals of an INSERT or UPSERT's VALUES rows. */
+  /** Checks the literals of an INSERT or UPSERT's VALUES rows or SELECT list. */
   public static void check(SqlInsert insert, SqlTableDef def) {
     SqlNode source = insert.getSource();
+    List<SqlColumn> targets = targets(def, insert.getTargetColumnList());
+    if (source instanceof org.apache.calcite.sql.SqlSelect select) {
+      List<SqlNode> items = select.getSelectList().getList();
+      for (int i = 0; i < items.size() && i < targets.size(); i++) {
+        SqlNode item = items.get(i);
+        if (item.getKind() == SqlKind.AS) {
+          item = ((SqlCall) item).operand(0);
+        }
+        check(item, targets.get(i));
+      }
+      return;
+    }
     if (source.getKind() != SqlKind.VALUES) {
       return;
     }
-    List<SqlColumn> targets = targets(def, insert.getTargetColumnList());
     for (SqlNode row : ((SqlCall) source).getOperandList()) {
       if (row instanceof SqlCall r && r.getKind() == SqlKind.ROW) {
         List<SqlNode> values = r.getOperandList();

@@ -38,6 +38,10 @@ class AssignedLiteralsTest extends TemporaryDatabaseTest {
     refused("UPSERT INTO t (id, name) VALUES (8, CAST('abcdefghijklmn' AS VARCHAR(20)))", "NAME");
     refused("UPDATE t SET name = 'much-too-long-for-ten' WHERE id = 1", "NAME");
     refused("INSERT INTO t (id, name) VALUES (9, 'fits'), (10, 'does-not-fit!')", "NAME");
+    refused("INSERT INTO t (id, name) SELECT 11, 'much-too-long-for-ten' FROM t", "NAME");
+    refused("INSERT INTO t (id, name) SELECT id + 100, name || 'xxxxxxxxxx' FROM t", "NAME");
+    refused("UPSERT INTO t (id, b) SELECT 12, X'0102' || X'03' FROM t", "B");
+    refused("UPDATE t SET name = name || 'xxxxxxxxxx' WHERE id = 1", "NAME");
     assertEquals(List.of("1|one"), SqlTestSupport.rows(c, "SELECT id, name FROM t ORDER BY id"));
   }
 
@@ -48,7 +52,12 @@ class AssignedLiteralsTest extends TemporaryDatabaseTest {
     st.executeUpdate("UPSERT INTO t (id, name) VALUES (4, CAST('abcdefghijklmn' AS VARCHAR(5)))");
     st.executeUpdate("UPSERT INTO t (id, code, b) VALUES (5, 'ab', X'0102')");
     st.executeUpdate("UPDATE t SET name = 'ten chars!' WHERE id = 1");
-    assertEquals(List.of("1|ten chars!", "2|exactly10!", "3|it's ok", "4|abcde", "5|null"),
-        SqlTestSupport.rows(c, "SELECT id, name FROM t ORDER BY id"));
+    st.executeUpdate("UPSERT INTO t (id, code) SELECT 5, 'ab' FROM t WHERE id = 1");
+    st.executeUpdate("INSERT INTO t (id, name) SELECT id + 100, SUBSTRING(name, 1, 3) || '!' "
+        + "FROM t WHERE id = 2");
+    assertEquals(List.of("1|ten chars!", "2|exactly10!", "3|it's ok", "4|abcde", "5|null",
+        "102|exa!"), SqlTestSupport.rows(c, "SELECT id, name FROM t ORDER BY id"));
+    assertEquals(List.of("ab |0102"), SqlTestSupport.rows(c,
+        "SELECT code, b FROM t WHERE id = 5"), "CHAR still padded");
   }
 }

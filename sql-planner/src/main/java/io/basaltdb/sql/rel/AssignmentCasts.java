@@ -1,0 +1,87 @@
+package io.basaltdb.sql.rel;
+
+import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.type.ColumnType;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.logical.LogicalProject;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.type.SqlTypeFamily;
+
+/**
+ * Values a write computes for VARCHAR and VARBINARY columns reach the writer whole. Calcite
+ * casts what an INSERT's query or an UPDATE's SET computes to the column's type, and its cast
+ * cuts a string or binary value that is too long, so the writer would store a cut value
+ * without a word; without the cast, the writer's check ({@code ColumnValues.fit}) refuses it
+ * with 22001 naming the column. Only casts that can cut are taken away (to a declared length
+ * from a longer or unbounded value of the same family); CHAR and BINARY keep theirs, which pad.
+ */
+public final class AssignmentCasts {
+  private AssignmentCasts() {}
+
+  /**
+   * The write's input with the cutting casts of its projection taken away:
+   * {@code columnOfField[i]} is the table column field {@code i} is written to, or -1.
+   */
+  public static RelNode widen(RelNode input, int[] columnOfField, SqlTableDef def) {
+    if (!(input instanceof org.apache.calcite.rel.core.Project p)) {
+      return input;
+    }
+    List<RexNode> exprs = new ArrayList<>(p.getProjects());
+    boolean changed = false;
+    for (int i = 0; i < exprs.size() && i < columnOfField.length; i++) {
+      int col = columnOfField[i];
+      if (col >= 0 && unpadded(def.columns().get(col).type())) {
+        RexNode e = uncut(exprs.get(i));
+        if (e != exprs.get(i)) {
+          exprs.set(i, e);
+          changed = true;
+        }
+      }
+    }
+    if (!changed) {
+      return input;
+    }
+    return LogicalProject.create(p.getInput(), p.getHints(), exprs,
+        p.getRowType().getFieldNames(), p.getVariablesSet());
+  }
+
+  /** An UPDATE's source expressions over the widened input: its field references remade. */
+  public static List<RexNode> sources(List<RexNode> sources, RelNode widened, RexBuilder rb) {
+    if (sources == null) {
+      return null;
+    }
+    List<RexNode> out = new ArrayList<>();
+    for (RexNode s : sources) {
+      out.add(s instanceof RexInputRef ref ? rb.makeInputRef(widened, ref.getIndex()) : s);
+    }
+    return out;
+  }
+
+  private static boolean unpadded(ColumnType t) {
+    return t == ColumnType.VARCHAR || t == ColumnType.VARBINARY;
+  }
+
+  /** {@code e} without an outer cast that could cut it; else {@code e} itself. */
+  private static RexNode uncut(RexNode e) {
+    if (e.getKind() != SqlKind.CAST) {
+      return e;
+    }
+    RexNode operand = ((RexCall) e).getOperands().get(0);
+    RelDataType to = e.getType();
+    RelDataType from = operand.getType();
+    SqlTypeFamily family = to.getSqlTypeName().getFamily();
+    boolean sameFamily = family == from.getSqlTypeName().getFamily()
+        && (family == SqlTypeFamily.CHARACTER || family == SqlTypeFamily.BINARY);
+    boolean canCut = to.getPrecision() != RelDataType.PRECISION_NOT_SPECIFIED
+        && (from.getPrecision() == RelDataType.PRECISION_NOT_SPECIFIED
+            || from.getPrecision() > to.getPrecision());
+    return sameFamily && canCut ? operand : e;
+  }
+}
