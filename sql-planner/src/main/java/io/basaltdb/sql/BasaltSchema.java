@@ -115,6 +115,31 @@ public final class BasaltSchema extends AbstractSchema {
     }
   }
 
+  /** Per connection (its mutable root schema), the catalog version its schemas were read at. */
+  private static final Map<CalciteSchema, Long> READ_AT =
+      java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+
+  /**
+   * Reads a connection's schemas again when SQL DDL changed the catalog since they were read,
+   * for JDBC metadata: Calcite lists a connection's tables from schemas it keeps (statements
+   * plan against a fresh snapshot each), so a dropped table stayed listed and a table another
+   * connection created never appeared.
+   */
+  public static void refresh(Database db, CalciteSchema connection) {
+    long version = io.basaltdb.sql.catalog.CatalogVersion.current(db);
+    Long read = READ_AT.get(connection);
+    if (read != null && read == version) {
+      return;
+    }
+    sync(db, new CalciteSchema[] {connection});
+    for (String ns : db.admin().listNamespaces()) {
+      if (!ns.equals(SqlCatalog.SYSTEM_NAMESPACE)) {
+        addNamespace(connection, db, ns); // replaces the schema read before
+      }
+    }
+    READ_AT.put(connection, version);
+  }
+
   /** Per connection (its mutable root schema), the namespaces it was last brought up to. */
   private static final Map<CalciteSchema, List<String>> SYNCED =
       java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());

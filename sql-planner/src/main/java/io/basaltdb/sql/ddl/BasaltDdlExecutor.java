@@ -112,7 +112,7 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
       if (drop.ifExists) {
         return;
       }
-      throw new InvalidArgumentException("schema " + ns + " does not exist");
+      throw new io.basaltdb.engine.TableNotFoundException("schema " + ns + " does not exist");
     }
     db.admin().dropNamespace(ns);
     context.getMutableRootSchema().removeSubSchema(ns);
@@ -125,7 +125,8 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
       if (drop.ifExists) {
         return;
       }
-      throw new InvalidArgumentException("table " + drop.name + " does not exist");
+      throw new io.basaltdb.engine.TableNotFoundException("table " + drop.name
+          + " does not exist");
     }
     new SqlCatalog(db).remove(t);
     db.admin().deleteTable(t);

@@ -81,6 +81,32 @@ public final class BasaltMeta extends ForwardingMeta {
     return calciteMeta;
   }
 
+  /** Catalog metadata reads the connection's schemas: brought up to date with DDL first. */
+  private void refreshSchemas() {
+    io.basaltdb.sql.BasaltSchema.refresh(db, connection.getRootSchema()
+        .unwrap(org.apache.calcite.jdbc.CalciteSchema.class));
+  }
+
+  @Override
+  public MetaResultSet getTables(ConnectionHandle ch, String catalog, Pat schemaPattern,
+      Pat tableNamePattern, List<String> typeList) {
+    refreshSchemas();
+    return super.getTables(ch, catalog, schemaPattern, tableNamePattern, typeList);
+  }
+
+  @Override
+  public MetaResultSet getColumns(ConnectionHandle ch, String catalog, Pat schemaPattern,
+      Pat tableNamePattern, Pat columnNamePattern) {
+    refreshSchemas();
+    return super.getColumns(ch, catalog, schemaPattern, tableNamePattern, columnNamePattern);
+  }
+
+  @Override
+  public MetaResultSet getSchemas(ConnectionHandle ch, String catalog, Pat schemaPattern) {
+    refreshSchemas();
+    return super.getSchemas(ch, catalog, schemaPattern);
+  }
+
   /** The Calcite connection inside (for {@code unwrap(CalciteConnection.class)}). */
   CalciteConnection calcite() {
     return connection;
