@@ -2,6 +2,7 @@ package io.basaltdb.sql.exec;
 
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.type.ColumnType;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.sql.SqlBasicTypeNameSpec;
@@ -40,7 +41,7 @@ public final class AssignedLiterals {
         if (item.getKind() == SqlKind.AS) {
           item = ((SqlCall) item).operand(0);
         }
-        check(item, targets.get(i));
+        check(item, targets.get(i), def);
       }
       return;
     }
@@ -51,7 +52,7 @@ public final class AssignedLiterals {
       if (row instanceof SqlCall r && r.getKind() == SqlKind.ROW) {
         List<SqlNode> values = r.getOperandList();
         for (int i = 0; i < values.size() && i < targets.size(); i++) {
-          check(values.get(i), targets.get(i));
+          check(values.get(i), targets.get(i), def);
         }
       }
     }
@@ -65,9 +66,16 @@ public final class AssignedLiterals {
       SqlIdentifier id = (SqlIdentifier) columns.get(i);
       int col = def.columnIndex(id.names.get(id.names.size() - 1));
       if (col >= 0) {
-        check(values.get(i), def.columns().get(col));
+        check(values.get(i), def.columns().get(col), def);
       }
     }
+  }
+
+  private static boolean numeric(SqlColumn c) {
+    return switch (c.type()) {
+      case TINYINT, SMALLINT, INTEGER, BIGINT, DECIMAL, REAL, DOUBLE -> true;
+      default -> false;
+    };
   }
 
   private static List<SqlColumn> targets(SqlTableDef def, SqlNodeList named) {
@@ -84,7 +92,7 @@ public final class AssignedLiterals {
     return out;
   }
 
-  private static void check(SqlNode value, SqlColumn column) {
+  private static void check(SqlNode value, SqlColumn column, SqlTableDef def) {
     SqlNode v = value;
     while (v.getKind() == SqlKind.CAST && v instanceof SqlCall c
         && c.getParserPosition().equals(c.operand(0).getParserPosition())) {
@@ -101,7 +109,19 @@ public final class AssignedLiterals {
     if (column == null) {
       return;
     }
-    if (v instanceof SqlCharStringLiteral s) {
+    if (v instanceof SqlCharStringLiteral s && numeric(column)) {
+      String text = s.getNlsString().getValue();
+      try {
+        if (column.type() == ColumnType.REAL || column.type() == ColumnType.DOUBLE) {
+          Double.parseDouble(text.trim());
+        } else {
+          new java.math.BigDecimal(text.trim());
+        }
+      } catch (NumberFormatException e) {
+        throw new io.basaltdb.sql.SqlStateException("22018", "'" + text + "' is not a number,"
+            + " for column " + column.name() + " (" + column.type() + ") of " + def.table());
+      }
+    } else if (v instanceof SqlCharStringLiteral s) {
       String text = s.getNlsString().getValue();
       ColumnValues.fit(column, text.length() > cut ? text.substring(0, cut) : text);
     } else if (v instanceof SqlBinaryStringLiteral b) {

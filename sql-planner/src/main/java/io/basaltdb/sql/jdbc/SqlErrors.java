@@ -19,8 +19,9 @@ import java.util.Map;
  * 25006, a cancelled statement 57014, ...); a stack overflow while planning is 54001
  * (statement too complex). The engine knows nothing of SQL, so its exceptions are mapped here:
  * a missing table 42P01, a disabled table 55000, other bad input 22023, corruption XX001,
- * storage failure 58030, a closed database 08003; and Calcite's: an overflow 22003, an
- * unsupported operation 0A000, a parse or validation error 42000.
+ * storage failure 58030, a closed database 08003; and Calcite's: an overflow 22003, a string
+ * that is no number cast to one 22018, an unsupported operation 0A000, a parse or validation
+ * error 42000.
  */
 public final class SqlErrors {
   private SqlErrors() {}
@@ -28,6 +29,7 @@ public final class SqlErrors {
   /** Error classes and their states, most specific first (subclasses before their parents). */
   private static final List<Map.Entry<Class<?>, String>> STATES = List.of(
       Map.entry(ArithmeticException.class, "22003"), // Calcite's own overflow checks
+      Map.entry(NumberFormatException.class, "22018"), // a string cast to a number
       Map.entry(UnsupportedOperationException.class, "0A000"),
       Map.entry(TableNotFoundException.class, "42P01"),
       Map.entry(TableDisabledException.class, "55000"),
@@ -68,6 +70,10 @@ public final class SqlErrors {
       }
       if (c instanceof StackOverflowError) {
         message = SqlStateException.tooComplex("it nests too deeply to plan").getMessage();
+        break;
+      }
+      if (c instanceof NumberFormatException) {
+        message = "invalid character value for a number: " + c.getMessage();
         break;
       }
     }

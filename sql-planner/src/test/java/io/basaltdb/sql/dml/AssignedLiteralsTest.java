@@ -60,4 +60,23 @@ class AssignedLiteralsTest extends TemporaryDatabaseTest {
     assertEquals(List.of("ab |0102"), SqlTestSupport.rows(c,
         "SELECT code, b FROM t WHERE id = 5"), "CHAR still padded");
   }
+
+  /** A string that is no number, for a number column: 22018 naming the column and type. */
+  @Test
+  void stringsThatAreNoNumbers() throws SQLException {
+    st.executeUpdate("CREATE TABLE n (id INTEGER NOT NULL PRIMARY KEY, d DECIMAL(6, 2), "
+        + "f DOUBLE)");
+    for (String sql : List.of("INSERT INTO n VALUES ('not-a-number', 1, 1)",
+        "INSERT INTO n VALUES (1, 'x1.5', 1)", "UPSERT INTO n (id, f) VALUES (2, 'abc')")) {
+      SQLException e = assertThrows(SQLException.class, () -> st.executeUpdate(sql), sql);
+      assertEquals("22018", e.getSQLState(), sql + ": " + e.getMessage());
+      assertTrue(e.getMessage().contains("is not a number, for column"), e.getMessage());
+    }
+    st.executeUpdate("INSERT INTO n VALUES ('7', ' 2.5 ', '1e3')");
+    assertEquals(List.of("7|2.50|1000.0"), SqlTestSupport.rows(c, "SELECT * FROM n"));
+    SQLException e = assertThrows(SQLException.class,
+        () -> st.executeUpdate("INSERT INTO n (id, d) SELECT 8, name FROM t WHERE id = 1"));
+    assertEquals("22018", e.getSQLState(), e.getMessage());
+    assertEquals(List.of("7|2.50|1000.0"), SqlTestSupport.rows(c, "SELECT * FROM n"));
+  }
 }
