@@ -99,7 +99,7 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
       if (create.ifNotExists) {
         return;
       }
-      throw new InvalidArgumentException("schema " + ns + " already exists");
+      throw new DuplicateObjectException("schema " + ns + " already exists");
     }
     db.admin().createNamespace(ns);
     BasaltSchema.addNamespace(context.getMutableRootSchema(), db, ns);
@@ -194,10 +194,10 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
     TableName name = tableName(create.name);
     SqlCatalog catalog = new SqlCatalog(db);
     if (db.admin().tableExists(name)) {
-      throw new InvalidArgumentException("a table named " + create.name + " exists");
+      throw new DuplicateObjectException("a table named " + create.name + " exists");
     }
     if (catalog.getView(name) != null && !create.getReplace()) {
-      throw new InvalidArgumentException("view " + create.name + " already exists");
+      throw new DuplicateObjectException("view " + create.name + " already exists");
     }
     String sql = create.query.toSqlString(c -> c.withDialect(
         org.apache.calcite.sql.dialect.CalciteSqlDialect.DEFAULT)).getSql();
@@ -240,10 +240,10 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
       if (create.ifNotExists) {
         return;
       }
-      throw new InvalidArgumentException("sequence " + create.name + " already exists");
+      throw new DuplicateObjectException("sequence " + create.name + " already exists");
     }
     if (db.admin().tableExists(name) || catalog.getView(name) != null) {
-      throw new InvalidArgumentException("a table or view named " + create.name + " exists");
+      throw new DuplicateObjectException("a table or view named " + create.name + " exists");
     }
     if (!db.admin().listNamespaces().contains(name.namespace())) {
       throw new io.basaltdb.engine.TableNotFoundException("schema "
@@ -274,7 +274,7 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
       if (create.ifNotExists) {
         return;
       }
-      throw new InvalidArgumentException("table " + create.name + " already exists");
+      throw new DuplicateObjectException("table " + create.name + " already exists");
     }
     List<SqlColumn> columns = columns(create);
     int salt = 0;
@@ -451,4 +451,13 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
     };
   }
 
+
+  /** A schema, table, view or sequence that exists already (SQLState 42P07). */
+  public static final class DuplicateObjectException extends io.basaltdb.sql.SqlStateException {
+    private static final long serialVersionUID = 1L;
+
+    public DuplicateObjectException(String message) {
+      super("42P07", message);
+    }
+  }
 }

@@ -15,7 +15,8 @@ import java.util.Map;
 /**
  * The SQLState of an error, found by walking its causes (Calcite wraps them). The SQL layer's
  * own errors are {@link SqlStateException}s carrying their state (a duplicate key 23505, a
- * value out of range 22003 or longer than its type 22001, a write on a read-only connection
+ * schema, table, view or sequence that exists already 42P07, a value out of range 22003 or
+ * longer than its type 22001, a string that is no number 22018, a write on a read-only connection
  * 25006, a cancelled statement 57014, ...); a stack overflow while planning is 54001
  * (statement too complex). The engine knows nothing of SQL, so its exceptions are mapped here:
  * a missing table 42P01, a disabled table 55000, other bad input 22023, corruption XX001,

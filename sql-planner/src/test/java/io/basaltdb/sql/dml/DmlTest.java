@@ -256,8 +256,8 @@ class DmlTest extends SqlTestBase {
     assertEquals(threads * each, all.size(), "every value drawn once");
     assertEquals(List.of(35L, 35L + 5L * (threads * each - 1)),
         List.of(((java.util.TreeSet<Long>) all).first(), ((java.util.TreeSet<Long>) all).last()));
-    assertEquals("22023", SqlErrors.sqlState(assertThrows(SQLException.class,
-        () -> update("CREATE SEQUENCE ids"))));
+    assertEquals("42P07", SqlErrors.sqlState(assertThrows(SQLException.class,
+        () -> update("CREATE SEQUENCE ids"))), "a duplicate object");
     update("CREATE SEQUENCE IF NOT EXISTS ids");
     assertEquals("22023", SqlErrors.sqlState(assertThrows(SQLException.class,
         () -> update("CREATE SEQUENCE zero INCREMENT BY 0"))));

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * JDBC catalog metadata follows DDL at once, on the connection that ran it and on every other
- * one; dropping what does not exist is a 42-class error.
+ * one; dropping what does not exist, or creating what does, is a 42-class error.
  */
 class CatalogMetadataTest extends TemporaryDatabaseTest {
   private static List<String> tables(Connection conn) throws SQLException {
@@ -66,5 +66,20 @@ class CatalogMetadataTest extends TemporaryDatabaseTest {
         () -> st.executeUpdate("DROP SCHEMA missing")).getSQLState());
     st.executeUpdate("DROP TABLE IF EXISTS missing");
     st.executeUpdate("DROP SCHEMA IF EXISTS missing");
+  }
+
+  @Test
+  void creatingWhatExistsIsADuplicate() throws SQLException {
+    st.executeUpdate("CREATE TABLE x (id INTEGER NOT NULL PRIMARY KEY)");
+    st.executeUpdate("CREATE SCHEMA s2");
+    st.executeUpdate("CREATE SEQUENCE q");
+    for (String sql : List.of("CREATE TABLE x (id INTEGER NOT NULL PRIMARY KEY)",
+        "CREATE SCHEMA s2", "CREATE SEQUENCE q", "CREATE VIEW x AS SELECT 1 AS c1")) {
+      assertEquals("42P07", assertThrows(SQLException.class, () -> st.executeUpdate(sql), sql)
+          .getSQLState(), sql);
+    }
+    st.executeUpdate("CREATE TABLE IF NOT EXISTS x (id INTEGER NOT NULL PRIMARY KEY)");
+    st.executeUpdate("CREATE SCHEMA IF NOT EXISTS s2");
+    assertEquals(List.of("DEFAULT.X"), tables(c));
   }
 }
