@@ -302,15 +302,8 @@ public class BasaltPrepare extends CalcitePrepareImpl {
         RelNode input = m.getInput();
         List<RexNode> sources = m.getSourceExpressionList();
         if (m.getOperation() == org.apache.calcite.rel.core.TableModify.Operation.UPDATE) {
-          // the new values follow the table's columns in the input
-          int columns = t.definition().columns().size();
-          int[] target = new int[input.getRowType().getFieldCount()];
-          java.util.Arrays.fill(target, -1);
-          List<String> updated = m.getUpdateColumnList();
-          for (int u = 0; u < updated.size() && columns + u < target.length; u++) {
-            target[columns + u] = t.definition().columnIndex(updated.get(u));
-          }
-          input = io.basaltdb.sql.rel.AssignmentCasts.widen(input, target, t.definition());
+          input = io.basaltdb.sql.rel.AssignmentCasts.forUpdate(input, m.getUpdateColumnList(),
+              t.definition());
           sources = io.basaltdb.sql.rel.AssignmentCasts.sources(sources, input,
               m.getCluster().getRexBuilder());
         }
@@ -335,10 +328,8 @@ public class BasaltPrepare extends CalcitePrepareImpl {
         return rel;
       }
       var def = converted.getTable().unwrap(BasaltSqlTable.class).definition();
-      int[] columns = new int[def.columns().size()];
-      java.util.Arrays.setAll(columns, i -> i); // an insert's input is the table's row
       BasaltTableModify modify = (BasaltTableModify) converted.copy(converted.getTraitSet(),
-          List.of(io.basaltdb.sql.rel.AssignmentCasts.widen(converted.getInput(), columns, def)));
+          List.of(io.basaltdb.sql.rel.AssignmentCasts.forInsert(converted.getInput(), def)));
       List<Integer> listed = null;
       if (call.getTargetColumnList() != null) {
         listed = new ArrayList<>();

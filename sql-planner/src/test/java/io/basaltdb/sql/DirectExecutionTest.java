@@ -2,16 +2,12 @@ package io.basaltdb.sql;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.basaltdb.engine.Database;
-import io.basaltdb.engine.EngineOptions;
-import io.basaltdb.sql.jdbc.BasaltConnections;
 import io.basaltdb.sql.rel.DirectExecution;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
-import java.util.Properties;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -20,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * Plans that are only a Basalt scan, or a write of one row, run without generated code
  * ({@link DirectExecution}) and answer as the compiled plans do; other plans are compiled.
  */
-class DirectExecutionTest {
+class DirectExecutionTest extends TemporaryDatabaseTest {
   private static final List<String> DIRECT = List.of(
       "SELECT v FROM t WHERE id = 3",
       "SELECT * FROM t WHERE id BETWEEN 3 AND 7",
@@ -39,37 +35,14 @@ class DirectExecutionTest {
       "UPDATE t SET v = 'z' WHERE id = 3",
       "DELETE FROM t WHERE id = 4");
 
-  private Database db;
-
   @BeforeEach
   void open() throws SQLException {
-    db = Database.openTemporary(EngineOptions.defaults());
-    try (Connection c = connection(); Statement st = c.createStatement()) {
-      st.executeUpdate("CREATE TABLE t (id INTEGER NOT NULL PRIMARY KEY, v VARCHAR(5), "
-          + "n BIGINT, d DECIMAL(6, 2))");
-      reset(st);
-    }
-  }
-
-  /** The table's 20 rows, as before any statement wrote. */
-  private static void reset(Statement st) throws SQLException {
-    st.executeUpdate("DELETE FROM t");
-    for (int i = 0; i < 20; i++) {
-      st.executeUpdate("UPSERT INTO t VALUES (" + i + ", 'v" + i + "', " + i * 10 + ", "
-          + i + ".25)");
-    }
+    createSampleTable(st);
   }
 
   @AfterEach
-  void close() {
+  void clearSwitch() {
     System.clearProperty(BasaltPrepare.DIRECT_SWITCH);
-    db.close();
-  }
-
-  private Connection connection() throws SQLException {
-    Properties p = new Properties();
-    p.setProperty("planCacheSize", "0"); // every statement planned here
-    return BasaltConnections.open(db, p);
   }
 
   /** Plans made directly by the last {@link #run}'s statement (not its checks). */
@@ -77,7 +50,7 @@ class DirectExecutionTest {
 
   private List<String> run(String sql, boolean directOn) throws SQLException {
     System.setProperty(BasaltPrepare.DIRECT_SWITCH, Boolean.toString(directOn));
-    try (Connection c = connection(); Statement st = c.createStatement()) {
+    try (Connection c = connectionWithoutPlanCache(); Statement st = c.createStatement()) {
       long before = DirectExecution.USED.get();
       List<String> out = st.execute(sql) ? SqlTestSupport.rows(st.getResultSet())
           : List.of("count " + st.getUpdateCount());
@@ -85,7 +58,8 @@ class DirectExecutionTest {
       if (!sql.startsWith("SELECT")) {
         out = new java.util.ArrayList<>(out);
         out.addAll(SqlTestSupport.rows(c, "SELECT * FROM t ORDER BY id"));
-        reset(st);
+        st.executeUpdate("DELETE FROM t");
+        fillSampleTable(st);
       }
       return out;
     }
@@ -108,7 +82,7 @@ class DirectExecutionTest {
 
   @Test
   void preparedWritesAndTheirBatches() throws SQLException {
-    try (Connection c = connection();
+    try (Connection c = connectionWithoutPlanCache();
         PreparedStatement p = c.prepareStatement("UPSERT INTO t (id, v, n) VALUES (?, ?, ?)")) {
       p.setInt(1, 200);
       p.setString(2, "one");
@@ -131,7 +105,7 @@ class DirectExecutionTest {
   /** Column labels come from the statement (its aliases), not from the scan's fields. */
   @Test
   void labelsAreTheStatements() throws SQLException {
-    try (Connection c = connection(); Statement st = c.createStatement();
+    try (Connection c = connectionWithoutPlanCache(); Statement st = c.createStatement();
         java.sql.ResultSet rs = st.executeQuery("SELECT id AS k, v AS name FROM t WHERE id = 1")) {
       assertEquals("K", rs.getMetaData().getColumnLabel(1));
       assertEquals("NAME", rs.getMetaData().getColumnLabel(2));

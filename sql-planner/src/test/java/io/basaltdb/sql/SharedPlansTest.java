@@ -21,12 +21,7 @@ import org.junit.jupiter.api.Test;
 class SharedPlansTest extends TemporaryDatabaseTest {
   @BeforeEach
   void open() throws SQLException {
-    st.executeUpdate("CREATE TABLE t (id INTEGER NOT NULL PRIMARY KEY, v VARCHAR(5), "
-        + "n BIGINT, d DECIMAL(6, 2))");
-    for (int i = 0; i < 20; i++) {
-      st.executeUpdate("INSERT INTO t VALUES (" + i + ", 'v" + i + "', " + i * 10 + ", "
-          + i + ".25)");
-    }
+    createSampleTable(st);
   }
 
   private List<String> rows(String sql) throws SQLException {

@@ -3,14 +3,10 @@ package io.basaltdb.sql;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.basaltdb.engine.Database;
-import io.basaltdb.engine.EngineOptions;
-import io.basaltdb.sql.jdbc.BasaltConnections;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
-import java.util.Properties;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -20,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * the cost-based search gives them (the same EXPLAIN) and the same answers; statements it does
  * not take still go to the search.
  */
-class ShortPathTest {
+class ShortPathTest extends TemporaryDatabaseTest {
   private static final List<String> SHORT = List.of(
       "SELECT v FROM t WHERE id = 3",
       "SELECT * FROM t WHERE id BETWEEN 3 AND 7",
@@ -51,41 +47,25 @@ class ShortPathTest {
       "SELECT v FROM t WHERE id IN (SELECT a FROM p)",
       "SELECT v, ROW_NUMBER() OVER (ORDER BY id) FROM t WHERE id < 4");
 
-  private Database db;
-
   @BeforeEach
   void open() throws SQLException {
-    db = Database.openTemporary(EngineOptions.defaults());
-    try (Connection c = connection(); Statement st = c.createStatement()) {
-      st.executeUpdate("CREATE TABLE t (id INTEGER NOT NULL PRIMARY KEY, v VARCHAR(5), "
-          + "n BIGINT, d DECIMAL(6, 2))");
-      st.executeUpdate("CREATE TABLE p (a INTEGER NOT NULL, b VARCHAR(4) NOT NULL, "
-          + "CONSTRAINT pk PRIMARY KEY (a, b)) SALT_BUCKETS = 2");
-      for (int i = 0; i < 20; i++) {
-        st.executeUpdate("UPSERT INTO t VALUES (" + i + ", 'v" + i + "', " + i * 10 + ", "
-            + i + ".25)");
-        st.executeUpdate("UPSERT INTO p VALUES (" + (i % 4) + ", 'k" + i + "')");
-      }
+    createSampleTable(st);
+    st.executeUpdate("CREATE TABLE p (a INTEGER NOT NULL, b VARCHAR(4) NOT NULL, "
+        + "CONSTRAINT pk PRIMARY KEY (a, b)) SALT_BUCKETS = 2");
+    for (int i = 0; i < 20; i++) {
+      st.executeUpdate("UPSERT INTO p VALUES (" + (i % 4) + ", 'k" + i + "')");
     }
   }
 
   @AfterEach
-  void close() {
+  void clearSwitch() {
     System.clearProperty(ShortPath.SWITCH);
-    db.close();
-  }
-
-  /** A connection that keeps no plans, so each statement is planned here. */
-  private Connection connection() throws SQLException {
-    Properties p = new Properties();
-    p.setProperty("planCacheSize", "0");
-    return BasaltConnections.open(db, p);
   }
 
   private List<String> rows(String sql) throws SQLException {
-    try (Connection c = connection(); Statement st = c.createStatement()) {
-      return st.execute(sql) ? SqlTestSupport.rows(st.getResultSet())
-          : List.of("count " + st.getUpdateCount());
+    try (Connection own = connectionWithoutPlanCache(); Statement s = own.createStatement()) {
+      return s.execute(sql) ? SqlTestSupport.rows(s.getResultSet())
+          : List.of("count " + s.getUpdateCount());
     }
   }
 

@@ -25,11 +25,32 @@ import org.apache.calcite.sql.type.SqlTypeFamily;
 public final class AssignmentCasts {
   private AssignmentCasts() {}
 
+  /** An INSERT's input (the table's row, field i to column i) without its cutting casts. */
+  public static RelNode forInsert(RelNode input, SqlTableDef def) {
+    int[] columns = new int[def.columns().size()];
+    java.util.Arrays.setAll(columns, i -> i);
+    return widen(input, columns, def);
+  }
+
+  /**
+   * An UPDATE's input (the table's columns, then one new value per updated column) without the
+   * cutting casts of its new values.
+   */
+  public static RelNode forUpdate(RelNode input, List<String> updated, SqlTableDef def) {
+    int columns = def.columns().size();
+    int[] target = new int[input.getRowType().getFieldCount()];
+    java.util.Arrays.fill(target, -1);
+    for (int u = 0; u < updated.size() && columns + u < target.length; u++) {
+      target[columns + u] = def.columnIndex(updated.get(u));
+    }
+    return widen(input, target, def);
+  }
+
   /**
    * The write's input with the cutting casts of its projection taken away:
    * {@code columnOfField[i]} is the table column field {@code i} is written to, or -1.
    */
-  public static RelNode widen(RelNode input, int[] columnOfField, SqlTableDef def) {
+  private static RelNode widen(RelNode input, int[] columnOfField, SqlTableDef def) {
     if (!(input instanceof org.apache.calcite.rel.core.Project p)) {
       return input;
     }
