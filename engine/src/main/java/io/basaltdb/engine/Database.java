@@ -381,6 +381,11 @@ public final class Database implements AutoCloseable {
     return wal.segmentCount();
   }
 
+  /** How many fsyncs the log has made (a diagnostic: group commit shares them between writers). */
+  public long walSyncCount() {
+    return wal.syncCount();
+  }
+
   /**
    * Returns once everything written so far (ASYNC writes included) is in the log on stable
    * storage: what a SYNC statement that wrote through ASYNC batches waits for.

@@ -60,9 +60,22 @@ public final class Mvcc {
   /** Completes the write and waits until readers can see it (read-your-writes). */
   public void completeAndWait(WriteEntry e) {
     complete(e);
+    awaitReadPoint(e.seq);
+  }
+
+  /** The sequence id of the last write begun (completed or not); the read point if none is pending. */
+  public synchronized long lastBegun() {
+    return pending.isEmpty() ? readPoint : pending.peekLast().seq;
+  }
+
+  /** Waits until readers see every write up to {@code seq}. */
+  public void awaitReadPoint(long seq) {
+    if (readPoint >= seq) {
+      return;
+    }
     synchronized (this) {
       boolean interrupted = false;
-      while (readPoint < e.seq) {
+      while (readPoint < seq) {
         try {
           wait();
         } catch (InterruptedException ie) {

@@ -253,33 +253,52 @@ public final class Region implements AutoCloseable {
     return mutateRowWith(row, durability, fn, read);
   }
 
-  /** {@code read} null: nothing is read ({@code fn} sees no cells). */
+  /**
+   * {@code read} null: nothing is read ({@code fn} sees no cells). The row lock covers the read,
+   * {@code fn} and the staging of the write (sequence id, log record, memstore), not the log
+   * sync: a later writer of the row may stage on top while this one syncs, so writes of one
+   * row share an fsync too. That later writer reads the row {@linkplain #getLocked including
+   * staged writes}; it completes after them (MVCC order) and its sync covers their records.
+   */
   private List<Cell> mutateRowWith(byte[] row, Durability durability,
       Function<List<Cell>, List<Cell>> fn, ReadSpec read) {
     checkOpen();
     MutationChecks.checkRow(descriptor, row);
     ctx.budget().awaitRoom(requests::requestFlushOrFail);
     requests.waitIfTooBig(this::memstoreBytes, () -> closed);
+    StagedWrite staged = null;
+    long seenUpTo;
     Lock lock = rowLocks.lockRow(row);
     try {
-      List<Cell> current = read != null ? get(row, read) : List.of();
+      List<Cell> current = read != null ? getLocked(row, read) : List.of();
       List<Cell> cells = fn.apply(current);
-      if (cells == null || cells.isEmpty()) {
-        if (durability == Durability.SYNC) {
-          // nothing to write, but the caller acts on what it saw (a failed check, say), which
-          // may be an ASYNC write still unsynced: a SYNC operation returns with it durable
-          ctx.wal().syncAll();
-        }
-        return List.of();
+      if (cells != null && !cells.isEmpty()) {
+        validate(row, cells);
+        staged = stage(row, cells, durability);
       }
-      validate(row, cells);
-      return applyLocked(row, cells, durability);
+      seenUpTo = mvcc.lastBegun();
     } finally {
       lock.unlock();
     }
+    if (staged == null) {
+      // nothing to write, but the caller acts on what it saw (a failed check, say), which may
+      // be a write still staged: return only once that is visible to every reader, and for
+      // SYNC durable (it may be an ASYNC write, or a SYNC one whose sync then fails)
+      if (durability == Durability.SYNC) {
+        ctx.wal().syncAll();
+      }
+      mvcc.awaitReadPoint(seenUpTo);
+      return List.of();
+    }
+    return complete(staged);
   }
 
-  private List<Cell> applyLocked(byte[] row, List<Cell> cells, Durability durability) {
+  /** A write staged under its row lock: logged (not yet synced) and in the memstore. */
+  private record StagedWrite(Mvcc.WriteEntry entry, List<Cell> cells, Durability durability,
+      long walPosition) {}
+
+  // row lock held
+  private StagedWrite stage(byte[] row, List<Cell> cells, Durability durability) {
     long now = ctx.options().clock().millis();
     List<Cell> stamped = new ArrayList<>(cells.size());
     Mvcc.WriteEntry entry = null;
@@ -322,24 +341,30 @@ public final class Region implements AutoCloseable {
     } finally {
       updatesLock.readLock().unlock();
     }
-    if (durability == Durability.SYNC) {
+    return new StagedWrite(entry, stamped, durability, walPosition);
+  }
+
+  // row lock released
+  private List<Cell> complete(StagedWrite w) {
+    if (w.durability == Durability.SYNC) {
       try {
-        ctx.wal().sync(walPosition);
+        ctx.wal().sync(w.walPosition);
       } catch (RuntimeException e) {
         // its writer is told it failed, so no reader may ever see it and no flush may keep it:
         // the cells leave the memstore before the write completes (the log is now poisoned,
-        // so no flush can run meanwhile: a flush syncs the log first)
-        for (Cell c : stamped) {
+        // so no flush can run meanwhile: a flush syncs the log first, and any write staged on
+        // top of this one fails its own sync the same way)
+        for (Cell c : w.cells) {
           stores.get(c.family()).remove(c);
         }
-        mvcc.complete(entry);
+        mvcc.complete(w.entry);
         throw e;
       }
     }
-    mvcc.completeAndWait(entry);
+    mvcc.completeAndWait(w.entry);
     writes.incrementAndGet();
     requests.maybeRequestFlush(stores.values());
-    return stamped;
+    return w.cells;
   }
 
   /** The newest visible version's timestamp of a column, or now if it has none. */
@@ -347,7 +372,7 @@ public final class Region implements AutoCloseable {
     Store s = storeFor(c);
     NavigableSet<byte[]> q = io.basaltdb.engine.read.ColumnQuery.qualifierSet();
     q.add(c.qualifier());
-    for (Cell x : get(row, new ReadSpec(Map.of(s.family(), q), 0, Long.MAX_VALUE, 1))) {
+    for (Cell x : getLocked(row, new ReadSpec(Map.of(s.family(), q), 0, Long.MAX_VALUE, 1))) {
       return x.timestamp();
     }
     return now;
@@ -425,13 +450,31 @@ public final class Region implements AutoCloseable {
         ctx.options().clock().millis());
   }
 
+  /**
+   * The row as its lock holder must see it: every write to it, staged ones included (they all
+   * staged under this lock before it was taken, and none is in flight now). Reading at an
+   * unbounded read point is exact for this one row only.
+   */
+  private List<Cell> getLocked(byte[] row, ReadSpec spec) {
+    byte[] stop = Arrays.copyOf(row, row.length + 1);
+    try (RegionScanner s = openScanner(spec, row, stop, row, true)) {
+      List<Cell> r = s.next();
+      return r == null ? List.of() : r;
+    }
+  }
+
   private RegionScanner openScanner(ReadSpec spec, byte[] start, byte[] stop, byte[] getRow) {
+    return openScanner(spec, start, stop, getRow, false);
+  }
+
+  private RegionScanner openScanner(ReadSpec spec, byte[] start, byte[] stop, byte[] getRow,
+      boolean staged) {
     reads.incrementAndGet();
     List<Store> selected = selectStores(spec);
     List<StoreView> views = new ArrayList<>(selected.size());
     long rp = snapshots.acquire(selected, views, mvcc);
-    return new RegionScanner(selected, views, spec, start, stop, getRow, rp,
-        ctx.options().clock().millis());
+    return new RegionScanner(selected, views, spec, start, stop, getRow,
+        staged ? Long.MAX_VALUE : rp, ctx.options().clock().millis());
   }
 
   private List<Store> selectStores(ReadSpec spec) {

@@ -18,12 +18,14 @@ import java.util.concurrent.TimeUnit;
  * The writing side of the database's log. Always starts a new segment when opened.
  *
  * <p>Positions: every appended record ends at a <em>logical position</em> that grows across
- * segments; {@link #sync(long)} makes everything up to a position durable. Group commit: the
- * first syncer writes the shared buffer and fsyncs; everyone whose position it covered returns.
+ * segments; {@link #sync(long)} makes everything up to a position durable. Group commit: one
+ * syncer at a time (the leader) writes the shared buffer and fsyncs; the others wait on
+ * {@code syncMonitor}, and everyone whose position the fsync covered returns at once, the rest
+ * electing the next leader.
  *
  * <p>Locks: {@code appendLock} guards the buffer, the current channel, positions and the
- * segment list; {@code syncLock} serialises fsyncs (held without {@code appendLock} while
- * forcing, so appends continue during an fsync). A failed write or fsync poisons the log:
+ * segment list; {@code syncMonitor} guards the leader flag and is never held during an fsync
+ * (so neither appends nor covered waiters queue behind one). A failed write or fsync poisons the log:
  * every later call fails, since nothing after the failure could be acknowledged safely.
  */
 public final class WriteAheadLog implements AutoCloseable {
@@ -37,7 +39,7 @@ public final class WriteAheadLog implements AutoCloseable {
   private final Path dir;
   private final long rollBytes;
   private final Object appendLock = new Object();
-  private final Object syncLock = new Object();
+  private final Object syncMonitor = new Object();
 
   // guarded by appendLock
   private final Deque<Segment> closedSegments = new ArrayDeque<>();
@@ -53,7 +55,16 @@ public final class WriteAheadLog implements AutoCloseable {
   private volatile long syncedPosition;
   private volatile IOException failure;
   private final ScheduledFuture<?> asyncSyncTask;
+  // guarded by syncMonitor
+  private boolean syncing;
   private long syncCount;
+  private int syncCallers;
+  // group-commit gathering (see forceWritten): written under appendLock, read by the leader
+  private volatile long appendedRecords;
+  // the leader's (handed from leader to leader under syncMonitor)
+  private long scheduledRecords;
+  private int expectedRecords = 1;
+  private long fsyncNanosAverage;
 
   /**
    * Opens the log in {@code dir} with a fresh segment numbered after the existing ones, which
@@ -126,6 +137,7 @@ public final class WriteAheadLog implements AutoCloseable {
       checkUsable();
       buffer.put(a, 0, w.size());
       appendedPosition += w.size();
+      appendedRecords++;
       segmentBytes += w.size();
       segmentMaxSeq = Math.max(segmentMaxSeq, edit.sequenceId());
       if (buffer.size() >= BUFFER_FLUSH_BYTES) {
@@ -197,37 +209,104 @@ public final class WriteAheadLog implements AutoCloseable {
     }
   }
 
-  /** Returns once everything up to {@code position} is on stable storage. */
+  /**
+   * Returns once everything up to {@code position} is on stable storage. Group commit: if an
+   * fsync is running, waits for it (without holding any lock the fsync needs) and returns if it
+   * covered {@code position}; otherwise becomes the next leader and fsyncs everything written
+   * so far, for itself and for everyone who appended meanwhile.
+   */
   public void sync(long position) {
+    sync(position, 1);
+  }
+
+  /** {@code writers}: 1 for a writer's sync, 0 for the background one (it appends nothing). */
+  private void sync(long position, int writers) {
     if (syncedPosition >= position) {
       return;
     }
-    synchronized (syncLock) {
+    synchronized (syncMonitor) {
+      syncCallers += writers;
+      awaitLeader(position);
       if (syncedPosition >= position) {
+        syncCallers -= writers;
         return;
       }
-      FileChannel ch;
-      long target;
-      synchronized (appendLock) {
-        checkUsable();
-        writeBuffer();
-        ch = channel;
-        target = writtenPosition;
-      }
-      try {
-        ch.force(false);
-      } catch (java.nio.channels.ClosedChannelException e) {
-        // the segment was rolled (and forced) meanwhile; roll() advanced syncedPosition
-        if (syncedPosition < position) {
-          sync(position);
+      syncing = true;
+    }
+    long synced = -1;
+    try {
+      synced = forceWritten();
+    } finally {
+      synchronized (syncMonitor) {
+        syncing = false;
+        syncCallers -= writers;
+        if (synced >= 0) {
+          syncCount++;
+          syncedPosition = Math.max(syncedPosition, synced);
         }
-        return;
-      } catch (IOException e) {
-        failure = e;
-        throw StorageIOException.wrap("cannot fsync write-ahead log", e);
+        expectedRecords = Math.max(1, syncCallers + writers);
+        syncMonitor.notifyAll();
       }
-      syncCount++;
-      syncedPosition = Math.max(syncedPosition, target);
+    }
+    if (syncedPosition < position) {
+      sync(position, writers); // the segment rolled during the fsync; roll() forced less
+    }
+  }
+
+  /** syncMonitor held: waits while a leader fsyncs and {@code position} is not yet durable. */
+  private void awaitLeader(long position) {
+    boolean interrupted = false;
+    while (syncing && syncedPosition < position) {
+      try {
+        syncMonitor.wait();
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * The leader's fsync: writes the buffer, forces the channel; returns the position made
+   * durable. Gathering: when the last fsync ended with {@code n} threads syncing, the writers
+   * it released are likely to append again at once, so the leader waits (at most half an
+   * average fsync) until {@code n} records are unsynced, instead of syncing a small batch and
+   * making them wait a whole fsync behind it. One writer never waits.
+   */
+  private long forceWritten() {
+    FileChannel ch;
+    long target;
+    gather();
+    synchronized (appendLock) {
+      checkUsable();
+      writeBuffer();
+      ch = channel;
+      target = writtenPosition;
+      scheduledRecords = appendedRecords;
+    }
+    long t0 = System.nanoTime();
+    try {
+      ch.force(false);
+      long took = System.nanoTime() - t0;
+      fsyncNanosAverage = fsyncNanosAverage == 0 ? took : (fsyncNanosAverage * 7 + took) / 8;
+      return target;
+    } catch (java.nio.channels.ClosedChannelException e) {
+      // the segment was rolled (and forced up to at least target) meanwhile
+      return syncedPosition;
+    } catch (IOException e) {
+      failure = e;
+      throw StorageIOException.wrap("cannot fsync write-ahead log", e);
+    }
+  }
+
+  // leader only
+  private void gather() {
+    long deadline = System.nanoTime() + fsyncNanosAverage / 2;
+    while (appendedRecords - scheduledRecords < expectedRecords && failure == null
+        && deadline - System.nanoTime() > 0) {
+      Thread.yield();
     }
   }
 
@@ -243,7 +322,11 @@ public final class WriteAheadLog implements AutoCloseable {
   private void backgroundSync() {
     try {
       if (!closed && failure == null) {
-        syncAll();
+        long p;
+        synchronized (appendLock) {
+          p = appendedPosition;
+        }
+        sync(p, 0);
       }
     } catch (RuntimeException e) {
       // recorded in failure; writers see it on their next call
@@ -251,7 +334,7 @@ public final class WriteAheadLog implements AutoCloseable {
   }
 
   public long syncCount() {
-    synchronized (syncLock) {
+    synchronized (syncMonitor) {
       return syncCount;
     }
   }
@@ -301,7 +384,11 @@ public final class WriteAheadLog implements AutoCloseable {
     if (asyncSyncTask != null) {
       asyncSyncTask.cancel(false);
     }
-    synchronized (syncLock) {
+    synchronized (syncMonitor) {
+      awaitLeader(Long.MAX_VALUE);
+      syncing = true; // no fsync starts while the log closes; later ones find it closed
+    }
+    try {
       synchronized (appendLock) {
         if (closed) {
           return;
@@ -321,6 +408,11 @@ public final class WriteAheadLog implements AutoCloseable {
             // closing anyway
           }
         }
+      }
+    } finally {
+      synchronized (syncMonitor) {
+        syncing = false;
+        syncMonitor.notifyAll();
       }
     }
     if (failure != null) {
