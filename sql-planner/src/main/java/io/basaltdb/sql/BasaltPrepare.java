@@ -131,7 +131,8 @@ public class BasaltPrepare extends CalcitePrepareImpl {
   @Override
   public <T> CalciteSignature<T> prepareSql(CalcitePrepare.Context context,
       CalcitePrepare.Query<T> query, Type elementType, long maxRowCount) {
-    Database db = query.sql == null ? null : BasaltSchema.database(context.getRootSchema());
+    Database db = query.sql == null ? null
+        : BasaltSchema.connectionDatabase(context.getMutableRootSchema());
     if (db == null) {
       return super.prepareSql(context, query, elementType, maxRowCount);
     }

@@ -160,6 +160,25 @@ public final class BasaltSchema extends AbstractSchema {
     SYNCED.put(connection, namespaces);
   }
 
+  /** Per connection (its mutable root schema), the database behind it. */
+  private static final Map<CalciteSchema, Database> DATABASE_OF =
+      java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+
+  /**
+   * The database behind a connection (its mutable root schema), or null; remembered, since
+   * finding it lists the root's sub-schemas (a tenth of a cached one-row statement).
+   */
+  public static Database connectionDatabase(CalciteSchema connection) {
+    Database db = DATABASE_OF.get(connection);
+    if (db == null) {
+      db = database(connection);
+      if (db != null) {
+        DATABASE_OF.put(connection, db);
+      }
+    }
+    return db;
+  }
+
   /** The database behind a statement's root schema, or null. */
   public static Database database(SchemaPlus root) {
     return database(CalciteSchema.from(root));

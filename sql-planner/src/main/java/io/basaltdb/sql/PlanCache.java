@@ -2,9 +2,9 @@ package io.basaltdb.sql;
 
 import io.basaltdb.engine.Database;
 import java.lang.reflect.Type;
-import java.util.LinkedHashMap;
+import com.google.common.cache.Cache;
+import com.google.common.cache.CacheBuilder;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.calcite.jdbc.CalcitePrepare.CalciteSignature;
 
@@ -26,17 +26,16 @@ public final class PlanCache {
   record Key(long catalogVersion, List<String> schemaPath, String sql, Type elementType,
       long maxRowCount, String dialect) {}
 
-  private final Map<Key, CalciteSignature<?>> plans =
-      new LinkedHashMap<>(64, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Key, CalciteSignature<?>> e) {
-          return size() > capacity;
-        }
-      };
+  // replaced whole when the capacity changes; Guava's cache: reads take no lock
+  private volatile Cache<Key, CalciteSignature<?>> plans = newPlans(DEFAULT_CAPACITY);
   private final AtomicLong hits = new AtomicLong();
   private final AtomicLong misses = new AtomicLong();
   private final AtomicLong shared = new AtomicLong();
   private volatile int capacity = DEFAULT_CAPACITY;
+
+  private static Cache<Key, CalciteSignature<?>> newPlans(int capacity) {
+    return CacheBuilder.newBuilder().maximumSize(capacity).build();
+  }
 
   static PlanCache of(Database db) {
     return db.extension(PlanCache.class, PlanCache::new);
@@ -44,32 +43,30 @@ public final class PlanCache {
 
   /** The plan for {@code key}, or null (counted as a hit or a miss). */
   CalciteSignature<?> get(Key key) {
-    CalciteSignature<?> plan;
-    synchronized (plans) {
-      plan = plans.get(key);
-    }
+    CalciteSignature<?> plan = plans.getIfPresent(key);
     (plan == null ? misses : hits).incrementAndGet();
     return plan;
   }
 
   void put(Key key, CalciteSignature<?> plan) {
-    synchronized (plans) {
-      if (capacity > 0) {
-        plans.put(key, plan);
-      }
+    if (capacity > 0) {
+      plans.put(key, plan);
     }
   }
 
-  /** Keeps at most {@code n} plans from now on (the least recently used go first). */
+  /** Keeps at most {@code n} plans from now on (the most recently used are kept). */
   public static void setCapacity(Database db, int n) {
     PlanCache c = of(db);
-    synchronized (c.plans) {
-      c.capacity = n;
-      var it = c.plans.entrySet().iterator();
-      while (c.plans.size() > n && it.hasNext()) {
-        it.next();
-        it.remove();
+    synchronized (c) {
+      if (n == c.capacity) {
+        return;
       }
+      Cache<Key, CalciteSignature<?>> next = newPlans(n);
+      if (n > 0) {
+        next.putAll(c.plans.asMap());
+      }
+      c.capacity = n;
+      c.plans = next;
     }
   }
 
@@ -80,10 +77,9 @@ public final class PlanCache {
 
   public static Stats stats(Database db) {
     PlanCache c = of(db);
-    synchronized (c.plans) {
-      return new Stats(c.capacity, c.plans.size(), c.hits.get(), c.misses.get(),
-          c.shared.get());
-    }
+    c.plans.cleanUp();
+    return new Stats(c.capacity, (int) c.plans.size(), c.hits.get(), c.misses.get(),
+        c.shared.get());
   }
 
   long hits() {

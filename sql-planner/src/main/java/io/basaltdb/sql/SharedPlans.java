@@ -123,24 +123,19 @@ final class SharedPlans {
     };
   }
 
-  /** A bounded map, least recently used entries dropped first, shared by threads. */
+  /** A bounded map, least recently used entries dropped first, read by threads without a lock. */
   private static class Lru<V> {
-    private final Map<String, V> map;
+    private final com.google.common.cache.Cache<String, V> map;
 
     Lru(int capacity) {
-      map = new java.util.LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, V> e) {
-          return size() > capacity;
-        }
-      };
+      map = com.google.common.cache.CacheBuilder.newBuilder().maximumSize(capacity).build();
     }
 
-    synchronized V get(String key) {
-      return map.get(key);
+    V get(String key) {
+      return map.getIfPresent(key);
     }
 
-    synchronized void put(String key, V value) {
+    void put(String key, V value) {
       map.put(key, value);
     }
   }

@@ -28,8 +28,11 @@ import java.util.concurrent.Future;
  *
  * <pre>
  * bin/basalt bench adhoc [--rows 100000] [--statements 2000] [--mixed 2000] [--updates 2000]
- *                        [--runs 3] [--dir bench-data] [--csv out.csv]
+ *                        [--runs 3] [--dir bench-data] [--csv out.csv] [--only counter]
  * </pre>
+ *
+ * {@code --only TEXT} runs just the measures whose name contains TEXT (the load and warm-up
+ * still run).
  *
  * Tables: {@code kv(id BIGINT PRIMARY KEY, grp INTEGER, val BIGINT, pad VARCHAR(100))} (grp =
  * id / 10), {@code cust(id PRIMARY KEY, nation, name)} (one per grp), {@code nation(id PRIMARY
@@ -46,6 +49,7 @@ public final class AdhocBench {
   private final Path base;
   private final Map<String, double[]> results = new LinkedHashMap<>(); // basalt, h2, rate?
   private final Random random = new Random(2026);
+  private String only;
 
   AdhocBench(int rows, int statements, int mixed, int updates, int runs, Path base) {
     this.rows = rows;
@@ -68,6 +72,7 @@ public final class AdhocBench {
     int runs = 3;
     Path dir = Path.of("bench-data");
     Path csv = null;
+    String only = null;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--rows" -> rows = Integer.parseInt(args[++i]);
@@ -77,15 +82,17 @@ public final class AdhocBench {
         case "--runs" -> runs = Integer.parseInt(args[++i]);
         case "--dir" -> dir = Path.of(args[++i]);
         case "--csv" -> csv = Path.of(args[++i]);
+        case "--only" -> only = args[++i];
         default -> {
           System.err.println("usage: bench adhoc [--rows N] [--statements N] [--mixed N] "
-              + "[--updates N] [--runs N] [--dir D] [--csv F]");
+              + "[--updates N] [--runs N] [--dir D] [--csv F] [--only TEXT]");
           System.exit(2);
         }
       }
     }
     AdhocBench b = new AdhocBench(rows, statements, mixed, updates, runs,
         dir.resolve("adhoc-" + System.nanoTime()).toAbsolutePath());
+    b.only = only;
     try {
       b.run();
     } finally {
@@ -146,10 +153,15 @@ public final class AdhocBench {
     double run(Connection c) throws Exception;
   }
 
-  /** Median of {@code runs} alternating runs. */
+  /** Median of {@code runs} alternating runs, after one untimed run of each (JIT warm-up). */
   private void measure(String name, Connection basalt, Connection h2, Work w) throws Exception {
+    if (!selected(name)) {
+      return;
+    }
     double[] b = new double[runs];
     double[] h = new double[runs];
+    w.run(basalt);
+    w.run(h2);
     for (int i = 0; i < runs; i++) {
       b[i] = w.run(basalt);
       h[i] = w.run(h2);
@@ -170,7 +182,14 @@ public final class AdhocBench {
    * start, and from the moment the JDBC drivers are loaded (the JVM's own start-up and the
    * bench's class loading are not the driver's).
    */
+  private boolean selected(String name) {
+    return only == null || name.contains(only);
+  }
+
   private void measure(String basaltPrefix, String h2Prefix) throws Exception {
+    if (!selected("first statement")) {
+      return;
+    }
     firstStatements("", basaltPrefix, h2Prefix, List.of());
     List<String> jars = jarClassPath();
     if (jars == null) {
@@ -376,29 +395,39 @@ public final class AdhocBench {
     };
   }
 
-  /** {@code n} literal counter updates over {@code threads} threads; us per update. */
+  /**
+   * {@code n} literal counter updates over {@code threads} threads, each on its own connection
+   * (opened before the clock starts); us per update.
+   */
   private double counters(Connection c, int n, int threads) throws Exception {
     if (threads == 1) {
       return updates(c, n, new Random(random.nextLong()));
     }
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
     String url = c.getMetaData().getURL();
-    List<Future<Double>> done = new ArrayList<>();
-    long t0 = System.nanoTime();
-    long seed = random.nextLong();
-    for (int t = 0; t < threads; t++) {
-      int thread = t;
-      done.add(pool.submit(() -> {
-        try (Connection own = DriverManager.getConnection(url)) {
-          return updates(own, n / threads, new Random(seed + thread));
-        }
-      }));
+    List<Connection> own = new ArrayList<>();
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      for (int t = 0; t < threads; t++) {
+        own.add(DriverManager.getConnection(url));
+      }
+      List<Future<Double>> done = new ArrayList<>();
+      long seed = random.nextLong();
+      long t0 = System.nanoTime();
+      for (int t = 0; t < threads; t++) {
+        Connection mine = own.get(t);
+        Random r = new Random(seed + t);
+        done.add(pool.submit(() -> updates(mine, n / threads, r)));
+      }
+      for (Future<Double> f : done) {
+        f.get();
+      }
+      return (System.nanoTime() - t0) / 1e3 / n;
+    } finally {
+      pool.shutdown();
+      for (Connection o : own) {
+        o.close();
+      }
     }
-    for (Future<Double> f : done) {
-      f.get();
-    }
-    pool.shutdown();
-    return (System.nanoTime() - t0) / 1e3 / n;
   }
 
   private double updates(Connection c, int n, Random r) throws SQLException {

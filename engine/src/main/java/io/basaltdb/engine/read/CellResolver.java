@@ -59,6 +59,8 @@ public final class CellResolver {
   private long lastPutTs;
   private int slots;
   private int returned;
+  /** The last wanted column of the last row to read is done: nothing more to return. */
+  private boolean finished;
   private final java.util.ArrayDeque<Cell> out = new java.util.ArrayDeque<>();
 
   public CellResolver(CellIterator in, RetentionRules rules, long nowMillis, long readPoint,
@@ -84,6 +86,7 @@ public final class CellResolver {
   public void seekToRow(byte[] targetRow, byte[] family) {
     out.clear();
     row = null;
+    finished = false;
     in.seek(CellComparator.firstOnRow(targetRow, family));
   }
 
@@ -91,6 +94,9 @@ public final class CellResolver {
   public Cell next() {
     if (!out.isEmpty()) {
       return out.poll();
+    }
+    if (finished) {
+      return null;
     }
     while (true) {
       Cell c = in.current();
@@ -208,10 +214,21 @@ public final class CellResolver {
     if (c.qualifier().length == 0) {
       return;
     }
+    if (lastWantedColumnOfLastRow(c)) {
+      finished = true; // a point read done: no seek of every source past the older versions
+      return;
+    }
     Cell n = in.current();
     if (n != null && Arrays.equals(n.qualifier(), c.qualifier()) && Arrays.equals(n.row(), c.row())) {
       in.seek(CellComparator.lastOnColumn(c.row(), c.family(), c.qualifier()));
     }
+  }
+
+  private boolean lastWantedColumnOfLastRow(Cell c) {
+    byte[] r = c.row();
+    return stopRow != null && stopRow.length == r.length + 1 && stopRow[r.length] == 0
+        && query.qualifiers() != null && query.qualifiers().higher(c.qualifier()) == null
+        && Arrays.equals(stopRow, 0, r.length, r, 0, r.length);
   }
 
   private void skipToWantedColumn(Cell c) {
