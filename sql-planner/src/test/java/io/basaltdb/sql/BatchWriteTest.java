@@ -181,19 +181,20 @@ class BatchWriteTest extends SqlTestBase {
           {12, -2_147_483_649L, "22003"},
           {3, 1e10, "22003"},
           {6, new BigDecimal("10000000000000.00"), "22003"}, // DECIMAL(15, 2)
-          {6, new BigDecimal("9999999999999.995"), "22003"}, // rounds to 14 integer digits
+          {6, new BigDecimal("9999999999999.995"), "22003"}, // a third digit past the point
+          {6, new BigDecimal("0.001"), "22003"}, // would be rounded to 0.00
       };
       for (Object[] r : refused) {
         SQLException e = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,
             () -> p.setObject((Integer) r[0], r[1]), () -> "accepted " + r[1]);
         assertEquals(r[2], e.getSQLState(), e.getMessage());
       }
-      // the longest and largest values that fit are taken; a DECIMAL is rounded to its scale
+      // the longest and largest values that fit are taken; a DECIMAL's zeros past its scale go
       Object[] row = randomRow(new Random(1), 7);
       row[1] = "s".repeat(8);
       row[2] = Integer.MIN_VALUE;
       row[3] = "v".repeat(10);
-      row[5] = new BigDecimal("9999999999999.994");
+      row[5] = new BigDecimal("9999999999999.990");
       bind(p, row);
       assertEquals(1, p.executeUpdate());
     }

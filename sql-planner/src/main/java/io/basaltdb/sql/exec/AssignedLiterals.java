@@ -15,15 +15,17 @@ import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlNumericLiteral;
 import org.apache.calcite.sql.SqlUpdate;
 
 /**
- * String and binary literals a statement assigns to columns ({@code INSERT/UPSERT ... VALUES}
+ * String, binary and exact numeric literals a statement assigns to columns ({@code INSERT/UPSERT ... VALUES}
  * or a SELECT list, {@code UPDATE ... SET c = literal}), checked against the columns' declared
  * lengths before the statement is converted: Calcite types an assigned literal by casting it
  * to the column's type, and folds the cast, which cuts a string that is too long, so the plan
- * would write a cut value without a word. A literal that does not fit is refused here with
- * 22001 naming the column, as a parameter or a computed value is when it is written
+ * would write a cut value without a word (and rounds, or cuts, a number's digits past a
+ * DECIMAL's scale or an integer type's point). A literal that does not fit is refused here with
+ * 22001 (too long) or 22003 (a number) naming the column, as a parameter or a computed value is when it is written
  * ({@link ColumnValues#fit}, once {@code rel.AssignmentCasts} has taken away the cutting
  * casts of computed values).
  */
@@ -78,6 +80,23 @@ public final class AssignedLiterals {
     };
   }
 
+  /** An exact numeric literal, signed or not, as a number; else null. */
+  private static java.math.BigDecimal exactNumber(SqlNode v) {
+    boolean negative = false;
+    SqlNode n = v;
+    if (n.getKind() == SqlKind.MINUS_PREFIX && n instanceof SqlCall c) {
+      negative = true;
+      n = c.operand(0);
+    } else if (n.getKind() == SqlKind.PLUS_PREFIX && n instanceof SqlCall c) {
+      n = c.operand(0);
+    }
+    if (n instanceof SqlNumericLiteral lit && lit.isExact()) {
+      java.math.BigDecimal d = lit.getValueAs(java.math.BigDecimal.class);
+      return negative ? d.negate() : d;
+    }
+    return null;
+  }
+
   private static List<SqlColumn> targets(SqlTableDef def, SqlNodeList named) {
     List<SqlColumn> out = new ArrayList<>();
     if (named == null) {
@@ -98,6 +117,9 @@ public final class AssignedLiterals {
         && c.getParserPosition().equals(c.operand(0).getParserPosition())) {
       v = c.operand(0); // the validator's cast to the column's type: at its operand's place
     }
+    if (v.getKind() == SqlKind.CAST && exactNumber(((SqlCall) v).operand(0)) != null) {
+      return; // the statement's own CAST of a number: it rounds as asked; its result is checked
+    }
     int cut = Integer.MAX_VALUE;
     if (v.getKind() == SqlKind.CAST && v instanceof SqlCall c
         && c.operand(1) instanceof SqlDataTypeSpec spec
@@ -109,7 +131,10 @@ public final class AssignedLiterals {
     if (column == null) {
       return;
     }
-    if (v instanceof SqlCharStringLiteral s && numeric(column)) {
+    java.math.BigDecimal number = exactNumber(v);
+    if (number != null) {
+      ColumnValues.checkAssignedNumber(column, number);
+    } else if (v instanceof SqlCharStringLiteral s && numeric(column)) {
       String text = s.getNlsString().getValue();
       try {
         if (column.type() == ColumnType.REAL || column.type() == ColumnType.DOUBLE) {

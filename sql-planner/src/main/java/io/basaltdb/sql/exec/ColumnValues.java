@@ -12,8 +12,10 @@ import org.apache.calcite.avatica.util.ByteString;
  * Values checked against their declared SQL types, so that nothing is stored, or compared,
  * as something other than what was given: a string or binary longer than its declared length
  * is refused (SQLState 22001) rather than cut, a number out of its type's range is refused
- * (22003) rather than wrapped, and a DECIMAL is rounded half-up to its declared scale and
- * refused when its integer digits exceed the declared precision minus scale (22003).
+ * (22003) rather than wrapped, and a DECIMAL that would lose a non-zero digit to its declared
+ * scale, or whose integer digits exceed the declared precision minus scale, is refused (22003)
+ * rather than rounded: {@code 123.40} fits DECIMAL(4,1) as {@code 123.4}, {@code 123.45} does
+ * not (round it in the statement, {@code ROUND(x, 1)} or a CAST, to store it rounded).
  *
  * <p>Two places check: {@link #fit} every value a write stores (whatever computed it), and
  * {@link #checkParameter} every value bound to a prepared statement's parameter, before
@@ -94,13 +96,45 @@ public final class ColumnValues {
   }
 
   private static BigDecimal decimal(Object v, int precision, int scale, String what) {
-    BigDecimal d = v instanceof BigDecimal b ? b : new BigDecimal(v.toString());
-    d = d.setScale(scale, RoundingMode.HALF_UP);
+    BigDecimal given = v instanceof BigDecimal b ? b : new BigDecimal(v.toString());
+    BigDecimal d;
+    try {
+      d = given.setScale(scale, RoundingMode.UNNECESSARY);
+    } catch (ArithmeticException e) {
+      throw new WriteExecutor.NumericOverflowException("value " + given.toPlainString() + " of "
+          + what + " has more digits after the point than DECIMAL(" + precision + ", " + scale
+          + ") keeps (" + scale + "); round it first, e.g. ROUND(x, " + scale + ")");
+    }
     if (d.precision() - d.scale() > precision - scale) {
       throw new WriteExecutor.NumericOverflowException("value " + d.toPlainString() + " of "
           + what + " does not fit DECIMAL(" + precision + ", " + scale + ")");
     }
     return d;
+  }
+
+  /**
+   * Refuses an exact number assigned to an integer or DECIMAL column that would not be stored
+   * as given: a fraction for an integer type, out of the type's range, or digits past a
+   * DECIMAL's scale (22003, naming the column).
+   */
+  public static void checkAssignedNumber(SqlColumn c, BigDecimal v) {
+    String what = "column " + c.name();
+    switch (c.type()) {
+      case TINYINT, SMALLINT, INTEGER, BIGINT -> {
+        if (v.signum() != 0 && v.stripTrailingZeros().scale() > 0) {
+          throw new WriteExecutor.NumericOverflowException("value " + v.toPlainString() + " of "
+              + what + " has a fraction; " + c.type() + " keeps whole numbers");
+        }
+        switch (c.type()) {
+          case TINYINT -> integral(v, Byte.MIN_VALUE, Byte.MAX_VALUE, "TINYINT", what);
+          case SMALLINT -> integral(v, Short.MIN_VALUE, Short.MAX_VALUE, "SMALLINT", what);
+          case INTEGER -> integral(v, Integer.MIN_VALUE, Integer.MAX_VALUE, "INTEGER", what);
+          default -> integral(v, Long.MIN_VALUE, Long.MAX_VALUE, "BIGINT", what);
+        }
+      }
+      case DECIMAL -> fit(c, v);
+      default -> { }
+    }
   }
 
   /** A number (any Java numeric type; fractions are cut, as Calcite does) within a range. */

@@ -15,12 +15,16 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 
 /**
- * Values a write computes for VARCHAR and VARBINARY columns reach the writer whole. Calcite
- * casts what an INSERT's query or an UPDATE's SET computes to the column's type, and its cast
- * cuts a string or binary value that is too long, so the writer would store a cut value
- * without a word; without the cast, the writer's check ({@code ColumnValues.fit}) refuses it
- * with 22001 naming the column. Only casts that can cut are taken away (to a declared length
- * from a longer or unbounded value of the same family); CHAR and BINARY keep theirs, which pad.
+ * Values a write computes for VARCHAR, VARBINARY and DECIMAL columns reach the writer whole.
+ * Calcite casts what an INSERT's query or an UPDATE's SET computes to the column's type, and
+ * its cast cuts a string or binary value that is too long and rounds away a number's digits
+ * past a DECIMAL's scale, so the writer would store a changed value without a word; without
+ * the cast, the writer's check ({@code ColumnValues.fit}) refuses it (22001, 22003) naming the
+ * column. Only casts that can cut are taken away: to a declared length from a longer or
+ * unbounded value of the same family, and to a DECIMAL from an exact number with more digits
+ * after the point or before it. CHAR and BINARY keep theirs, which pad; a cast from an
+ * approximate number (DOUBLE) to a DECIMAL stays (a binary fraction has no exact decimal
+ * digits to keep: it is rounded to the scale); a statement's own CAST or ROUND is its choice.
  */
 public final class AssignmentCasts {
   private AssignmentCasts() {}
@@ -86,7 +90,7 @@ public final class AssignmentCasts {
   }
 
   private static boolean unpadded(ColumnType t) {
-    return t == ColumnType.VARCHAR || t == ColumnType.VARBINARY;
+    return t == ColumnType.VARCHAR || t == ColumnType.VARBINARY || t == ColumnType.DECIMAL;
   }
 
   /** {@code e} without an outer cast that could cut it; else {@code e} itself. */
@@ -103,6 +107,27 @@ public final class AssignmentCasts {
     boolean canCut = to.getPrecision() != RelDataType.PRECISION_NOT_SPECIFIED
         && (from.getPrecision() == RelDataType.PRECISION_NOT_SPECIFIED
             || from.getPrecision() > to.getPrecision());
+    if (to.getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.DECIMAL) {
+      return exact(from) && (from.getScale() > Math.max(0, to.getScale())
+          || integerDigits(from) > integerDigits(to)) ? operand : e;
+    }
     return sameFamily && canCut ? operand : e;
+  }
+
+  private static boolean exact(RelDataType t) {
+    return switch (t.getSqlTypeName()) {
+      case TINYINT, SMALLINT, INTEGER, BIGINT, DECIMAL -> true;
+      default -> false;
+    };
+  }
+
+  private static int integerDigits(RelDataType t) {
+    return switch (t.getSqlTypeName()) {
+      case TINYINT -> 3;
+      case SMALLINT -> 5;
+      case INTEGER -> 10;
+      case BIGINT -> 19;
+      default -> t.getPrecision() - Math.max(0, t.getScale());
+    };
   }
 }
