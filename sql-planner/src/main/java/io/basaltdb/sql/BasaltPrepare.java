@@ -285,6 +285,20 @@ public class BasaltPrepare extends CalcitePrepareImpl {
       super(stmt, validator, reader, cluster, convertlets, config);
     }
 
+    /**
+     * Arithmetic on exact numbers is checked: {@code BIGINT} and {@code INTEGER} sums,
+     * differences, products and quotients that leave their type's range are 22003, as the
+     * standard asks, instead of wrapping around (Calcite checks only under a conformance such
+     * as SQL Server's, which would change much else).
+     */
+    @Override
+    public org.apache.calcite.rel.RelRoot convertQuery(SqlNode query, boolean needsValidation,
+        boolean top) {
+      org.apache.calcite.rel.RelRoot root = super.convertQuery(query, needsValidation, top);
+      return root.withRel(new org.apache.calcite.sql2rel.ConvertToChecked(
+          root.rel.getCluster().getRexBuilder(), true).visit(root.rel));
+    }
+
     /** UPDATE and DELETE: Calcite builds its own table-modify; Basalt's replaces it. */
     @Override
     protected org.apache.calcite.rel.RelRoot convertQueryRecursive(SqlNode query, boolean top,

@@ -116,7 +116,8 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
     } catch (NoSuchStatementException | MissingResultsException | NoSuchConnectionException
         | AvaticaRuntimeException e) {
       throw e;
-    } catch (RuntimeException | StackOverflowError e) {
+    } catch (RuntimeException | StackOverflowError | ExceptionInInitializerError
+        | NoClassDefFoundError e) {
       throw remote(e);
     }
   }

@@ -20,7 +20,8 @@ import java.util.Map;
  * 25006, a cancelled statement 57014, ...); a stack overflow while planning is 54001
  * (statement too complex). The engine knows nothing of SQL, so its exceptions are mapped here:
  * a missing table 42P01, a disabled table 55000, other bad input 22023, corruption XX001,
- * storage failure 58030, a closed database 08003; and Calcite's: an overflow 22003, a string
+ * storage failure 58030, a closed database 08003; and Calcite's: an overflow 22003 (exact
+ * arithmetic is checked), a division by zero 22012, a string
  * that is no number cast to one 22018, an unsupported operation 0A000, a parse or validation
  * error 42000.
  */
@@ -42,7 +43,17 @@ public final class SqlErrors {
       Map.entry(org.apache.calcite.sql.validate.SqlValidatorException.class, "42000"));
 
   public static String sqlState(Throwable t) {
+    String initializer = failedInitializer(t);
+    if (initializer != null) {
+      return initializer.contains("by zero") ? "22012"
+          : initializer.contains("ArithmeticException") ? "22003"
+          : initializer.contains("NumberFormatException") ? "22018" : "XX000";
+    }
     for (Throwable c = t; c != null; c = c.getCause()) {
+      if (c instanceof ArithmeticException a && a.getMessage() != null
+          && (a.getMessage().contains("by zero") || a.getMessage().startsWith("Division undefined"))) {
+        return "22012";
+      }
       if (c instanceof SqlStateException s) {
         return s.sqlState();
       }
@@ -60,17 +71,45 @@ public final class SqlErrors {
     return t instanceof SQLException s && s.getSQLState() != null ? s.getSQLState() : "XX000";
   }
 
+  /**
+   * What failed in the static initializer of generated code, or null: Calcite hoists constant
+   * expressions there, so {@code 9223372036854775807 + 1} or {@code 1 / 0} fails as an
+   * {@link ExceptionInInitializerError}, and a later run of the same cached code as a
+   * {@link NoClassDefFoundError} whose cause names the first failure.
+   */
+  private static String failedInitializer(Throwable t) {
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      if (c instanceof ExceptionInInitializerError e) {
+        Throwable x = e.getException();
+        return x != null ? x.getClass().getName() + ": " + x.getMessage() : String.valueOf(
+            e.getMessage());
+      }
+    }
+    return null;
+  }
+
   /** A SQLException carrying the right SQLState and the most specific message. */
   public static SQLException toSqlException(Throwable t) {
     String state = sqlState(t);
     String message = t.getMessage();
-    for (Throwable c = t; c != null; c = c.getCause()) {
+    String initializer = failedInitializer(t);
+    if (initializer != null) {
+      message = (state.equals("22012") ? "division by zero"
+          : state.equals("22003") ? "numeric value out of range" : "a constant expression failed")
+          + " (" + initializer.replaceFirst(" \\[in thread .*\\]$", "") + ")";
+    }
+    for (Throwable c = t; c != null && initializer == null; c = c.getCause()) {
       if (c instanceof io.basaltdb.engine.BasaltException || c instanceof SqlStateException) {
         message = c.getMessage();
         break;
       }
       if (c instanceof StackOverflowError) {
         message = SqlStateException.tooComplex("it nests too deeply to plan").getMessage();
+        break;
+      }
+      if (c instanceof ArithmeticException) {
+        message = (state.equals("22012") ? "division by zero" : "numeric value out of range")
+            + " (" + c.getMessage() + ")";
         break;
       }
       if (c instanceof NumberFormatException) {

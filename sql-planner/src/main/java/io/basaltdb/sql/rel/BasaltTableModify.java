@@ -127,7 +127,9 @@ public final class BasaltTableModify extends TableModify implements EnumerableRe
     if (e.getKind() == SqlKind.CAST) {
       e = ((RexCall) e).getOperands().get(0);
     }
-    if (e.getKind() != SqlKind.PLUS && e.getKind() != SqlKind.MINUS) {
+    SqlKind kind = e.getKind() == SqlKind.CHECKED_PLUS ? SqlKind.PLUS
+        : e.getKind() == SqlKind.CHECKED_MINUS ? SqlKind.MINUS : e.getKind();
+    if (kind != SqlKind.PLUS && kind != SqlKind.MINUS) {
       return null;
     }
     List<RexNode> ops = ((RexCall) e).getOperands();
@@ -137,10 +139,10 @@ public final class BasaltTableModify extends TableModify implements EnumerableRe
     if (!type.sqlType().getFamily().equals(org.apache.calcite.sql.type.SqlTypeFamily.NUMERIC)) {
       return null;
     }
-    if (e.getKind() == SqlKind.PLUS && (left || right)) {
+    if (kind == SqlKind.PLUS && (left || right)) {
       return Operand.of(ops.get(left ? 1 : 0), type);
     }
-    if (e.getKind() == SqlKind.MINUS && left) {
+    if (kind == SqlKind.MINUS && left) {
       Operand o = Operand.of(ops.get(1), type); // a literal or a parameter
       return o == null ? null : o.negate();
     }
