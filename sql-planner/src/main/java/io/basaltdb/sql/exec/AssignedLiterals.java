@@ -73,6 +73,11 @@ public final class AssignedLiterals {
     }
   }
 
+  private static boolean datetime(SqlColumn c) {
+    return c.type() == ColumnType.DATE || c.type() == ColumnType.TIME
+        || c.type() == ColumnType.TIMESTAMP;
+  }
+
   private static boolean numeric(SqlColumn c) {
     return switch (c.type()) {
       case TINYINT, SMALLINT, INTEGER, BIGINT, DECIMAL, REAL, DOUBLE -> true;
@@ -146,6 +151,8 @@ public final class AssignedLiterals {
         throw new io.basaltdb.sql.SqlStateException("22018", "'" + text + "' is not a number,"
             + " for column " + column.name() + " (" + column.type() + ") of " + def.table());
       }
+    } else if (v instanceof SqlCharStringLiteral s && datetime(column)) {
+      DatetimeText.check(column, s.getNlsString().getValue(), String.valueOf(def.table()));
     } else if (v instanceof SqlCharStringLiteral s) {
       String text = s.getNlsString().getValue();
       ColumnValues.fit(column, text.length() > cut ? text.substring(0, cut) : text);

@@ -21,7 +21,8 @@ import java.util.Map;
  * (statement too complex). The engine knows nothing of SQL, so its exceptions are mapped here:
  * a missing table 42P01, a disabled table 55000, other bad input 22023, corruption XX001,
  * storage failure 58030, a closed database 08003; and Calcite's: an overflow 22003 (exact
- * arithmetic is checked), a division by zero 22012, a string
+ * arithmetic is checked), a division by zero 22012, a date or time it cannot read 22007 (a
+ * field out of range 22008), a string
  * that is no number cast to one 22018, an unsupported operation 0A000, a parse or validation
  * error 42000.
  */
@@ -45,11 +46,19 @@ public final class SqlErrors {
   public static String sqlState(Throwable t) {
     String initializer = failedInitializer(t);
     if (initializer != null) {
-      return initializer.contains("by zero") ? "22012"
+      String datetime = datetimeState(initializer);
+      return datetime != null ? datetime
+          : initializer.contains("by zero") ? "22012"
           : initializer.contains("ArithmeticException") ? "22003"
           : initializer.contains("NumberFormatException") ? "22018" : "XX000";
     }
     for (Throwable c = t; c != null; c = c.getCause()) {
+      String datetime = (c instanceof IllegalArgumentException
+          || c instanceof org.apache.calcite.runtime.CalciteException) && c.getMessage() != null
+          ? datetimeState(c.getMessage()) : null;
+      if (datetime != null) {
+        return datetime;
+      }
       if (c instanceof ArithmeticException a && a.getMessage() != null
           && (a.getMessage().contains("by zero") || a.getMessage().startsWith("Division undefined"))) {
         return "22012";
@@ -72,6 +81,21 @@ public final class SqlErrors {
   }
 
   /**
+   * 22007 (invalid datetime format) or 22008 (datetime field out of range) for Calcite's
+   * messages about a date, time or timestamp it could not read; else null.
+   */
+  static String datetimeState(String message) {
+    if (message.matches("(?s).*Value of \\w+ field is out of range.*")) {
+      return "22008";
+    }
+    if (message.matches("(?s).*(Invalid (DATE|TIME|TIMESTAMP)\\w* value|Illegal (DATE|TIME|TIMESTAMP)"
+        + "\\w* literal).*")) {
+      return "22007";
+    }
+    return null;
+  }
+
+  /**
    * What failed in the static initializer of generated code, or null: Calcite hoists constant
    * expressions there, so {@code 9223372036854775807 + 1} or {@code 1 / 0} fails as an
    * {@link ExceptionInInitializerError}, and a later run of the same cached code as a
@@ -88,15 +112,24 @@ public final class SqlErrors {
     return null;
   }
 
+  private static String describe(String state) {
+    return switch (state) {
+      case "22012" -> "division by zero";
+      case "22003" -> "numeric value out of range";
+      case "22007" -> "invalid datetime format";
+      case "22008" -> "datetime field out of range";
+      default -> "a constant expression failed";
+    };
+  }
+
   /** A SQLException carrying the right SQLState and the most specific message. */
   public static SQLException toSqlException(Throwable t) {
     String state = sqlState(t);
     String message = t.getMessage();
     String initializer = failedInitializer(t);
     if (initializer != null) {
-      message = (state.equals("22012") ? "division by zero"
-          : state.equals("22003") ? "numeric value out of range" : "a constant expression failed")
-          + " (" + initializer.replaceFirst(" \\[in thread .*\\]$", "") + ")";
+      message = describe(state) + " (" + initializer.replaceFirst(" \\[in thread .*\\]$", "")
+          + ")";
     }
     for (Throwable c = t; c != null && initializer == null; c = c.getCause()) {
       if (c instanceof io.basaltdb.engine.BasaltException || c instanceof SqlStateException) {
@@ -108,9 +141,14 @@ public final class SqlErrors {
         break;
       }
       if (c instanceof ArithmeticException) {
-        message = (state.equals("22012") ? "division by zero" : "numeric value out of range")
-            + " (" + c.getMessage() + ")";
+        message = describe(state) + " (" + c.getMessage() + ")";
         break;
+      }
+      if ((state.equals("22007") || state.equals("22008")) && c.getMessage() != null
+          && datetimeState(c.getMessage()) != null) {
+        // the innermost cause that says what was wrong (wrappers repeat it with the statement)
+        message = describe(state) + " (" + c.getMessage().replaceFirst("^From line \\d+, column "
+            + "\\d+ to line \\d+, column \\d+: ", "") + ")";
       }
       if (c instanceof NumberFormatException) {
         message = "invalid character value for a number: " + c.getMessage();
