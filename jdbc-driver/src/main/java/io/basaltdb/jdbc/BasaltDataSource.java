@@ -65,6 +65,11 @@ public class BasaltDataSource implements DataSource {
     setProperty(ConnectionProperty.PLAN_CACHE_SIZE.camelName(), Integer.toString(plans));
   }
 
+  /** Bytes one statement may hold in sorts and hash joins ({@code queryMemory}; 53200 past it). */
+  public void setQueryMemory(long bytes) {
+    setProperty(ConnectionProperty.QUERY_MEMORY.camelName(), Long.toString(bytes));
+  }
+
   public void setReadOnly(boolean readOnly) {
     setProperty(ConnectionProperty.READ_ONLY.camelName(), Boolean.toString(readOnly));
   }

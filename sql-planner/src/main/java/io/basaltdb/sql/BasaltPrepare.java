@@ -85,6 +85,7 @@ public class BasaltPrepare extends CalcitePrepareImpl {
 
   /** {@code -Dbasalt.directExecution=false} compiles every plan. */
   static final String DIRECT_SWITCH = "basalt.directExecution";
+  static final String GUARD_SWITCH = "basalt.guards";
 
   /**
    * Calcite keeps a statement's internal parameters (what its plan stashes; the JDBC layer
@@ -187,7 +188,8 @@ public class BasaltPrepare extends CalcitePrepareImpl {
       /**
        * A plan that is only a Basalt scan, or a write of one row of literals and parameters,
        * runs without generated code ({@link io.basaltdb.sql.rel.DirectExecution}); any other
-       * is compiled as Calcite does.
+       * is compiled as Calcite does, with {@link io.basaltdb.sql.rel.Guard}s reading its
+       * operators' inputs (cancel flag, memory budget; off with {@code -Dbasalt.guards=false}).
        */
       @Override
       protected PreparedResult implement(org.apache.calcite.rel.RelRoot root) {
@@ -195,7 +197,8 @@ public class BasaltPrepare extends CalcitePrepareImpl {
             : io.basaltdb.sql.rel.DirectExecution.of(root);
         if (direct == null || (direct.batchWrite() != null
             && !InternalParameters.put(this, "basaltBatchWrite", direct.batchWrite()))) {
-          return super.implement(root);
+          return super.implement("false".equals(System.getProperty(GUARD_SWITCH)) ? root
+              : root.withRel(io.basaltdb.sql.rel.Guard.insert(root.rel)));
         }
         io.basaltdb.sql.rel.DirectExecution.USED.incrementAndGet();
         boolean isDml = root.kind.belongsTo(org.apache.calcite.sql.SqlKind.DML);

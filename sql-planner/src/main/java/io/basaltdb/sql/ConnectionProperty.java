@@ -27,10 +27,14 @@ public enum ConnectionProperty {
       "true: writes and DDL are refused with SQLState 25006 (as Connection.setReadOnly)"),
   PLAN_CACHE_SIZE("planCacheSize", Type.COUNT, "512", List.of(),
       "statement plans the open database keeps for all its connections (least recently used"
-      + " out first; 0: none); set by the last connection opened with it");
+      + " out first; 0: none); set by the last connection opened with it"),
+  QUERY_MEMORY("queryMemory", Type.BYTES, null, List.of(),
+      "bytes one statement may hold in sorts, windows and hash joins' build sides (e.g. 64m,"
+      + " 2g; default a quarter of the heap); past it the statement fails with SQLState 53200,"
+      + " naming the operator, and other statements are unharmed");
 
   /** How a value is written. */
-  public enum Type { CHOICE, EPOCH_MILLIS, BOOLEAN, COUNT }
+  public enum Type { CHOICE, EPOCH_MILLIS, BOOLEAN, COUNT, BYTES }
 
   /** The largest {@link Type#COUNT}. */
   private static final long MAX_COUNT = 1_000_000;
@@ -129,6 +133,23 @@ public enum ConnectionProperty {
           // refused below
         }
         throw invalid(value, "must be an integer from 0 to " + MAX_COUNT);
+      }
+      case BYTES -> {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d{1,15})([kKmMgG]?)")
+            .matcher(v);
+        if (m.matches()) {
+          long n = Long.parseLong(m.group(1)) << switch (m.group(2).toLowerCase(Locale.ROOT)) {
+            case "k" -> 10;
+            case "m" -> 20;
+            case "g" -> 30;
+            default -> 0;
+          };
+          if (n > 0) {
+            return Long.toString(n);
+          }
+        }
+        throw invalid(value, "must be a positive number of bytes, with k, m or g for KiB,"
+            + " MiB or GiB (e.g. 512m)");
       }
       default -> {
         try {

@@ -34,8 +34,8 @@ final class BasaltResultSet extends AvaticaResultSet {
         return super.next(); // no lambda: this runs once per row
       }
       error = new SQLException("statement cancelled", "57014");
-    } catch (SQLException | RuntimeException | StackOverflowError | ExceptionInInitializerError
-        | NoClassDefFoundError e) {
+    } catch (SQLException | RuntimeException | StackOverflowError | OutOfMemoryError
+        | ExceptionInInitializerError | NoClassDefFoundError e) {
       error = SqlErrors.toSqlException(e);
     }
     throw statement instanceof TimedStatement t ? t.rowError(error) : error;

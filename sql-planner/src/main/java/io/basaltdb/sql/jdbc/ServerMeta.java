@@ -116,7 +116,7 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
     } catch (NoSuchStatementException | MissingResultsException | NoSuchConnectionException
         | AvaticaRuntimeException e) {
       throw e;
-    } catch (RuntimeException | StackOverflowError | ExceptionInInitializerError
+    } catch (RuntimeException | StackOverflowError | OutOfMemoryError | ExceptionInInitializerError
         | NoClassDefFoundError e) {
       throw remote(e);
     }

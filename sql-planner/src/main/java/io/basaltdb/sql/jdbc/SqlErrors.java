@@ -60,7 +60,8 @@ public final class SqlErrors {
         return datetime;
       }
       if (c instanceof ArithmeticException a && a.getMessage() != null
-          && (a.getMessage().contains("by zero") || a.getMessage().startsWith("Division undefined"))) {
+          && (a.getMessage().contains("by zero")
+              || a.getMessage().startsWith("Division undefined"))) {
         return "22012";
       }
       if (c instanceof SqlStateException s) {
@@ -68,6 +69,9 @@ public final class SqlErrors {
       }
       if (c instanceof StackOverflowError) {
         return "54001";
+      }
+      if (c instanceof OutOfMemoryError) {
+        return "53200"; // the last resort: statements keep within queryMemory (QueryGuard)
       }
     }
     for (Throwable c = t; c != null; c = c.getCause()) {
@@ -88,8 +92,8 @@ public final class SqlErrors {
     if (message.matches("(?s).*Value of \\w+ field is out of range.*")) {
       return "22008";
     }
-    if (message.matches("(?s).*(Invalid (DATE|TIME|TIMESTAMP)\\w* value|Illegal (DATE|TIME|TIMESTAMP)"
-        + "\\w* literal).*")) {
+    if (message.matches("(?s).*(Invalid (DATE|TIME|TIMESTAMP)\\w* value"
+        + "|Illegal (DATE|TIME|TIMESTAMP)\\w* literal).*")) {
       return "22007";
     }
     return null;
@@ -138,6 +142,12 @@ public final class SqlErrors {
       }
       if (c instanceof StackOverflowError) {
         message = SqlStateException.tooComplex("it nests too deeply to plan").getMessage();
+        break;
+      }
+      if (c instanceof OutOfMemoryError) {
+        message = "out of memory while running the statement (" + c.getMessage() + "); it was"
+            + " stopped, the database goes on: lower queryMemory so that such a statement fails"
+            + " before the heap is full";
         break;
       }
       if (c instanceof ArithmeticException) {

@@ -24,8 +24,8 @@ final class Translated {
   static <T> T call(Call<T> call) throws SQLException {
     try {
       return call.run();
-    } catch (SQLException | RuntimeException | StackOverflowError | ExceptionInInitializerError
-        | NoClassDefFoundError e) {
+    } catch (SQLException | RuntimeException | StackOverflowError | OutOfMemoryError
+        | ExceptionInInitializerError | NoClassDefFoundError e) {
       throw SqlErrors.toSqlException(e);
     }
   }
@@ -33,8 +33,8 @@ final class Translated {
   static void run(Action action) throws SQLException {
     try {
       action.run();
-    } catch (SQLException | RuntimeException | StackOverflowError | ExceptionInInitializerError
-        | NoClassDefFoundError e) {
+    } catch (SQLException | RuntimeException | StackOverflowError | OutOfMemoryError
+        | ExceptionInInitializerError | NoClassDefFoundError e) {
       throw SqlErrors.toSqlException(e);
     }
   }
