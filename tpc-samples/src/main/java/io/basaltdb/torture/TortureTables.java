@@ -1,0 +1,75 @@
+package io.basaltdb.torture;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+
+/**
+ * The tables a torture round writes, each {@code (k BIGINT key, value, string)} where the string
+ * is {@code 'v' || value} (a row whose two disagree is torn): {@code KV} plain, {@code SALTED}
+ * salted in 4 buckets and pre-split, {@code FAM} two families with 3 versions, {@code CNT}
+ * counters (no string).
+ */
+final class TortureTables {
+  private TortureTables() {}
+
+  static final int KEYS = 400;
+  static final String[] NAMES = {"KV", "SALTED", "FAM", "CNT"};
+
+  static void create(Connection c) throws SQLException {
+    try (Statement st = c.createStatement()) {
+      st.executeUpdate("CREATE TABLE IF NOT EXISTS kv (k BIGINT NOT NULL PRIMARY KEY, v BIGINT,"
+          + " s VARCHAR(20))");
+      st.executeUpdate("CREATE TABLE IF NOT EXISTS salted (k BIGINT NOT NULL PRIMARY KEY,"
+          + " v BIGINT, s VARCHAR(20)) SALT_BUCKETS=4");
+      st.executeUpdate("CREATE TABLE IF NOT EXISTS fam (k BIGINT NOT NULL PRIMARY KEY,"
+          + " a.v BIGINT, b.s VARCHAR(20)) VERSIONS=3 SPLIT ON (100, 200, 300)");
+      st.executeUpdate("CREATE TABLE IF NOT EXISTS cnt (k BIGINT NOT NULL PRIMARY KEY,"
+          + " c BIGINT)");
+    }
+  }
+
+  /** A key owned by {@code thread} of {@code threads}. */
+  static long key(Random r, int thread, int threads) {
+    long k = r.nextInt(KEYS / threads) * (long) threads + thread;
+    return k < KEYS ? k : thread;
+  }
+
+  /**
+   * Every table's rows, key to value; a torn row (string disagreeing with the value) is
+   * reported by {@code torn} and kept out.
+   */
+  static Map<String, Map<Long, Long>> read(Connection c, java.util.function.Consumer<String> torn)
+      throws SQLException {
+    Map<String, Map<Long, Long>> all = new LinkedHashMap<>();
+    try (Statement st = c.createStatement()) {
+      for (String t : NAMES) {
+        Map<Long, Long> rows = new TreeMap<>();
+        boolean counter = t.equals("CNT");
+        try (ResultSet rs = st.executeQuery(counter ? "SELECT k, c FROM cnt"
+            : "SELECT k, v, s FROM " + t)) {
+          while (rs.next()) {
+            long k = rs.getLong(1);
+            long v = rs.getLong(2);
+            if (!counter && !("v" + v).equals(rs.getString(3))) {
+              torn.accept(t + ":" + k + " v=" + v + " s=" + rs.getString(3));
+              continue;
+            }
+            rows.put(k, v);
+          }
+        }
+        all.put(t, rows);
+      }
+    }
+    return all;
+  }
+
+  static Map<String, Map<Long, Long>> read(Connection c) throws SQLException {
+    return read(c, torn -> { });
+  }
+}

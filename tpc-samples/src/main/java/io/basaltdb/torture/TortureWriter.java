@@ -1,0 +1,311 @@
+package io.basaltdb.torture;
+
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * The child of a torture round: writes through JDBC as fast as it can until it is killed, and
+ * keeps the oracle, a log of every write it starts ({@code P}), every one acknowledged to it
+ * ({@code A}), every one that failed ({@code F}) and every check that found the database
+ * disagreeing with what it had acknowledged ({@code X}), each with its effects as absolute values
+ * ({@code table:key=value} or {@code table:key=DEL}: the writer owns its keys and knows their
+ * values). A line goes to the log in one write call before the next step, so a SIGKILL leaves
+ * it whole or absent. Each thread owns the keys {@code k % threads == thread}, so a key has at
+ * most one write in flight.
+ *
+ * <pre>java ... TortureWriter DB-DIR ORACLE SEED THREADS</pre>
+ */
+public final class TortureWriter {
+  private final OutputStream oracle;
+  private final Map<String, Map<Long, Long>> state;
+  private long nextOp;
+
+  private TortureWriter(OutputStream oracle, Map<String, Map<Long, Long>> state) {
+    this.oracle = oracle;
+    this.state = state;
+  }
+
+  public static void main(String[] args) throws Exception {
+    String url = "jdbc:basalt:" + args[0];
+    Path oracleFile = Path.of(args[1]);
+    long seed = Long.parseLong(args[2]);
+    int threads = Integer.parseInt(args[3]);
+    Map<String, Map<Long, Long>> state;
+    try (Connection c = DriverManager.getConnection(url)) {
+      TortureTables.create(c);
+      state = TortureTables.read(c);
+    }
+    TortureWriter w = new TortureWriter(new FileOutputStream(oracleFile.toFile(), true), state);
+    List<Thread> workers = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      int thread = t;
+      Random r = new Random(seed * 31 + t);
+      Connection c = DriverManager.getConnection(url);
+      workers.add(new Thread(() -> w.work(c, r, thread, threads), "torture-" + t));
+    }
+    System.out.println("READY");
+    System.out.flush();
+    workers.forEach(Thread::start);
+    for (Thread t : workers) {
+      t.join();
+    }
+  }
+
+  private void work(Connection c, Random r, int thread, int threads) {
+    int[] weights = new int[Op.values().length];
+    for (int i = 0; i < weights.length; i++) {
+      weights[i] = 1 + r.nextInt(4);
+    }
+    while (true) {
+      long key = TortureTables.key(r, thread, threads);
+      Op op = pick(r, weights);
+      try {
+        op.run(this, c, r, key, thread, threads);
+      } catch (SQLException | RuntimeException e) {
+        try {
+          if (!c.getAutoCommit()) {
+            c.rollback();
+            c.setAutoCommit(true);
+          }
+        } catch (SQLException ignored) {
+          // the next write finds out
+        }
+      }
+    }
+  }
+
+  private static Op pick(Random r, int[] weights) {
+    int total = 0;
+    for (int w : weights) {
+      total += w;
+    }
+    int x = r.nextInt(total);
+    for (int i = 0; i < weights.length; i++) {
+      x -= weights[i];
+      if (x < 0) {
+        return Op.values()[i];
+      }
+    }
+    return Op.UPSERT;
+  }
+
+  /** One effect of a write: {@code value} null for a delete. */
+  record Effect(String table, long key, Long value) {
+    String text() {
+      return table + ":" + key + "=" + (value == null ? "DEL" : value.toString());
+    }
+  }
+
+  /** A planted bug for the runner's own test: one write acknowledged in the log, never made. */
+  private static final java.util.concurrent.atomic.AtomicBoolean PLANT_LOST_WRITE =
+      new java.util.concurrent.atomic.AtomicBoolean(Boolean.getBoolean("basalt.torture.plant"));
+
+  /** Logs the write, runs it, logs its outcome, and on success applies it to the state. */
+  private void write(List<Effect> effects, Write w) throws SQLException {
+    if (PLANT_LOST_WRITE.getAndSet(false)) {
+      Effect e = effects.get(0);
+      log("P " + nextOp + " " + new Effect(e.table(), e.key(), 7_777_777L).text());
+      log("A " + nextOp++);
+      return;
+    }
+    long id;
+    StringBuilder line = new StringBuilder();
+    synchronized (this) {
+      id = nextOp++;
+    }
+    line.append("P ").append(id);
+    for (Effect e : effects) {
+      line.append(' ').append(e.text());
+    }
+    log(line.toString());
+    try {
+      w.run();
+    } catch (IllegalStateException e) {
+      log("X " + id + " " + e.getMessage()); // the database disagrees with what it acknowledged
+      throw e;
+    } catch (SQLException | RuntimeException e) {
+      log("F " + id);
+      throw e;
+    }
+    log("A " + id);
+    synchronized (state) {
+      for (Effect e : effects) {
+        Map<Long, Long> rows = state.get(e.table());
+        if (e.value() == null) {
+          rows.remove(e.key());
+        } else {
+          rows.put(e.key(), e.value());
+        }
+      }
+    }
+  }
+
+  private Long current(String table, long key) {
+    synchronized (state) {
+      return state.get(table).get(key);
+    }
+  }
+
+  private void log(String line) {
+    byte[] b = (line + "\n").getBytes(StandardCharsets.US_ASCII);
+    synchronized (oracle) {
+      try {
+        oracle.write(b);
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
+  }
+
+  @FunctionalInterface
+  private interface Write {
+    void run() throws SQLException;
+  }
+
+  /** The kinds of write a round mixes, each weighted at random per thread. */
+  private enum Op {
+    /** A literal UPSERT (shared plans). */
+    UPSERT {
+      @Override
+      void run(TortureWriter w, Connection c, Random r, long k, int t, int n) throws SQLException {
+        long v = r.nextInt(1_000_000);
+        w.write(List.of(new Effect("KV", k, v)), () -> {
+          try (Statement st = c.createStatement()) {
+            st.executeUpdate("UPSERT INTO kv VALUES (" + k + ", " + v + ", 'v" + v + "')");
+          }
+        });
+      }
+    },
+    /** A prepared UPSERT into the salted table. */
+    SALTED {
+      @Override
+      void run(TortureWriter w, Connection c, Random r, long k, int t, int n) throws SQLException {
+        long v = r.nextInt(1_000_000);
+        w.write(List.of(new Effect("SALTED", k, v)), () -> {
+          try (PreparedStatement ps = c.prepareStatement("UPSERT INTO salted VALUES (?, ?, ?)")) {
+            ps.setLong(1, k);
+            ps.setLong(2, v);
+            ps.setString(3, "v" + v);
+            ps.executeUpdate();
+          }
+        });
+      }
+    },
+    /** A DELETE by key. */
+    DELETE {
+      @Override
+      void run(TortureWriter w, Connection c, Random r, long k, int t, int n) throws SQLException {
+        String table = r.nextBoolean() ? "KV" : "SALTED";
+        w.write(List.of(new Effect(table, k, null)), () -> {
+          try (Statement st = c.createStatement()) {
+            st.executeUpdate("DELETE FROM " + table + " WHERE k = " + k);
+          }
+        });
+      }
+    },
+    /** A batch of prepared UPSERTs (each row atomic, the batch not). */
+    BATCH {
+      @Override
+      void run(TortureWriter w, Connection c, Random r, long k, int t, int n) throws SQLException {
+        List<Effect> effects = new ArrayList<>();
+        int size = 2 + r.nextInt(20);
+        for (int i = 0; i < size; i++) {
+          long key = TortureTables.key(r, t, n);
+          if (effects.stream().noneMatch(e -> e.key() == key)) {
+            effects.add(new Effect("SALTED", key, (long) r.nextInt(1_000_000)));
+          }
+        }
+        w.write(effects, () -> {
+          try (PreparedStatement ps = c.prepareStatement("UPSERT INTO salted VALUES (?, ?, ?)")) {
+            for (Effect e : effects) {
+              ps.setLong(1, e.key());
+              ps.setLong(2, e.value());
+              ps.setString(3, "v" + e.value());
+              ps.addBatch();
+            }
+            ps.executeBatch();
+          }
+        });
+      }
+    },
+    /** A counter: UPDATE c = c + n (the engine's increment), or the row's first UPSERT. */
+    COUNTER {
+      @Override
+      void run(TortureWriter w, Connection c, Random r, long k, int t, int n) throws SQLException {
+        long by = 1 + r.nextInt(100);
+        Long now = w.current("CNT", k);
+        long next = (now == null ? 0 : now) + by;
+        w.write(List.of(new Effect("CNT", k, next)), () -> {
+          try (Statement st = c.createStatement()) {
+            st.executeUpdate(now == null ? "UPSERT INTO cnt VALUES (" + k + ", " + by + ")"
+                : "UPDATE cnt SET c = c + " + by + " WHERE k = " + k);
+          }
+        });
+      }
+    },
+    /** A conditional UPDATE (check-and-set on the value the writer knows). */
+    CHECK_AND_SET {
+      @Override
+      void run(TortureWriter w, Connection c, Random r, long k, int t, int n) throws SQLException {
+        Long now = w.current("KV", k);
+        if (now == null) {
+          UPSERT.run(w, c, r, k, t, n);
+          return;
+        }
+        long v = r.nextInt(1_000_000);
+        w.write(List.of(new Effect("KV", k, v)), () -> {
+          try (Statement st = c.createStatement()) {
+            int updated = st.executeUpdate("UPDATE kv SET v = " + v + ", s = 'v" + v
+                + "' WHERE k = " + k + " AND v = " + now);
+            if (updated != 1) {
+              throw new IllegalStateException("check-and-set of kv " + k + " found no row with"
+                  + " v = " + now + " (updated " + updated + ")");
+            }
+          }
+        });
+      }
+    },
+    /** Several writes in one transaction (auto-commit off), committed together. */
+    TRANSACTION {
+      @Override
+      void run(TortureWriter w, Connection c, Random r, long k, int t, int n) throws SQLException {
+        List<Effect> effects = new ArrayList<>();
+        int size = 2 + r.nextInt(5);
+        for (int i = 0; i < size; i++) {
+          long key = TortureTables.key(r, t, n);
+          String table = r.nextBoolean() ? "KV" : "FAM";
+          if (effects.stream().noneMatch(e -> e.key() == key && e.table().equals(table))) {
+            effects.add(new Effect(table, key, (long) r.nextInt(1_000_000)));
+          }
+        }
+        w.write(effects, () -> {
+          c.setAutoCommit(false);
+          try (Statement st = c.createStatement()) {
+            for (Effect e : effects) {
+              st.executeUpdate("UPSERT INTO " + e.table() + " VALUES (" + e.key() + ", "
+                  + e.value() + ", 'v" + e.value() + "')");
+            }
+            c.commit();
+          } finally {
+            c.setAutoCommit(true);
+          }
+        });
+      }
+    };
+
+    abstract void run(TortureWriter w, Connection c, Random r, long key, int thread, int threads)
+        throws SQLException;
+  }
+}
