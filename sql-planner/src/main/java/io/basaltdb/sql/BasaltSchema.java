@@ -160,8 +160,12 @@ public final class BasaltSchema extends AbstractSchema {
     SYNCED.put(connection, namespaces);
   }
 
-  /** Per connection (its mutable root schema), the database behind it. */
-  private static final Map<CalciteSchema, Database> DATABASE_OF =
+  /**
+   * Per connection (its mutable root schema), the database behind it, weakly: the database's
+   * plan cache holds schema snapshots that reach the connection's schemas, so a strong value
+   * would keep every connection ever opened (and its database) alive.
+   */
+  private static final Map<CalciteSchema, java.lang.ref.WeakReference<Database>> DATABASE_OF =
       java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
 
   /**
@@ -169,11 +173,12 @@ public final class BasaltSchema extends AbstractSchema {
    * finding it lists the root's sub-schemas (a tenth of a cached one-row statement).
    */
   public static Database connectionDatabase(CalciteSchema connection) {
-    Database db = DATABASE_OF.get(connection);
+    java.lang.ref.WeakReference<Database> ref = DATABASE_OF.get(connection);
+    Database db = ref == null ? null : ref.get();
     if (db == null) {
       db = database(connection);
       if (db != null) {
-        DATABASE_OF.put(connection, db);
+        DATABASE_OF.put(connection, new java.lang.ref.WeakReference<>(db));
       }
     }
     return db;

@@ -30,9 +30,12 @@ import org.eclipse.jetty.server.ServerConnector;
  *
  * <pre>
  * bin/basalt server --data DIR [--port 8765] [--bind 127.0.0.1] [--users FILE]
- *                   [--allow-unauthenticated-remote]
+ *                   [--allow-unauthenticated-remote] [--tls-keystore F --tls-password-file F]
  * </pre>
- * The users file is Jetty's {@code user: password,role} format; any listed user may connect.
+ * The users file is Jetty's {@code user: credential,role} format ({@link UsersFile}):
+ * credentials are salted slow hashes ({@link PasswordHash}, {@code bin/basalt passwd}; plain
+ * passwords are warned about), role {@code basalt-admin} (or the older {@code basalt}). With a
+ * keystore (PKCS12 or JKS) it serves HTTPS only.
  */
 public final class BasaltServer implements AutoCloseable {
   public static final int DEFAULT_PORT = 8765;
@@ -44,18 +47,29 @@ public final class BasaltServer implements AutoCloseable {
   private final ServerMeta meta;
   private final Connection keepOpen;
   private final String bind;
+  private final boolean tls;
 
-  private BasaltServer(HttpServer http, ServerMeta meta, Connection keepOpen, String bind) {
+  private BasaltServer(HttpServer http, ServerMeta meta, Connection keepOpen, String bind,
+      boolean tls) {
     this.http = http;
     this.meta = meta;
     this.keepOpen = keepOpen;
     this.bind = bind;
+    this.tls = tls;
   }
 
   /** Options of a server. */
   public record Options(Path data, int port, String bind, Path users,
-      boolean allowUnauthenticatedRemote) {
+      boolean allowUnauthenticatedRemote, Path tlsKeystore, Path tlsPasswordFile) {
+    public Options(Path data, int port, String bind, Path users,
+        boolean allowUnauthenticatedRemote) {
+      this(data, port, bind, users, allowUnauthenticatedRemote, null, null);
+    }
+
     public Options {
+      if ((tlsKeystore == null) != (tlsPasswordFile == null)) {
+        throw new IllegalArgumentException("--tls-keystore and --tls-password-file go together");
+      }
       if (data == null) {
         throw new IllegalArgumentException("--data DIR is required");
       }
@@ -79,6 +93,14 @@ public final class BasaltServer implements AutoCloseable {
     if (o.users() != null && !Files.isReadable(o.users())) {
       throw new IllegalArgumentException("cannot read users file " + o.users());
     }
+    UsersFile users = o.users() == null ? null : UsersFile.read(o.users());
+    if (users != null && !users.plaintextUsers().isEmpty()) {
+      System.err.println("basalt server: WARNING: " + o.users() + " holds plain passwords for "
+          + users.plaintextUsers() + "; replace them with hashes: bin/basalt passwd USER ROLE"
+          + " --file " + o.users());
+    }
+    String tlsPassword = o.tlsPasswordFile() == null ? null
+        : Files.readString(o.tlsPasswordFile()).strip();
     BasaltDriver driver = new BasaltDriver();
     String url = "jdbc:basalt:" + o.data().toAbsolutePath();
     Connection keepOpen = driver.connect(url, new Properties());
@@ -95,13 +117,16 @@ public final class BasaltServer implements AutoCloseable {
           .withHandler(new LocalService(meta), Serialization.PROTOBUF)
           .withPort(o.port())
           .withServerCustomizers(List.of(bindTo), Server.class);
-      if (o.users() != null) {
-        b = b.withBasicAuthentication(o.users().toAbsolutePath().toString(),
-            new String[] {ROLE});
+      if (users != null) {
+        b = b.withBasicAuthentication(o.users().toAbsolutePath().toString(), UsersFile.ROLES);
+      }
+      if (o.tlsKeystore() != null) {
+        java.io.File ks = o.tlsKeystore().toAbsolutePath().toFile();
+        b = b.withTLS(ks, tlsPassword, ks, tlsPassword);
       }
       HttpServer http = b.build();
       http.start();
-      return new BasaltServer(http, meta, keepOpen, o.bind());
+      return new BasaltServer(http, meta, keepOpen, o.bind(), o.tlsKeystore() != null);
     } catch (Exception | Error e) {
       meta.close();
       keepOpen.close();
@@ -120,7 +145,8 @@ public final class BasaltServer implements AutoCloseable {
 
   /** The URL a thin client uses. */
   public String clientUrl() {
-    return "jdbc:avatica:remote:url=http://" + bind + ":" + port() + ";serialization=protobuf";
+    return "jdbc:avatica:remote:url=" + (tls ? "https" : "http") + "://" + bind + ":" + port()
+        + ";serialization=protobuf";
   }
 
   /** Stops serving, then closes the database (memstores flushed, or safe in the log). */
@@ -148,6 +174,8 @@ public final class BasaltServer implements AutoCloseable {
     String bind = "127.0.0.1";
     Path users = null;
     boolean allowRemote = false;
+    Path keystore = null;
+    Path passwordFile = null;
     try {
       for (int i = 0; i < args.length; i++) {
         switch (args[i]) {
@@ -156,6 +184,9 @@ public final class BasaltServer implements AutoCloseable {
           case "--bind" -> bind = value(args, ++i, "--bind");
           case "--users" -> users = Path.of(value(args, ++i, "--users"));
           case "--allow-unauthenticated-remote" -> allowRemote = true;
+          case "--tls-keystore" -> keystore = Path.of(value(args, ++i, "--tls-keystore"));
+          case "--tls-password-file" -> passwordFile = Path.of(value(args, ++i,
+              "--tls-password-file"));
           case "-h", "--help" -> {
             usage(System.out);
             return;
@@ -163,12 +194,14 @@ public final class BasaltServer implements AutoCloseable {
           default -> throw new IllegalArgumentException("unknown option " + args[i]);
         }
       }
-      BasaltServer server = start(new Options(data, port, bind, users, allowRemote));
+      BasaltServer server = start(new Options(data, port, bind, users, allowRemote, keystore,
+          passwordFile));
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
         System.err.println("basalt server: stopping");
         server.stop();
       }, "basalt-server-stop"));
-      System.err.println("basalt server: serving " + data.toAbsolutePath() + " at http://" + bind
+      System.err.println("basalt server: serving " + data.toAbsolutePath() + " at "
+          + (keystore != null ? "https" : "http") + "://" + bind
           + ":" + server.port() + (users != null ? " (HTTP BASIC authentication)" : "")
           + "; clients: " + server.clientUrl());
       Thread.currentThread().join();
@@ -192,7 +225,9 @@ public final class BasaltServer implements AutoCloseable {
   private static void usage(java.io.PrintStream out) {
     out.println("usage: basalt server --data DIR [--port 8765] [--bind 127.0.0.1] "
         + "[--users FILE] [--allow-unauthenticated-remote]");
+    out.println("       [--tls-keystore FILE.p12 --tls-password-file FILE]");
     out.println("  serves Avatica's protocol (protobuf) over an embedded Basalt database;");
-    out.println("  the users file has lines 'user: password," + ROLE + "' (HTTP BASIC).");
+    out.println("  the users file has lines 'user: HASH,ROLE' (HTTP BASIC), HASH from");
+    out.println("  'bin/basalt passwd USER basalt-admin --file FILE'.");
   }
 }

@@ -1,0 +1,68 @@
+package io.basaltdb.jdbc.server;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The server's users file: Jetty's {@code user: credential,role[,role...]} lines, read by Jetty
+ * for HTTP BASIC and by Basalt for the roles. Credentials should be hashes made by
+ * {@code bin/basalt passwd} ({@link PasswordHash}); a plain password still works but is
+ * reported ({@link #plaintextUsers}), and the server warns at start. Roles: {@value #ADMIN}
+ * (and the older {@value #LEGACY}) may do everything; a user with neither is refused by Jetty.
+ * (A read-only role is not offered yet: the server cannot tell ServerMeta who sent a request.)
+ */
+public final class UsersFile {
+  public static final String ADMIN = "basalt-admin";
+  public static final String LEGACY = "basalt";
+  static final String[] ROLES = {ADMIN, LEGACY};
+
+  private record User(String credential, Set<String> roles) {}
+
+  private final Map<String, User> users = new LinkedHashMap<>();
+
+  private UsersFile() {}
+
+  /** Reads {@code file}; an {@link IllegalArgumentException} naming the line if malformed. */
+  public static UsersFile read(Path file) throws IOException {
+    UsersFile u = new UsersFile();
+    int n = 0;
+    for (String line : Files.readAllLines(file)) {
+      n++;
+      String t = line.trim();
+      if (t.isEmpty() || t.startsWith("#")) {
+        continue;
+      }
+      int colon = t.indexOf(':');
+      if (colon <= 0) {
+        throw new IllegalArgumentException(file + " line " + n + ": expected 'user: credential,"
+            + "role', got '" + t.replaceAll(":.*", ": ...") + "'");
+      }
+      String[] rest = t.substring(colon + 1).trim().split(",");
+      Set<String> roles = new java.util.LinkedHashSet<>();
+      for (int i = 1; i < rest.length; i++) {
+        roles.add(rest[i].trim());
+      }
+      u.users.put(t.substring(0, colon).trim(), new User(rest[0].trim(), roles));
+    }
+    return u;
+  }
+
+  /** Users whose credential is a plain password, not a hash. */
+  public List<String> plaintextUsers() {
+    List<String> out = new ArrayList<>();
+    users.forEach((name, user) -> {
+      if (!user.credential.startsWith(PasswordHash.PREFIX)
+          && !user.credential.startsWith("MD5:") && !user.credential.startsWith("CRYPT:")) {
+        out.add(name);
+      }
+    });
+    return out;
+  }
+
+}
