@@ -219,14 +219,7 @@ public final class TortureWriter {
     BATCH {
       @Override
       void run(TortureWriter w, Connection c, Random r, long k, int t, int n) throws SQLException {
-        List<Effect> effects = new ArrayList<>();
-        int size = 2 + r.nextInt(20);
-        for (int i = 0; i < size; i++) {
-          long key = TortureTables.key(r, t, n);
-          if (effects.stream().noneMatch(e -> e.key() == key)) {
-            effects.add(new Effect("SALTED", key, (long) r.nextInt(1_000_000)));
-          }
-        }
+        List<Effect> effects = randomRows(r, t, n, 20, "SALTED");
         w.write(effects, () -> {
           try (PreparedStatement ps = c.prepareStatement("UPSERT INTO salted VALUES (?, ?, ?)")) {
             for (Effect e : effects) {
@@ -281,15 +274,7 @@ public final class TortureWriter {
     TRANSACTION {
       @Override
       void run(TortureWriter w, Connection c, Random r, long k, int t, int n) throws SQLException {
-        List<Effect> effects = new ArrayList<>();
-        int size = 2 + r.nextInt(5);
-        for (int i = 0; i < size; i++) {
-          long key = TortureTables.key(r, t, n);
-          String table = r.nextBoolean() ? "KV" : "FAM";
-          if (effects.stream().noneMatch(e -> e.key() == key && e.table().equals(table))) {
-            effects.add(new Effect(table, key, (long) r.nextInt(1_000_000)));
-          }
-        }
+        List<Effect> effects = randomRows(r, t, n, 5, "KV", "FAM");
         w.write(effects, () -> {
           c.setAutoCommit(false);
           try (Statement st = c.createStatement()) {
@@ -307,5 +292,22 @@ public final class TortureWriter {
 
     abstract void run(TortureWriter w, Connection c, Random r, long key, int thread, int threads)
         throws SQLException;
+
+    /**
+     * 2 to {@code 1 + max} writes of distinct rows of thread {@code t}'s keys, each in
+     * {@code tables[0]} or (a coin's throw) {@code tables[1]}, with random values.
+     */
+    static List<Effect> randomRows(Random r, int t, int n, int max, String... tables) {
+      List<Effect> effects = new ArrayList<>();
+      int size = 2 + r.nextInt(max);
+      for (int i = 0; i < size; i++) {
+        long key = TortureTables.key(r, t, n);
+        String table = tables.length == 1 || r.nextBoolean() ? tables[0] : tables[1];
+        if (effects.stream().noneMatch(e -> e.key() == key && e.table().equals(table))) {
+          effects.add(new Effect(table, key, (long) r.nextInt(1_000_000)));
+        }
+      }
+      return effects;
+    }
   }
 }
