@@ -9,7 +9,6 @@ import io.basaltdb.engine.compaction.CompactionPolicy;
 import io.basaltdb.engine.io.FileSystem;
 import io.basaltdb.engine.store.Store;
 import io.basaltdb.engine.store.StoreFile;
-import io.basaltdb.engine.store.StoreView;
 import io.basaltdb.engine.util.FileTrees;
 import io.basaltdb.engine.wal.WalEdit;
 import java.nio.charset.StandardCharsets;
@@ -46,12 +45,11 @@ import java.util.function.Function;
  * at a time (flushes must install in snapshot order).
  *
  * <p>Longer than most classes here because the write, read, flush, compaction and split paths
- * all share these locks and MVCC; what can stand apart does: {@link MutationChecks},
- * {@link SplitPolicy}, {@link ReadSnapshots}, {@link RegionScanner}, {@link ReverseRegionScanner}, {@link Mvcc}.
+ * all share these locks and MVCC; what can stand apart does: {@link RegionReads} (gets and
+ * scans), {@link MutationChecks}, {@link SplitPolicy}, {@link ReadSnapshots},
+ * {@link RegionScanner}, {@link ReverseRegionScanner}, {@link Mvcc}.
  */
 public final class Region implements AutoCloseable {
-  private static final byte[] EMPTY = new byte[0];
-
   private volatile RegionDescriptor descriptor;
   private final byte[] nameBytes;
   private final RegionContext ctx;
@@ -67,7 +65,7 @@ public final class Region implements AutoCloseable {
   private final FlushRequests requests;
   private final AtomicBoolean unloggedEdits = new AtomicBoolean();
   private final AtomicLong writes = new AtomicLong();
-  private final AtomicLong reads = new AtomicLong();
+  private final RegionReads reads;
   private volatile boolean closed;
   private volatile boolean writesBlocked;
 
@@ -90,6 +88,7 @@ public final class Region implements AutoCloseable {
     }
     this.stores = Collections.unmodifiableNavigableMap(opened);
     this.mvcc = new Mvcc(ctx.sequence().get());
+    this.reads = new RegionReads(this, snapshots, mvcc, ctx);
   }
 
   /**
@@ -270,7 +269,7 @@ public final class Region implements AutoCloseable {
     long seenUpTo;
     Lock lock = rowLocks.lockRow(row);
     try {
-      List<Cell> current = read != null ? getLocked(row, read) : List.of();
+      List<Cell> current = read != null ? reads.getLocked(row, read) : List.of();
       List<Cell> cells = fn.apply(current);
       if (cells != null && !cells.isEmpty()) {
         validate(row, cells);
@@ -372,7 +371,8 @@ public final class Region implements AutoCloseable {
     Store s = storeFor(c);
     NavigableSet<byte[]> q = io.basaltdb.engine.read.ColumnQuery.qualifierSet();
     q.add(c.qualifier());
-    for (Cell x : getLocked(row, new ReadSpec(Map.of(s.family(), q), 0, Long.MAX_VALUE, 1))) {
+    for (Cell x : reads.getLocked(row, new ReadSpec(Map.of(s.family(), q), 0, Long.MAX_VALUE,
+        1))) {
       return x.timestamp();
     }
     return now;
@@ -383,7 +383,7 @@ public final class Region implements AutoCloseable {
   }
 
   /** The store of a family, or a clear error naming it and the region's families. */
-  private Store storeOf(byte[] family) {
+  Store storeOf(byte[] family) {
     Store s = family == null ? null : stores.get(family);
     if (s == null) {
       throw new InvalidArgumentException("unknown column family '"
@@ -405,11 +405,7 @@ public final class Region implements AutoCloseable {
   /** The row's cells as {@code spec} asks; empty when the row has none. */
   public List<Cell> get(byte[] row, ReadSpec spec) {
     checkOpen();
-    byte[] stop = Arrays.copyOf(row, row.length + 1);
-    try (RegionScanner s = openScanner(spec, row, stop, row)) {
-      List<Cell> r = s.next();
-      return r == null ? List.of() : r;
-    }
+    return reads.get(row, spec);
   }
 
   /**
@@ -418,14 +414,7 @@ public final class Region implements AutoCloseable {
    */
   public RegionScanner scan(ReadSpec spec, byte[] startRow, byte[] stopRow) {
     checkOpen();
-    byte[] start = startRow == null || Arrays.compareUnsigned(startRow, descriptor.startRow()) < 0
-        ? descriptor.startRow() : startRow;
-    byte[] stop = stopRow == null ? EMPTY : stopRow;
-    byte[] end = descriptor.endRow();
-    if (end.length > 0 && (stop.length == 0 || Arrays.compareUnsigned(stop, end) > 0)) {
-      stop = end;
-    }
-    return openScanner(spec, start, stop, null);
+    return reads.scan(spec, startRow, stopRow);
   }
 
   /**
@@ -434,59 +423,7 @@ public final class Region implements AutoCloseable {
    */
   public RowScanner scanReversed(ReadSpec spec, byte[] upperExclusive, byte[] lowerInclusive) {
     checkOpen();
-    reads.incrementAndGet();
-    byte[] upper = upperExclusive == null ? EMPTY : upperExclusive;
-    byte[] end = descriptor.endRow();
-    if (end.length > 0 && (upper.length == 0 || Arrays.compareUnsigned(upper, end) > 0)) {
-      upper = end;
-    }
-    byte[] lower = lowerInclusive == null
-        || Arrays.compareUnsigned(lowerInclusive, descriptor.startRow()) < 0
-        ? descriptor.startRow() : lowerInclusive;
-    List<Store> selected = selectStores(spec);
-    List<StoreView> views = new ArrayList<>(selected.size());
-    long rp = snapshots.acquire(selected, views, mvcc);
-    return new ReverseRegionScanner(selected, views, spec, upper, lower, rp,
-        ctx.options().clock().millis());
-  }
-
-  /**
-   * The row as its lock holder must see it: every write to it, staged ones included (they all
-   * staged under this lock before it was taken, and none is in flight now). Reading at an
-   * unbounded read point is exact for this one row only.
-   */
-  private List<Cell> getLocked(byte[] row, ReadSpec spec) {
-    byte[] stop = Arrays.copyOf(row, row.length + 1);
-    try (RegionScanner s = openScanner(spec, row, stop, row, true)) {
-      List<Cell> r = s.next();
-      return r == null ? List.of() : r;
-    }
-  }
-
-  private RegionScanner openScanner(ReadSpec spec, byte[] start, byte[] stop, byte[] getRow) {
-    return openScanner(spec, start, stop, getRow, false);
-  }
-
-  private RegionScanner openScanner(ReadSpec spec, byte[] start, byte[] stop, byte[] getRow,
-      boolean staged) {
-    reads.incrementAndGet();
-    List<Store> selected = selectStores(spec);
-    List<StoreView> views = new ArrayList<>(selected.size());
-    long rp = snapshots.acquire(selected, views, mvcc);
-    return new RegionScanner(selected, views, spec, start, stop, getRow,
-        staged ? Long.MAX_VALUE : rp, ctx.options().clock().millis());
-  }
-
-  private List<Store> selectStores(ReadSpec spec) {
-    List<Store> selected = new ArrayList<>();
-    if (spec.allFamilies()) {
-      selected.addAll(stores.values());
-    } else {
-      for (byte[] f : spec.families().keySet()) {
-        selected.add(storeOf(f));
-      }
-    }
-    return selected;
+    return reads.scanReversed(spec, upperExclusive, lowerInclusive);
   }
 
   /**
@@ -710,7 +647,7 @@ public final class Region implements AutoCloseable {
   // ------------------------------------------------------------------ lifecycle
 
   public RegionStats stats() {
-    return StoreTotals.stats(name(), stores.values(), reads.get(), writes.get(),
+    return StoreTotals.stats(name(), stores.values(), reads.count(), writes.get(),
         requests.blockedWrites());
   }
 

@@ -1,0 +1,111 @@
+package io.basaltdb.engine.region;
+
+import io.basaltdb.engine.Cell;
+import io.basaltdb.engine.store.Store;
+import io.basaltdb.engine.store.StoreView;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The read side of a {@link Region}: gets and scans, forward and reversed, each over store
+ * views and a read point taken together ({@link ReadSnapshots}), clipped to the region's rows;
+ * and the row as the holder of its lock must see it (staged writes included). Keeps the
+ * region's read count. The region checks that it is open before calling. Thread-safe.
+ */
+final class RegionReads {
+  private static final byte[] EMPTY = new byte[0];
+
+  private final Region region;
+  private final ReadSnapshots snapshots;
+  private final Mvcc mvcc;
+  private final RegionContext ctx;
+  private final AtomicLong count = new AtomicLong();
+
+  RegionReads(Region region, ReadSnapshots snapshots, Mvcc mvcc, RegionContext ctx) {
+    this.region = region;
+    this.snapshots = snapshots;
+    this.mvcc = mvcc;
+    this.ctx = ctx;
+  }
+
+  long count() {
+    return count.get();
+  }
+
+  /** The row's cells as {@code spec} asks; empty when the row has none. */
+  List<Cell> get(byte[] row, ReadSpec spec) {
+    return getRow(row, spec, false);
+  }
+
+  /**
+   * The row as its lock holder must see it: every write to it, staged ones included (they all
+   * staged under this lock before it was taken, and none is in flight now). Reading at an
+   * unbounded read point is exact for this one row only.
+   */
+  List<Cell> getLocked(byte[] row, ReadSpec spec) {
+    return getRow(row, spec, true);
+  }
+
+  private List<Cell> getRow(byte[] row, ReadSpec spec, boolean staged) {
+    byte[] stop = Arrays.copyOf(row, row.length + 1);
+    try (RegionScanner s = openScanner(spec, row, stop, row, staged)) {
+      List<Cell> r = s.next();
+      return r == null ? List.of() : r;
+    }
+  }
+
+  /** {@code [startRow, stopRow)} clipped to the region (empty stop = region end). */
+  RegionScanner scan(ReadSpec spec, byte[] startRow, byte[] stopRow) {
+    RegionDescriptor d = region.descriptor();
+    byte[] start = startRow == null || Arrays.compareUnsigned(startRow, d.startRow()) < 0
+        ? d.startRow() : startRow;
+    byte[] stop = stopRow == null ? EMPTY : stopRow;
+    byte[] end = d.endRow();
+    if (end.length > 0 && (stop.length == 0 || Arrays.compareUnsigned(stop, end) > 0)) {
+      stop = end;
+    }
+    return openScanner(spec, start, stop, null, false);
+  }
+
+  /** Rows in descending order below {@code upperExclusive} down to {@code lowerInclusive}. */
+  RowScanner scanReversed(ReadSpec spec, byte[] upperExclusive, byte[] lowerInclusive) {
+    count.incrementAndGet();
+    RegionDescriptor d = region.descriptor();
+    byte[] upper = upperExclusive == null ? EMPTY : upperExclusive;
+    byte[] end = d.endRow();
+    if (end.length > 0 && (upper.length == 0 || Arrays.compareUnsigned(upper, end) > 0)) {
+      upper = end;
+    }
+    byte[] lower = lowerInclusive == null
+        || Arrays.compareUnsigned(lowerInclusive, d.startRow()) < 0
+        ? d.startRow() : lowerInclusive;
+    List<Store> selected = selectStores(spec);
+    List<StoreView> views = new ArrayList<>(selected.size());
+    long rp = snapshots.acquire(selected, views, mvcc);
+    return new ReverseRegionScanner(selected, views, spec, upper, lower, rp,
+        ctx.options().clock().millis());
+  }
+
+  private RegionScanner openScanner(ReadSpec spec, byte[] start, byte[] stop, byte[] getRow,
+      boolean staged) {
+    count.incrementAndGet();
+    List<Store> selected = selectStores(spec);
+    List<StoreView> views = new ArrayList<>(selected.size());
+    long rp = snapshots.acquire(selected, views, mvcc);
+    return new RegionScanner(selected, views, spec, start, stop, getRow,
+        staged ? Long.MAX_VALUE : rp, ctx.options().clock().millis());
+  }
+
+  private List<Store> selectStores(ReadSpec spec) {
+    if (spec.allFamilies()) {
+      return region.stores();
+    }
+    List<Store> selected = new ArrayList<>();
+    for (byte[] f : spec.families().keySet()) {
+      selected.add(region.storeOf(f));
+    }
+    return selected;
+  }
+}
