@@ -266,7 +266,7 @@ public final class Region implements AutoCloseable {
     ctx.budget().awaitRoom(requests::requestFlushOrFail);
     requests.waitIfTooBig(this::memstoreBytes, () -> closed);
     StagedWrite staged = null;
-    long seenUpTo;
+    long seenUpTo = -1;
     Lock lock = rowLocks.lockRow(row);
     try {
       List<Cell> current = read != null ? reads.getLocked(row, read) : List.of();
@@ -274,8 +274,9 @@ public final class Region implements AutoCloseable {
       if (cells != null && !cells.isEmpty()) {
         validate(row, cells);
         staged = stage(row, cells, durability);
+      } else {
+        seenUpTo = mvcc.lastBegun(); // only a write that writes nothing waits for what it saw
       }
-      seenUpTo = mvcc.lastBegun();
     } finally {
       lock.unlock();
     }

@@ -312,21 +312,22 @@ public final class WriteAheadLog implements AutoCloseable {
 
   /** Syncs everything appended so far. */
   public void syncAll() {
+    syncAll(1);
+  }
+
+  /** {@code writers} as for {@link #sync(long, int)}. */
+  private void syncAll(int writers) {
     long p;
     synchronized (appendLock) {
       p = appendedPosition;
     }
-    sync(p);
+    sync(p, writers);
   }
 
   private void backgroundSync() {
     try {
       if (!closed && failure == null) {
-        long p;
-        synchronized (appendLock) {
-          p = appendedPosition;
-        }
-        sync(p, 0);
+        syncAll(0);
       }
     } catch (RuntimeException e) {
       // recorded in failure; writers see it on their next call

@@ -20,7 +20,7 @@ public final class PasswdTool {
 
   public static void main(String[] args) throws Exception {
     if (args.length != 4 || !args[2].equals("--file")
-        || !List.of(UsersFile.ADMIN).contains(args[1])) {
+        || !UsersFile.ADMIN.equals(args[1])) {
       System.err.println("usage: basalt passwd USER " + UsersFile.ADMIN + " --file USERS-FILE");
       System.exit(2);
     }

@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The server's users file: Jetty's {@code user: credential,role[,role...]} lines, read by Jetty
@@ -22,9 +21,8 @@ public final class UsersFile {
   public static final String LEGACY = "basalt";
   static final String[] ROLES = {ADMIN, LEGACY};
 
-  private record User(String credential, Set<String> roles) {}
-
-  private final Map<String, User> users = new LinkedHashMap<>();
+  /** User name to credential (the roles are Jetty's to check). */
+  private final Map<String, String> users = new LinkedHashMap<>();
 
   private UsersFile() {}
 
@@ -43,12 +41,8 @@ public final class UsersFile {
         throw new IllegalArgumentException(file + " line " + n + ": expected 'user: credential,"
             + "role', got '" + t.replaceAll(":.*", ": ...") + "'");
       }
-      String[] rest = t.substring(colon + 1).trim().split(",");
-      Set<String> roles = new java.util.LinkedHashSet<>();
-      for (int i = 1; i < rest.length; i++) {
-        roles.add(rest[i].trim());
-      }
-      u.users.put(t.substring(0, colon).trim(), new User(rest[0].trim(), roles));
+      String credential = t.substring(colon + 1).trim().split(",")[0].trim();
+      u.users.put(t.substring(0, colon).trim(), credential);
     }
     return u;
   }
@@ -56,9 +50,9 @@ public final class UsersFile {
   /** Users whose credential is a plain password, not a hash. */
   public List<String> plaintextUsers() {
     List<String> out = new ArrayList<>();
-    users.forEach((name, user) -> {
-      if (!user.credential.startsWith(PasswordHash.PREFIX)
-          && !user.credential.startsWith("MD5:") && !user.credential.startsWith("CRYPT:")) {
+    users.forEach((name, credential) -> {
+      if (!credential.startsWith(PasswordHash.PREFIX)
+          && !credential.startsWith("MD5:") && !credential.startsWith("CRYPT:")) {
         out.add(name);
       }
     });
