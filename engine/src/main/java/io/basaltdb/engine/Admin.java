@@ -261,7 +261,7 @@ public final class Admin {
     // every region (open or not) has the new, empty store before the catalog names it
     for (CatalogFile.RegionEntry re : db.catalog().table(name).regions()) {
       io.basaltdb.engine.store.Store.create(db.fileSystem(),
-          db.regionDirectory(re.dirName()).resolve(family));
+          db.regionDirectory(re.dirName()).resolve(family), db.currentSequenceId());
     }
     changeFamilies(name, s.descriptor.withFamily(family, options));
     for (Region r : s.regions) {

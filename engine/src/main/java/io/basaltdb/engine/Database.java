@@ -248,6 +248,11 @@ public final class Database implements AutoCloseable {
     regionsByName.remove(r.name());
   }
 
+  /** The newest sequence id given to a write (every later write gets a higher one). */
+  long currentSequenceId() {
+    return sequence.get();
+  }
+
   Path regionDirectory(String name) {
     return dir.resolve("regions").resolve(name);
   }
@@ -434,7 +439,13 @@ public final class Database implements AutoCloseable {
         } catch (ClosedException e) {
           // the region was closed (disable, drop, shutdown) while the task waited
         } catch (Throwable t) {
-          if (!closed && backgroundFailure.compareAndSet(null, t)) {
+          if (closed) {
+            return;
+          }
+          if (what.startsWith("compaction") && t instanceof StorageIOException) {
+            // the store's files are unchanged and flushes go on: the next flush asks again
+            System.err.println("basalt: background " + what + " failed: " + t);
+          } else if (backgroundFailure.compareAndSet(null, t)) {
             System.err.println("basalt: background " + what + " failed: " + t);
           }
         }

@@ -10,7 +10,16 @@ public class StorageIOException extends BasaltException {
     super(message + ": " + cause, cause);
   }
 
+  private StorageIOException(String message, StorageIOException cause) {
+    super(message + ": " + cause.getMessage(), cause);
+  }
+
   public static StorageIOException wrap(String what, IOException e) {
+    return new StorageIOException(what, e);
+  }
+
+  /** {@code e} with what it interrupted said first. */
+  public static StorageIOException wrap(String what, StorageIOException e) {
     return new StorageIOException(what, e);
   }
 

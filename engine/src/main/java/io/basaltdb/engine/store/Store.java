@@ -11,6 +11,7 @@ import io.basaltdb.engine.file.BlockFileReader;
 import io.basaltdb.engine.file.BlockFileWriter;
 import io.basaltdb.engine.file.FileInfo;
 import io.basaltdb.engine.io.FileSystem;
+import io.basaltdb.engine.util.AtomicFiles;
 import io.basaltdb.engine.util.FileTrees;
 import io.basaltdb.engine.manifest.Manifest;
 import io.basaltdb.engine.memstore.MemStore;
@@ -74,13 +75,22 @@ public final class Store implements AutoCloseable {
    * manifest are made durable. A store exists from here on; its manifest is never absent.
    */
   public static void create(FileSystem fs, Path dir) {
+    create(fs, dir, 0);
+  }
+
+  /**
+   * As {@link #create(FileSystem, Path)}, the manifest saying everything up to
+   * {@code flushedSeq} is flushed: a family added to a live region gets the database's current
+   * sequence id, so a log replay never hands it the edits of a dropped family of that name.
+   */
+  public static void create(FileSystem fs, Path dir, long flushedSeq) {
     FileTrees.delete(fs, dir);
     try {
       fs.createDirectories(dir);
     } catch (IOException e) {
       throw StorageIOException.wrap("cannot create store directory " + dir, e);
     }
-    Manifest.EMPTY.writeTo(fs, dir);
+    new Manifest(flushedSeq, Manifest.EMPTY.nextFileNumber(), List.of()).writeTo(fs, dir);
   }
 
   /**
@@ -274,8 +284,12 @@ public final class Store implements AutoCloseable {
         if (added != null) {
           files.add(added);
         }
-        long flushed = Math.max(manifest.flushedSeq(), snap.flushPoint());
-        install(new StoreView(view.active, flushing, files), flushed);
+        StoreView next = new StoreView(view.active, flushing, files);
+        if (added == null) {
+          view = next; // nothing of this store to replay: its manifest need not change (no fsync)
+        } else {
+          install(next, Math.max(manifest.flushedSeq(), snap.flushPoint()));
+        }
       }
       if (added != null) {
         stats.flushes.incrementAndGet();
@@ -306,25 +320,39 @@ public final class Store implements AutoCloseable {
     long number = nextFileNumber.getAndIncrement();
     String name = Manifest.fileName(number);
     Path p = dir.resolve(name);
-    try (BlockFileWriter w = new BlockFileWriter(fs, p, family, options.writerOptions(),
-        clock.millis())) {
-      if (resolver == null) {
-        for (Cell c : cells) {
-          w.append(c);
+    try {
+      try (BlockFileWriter w = new BlockFileWriter(fs, p, family, options.writerOptions(),
+          clock.millis())) {
+        if (resolver == null) {
+          for (Cell c : cells) {
+            w.append(c);
+          }
+        } else {
+          for (Cell c = resolver.next(); c != null; c = resolver.next()) {
+            w.append(c);
+          }
         }
-      } else {
-        for (Cell c = resolver.next(); c != null; c = resolver.next()) {
-          w.append(c);
+        if (w.cellCount() == 0) {
+          return null;
         }
+        w.finish();
       }
-      if (w.cellCount() == 0) {
-        return null;
-      }
-      w.finish();
+      BlockFileReader reader = BlockFileReader.open(fs, p, cache);
+      reader.setCachePriority(options.inMemory());
+      return new StoreFile(fs, number, name, reader);
+    } catch (RuntimeException e) {
+      deleteUnnamed(p); // no manifest names it yet: a full disk gets its space back at once
+      throw e;
     }
-    BlockFileReader reader = BlockFileReader.open(fs, p, cache);
-    reader.setCachePriority(options.inMemory());
-    return new StoreFile(fs, number, name, reader);
+  }
+
+  /** Deletes a file no manifest names, on a failure path (a failure here changes nothing). */
+  private void deleteUnnamed(Path p) {
+    try {
+      fs.deleteIfExists(p);
+    } catch (IOException | RuntimeException ignored) {
+      // deleted at the next open as a leftover
+    }
   }
 
   // ---------------------------------------------------------------- compaction
@@ -363,6 +391,9 @@ public final class Store implements AutoCloseable {
               smallestReadPoint, major ? CellResolver.Mode.MAJOR : CellResolver.Mode.MINOR, null);
           output = writeFile(null, r);
         }
+      } catch (StorageIOException e) {
+        throw StorageIOException.wrap("compaction of " + dir + " failed; its files are unchanged",
+            e);
       } finally {
         for (StoreFile f : inputs) {
           f.release();
@@ -378,7 +409,18 @@ public final class Store implements AutoCloseable {
         if (output != null) {
           files.add(output);
         }
-        install(new StoreView(view.active, view.flushing, files), manifest.flushedSeq());
+        try {
+          install(new StoreView(view.active, view.flushing, files), manifest.flushedSeq());
+        } catch (StorageIOException e) {
+          if (output != null) {
+            output.release();
+            if (!(e instanceof AtomicFiles.InDoubt)) {
+              deleteUnnamed(dir.resolve(output.name())); // the old manifest is still the one
+            } // else the new manifest may be the one after a power loss: keep its file
+          }
+          throw StorageIOException.wrap("compaction of " + dir + " failed; its files are "
+              + "unchanged", e);
+        }
       }
       fs.crashPoint("compaction.afterInstall");
       for (StoreFile f : inputs) {

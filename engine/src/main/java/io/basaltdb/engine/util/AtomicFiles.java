@@ -13,9 +13,23 @@ import java.nio.file.Path;
  * {@code name.tmp} and fsynced, renamed over {@code name}, then the directory fsynced, so a
  * crash leaves the old file or the new one, never a mix. The crash points
  * {@code <crashPoint>.beforeRename} and {@code <crashPoint>.afterRename} bracket the switch.
+ * A failure before the rename leaves the old file in place; one after it (the directory fsync)
+ * is {@link InDoubt}: the new file is there now, but a power loss may bring the old one back.
  */
 public final class AtomicFiles {
   private AtomicFiles() {}
+
+  /**
+   * The new file replaced the old one but the directory fsync failed: until a later replacement
+   * succeeds, either may be what a power loss leaves, so every file either names must be kept.
+   */
+  public static final class InDoubt extends StorageIOException {
+    private static final long serialVersionUID = 1L;
+
+    InDoubt(String message, IOException cause) {
+      super(message, cause);
+    }
+  }
 
   public static void write(FileSystem fs, Path dir, String name, byte[] content,
       String crashPoint) {
@@ -28,10 +42,14 @@ public final class AtomicFiles {
       }
       fs.crashPoint(crashPoint + ".beforeRename");
       fs.rename(tmp, dir.resolve(name));
-      fs.crashPoint(crashPoint + ".afterRename");
-      fs.syncDirectory(dir);
     } catch (IOException e) {
       throw StorageIOException.wrap("cannot write " + name + " in " + dir, e);
+    }
+    fs.crashPoint(crashPoint + ".afterRename");
+    try {
+      fs.syncDirectory(dir);
+    } catch (IOException e) {
+      throw new InDoubt("replaced " + name + " in " + dir + " but cannot sync the directory", e);
     }
   }
 

@@ -1,6 +1,7 @@
 package io.basaltdb.engine.wal;
 
 import io.basaltdb.engine.ClosedException;
+import io.basaltdb.engine.DatabaseReadOnlyException;
 import io.basaltdb.engine.StorageIOException;
 import io.basaltdb.engine.io.FileSystem;
 import io.basaltdb.engine.util.ByteWriter;
@@ -165,8 +166,8 @@ public final class WriteAheadLog implements AutoCloseable {
   public void checkWritable() {
     IOException f = failure;
     if (f != null) {
-      throw StorageIOException.wrap("the database is read-only until it is reopened: a write to "
-          + dir + " failed (" + f.getMessage() + ")", f);
+      throw new DatabaseReadOnlyException("the database is read-only until it is reopened: a "
+          + "write to " + dir + " failed (" + f.getMessage() + ")", f);
     }
   }
 

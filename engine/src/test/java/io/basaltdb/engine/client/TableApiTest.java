@@ -322,6 +322,32 @@ class TableApiTest {
   }
 
   @Test
+  void aFamilyDroppedAndAddedAgainDoesNotGetItsOldLoggedDataBack() {
+    t.put(new Put(b("r")).addColumn(F, Q, b("kept")));
+    db.admin().addFamily(T, "h", FamilyOptions.DEFAULT);
+    t.put(new Put(b("r")).addColumn(b("h"), Q, b("dropped"))); // in the log, never flushed
+    db.admin().deleteFamily(T, "h");
+    db.admin().addFamily(T, "h", FamilyOptions.DEFAULT);
+    assertNull(t.get(new Get(b("r"))).getValue(b("h"), Q));
+    reopen(); // replays the log: the old edit of h must not reach the new h
+    assertNull(t.get(new Get(b("r"))).getValue(b("h"), Q));
+    assertEquals("kept", s(t.get(new Get(b("r"))).getValue(F, Q)));
+  }
+
+  @Test
+  void aTableDroppedAndCreatedAgainDoesNotGetItsOldLoggedDataBack() {
+    t.put(new Put(b("r")).addColumn(F, Q, b("dropped"))); // in the log, never flushed
+    TableDescriptor desc = t.descriptor();
+    db.admin().disableTable(T);
+    db.admin().deleteTable(T);
+    db.admin().createTable(desc);
+    t = db.table(T);
+    assertTrue(t.get(new Get(b("r"))).isEmpty());
+    reopen();
+    assertTrue(t.get(new Get(b("r"))).isEmpty(), "the old table's logged row came back");
+  }
+
+  @Test
   void namespaces() {
     db.admin().createNamespace("ns1");
     db.admin().createTable(TableDescriptor.of("ns1:a", "f"));

@@ -1,6 +1,7 @@
 package io.basaltdb.engine.io;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,8 +34,14 @@ public final class FaultInjectingFileSystem implements FileSystem {
   /** The kinds of operation a fault can be attached to. */
   public enum Op { CREATE, WRITE, SYNC, TRUNCATE, MKDIR, DIRSYNC, RENAME, DELETE }
 
-  /** What to do at an operation. */
-  public enum Action { PASS, FAIL, CRASH }
+  /**
+   * What to do at an operation. {@code DISK_FULL} fails it as a full disk does ("No space left
+   * on device"), after writing part of the bytes when it is a write.
+   */
+  public enum Action { PASS, FAIL, CRASH, DISK_FULL }
+
+  /** The message of a full disk's failure, as the JDK reports ENOSPC on Linux. */
+  public static final String NO_SPACE = "No space left on device";
 
   /** Decides the fate of each operation; {@code n} counts every operation from 1. */
   public interface Faults {
@@ -118,14 +125,15 @@ public final class FaultInjectingFileSystem implements FileSystem {
 
   // ------------------------------------------------------------ the gate
 
-  /** Called (gate held) before an operation changes anything. */
-  private void before(Op op, Path p) throws IOException {
+  /** Called (gate held) before an operation changes anything; returns PASS or DISK_FULL. */
+  private Action before(Op op, Path p) throws IOException {
     if (crashed) {
       throw new IOException("simulated crash (" + crashedAt + "): " + op + " " + p);
     }
     long n = ops.incrementAndGet();
-    switch (faults.decide(op, p, n)) {
-      case PASS -> { }
+    Action a = faults.decide(op, p, n);
+    switch (a) {
+      case PASS, DISK_FULL -> { }
       case FAIL -> throw new IOException("injected fault: " + op + " " + p + " (#" + n + ")");
       case CRASH -> {
         crash(op + " " + p + " (#" + n + ")");
@@ -133,6 +141,7 @@ public final class FaultInjectingFileSystem implements FileSystem {
       }
       default -> throw new AssertionError();
     }
+    return a;
   }
 
   interface IoAction<T> {
@@ -142,8 +151,32 @@ public final class FaultInjectingFileSystem implements FileSystem {
   <T> T guarded(Op op, Path p, IoAction<T> action) throws IOException {
     gate.readLock().lock();
     try {
-      before(op, p);
+      if (before(op, p) == Action.DISK_FULL) {
+        throw new IOException(NO_SPACE);
+      }
       return action.run();
+    } finally {
+      gate.readLock().unlock();
+    }
+  }
+
+  /**
+   * A write of {@code src} through {@code ch}; on a full disk the first half of its bytes is
+   * written (as a real short write before ENOSPC would) and then the write fails.
+   */
+  int guardedWrite(Path p, FileChannel ch, ByteBuffer src) throws IOException {
+    gate.readLock().lock();
+    try {
+      if (before(Op.WRITE, p) == Action.DISK_FULL) {
+        ByteBuffer part = src.duplicate();
+        part.limit(src.position() + src.remaining() / 2);
+        while (part.hasRemaining()) {
+          ch.write(part);
+        }
+        src.position(part.position());
+        throw new IOException(NO_SPACE);
+      }
+      return ch.write(src);
     } finally {
       gate.readLock().unlock();
     }

@@ -36,7 +36,7 @@ final class TrackedChannel extends FileChannel {
 
   @Override
   public int write(ByteBuffer src) throws IOException {
-    return fs.guarded(FaultInjectingFileSystem.Op.WRITE, path, () -> ch.write(src));
+    return fs.guardedWrite(path, ch, src);
   }
 
   @Override

@@ -42,7 +42,10 @@ import org.apache.calcite.linq4j.Enumerator;
  * </ul>
  * Writes go to the log without waiting; with SYNC durability the statement syncs the log once
  * at its end, before returning its count, so an acknowledged statement is durable. There is no
- * transaction across rows (as in HBase and Phoenix).
+ * transaction across rows (as in HBase and Phoenix): a statement failing at its tenth row keeps
+ * the nine before it. A statement of one row (looked ahead for) writes it SYNC instead, so when
+ * the log fails (a full disk) that row is never seen: the engine removes a write whose own sync
+ * failed, while a row written ASYNC is visible before the statement's closing sync.
  */
 public final class WriteExecutor {
   private static final int PUT_BATCH = 256;
@@ -60,6 +63,8 @@ public final class WriteExecutor {
   private final List<SqlColumn> keyColumns;
   /** The connection's open transaction (auto-commit off), or null. */
   private final PendingWrites pending;
+  /** The durability of the mutations made now: SYNC for a statement's only row. */
+  private Durability rowDurability = Durability.ASYNC;
 
   public WriteExecutor(Database db, SqlTableDef def, WriteSpec spec, DataContext ctx) {
     this.db = db;
@@ -117,10 +122,20 @@ public final class WriteExecutor {
     }
     long count = 0;
     List<Put> batch = new ArrayList<>();
+    boolean syncEach = pending == null && settings.durability() == Durability.SYNC;
     try (Enumerator<?> e = rows.enumerator()) {
-      while (e.moveNext()) {
-        Object o = e.current();
-        Object[] row = o instanceof Object[] a ? a : new Object[] {o};
+      Object[] next = nextRow(e);
+      while (next != null) {
+        Object[] row = next;
+        RuntimeException badNext = null; // thrown once this row is written, as before the lookahead
+        try {
+          next = nextRow(e);
+        } catch (RuntimeException x) {
+          badNext = x;
+          next = null;
+        }
+        rowDurability = syncEach && count == 0 && next == null && badNext == null
+            ? Durability.SYNC : Durability.ASYNC;
         Object op = switch (spec.kind()) {
           case INSERT -> insert(row);
           case UPSERT -> upsert(row);
@@ -142,6 +157,9 @@ public final class WriteExecutor {
           ((Runnable) op).run();
         }
         count++;
+        if (badNext != null) {
+          throw badNext;
+        }
       }
     } catch (RuntimeException failure) {
       // the rows before the failing one stay written, as when each row is its own statement
@@ -156,10 +174,18 @@ public final class WriteExecutor {
       throw failure;
     }
     putAll(batch);
-    if (pending == null && count > 0) {
-      syncLog(db, settings);
+    if (pending == null && count > 1) {
+      syncLog(db, settings); // a single row synced itself
     }
     return count;
+  }
+
+  private static Object[] nextRow(Enumerator<?> e) {
+    if (!e.moveNext()) {
+      return null;
+    }
+    Object o = e.current();
+    return o instanceof Object[] a ? a : new Object[] {o};
   }
 
   private void putAll(List<Put> batch) {
@@ -183,7 +209,7 @@ public final class WriteExecutor {
   }
 
   private <M extends Mutation> M durable(M m) {
-    m.setDurability(Durability.ASYNC); // the statement syncs once at its end
+    m.setDurability(rowDurability); // ASYNC: the statement syncs once at its end
     return m;
   }
 
@@ -353,6 +379,7 @@ public final class WriteExecutor {
     byte[] family = names.family(col);
     byte[] qualifier = names.qualifier(col);
     boolean applied;
+    rowDurability = pending == null ? settings.durability() : Durability.ASYNC;
     try {
       applied = table.checkAndMutate(CheckAndMutate.newBuilder(row).ifExists(family, qualifier)
           .build(durable(new Increment(row).addColumn(family, qualifier,
@@ -361,10 +388,10 @@ public final class WriteExecutor {
       throw overflow(col, e);
     }
     if (!applied) {
+      rowDurability = Durability.ASYNC;
       return null;
     }
-    syncLog(db, settings);
-    return 1L;
+    return 1L; // synced itself when SYNC
   }
 
   /** {@code col = col + amount}, atomically. */

@@ -20,7 +20,8 @@ import java.util.Map;
  * 25006, a cancelled statement 57014, ...); a stack overflow while planning is 54001
  * (statement too complex). The engine knows nothing of SQL, so its exceptions are mapped here:
  * a missing table 42P01, a disabled table 55000, other bad input 22023, corruption XX001,
- * storage failure 58030, a closed database 08003; and Calcite's: an overflow 22003 (exact
+ * storage failure 58030 (a full disk 53100; every write after a log failure 25006: the database
+ * is read-only until reopened), a closed database 08003; and Calcite's: an overflow 22003 (exact
  * arithmetic is checked), a division by zero 22012, a date or time it cannot read 22007 (a
  * field out of range 22008), a string
  * that is no number cast to one 22018, an unsupported operation 0A000, a parse or validation
@@ -69,6 +70,13 @@ public final class SqlErrors {
       }
       if (c instanceof StackOverflowError) {
         return "54001";
+      }
+      if (c instanceof io.basaltdb.engine.DatabaseReadOnlyException) {
+        return "25006"; // before its cause, which may be the full disk of an earlier write
+      }
+      if (c instanceof java.io.IOException && c.getMessage() != null
+          && c.getMessage().contains("No space left on device")) {
+        return "53100"; // ENOSPC as the JDK reports it; the write that hit it failed
       }
       if (c instanceof OutOfMemoryError) {
         return "53200"; // the last resort: statements keep within queryMemory (QueryGuard)
