@@ -34,8 +34,12 @@ import org.eclipse.jetty.server.ServerConnector;
  * </pre>
  * The users file is Jetty's {@code user: credential,role} format ({@link UsersFile}):
  * credentials are salted slow hashes ({@link PasswordHash}, {@code bin/basalt passwd}; plain
- * passwords are warned about), role {@code basalt-admin} (or the older {@code basalt}). With a
- * keystore (PKCS12 or JKS) it serves HTTPS only.
+ * passwords are warned about), role {@code basalt-admin} (or the older {@code basalt}) for
+ * everything, {@code basalt-read} for queries only (writes and DDL refused with 42501). With a
+ * keystore (PKCS12 or JKS) it serves HTTPS only. Limits per client (user, else address):
+ * request size ({@link RequestGate}), connections, open statements, idle time, and the time a
+ * request may run a statement (remote clients cannot cancel); every refusal is one line on
+ * standard error.
  */
 public final class BasaltServer implements AutoCloseable {
   public static final int DEFAULT_PORT = 8765;
@@ -58,15 +62,42 @@ public final class BasaltServer implements AutoCloseable {
     this.tls = tls;
   }
 
+  /** Largest request body by default (a batch of many rows fits; a runaway one does not). */
+  public static final long DEFAULT_MAX_REQUEST_BYTES = 64L << 20;
+  /** Default limits per client (an authenticated user, else a remote address). */
+  public static final ServerMeta.Limits DEFAULT_LIMITS =
+      new ServerMeta.Limits(IDLE_MILLIS, 100, 1000, 600);
+
   /** Options of a server. */
   public record Options(Path data, int port, String bind, Path users,
-      boolean allowUnauthenticatedRemote, Path tlsKeystore, Path tlsPasswordFile) {
+      boolean allowUnauthenticatedRemote, Path tlsKeystore, Path tlsPasswordFile,
+      long maxRequestBytes, ServerMeta.Limits limits) {
     public Options(Path data, int port, String bind, Path users,
         boolean allowUnauthenticatedRemote) {
       this(data, port, bind, users, allowUnauthenticatedRemote, null, null);
     }
 
+    public Options(Path data, int port, String bind, Path users,
+        boolean allowUnauthenticatedRemote, Path tlsKeystore, Path tlsPasswordFile) {
+      this(data, port, bind, users, allowUnauthenticatedRemote, tlsKeystore, tlsPasswordFile,
+          DEFAULT_MAX_REQUEST_BYTES, DEFAULT_LIMITS);
+    }
+
+    /** These options with other limits. */
+    public Options withLimits(long maxRequestBytes, ServerMeta.Limits limits) {
+      return new Options(data, port, bind, users, allowUnauthenticatedRemote, tlsKeystore,
+          tlsPasswordFile, maxRequestBytes, limits);
+    }
+
     public Options {
+      if (maxRequestBytes < 1024 || limits.connectionsPerClient() < 1
+          || limits.statementsPerClient() < 1 || limits.idleMillis() < 1000
+          || limits.statementSeconds() < 0) {
+        throw new IllegalArgumentException("limits out of range: --max-request-bytes >= 1024,"
+            + " per-client connections and statements >= 1, idle timeout >= 1 s, statement"
+            + " timeout >= 0 s (0: none); got "
+            + maxRequestBytes + ", " + limits);
+      }
       if ((tlsKeystore == null) != (tlsPasswordFile == null)) {
         throw new IllegalArgumentException("--tls-keystore and --tls-password-file go together");
       }
@@ -104,7 +135,8 @@ public final class BasaltServer implements AutoCloseable {
     BasaltDriver driver = new BasaltDriver();
     String url = "jdbc:basalt:" + o.data().toAbsolutePath();
     Connection keepOpen = driver.connect(url, new Properties());
-    ServerMeta meta = new ServerMeta(info -> driver.connect(url, info), IDLE_MILLIS);
+    ServerMeta meta = new ServerMeta(info -> driver.connect(url, info), o.limits(),
+        RequestGate::currentClient, BasaltServer::refused);
     try {
       ServerCustomizer<Server> bindTo = server -> {
         for (Connector c : server.getConnectors()) {
@@ -112,6 +144,8 @@ public final class BasaltServer implements AutoCloseable {
             sc.setHost(o.bind());
           }
         }
+        server.setHandler(new RequestGate(server.getHandler(), o.maxRequestBytes(),
+            BasaltServer::refused));
       };
       HttpServer.Builder<Server> b = HttpServer.Builder.<Server>newBuilder()
           .withHandler(new LocalService(meta), Serialization.PROTOBUF)
@@ -132,6 +166,11 @@ public final class BasaltServer implements AutoCloseable {
       keepOpen.close();
       throw e;
     }
+  }
+
+  /** Every refused request, one line on standard error. */
+  private static void refused(String what) {
+    System.err.println(java.time.Instant.now() + " basalt server: refused: " + what);
   }
 
   /** How many remote connections are open now. */
@@ -176,6 +215,11 @@ public final class BasaltServer implements AutoCloseable {
     boolean allowRemote = false;
     Path keystore = null;
     Path passwordFile = null;
+    long maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES;
+    int maxConnections = DEFAULT_LIMITS.connectionsPerClient();
+    int maxStatements = DEFAULT_LIMITS.statementsPerClient();
+    long idleMillis = DEFAULT_LIMITS.idleMillis();
+    int statementSeconds = DEFAULT_LIMITS.statementSeconds();
     try {
       for (int i = 0; i < args.length; i++) {
         switch (args[i]) {
@@ -187,6 +231,16 @@ public final class BasaltServer implements AutoCloseable {
           case "--tls-keystore" -> keystore = Path.of(value(args, ++i, "--tls-keystore"));
           case "--tls-password-file" -> passwordFile = Path.of(value(args, ++i,
               "--tls-password-file"));
+          case "--max-request-bytes" -> maxRequestBytes = Long.parseLong(value(args, ++i,
+              "--max-request-bytes"));
+          case "--max-connections-per-client" -> maxConnections = Integer.parseInt(
+              value(args, ++i, "--max-connections-per-client"));
+          case "--max-statements-per-client" -> maxStatements = Integer.parseInt(
+              value(args, ++i, "--max-statements-per-client"));
+          case "--idle-timeout-seconds" -> idleMillis = 1000 * Long.parseLong(
+              value(args, ++i, "--idle-timeout-seconds"));
+          case "--statement-timeout-seconds" -> statementSeconds = Integer.parseInt(
+              value(args, ++i, "--statement-timeout-seconds"));
           case "-h", "--help" -> {
             usage(System.out);
             return;
@@ -195,7 +249,9 @@ public final class BasaltServer implements AutoCloseable {
         }
       }
       BasaltServer server = start(new Options(data, port, bind, users, allowRemote, keystore,
-          passwordFile));
+          passwordFile).withLimits(maxRequestBytes,
+              new ServerMeta.Limits(idleMillis, maxConnections, maxStatements,
+                  statementSeconds)));
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
         System.err.println("basalt server: stopping");
         server.stop();
@@ -205,7 +261,7 @@ public final class BasaltServer implements AutoCloseable {
           + ":" + server.port() + (users != null ? " (HTTP BASIC authentication)" : "")
           + "; clients: " + server.clientUrl());
       Thread.currentThread().join();
-    } catch (IllegalArgumentException e) {
+    } catch (IllegalArgumentException e) { // a bad number too (NumberFormatException)
       System.err.println("basalt server: " + e.getMessage());
       usage(System.err);
       System.exit(2);
@@ -226,6 +282,9 @@ public final class BasaltServer implements AutoCloseable {
     out.println("usage: basalt server --data DIR [--port 8765] [--bind 127.0.0.1] "
         + "[--users FILE] [--allow-unauthenticated-remote]");
     out.println("       [--tls-keystore FILE.p12 --tls-password-file FILE]");
+    out.println("       [--max-request-bytes N] [--max-connections-per-client N]");
+    out.println("       [--max-statements-per-client N] [--idle-timeout-seconds N]");
+    out.println("       [--statement-timeout-seconds N (600; 0: none)]");
     out.println("  serves Avatica's protocol (protobuf) over an embedded Basalt database;");
     out.println("  the users file has lines 'user: HASH,ROLE' (HTTP BASIC), HASH from");
     out.println("  'bin/basalt passwd USER basalt-admin --file FILE'.");

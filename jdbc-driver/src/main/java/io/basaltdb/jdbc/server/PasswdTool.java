@@ -13,15 +13,16 @@ import java.util.List;
  * ({@link PasswordHash}); the password is read from the console without echo, or from standard
  * input when there is none (scripts). Replaces the user's line if there is one.
  *
- * <pre>bin/basalt passwd USER basalt-admin --file users.properties</pre>
+ * <pre>bin/basalt passwd USER basalt-admin|basalt-read --file users.properties</pre>
  */
 public final class PasswdTool {
   private PasswdTool() {}
 
   public static void main(String[] args) throws Exception {
     if (args.length != 4 || !args[2].equals("--file")
-        || !UsersFile.ADMIN.equals(args[1])) {
-      System.err.println("usage: basalt passwd USER " + UsersFile.ADMIN + " --file USERS-FILE");
+        || !(UsersFile.ADMIN.equals(args[1]) || UsersFile.READ.equals(args[1]))) {
+      System.err.println("usage: basalt passwd USER " + UsersFile.ADMIN + "|" + UsersFile.READ
+          + " --file USERS-FILE");
       System.exit(2);
     }
     String user = args[0];

@@ -15,11 +15,20 @@ import org.eclipse.jetty.util.security.CredentialProvider;
  * 32-byte key, 210,000 iterations as OWASP advises for this function). Jetty reads a users
  * file's credentials through its {@link CredentialProvider}s, found by prefix: this class is
  * registered as one ({@code META-INF/services}), so the file can hold hashes instead of
- * passwords. Checks compare in constant time.
+ * passwords. Checks compare in constant time. HTTP BASIC sends the password with every
+ * request, so a successful check is remembered for {@link #REMEMBER} as a SHA-256 of salt and
+ * password (a request then costs microseconds, not 210,000 iterations); a failed one is never
+ * remembered, so guessing stays slow.
  */
 public final class PasswordHash implements CredentialProvider {
   public static final String PREFIX = "PBKDF2:";
   static final int ITERATIONS = 210_000;
+  static final java.time.Duration REMEMBER = java.time.Duration.ofMinutes(10);
+
+  /** Stored hash + fast digest of salt and a password that matched it. */
+  private static final com.google.common.cache.Cache<String, Boolean> VERIFIED =
+      com.google.common.cache.CacheBuilder.newBuilder().maximumSize(1024)
+          .expireAfterWrite(REMEMBER).build();
 
   /** A new hash of {@code password} with a fresh random salt. */
   public static String hash(char[] password) {
@@ -37,10 +46,34 @@ public final class PasswordHash implements CredentialProvider {
     }
     byte[] salt = Base64.getDecoder().decode(f[1]);
     byte[] want = Base64.getDecoder().decode(f[2]);
-    return MessageDigest.isEqual(want, derive(password, salt, Integer.parseInt(f[0])));
+    String key = stored + "/" + fastDigest(salt, password);
+    if (VERIFIED.getIfPresent(key) != null) {
+      return true;
+    }
+    boolean ok = MessageDigest.isEqual(want, derive(password, salt, Integer.parseInt(f[0])));
+    if (ok) {
+      VERIFIED.put(key, Boolean.TRUE);
+    }
+    return ok;
   }
 
+  private static String fastDigest(byte[] salt, char[] password) {
+    try {
+      MessageDigest d = MessageDigest.getInstance("SHA-256");
+      d.update(salt);
+      d.update(new String(password).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      return Base64.getEncoder().encodeToString(d.digest());
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+    }
+  }
+
+  /** Slow derivations made (for tests: a request must not pay one each). */
+  static final java.util.concurrent.atomic.AtomicLong DERIVATIONS =
+      new java.util.concurrent.atomic.AtomicLong();
+
   private static byte[] derive(char[] password, byte[] salt, int iterations) {
+    DERIVATIONS.incrementAndGet();
     try {
       PBEKeySpec spec = new PBEKeySpec(password, salt, iterations, 256);
       return SecretKeyFactory.getInstance("PBKDF2WithHmacSHA256").generateSecret(spec)

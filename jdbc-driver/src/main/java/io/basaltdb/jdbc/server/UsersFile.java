@@ -13,13 +13,14 @@ import java.util.Map;
  * for HTTP BASIC and by Basalt for the roles. Credentials should be hashes made by
  * {@code bin/basalt passwd} ({@link PasswordHash}); a plain password still works but is
  * reported ({@link #plaintextUsers}), and the server warns at start. Roles: {@value #ADMIN}
- * (and the older {@value #LEGACY}) may do everything; a user with neither is refused by Jetty.
- * (A read-only role is not offered yet: the server cannot tell ServerMeta who sent a request.)
+ * (and the older {@value #LEGACY}) may do everything, {@value #READ} only query; a user with
+ * none of them is refused by Jetty.
  */
 public final class UsersFile {
   public static final String ADMIN = "basalt-admin";
   public static final String LEGACY = "basalt";
-  static final String[] ROLES = {ADMIN, LEGACY};
+  public static final String READ = io.basaltdb.sql.jdbc.ServerMeta.READ_ROLE;
+  static final String[] ROLES = {ADMIN, LEGACY, READ};
 
   /** User name to credential (the roles are Jetty's to check). */
   private final Map<String, String> users = new LinkedHashMap<>();

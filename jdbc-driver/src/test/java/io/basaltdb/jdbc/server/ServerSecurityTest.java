@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The server's users hold salted slow hashes (no password in the file; plain ones are found
- * and warned about), and with a keystore the server speaks HTTPS.
+ * and warned about), and with a keystore the server speaks HTTPS only (plain HTTP refused).
  */
 class ServerSecurityTest {
   @TempDir Path dir;
@@ -62,6 +62,19 @@ class ServerSecurityTest {
           assertEquals("one", rs.getString(1));
         }
       }
+      // BASIC sends the password with every request: only the first pays the slow hash
+      try (Connection ana = DriverManager.getConnection(url, login("ana", "ana-secret"));
+          java.sql.PreparedStatement ps = ana.prepareStatement("SELECT v FROM t WHERE id = ?")) {
+        long before = PasswordHash.DERIVATIONS.get();
+        for (int i = 0; i < 50; i++) {
+          ps.setInt(1, 1);
+          try (ResultSet rs = ps.executeQuery()) {
+            assertTrue(rs.next());
+          }
+        }
+        long slow = PasswordHash.DERIVATIONS.get() - before;
+        assertTrue(slow <= 1, "50 requests made " + slow + " slow hash derivations");
+      }
       assertThrows(Exception.class, () -> {
         try (Connection c = DriverManager.getConnection(url, login("ana", "ana-secreT"))) {
           c.createStatement().executeQuery("VALUES 1");
@@ -94,6 +107,16 @@ class ServerSecurityTest {
           ResultSet rs = c.createStatement().executeQuery("VALUES 42")) {
         assertTrue(rs.next());
         assertEquals(42, rs.getInt(1));
+      }
+      // a client speaking plain HTTP to the TLS port is answered with nothing but a close
+      try (java.net.Socket plain = new java.net.Socket("127.0.0.1", server.port())) {
+        plain.setSoTimeout(20_000);
+        plain.getOutputStream().write(("POST / HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            + "Content-Length: 2\r\n\r\n{}").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        plain.getOutputStream().flush();
+        byte[] answer = plain.getInputStream().readAllBytes(); // until the server closes
+        String text = new String(answer, java.nio.charset.StandardCharsets.ISO_8859_1);
+        assertFalse(text.startsWith("HTTP/"), "plain HTTP got an HTTP answer: " + text);
       }
     }
   }

@@ -7,8 +7,10 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.calcite.avatica.AvaticaSeverity;
@@ -33,7 +35,11 @@ import org.apache.calcite.avatica.remote.TypedValue;
  *       answers its count;
  *   <li>errors as {@link AvaticaRuntimeException}s carrying Basalt's SQLState (Avatica sends a
  *       state across the wire for that type only);
- *   <li>connections idle longer than the configured time closed (clients that went away).
+ *   <li>connections idle longer than the configured time closed (clients that went away);
+ *   <li>who may do what: each connection belongs to the {@link Client} that opened it (the
+ *       server's HTTP layer says who sent a request); only that client may use it; a read-only
+ *       client's connections refuse writes and DDL with 42501; a client may hold so many
+ *       connections (53300) and open statements (53400); each refusal is reported.
  * </ul>
  * State per connection: the connection and, per statement, its signature, last bound values
  * and open rows. Thread-safe: Avatica serves requests on many threads.
@@ -55,13 +61,35 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
     Iterator<Object> rows; // guarded by this
   }
 
+  /** Who sent a request: a user name (or an address), and whether it may only read. */
+  public record Client(String name, boolean readOnly) {
+    public static final Client ANONYMOUS = new Client("anonymous", false);
+  }
+
+  /**
+   * Limits: connections unused for {@code idleMillis} are closed; a client may hold at most
+   * {@code connectionsPerClient} connections and {@code statementsPerClient} open statements;
+   * a request that runs a statement (its execution and first rows, or a later fetch) is
+   * cancelled after {@code statementSeconds} (0: never) with 57014, as a remote client cannot
+   * cancel (Avatica's protocol has no cancel).
+   */
+  public record Limits(long idleMillis, int connectionsPerClient, int statementsPerClient,
+      int statementSeconds) {
+    public static Limits idleOnly(long idleMillis) {
+      return new Limits(idleMillis, Integer.MAX_VALUE, Integer.MAX_VALUE, 0);
+    }
+  }
+
   private static final class Session {
     final BasaltConnection connection;
+    final Client owner;
     final Map<Integer, StatementState> statements = new ConcurrentHashMap<>();
+    final Set<Integer> openStatements = ConcurrentHashMap.newKeySet();
     volatile long lastUsedNanos = System.nanoTime();
 
-    Session(BasaltConnection connection) {
+    Session(BasaltConnection connection, Client owner) {
       this.connection = connection;
+      this.owner = owner;
     }
 
     StatementState statement(int id) {
@@ -70,19 +98,38 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
   }
 
   private final Opener opener;
+  private final Limits limits;
   private final long idleNanos;
+  private final Supplier<Client> currentClient;
+  private final Consumer<String> refusals;
   private final Map<String, Session> sessions = new ConcurrentHashMap<>();
   private final ScheduledExecutorService sweeper;
 
   /** Serves connections opened by {@code opener}; closes those idle for {@code idleMillis}. */
   public ServerMeta(Opener opener, long idleMillis) {
+    this(opener, Limits.idleOnly(idleMillis), () -> Client.ANONYMOUS, message -> { });
+  }
+
+  /**
+   * {@code currentClient}: who sent the request being served (called on the request's
+   * thread); {@code refusals}: told of every request refused for a limit or a permission.
+   */
+  public ServerMeta(Opener opener, Limits limits, Supplier<Client> currentClient,
+      Consumer<String> refusals) {
     this.opener = opener;
+    this.limits = limits;
+    this.currentClient = currentClient;
+    this.refusals = refusals;
+    long idleMillis = limits.idleMillis();
     this.idleNanos = TimeUnit.MILLISECONDS.toNanos(idleMillis);
-    this.sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "basalt-server-idle-connections");
-      t.setDaemon(true);
-      return t;
-    });
+    java.util.concurrent.ScheduledThreadPoolExecutor timers =
+        new java.util.concurrent.ScheduledThreadPoolExecutor(1, r -> {
+          Thread t = new Thread(r, "basalt-server-timers");
+          t.setDaemon(true);
+          return t;
+        });
+    timers.setRemoveOnCancelPolicy(true); // a statement's timer goes when its request ends
+    this.sweeper = timers;
     long period = Math.max(1000, idleMillis / 4);
     sweeper.scheduleWithFixedDelay(this::closeIdle, period, period, TimeUnit.MILLISECONDS);
   }
@@ -97,9 +144,66 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
     if (s == null) {
       throw new NoSuchConnectionException(connectionId);
     }
+    Client who = currentClient.get();
+    if (!s.owner.name().equals(who.name())) {
+      // as if it did not exist: a connection id tells another client nothing
+      refusals.accept("client '" + who.name() + "' used a connection of '" + s.owner.name()
+          + "'");
+      throw new NoSuchConnectionException(connectionId);
+    }
     s.lastUsedNanos = System.nanoTime();
     return s;
   }
+
+  /**
+   * Runs a statement's request under the statement time limit: when the time is up the
+   * statement's cancel flag (read by scans and at each row) is set, and it fails with 57014.
+   */
+  private <T> T timed(StatementHandle h, MetaCall<T> call) throws NoSuchStatementException {
+    int seconds = limits.statementSeconds();
+    if (seconds <= 0) {
+      return callChecked(h.connectionId, call);
+    }
+    java.util.concurrent.atomic.AtomicBoolean flag =
+        session(h.connectionId).connection.getCancelFlag(h);
+    flag.set(false);
+    java.util.concurrent.atomic.AtomicBoolean fired = new java.util.concurrent.atomic.AtomicBoolean();
+    java.util.concurrent.ScheduledFuture<?> timer = sweeper.schedule(() -> {
+      fired.set(true);
+      flag.set(true);
+    }, seconds, TimeUnit.SECONDS);
+    try {
+      return callChecked(h.connectionId, call);
+    } catch (AvaticaRuntimeException e) {
+      if (fired.get() && "57014".equals(e.getSqlState())) {
+        throw refuse("57014", "statement cancelled: it ran past the server's limit of "
+            + seconds + " s per request (--statement-timeout-seconds); client '"
+            + sessions.get(h.connectionId).owner.name() + "'");
+      }
+      throw e;
+    } finally {
+      timer.cancel(false);
+    }
+  }
+
+  /** Refuses a request with {@code state}, reporting it. */
+  private AvaticaRuntimeException refuse(String state, String message) {
+    refusals.accept(message + " (SQLState " + state + ")");
+    return remote(new SQLException(message, state));
+  }
+
+  /** A write refused on a read-only client's connection is a permission error (42501). */
+  private AvaticaRuntimeException permission(String connectionId, AvaticaRuntimeException e) {
+    Session s = sessions.get(connectionId);
+    if (s != null && s.owner.readOnly() && "25006".equals(e.getSqlState())) {
+      return refuse("42501", "permission denied: client '" + s.owner.name() + "' may only read"
+          + " (role " + READ_ROLE + "): " + e.getErrorMessage());
+    }
+    return e;
+  }
+
+  /** The server role that may only read. */
+  public static final String READ_ROLE = "basalt-read";
 
   @Override
   protected Meta delegate(String connectionId) {
@@ -113,12 +217,13 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
     try {
       T result = super.invoke(connectionId, call);
       return result instanceof MetaResultSet r ? (T) listed(r) : result;
-    } catch (NoSuchStatementException | MissingResultsException | NoSuchConnectionException
-        | AvaticaRuntimeException e) {
+    } catch (NoSuchStatementException | MissingResultsException | NoSuchConnectionException e) {
       throw e;
+    } catch (AvaticaRuntimeException e) {
+      throw permission(connectionId, e);
     } catch (RuntimeException | StackOverflowError | OutOfMemoryError | ExceptionInInitializerError
         | NoClassDefFoundError e) {
-      throw remote(e);
+      throw permission(connectionId, remote(e));
     }
   }
 
@@ -143,18 +248,53 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
 
   @Override
   public void openConnection(ConnectionHandle ch, Map<String, String> info) {
-    if (sessions.containsKey(ch.id)) {
-      return;
-    }
+    Client who = currentClient.get();
     Properties p = new Properties();
     if (info != null) {
       p.putAll(info);
     }
-    try {
-      Connection c = opener.open(p);
-      sessions.put(ch.id, new Session(c.unwrap(BasaltConnection.class)));
-    } catch (SQLException | RuntimeException e) {
-      throw remote(e);
+    if (who.readOnly()) {
+      p.setProperty(io.basaltdb.sql.ConnectionProperty.READ_ONLY.camelName(), "true");
+    }
+    synchronized (sessions) { // the count and the new session agree
+      if (sessions.containsKey(ch.id)) {
+        return;
+      }
+      long mine = sessions.values().stream().filter(s -> s.owner.name().equals(who.name()))
+          .count();
+      if (mine >= limits.connectionsPerClient()) {
+        throw refuse("53300", "too many connections: client '" + who.name() + "' holds " + mine
+            + ", the server's limit per client is " + limits.connectionsPerClient());
+      }
+      try {
+        Connection c = opener.open(p);
+        sessions.put(ch.id, new Session(c.unwrap(BasaltConnection.class), who));
+      } catch (SQLException | RuntimeException e) {
+        throw remote(e);
+      }
+    }
+  }
+
+  @Override
+  public StatementHandle createStatement(ConnectionHandle ch) {
+    Session s = session(ch.id);
+    StatementHandle h = call(ch.id, m -> m.createStatement(ch));
+    opened(s, h);
+    return h;
+  }
+
+  /** Counts a new open statement against its client's limit; closes it if past the limit. */
+  private void opened(Session s, StatementHandle h) {
+    if (!s.openStatements.add(h.id)) {
+      return; // prepared on a statement the client created: counted once
+    }
+    long mine = sessions.values().stream().filter(x -> x.owner.name().equals(s.owner.name()))
+        .mapToLong(x -> x.openStatements.size()).sum();
+    if (mine > limits.statementsPerClient()) {
+      closeStatement(h);
+      throw refuse("53400", "too many open statements: client '" + s.owner.name() + "' holds "
+          + (mine - 1) + ", the server's limit per client is " + limits.statementsPerClient()
+          + " (close statements when done)");
     }
   }
 
@@ -176,8 +316,10 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
 
   @Override
   public StatementHandle prepare(ConnectionHandle ch, String sql, long maxRowCount) {
+    Session s = session(ch.id);
     StatementHandle h = call(ch.id, m -> m.prepare(ch, sql, maxRowCount));
-    StatementState state = session(ch.id).statement(h.id);
+    opened(s, h);
+    StatementState state = s.statement(h.id);
     state.signature = h.signature;
     state.checks = new ParameterChecks(h.signature);
     return h;
@@ -186,7 +328,7 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
   @Override
   public ExecuteResult prepareAndExecute(StatementHandle h, String sql, long maxRowCount,
       int maxRowsInFirstFrame, PrepareCallback callback) throws NoSuchStatementException {
-    ExecuteResult prepared = callChecked(h.connectionId,
+    ExecuteResult prepared = timed(h,
         m -> m.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame, callback));
     MetaResultSet r = prepared.resultSets.get(0);
     StatementState state = session(h.connectionId).statement(h.id);
@@ -230,7 +372,7 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
       state.rows = null;
     }
     if (signature.statementType != null && signature.statementType.canUpdate()) {
-      long count = callChecked(h.connectionId, m -> {
+      long count = timed(h, m -> {
         Iterator<Object> rows = m.createIterable(h, null, signature, state.parameters, null)
             .iterator();
         Object row = rows.next();
@@ -258,7 +400,7 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
   private Frame frame(StatementHandle h, StatementState state, long offset, int maxRows)
       throws NoSuchStatementException {
     int n = maxRows > 0 ? maxRows : DEFAULT_FRAME_ROWS;
-    return callChecked(h.connectionId, m -> {
+    return timed(h, m -> {
       synchronized (state) {
         if (state.rows == null) {
           state.rows = m.createIterable(h, null, state.signature, state.parameters, null)
@@ -284,6 +426,7 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
     Session s = sessions.get(h.connectionId);
     if (s != null) {
       s.statements.remove(h.id);
+      s.openStatements.remove(h.id);
       run(h.connectionId, m -> m.closeStatement(h));
     }
   }
@@ -308,7 +451,7 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
         check(state, row);
       }
     }
-    return callChecked(h.connectionId, m -> m.executeBatch(h, parameterValues));
+    return timed(h, m -> m.executeBatch(h, parameterValues));
   }
 
   private static void check(StatementState state, List<TypedValue> values) {
