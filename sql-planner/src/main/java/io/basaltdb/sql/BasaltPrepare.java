@@ -189,7 +189,8 @@ public class BasaltPrepare extends CalcitePrepareImpl {
        * A plan that is only a Basalt scan, or a write of one row of literals and parameters,
        * runs without generated code ({@link io.basaltdb.sql.rel.DirectExecution}); any other
        * is compiled as Calcite does, with {@link io.basaltdb.sql.rel.Guard}s reading its
-       * operators' inputs (cancel flag, memory budget; off with {@code -Dbasalt.guards=false}).
+       * operators' inputs (cancel flag, memory budget; off with {@code -Dbasalt.guards=false})
+       * and its BIGINT sums checked ({@link io.basaltdb.sql.rel.CheckedSums}).
        */
       @Override
       protected PreparedResult implement(org.apache.calcite.rel.RelRoot root) {
@@ -197,8 +198,9 @@ public class BasaltPrepare extends CalcitePrepareImpl {
             : io.basaltdb.sql.rel.DirectExecution.of(root);
         if (direct == null || (direct.batchWrite() != null
             && !InternalParameters.put(this, "basaltBatchWrite", direct.batchWrite()))) {
-          return super.implement("false".equals(System.getProperty(GUARD_SWITCH)) ? root
-              : root.withRel(io.basaltdb.sql.rel.Guard.insert(root.rel)));
+          var checked = root.withRel(io.basaltdb.sql.rel.CheckedSums.apply(root.rel));
+          return super.implement("false".equals(System.getProperty(GUARD_SWITCH)) ? checked
+              : checked.withRel(io.basaltdb.sql.rel.Guard.insert(checked.rel)));
         }
         io.basaltdb.sql.rel.DirectExecution.USED.incrementAndGet();
         boolean isDml = root.kind.belongsTo(org.apache.calcite.sql.SqlKind.DML);

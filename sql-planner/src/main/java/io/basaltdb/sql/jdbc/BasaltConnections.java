@@ -160,6 +160,8 @@ public final class BasaltConnections {
       io.basaltdb.sql.PlanCache.setCapacity(db, Integer.parseInt(planCacheSize));
     }
     p.setProperty("parserFactory", PARSER_FACTORY);
+    p.setProperty("typeSystem", io.basaltdb.sql.type.BasaltTypeSystem.class.getName()
+        + "#INSTANCE");
     p.put(Database.class, db); // for BasaltMeta.create; a class key is no property name
     BasaltConnection c;
     try {

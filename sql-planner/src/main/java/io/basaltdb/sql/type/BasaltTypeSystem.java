@@ -1,0 +1,29 @@
+package io.basaltdb.sql.type;
+
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rel.type.RelDataTypeSystemImpl;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+/**
+ * Calcite's type system with one change: {@code SUM} of a TINYINT, SMALLINT or INTEGER column
+ * is a BIGINT (as in H2, PostgreSQL and Phoenix), not a value of the column's own type that
+ * wraps past its range; {@code SUM} of a BIGINT stays BIGINT and is checked
+ * (the planner's {@code CheckedSums}: 22003 past its range). Every Basalt connection uses
+ * it ({@code BasaltConnections}). Stateless.
+ */
+public final class BasaltTypeSystem extends RelDataTypeSystemImpl {
+  public static final BasaltTypeSystem INSTANCE = new BasaltTypeSystem();
+
+  private BasaltTypeSystem() {}
+
+  @Override
+  public RelDataType deriveSumType(RelDataTypeFactory typeFactory, RelDataType argumentType) {
+    SqlTypeName t = argumentType.getSqlTypeName();
+    if (t == SqlTypeName.TINYINT || t == SqlTypeName.SMALLINT || t == SqlTypeName.INTEGER) {
+      return typeFactory.createTypeWithNullability(
+          typeFactory.createSqlType(SqlTypeName.BIGINT), argumentType.isNullable());
+    }
+    return super.deriveSumType(typeFactory, argumentType);
+  }
+}
