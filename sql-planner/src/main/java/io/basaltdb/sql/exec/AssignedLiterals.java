@@ -151,6 +151,18 @@ public final class AssignedLiterals {
         throw new io.basaltdb.sql.SqlStateException("22018", "'" + text + "' is not a number,"
             + " for column " + column.name() + " (" + column.type() + ") of " + def.table());
       }
+    } else if (v instanceof org.apache.calcite.sql.SqlUnknownLiteral typed
+        && typed.tag.equalsIgnoreCase(column.type().name())
+        && (column.type() == ColumnType.TIMESTAMP || column.type() == ColumnType.TIME)) {
+      // TIMESTAMP '...' or TIME '...' (typed when validated): digits of a second past the
+      // column's precision would be cut as well
+      DatetimeText.check(column, typed.getValue(), String.valueOf(def.table()));
+    } else if (v instanceof org.apache.calcite.sql.SqlTimestampLiteral
+        && column.type() == ColumnType.TIMESTAMP
+        || v instanceof org.apache.calcite.sql.SqlTimeLiteral && column.type() == ColumnType.TIME) {
+      DatetimeText.check(column,
+          ((org.apache.calcite.sql.SqlAbstractDateTimeLiteral) v).toFormattedString(),
+          String.valueOf(def.table())); // the same, typed already (an UPDATE's SET)
     } else if (v instanceof SqlCharStringLiteral s && datetime(column)) {
       DatetimeText.check(column, s.getNlsString().getValue(), String.valueOf(def.table()));
     } else if (v instanceof SqlCharStringLiteral s) {

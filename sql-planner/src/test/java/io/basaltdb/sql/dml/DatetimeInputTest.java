@@ -43,9 +43,27 @@ class DatetimeInputTest extends TemporaryDatabaseTest {
     refused("INSERT INTO d (id, ts) VALUES (2, '2024-01-01 10:00:00.5')", "22008",
         "TIMESTAMP(0) keeps 0 digits of a second"); // would be cut to 10:00:00
     refused("INSERT INTO d (id, dt) VALUES (2, DATE '2024-02-30')", "22007", "DATE");
+    refused("INSERT INTO d (id, ts) VALUES (2, TIMESTAMP '2024-01-01 10:00:00.123')", "22008",
+        "TIMESTAMP(0) keeps 0 digits of a second"); // a typed literal: cut by cast folding
+    refused("UPDATE d SET tm = TIME '10:00:00.5' WHERE id = 1", "22008", "column TM");
     refused("SELECT CAST('2024-02-31' AS DATE)", "22008", "DAY");
     refused("SELECT CAST('xyz' AS TIMESTAMP)", "22007", "xyz");
     refused("SELECT id FROM d WHERE dt = 'garbage'", "22007", "garbage");
+  }
+
+  @Test
+  void timestampParametersAreNeverCut() throws SQLException {
+    // a bound java.sql.Timestamp is stored whole (milliseconds), whatever the column's
+    // precision: nothing is cut; text shows the column's precision
+    try (var ps = c.prepareStatement("INSERT INTO d (id, ts) VALUES (?, ?)")) {
+      ps.setInt(1, 7);
+      ps.setTimestamp(2, java.sql.Timestamp.valueOf("2024-01-01 10:00:00.123"));
+      ps.executeUpdate();
+    }
+    try (var rs = st.executeQuery("SELECT ts FROM d WHERE id = 7")) {
+      rs.next();
+      assertEquals(java.sql.Timestamp.valueOf("2024-01-01 10:00:00.123"), rs.getTimestamp(1));
+    }
   }
 
   @Test
@@ -59,7 +77,9 @@ class DatetimeInputTest extends TemporaryDatabaseTest {
         "5|2024-01-05|null|null"), SqlTestSupport.rows(c, "SELECT * FROM d ORDER BY id"));
     st.executeUpdate("CREATE TABLE ms (id INTEGER PRIMARY KEY, ts TIMESTAMP(3))");
     st.executeUpdate("INSERT INTO ms VALUES (1, '2024-01-01 10:00:00.25')");
-    assertEquals(List.of("1|2024-01-01 10:00:00.250"),
-        SqlTestSupport.rows(c, "SELECT * FROM ms"));
+    st.executeUpdate("INSERT INTO ms VALUES (2, TIMESTAMP '2024-01-01 10:00:00.125')");
+    st.executeUpdate("INSERT INTO ms VALUES (3, TIMESTAMP '2024-01-01 10:00:00.500000')");
+    assertEquals(List.of("1|2024-01-01 10:00:00.250", "2|2024-01-01 10:00:00.125",
+        "3|2024-01-01 10:00:00.500"), SqlTestSupport.rows(c, "SELECT * FROM ms ORDER BY id"));
   }
 }
