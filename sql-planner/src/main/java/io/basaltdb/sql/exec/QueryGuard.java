@@ -22,7 +22,7 @@ import org.apache.calcite.linq4j.Enumerator;
  * read, stop within a row's time (57014). The input of an operator that keeps what it reads (a
  * sort, a window, a hash join's build side, a set difference or intersection) is also charged
  * to the execution's memory account at an estimate of each row's heap size (measured on every
- * 32nd row); past the
+ * 32nd row), and a hash aggregate's input at each new group ({@link #guardGroups}); past the
  * connection's {@code queryMemory} (default a quarter of the heap) the statement fails with
  * 53200 naming the operator, before the JVM runs out of memory for everyone. The account
  * counts everything kept over the statement's whole run (not a peak): simple and on the safe
@@ -55,16 +55,64 @@ public final class QueryGuard {
   /** {@code input} read under the statement's cancel flag and, if {@code retains}, its budget. */
   public static <T> Enumerable<T> guard(Enumerable<T> input, DataContext ctx, String operator,
       boolean retains) {
+    if (!retains) {
+      return reading(input, ctx, () -> null);
+    }
+    Account account = account(ctx);
+    return reading(input, ctx, () -> {
+      long[] rowsAndBytes = new long[2];
+      return row -> {
+        if ((rowsAndBytes[0]++ & 31) == 0) {
+          rowsAndBytes[1] = estimate(row); // sampled: every 32nd row is measured
+        }
+        charge(account, rowsAndBytes[1], operator);
+      };
+    });
+  }
+
+  /**
+   * {@code input} of a hash aggregate grouping by the fields {@code groupKeys} (comma-separated
+   * indexes): read under the cancel flag, and each new group (its key seen for the first time,
+   * told by a 64-bit hash of the key's values in a set of longs) charged at the key's size plus
+   * {@code accumulators} accumulators and a hash table entry, as the aggregate keeps one per
+   * group whatever the number of rows: many rows into few groups cost little.
+   */
+  public static <T> Enumerable<T> guardGroups(Enumerable<T> input, DataContext ctx,
+      String operator, String groupKeys, int accumulators) {
+    Account account = account(ctx);
+    int[] keys = java.util.Arrays.stream(groupKeys.split(",")).mapToInt(Integer::parseInt)
+        .toArray();
+    long perGroup = 64 + 32L * accumulators; // a map entry, an accumulator object each
+    return reading(input, ctx, () -> {
+      LongSet seen = new LongSet();
+      return row -> {
+        long h = 0x9E3779B97F4A7C15L;
+        long keyBytes = 16;
+        for (int k : keys) {
+          Object v = row instanceof Object[] a ? a[k] : row;
+          h = mix(h * 31 + java.util.Objects.hashCode(v));
+          keyBytes += 8 + value(v);
+        }
+        if (seen.add(h)) {
+          charge(account, perGroup + keyBytes + 16, operator);
+        }
+      };
+    });
+  }
+
+  /**
+   * {@code input} whose every row first meets the cancel flag, then what {@code onRows} makes
+   * for the enumerator (null: nothing; one per enumerator, as each reads the rows again).
+   */
+  private static <T> Enumerable<T> reading(Enumerable<T> input, DataContext ctx,
+      java.util.function.Supplier<java.util.function.Consumer<Object>> onRows) {
     AtomicBoolean cancel = ScanExecutor.cancelFlag(ctx);
-    Account account = retains ? account(ctx) : null;
     return new AbstractEnumerable<T>() {
       @Override
       public Enumerator<T> enumerator() {
         Enumerator<T> in = input.enumerator();
+        java.util.function.Consumer<Object> onRow = onRows.get();
         return new Enumerator<T>() {
-          private long rows;
-          private long rowBytes;
-
           @Override
           public T current() {
             return in.current();
@@ -78,11 +126,8 @@ public final class QueryGuard {
             if (!in.moveNext()) {
               return false;
             }
-            if (account != null) {
-              if ((rows++ & 31) == 0) {
-                rowBytes = estimate(in.current()); // sampled: every 32nd row is measured
-              }
-              charge(account, rowBytes, operator);
+            if (onRow != null) {
+              onRow.accept(in.current());
             }
             return true;
           }
@@ -99,6 +144,53 @@ public final class QueryGuard {
         };
       }
     };
+  }
+
+  private static long mix(long z) { // SplitMix64's finalizer
+    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+    return z ^ (z >>> 31);
+  }
+
+  /** A set of longs (open addressing; 0 stands for itself through a flag). */
+  static final class LongSet {
+    private long[] slots = new long[64];
+    private int size;
+    private boolean hasZero;
+
+    /** True if {@code v} was not in the set. */
+    boolean add(long v) {
+      if (v == 0) {
+        boolean added = !hasZero;
+        hasZero = true;
+        return added;
+      }
+      if (2 * (size + 1) > slots.length) {
+        grow();
+      }
+      int mask = slots.length - 1;
+      for (int i = (int) mix(v) & mask; ; i = (i + 1) & mask) {
+        if (slots[i] == v) {
+          return false;
+        }
+        if (slots[i] == 0) {
+          slots[i] = v;
+          size++;
+          return true;
+        }
+      }
+    }
+
+    private void grow() {
+      long[] old = slots;
+      slots = new long[old.length * 2];
+      size = 0;
+      for (long v : old) {
+        if (v != 0) {
+          add(v);
+        }
+      }
+    }
   }
 
   private static void charge(Account a, long bytes, String operator) {

@@ -3,6 +3,7 @@ package io.basaltdb.sql.rel;
 import io.basaltdb.sql.exec.QueryGuard;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.calcite.adapter.enumerable.EnumerableAggregate;
 import org.apache.calcite.adapter.enumerable.EnumerableHashJoin;
 import org.apache.calcite.adapter.enumerable.EnumerableIntersect;
 import org.apache.calcite.adapter.enumerable.EnumerableMinus;
@@ -26,27 +27,39 @@ import org.apache.calcite.rel.SingleRel;
  * every input that is not a Basalt scan (which checks for itself) nor a write's, and at the
  * root, and under
  * every input an operator keeps (scan or not): a sort, a window, a hash join's build (right)
- * side, the inputs of a distinct union, a set difference or an intersection. Never in EXPLAIN
+ * side, the inputs of a distinct union, a set difference or an intersection, and a hash
+ * aggregate's input (charged per group, not per row). Never in EXPLAIN
  * (inserted after it is written), never in plans without generated code.
  */
 public final class Guard extends SingleRel implements EnumerableRel {
   private final String operator;
   private final boolean retains;
+  /** For a hash aggregate's input: its group fields ("0,2") and accumulator count; else null. */
+  private final String groupKeys;
+  private final int accumulators;
 
   private Guard(RelNode input, String operator, boolean retains) {
+    this(input, operator, retains, null, 0);
+  }
+
+  private Guard(RelNode input, String operator, boolean retains, String groupKeys,
+      int accumulators) {
     super(input.getCluster(), input.getTraitSet(), input);
     this.operator = operator;
     this.retains = retains;
+    this.groupKeys = groupKeys;
+    this.accumulators = accumulators;
   }
 
   @Override
   public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
-    return new Guard(sole(inputs), operator, retains);
+    return new Guard(sole(inputs), operator, retains, groupKeys, accumulators);
   }
 
   @Override
   public RelWriter explainTerms(RelWriter pw) {
-    return super.explainTerms(pw).item("operator", operator).item("retains", retains);
+    return super.explainTerms(pw).item("operator", operator).item("retains", retains)
+        .itemIf("groups", groupKeys, groupKeys != null);
   }
 
   @Override
@@ -54,9 +67,13 @@ public final class Guard extends SingleRel implements EnumerableRel {
     Result in = implementor.visitChild(this, 0, (EnumerableRel) getInput(), pref);
     BlockBuilder b = new BlockBuilder();
     Expression child = b.append("guarded", in.block);
-    b.add(Expressions.return_(null, Expressions.call(QueryGuard.class, "guard", child,
-        implementor.getRootExpression(), Expressions.constant(operator),
-        Expressions.constant(retains))));
+    b.add(Expressions.return_(null, groupKeys != null
+        ? Expressions.call(QueryGuard.class, "guardGroups", child,
+            implementor.getRootExpression(), Expressions.constant(operator),
+            Expressions.constant(groupKeys), Expressions.constant(accumulators))
+        : Expressions.call(QueryGuard.class, "guard", child,
+            implementor.getRootExpression(), Expressions.constant(operator),
+            Expressions.constant(retains))));
     return implementor.result(in.physType, b.toBlock());
   }
 
@@ -79,7 +96,12 @@ public final class Guard extends SingleRel implements EnumerableRel {
       // key), and it writes each row as it comes (deeper inputs are guarded)
       boolean checksItself = in instanceof BasaltToEnumerableConverter
           || node instanceof BasaltTableModify;
-      if (retains || !checksItself) {
+      if (node instanceof EnumerableAggregate agg && !agg.getGroupSet().isEmpty()) {
+        // a hash aggregate keeps a group per distinct key: charged per new group
+        in = new Guard(in, describe(node, i), false, agg.getGroupSet().asList().stream()
+            .map(String::valueOf).collect(java.util.stream.Collectors.joining(",")),
+            agg.getAggCallList().size());
+      } else if (retains || !checksItself) {
         in = new Guard(in, describe(node, i), retains);
       }
       changed |= in != inputs.get(i);

@@ -116,6 +116,14 @@ class QueryGuardTest extends TemporaryDatabaseTest {
       assertTrue(e.getMessage().contains("HashJoin (build side)")
           || e.getMessage().contains("in Sort"), e.getMessage());
       assertTrue(e.getMessage().contains("256 KiB"), e.getMessage());
+      // a hash aggregate keeps a group per distinct key (not pushed: grouped by an expression)
+      e = assertThrows(SQLException.class, () -> SqlTestSupport.rows(small,
+          "SELECT UPPER(pad), COUNT(*) FROM big GROUP BY UPPER(pad)"));
+      assertEquals("53200", e.getSQLState(), e.getMessage());
+      assertTrue(e.getMessage().contains("Aggregate"), e.getMessage());
+      assertEquals(7, SqlTestSupport.rows(small,
+          "SELECT MOD(id, 7), MAX(pad) FROM big GROUP BY MOD(id, 7)").size(),
+          "many rows into few groups keep little");
       // what keeps little runs: an aggregate, a scan, a sort of few rows
       assertEquals(3, SqlTestSupport.rows(small,
           "SELECT id FROM big WHERE id < 3 ORDER BY pad DESC").size());
