@@ -224,6 +224,9 @@ class ServerLimitsTest {
       who[0] = "eve";
       assertThrows(org.apache.calcite.avatica.NoSuchConnectionException.class,
           () -> meta.createStatement(ch));
+      assertThrows(org.apache.calcite.avatica.NoSuchConnectionException.class,
+          () -> meta.closeConnection(ch));
+      assertEquals(1, meta.openConnections(), "eve cannot close ana's connection");
       assertTrue(logged().contains("client 'eve' used a connection of 'ana'"), logged());
       who[0] = "ana";
       meta.closeConnection(ch);

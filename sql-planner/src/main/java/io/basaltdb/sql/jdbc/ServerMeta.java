@@ -300,9 +300,11 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
 
   @Override
   public void closeConnection(ConnectionHandle ch) {
-    Session s = sessions.remove(ch.id);
-    if (s != null) {
-      close(s);
+    if (sessions.containsKey(ch.id)) {
+      Session s = session(ch.id); // only its own client closes it
+      if (sessions.remove(ch.id, s)) {
+        close(s);
+      }
     }
   }
 
@@ -423,7 +425,7 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
 
   @Override
   public void closeStatement(StatementHandle h) {
-    Session s = sessions.get(h.connectionId);
+    Session s = sessions.containsKey(h.connectionId) ? session(h.connectionId) : null;
     if (s != null) {
       s.statements.remove(h.id);
       s.openStatements.remove(h.id);
