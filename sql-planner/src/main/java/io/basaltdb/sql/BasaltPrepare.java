@@ -181,6 +181,8 @@ public class BasaltPrepare extends CalcitePrepareImpl {
     // Basalt's join row counts from the start: a metadata query, once made, keeps the
     // providers it was made with
     cluster.setMetadataProvider(io.basaltdb.sql.rel.JoinCardinality.PROVIDER);
+    // reflective handlers until the compiled ones are ready (a fresh JVM's first statements)
+    cluster.setMetadataQuerySupplier(io.basaltdb.sql.rel.MetadataHandlers.supplier());
     cluster.invalidateMetadataQuery();
     SqlRexConvertletTable convertlets = createConvertletTable();
     return new CalcitePreparingStmt(this, context, catalogReader, context.getTypeFactory(),
