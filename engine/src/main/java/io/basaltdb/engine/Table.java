@@ -44,6 +44,22 @@ public final class Table {
     return s.regions;
   }
 
+  /** A put's cells, or a delete's markers over this table's families. */
+  List<Cell> cellsOf(Mutation m) {
+    if (m instanceof Delete d) {
+      return d.markers(familySet());
+    }
+    if (!(m instanceof Put)) {
+      throw new InvalidArgumentException("only puts and deletes are written several rows at"
+          + " once, not " + m.getClass().getSimpleName());
+    }
+    if (m.cells().isEmpty()) {
+      throw new InvalidArgumentException("put of row " + Cell.printable(m.row())
+          + " has no columns");
+    }
+    return m.cells();
+  }
+
   /** The region whose range holds {@code row}. */
   Region regionFor(byte[] row) {
     List<Region> rs = regions();
@@ -463,14 +479,21 @@ public final class Table {
    * up again after a short wait while the region is closed or splitting, up to a deadline.
    */
   private <R> R retrying(Supplier<Region> locate, Function<Region, R> op) {
+    return whileRegionsMove(db, () -> {
+      Region r = locate.get();
+      return r == null ? null : op.apply(r);
+    });
+  }
+
+  /**
+   * Runs {@code op} (which looks its regions up), again after a short wait while a region it
+   * met was closed or splitting, up to a deadline.
+   */
+  static <R> R whileRegionsMove(Database db, Supplier<R> op) {
     long deadline = System.nanoTime() + RETRY_NANOS;
     while (true) {
-      Region r = locate.get();
-      if (r == null) {
-        return null;
-      }
       try {
-        return op.apply(r);
+        return op.get();
       } catch (RegionClosedException e) {
         db.checkOpen();
         if (System.nanoTime() > deadline) {

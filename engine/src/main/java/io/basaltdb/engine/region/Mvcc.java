@@ -1,6 +1,8 @@
 package io.basaltdb.engine.region;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.LongSupplier;
 
 /**
@@ -42,6 +44,33 @@ public final class Mvcc {
     WriteEntry e = new WriteEntry(source.getAsLong());
     pending.addLast(e);
     return e;
+  }
+
+  /**
+   * Begins one write in each of {@code ordered} (distinct regions' MVCCs, in the one order every
+   * caller uses: region name) with one sequence id, taken while holding all their monitors, so
+   * that each queue stays in sequence order. Returns the entries, in the same order.
+   */
+  static List<WriteEntry> beginAll(List<Mvcc> ordered, LongSupplier source) {
+    List<WriteEntry> out = new ArrayList<>(ordered.size());
+    beginHolding(ordered, 0, source, out);
+    return out;
+  }
+
+  private static void beginHolding(List<Mvcc> ms, int i, LongSupplier source,
+      List<WriteEntry> out) {
+    if (i == ms.size()) {
+      long seq = source.getAsLong();
+      for (Mvcc m : ms) {
+        WriteEntry e = new WriteEntry(seq);
+        m.pending.addLast(e); // every monitor is held
+        out.add(e);
+      }
+      return;
+    }
+    synchronized (ms.get(i)) {
+      beginHolding(ms, i + 1, source, out);
+    }
   }
 
   /** Marks the write done and advances the read point as far as the queue allows. */

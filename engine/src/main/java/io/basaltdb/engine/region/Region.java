@@ -300,26 +300,16 @@ public final class Region implements AutoCloseable {
   // row lock held
   private StagedWrite stage(byte[] row, List<Cell> cells, Durability durability) {
     long now = ctx.options().clock().millis();
-    List<Cell> stamped = new ArrayList<>(cells.size());
+    List<Cell> stamped;
     Mvcc.WriteEntry entry = null;
     long walPosition = -1;
-    updatesLock.readLock().lock();
+    // checked under the update lock: a split's, disable's or close's final flush takes it
+    // exclusively after blocking writes, so no write can land after that flush
+    enterWrite();
     try {
-      if (writesBlocked || closed) {
-        // checked under the update lock: a split's, disable's or close's final flush takes it
-        // exclusively after blocking writes, so no write can land after that flush
-        throw new RegionClosedException("region " + name() + " (closing, splitting or disabled)");
-      }
       entry = mvcc.begin(ctx.sequence()::incrementAndGet);
       long seq = entry.sequenceId();
-      for (Cell c : cells) {
-        long ts = c.timestamp();
-        if (ts == Cell.LATEST_TIMESTAMP) {
-          ts = c.type() == CellType.DELETE ? newestVersionTs(row, c, now) : now;
-        }
-        stamped.add(new Cell(row, storeFor(c).family(), c.qualifier(), ts, c.type(), seq,
-            c.value()));
-      }
+      stamped = stamp(row, cells, seq, now);
       if (durability != Durability.SKIP) {
         walPosition = ctx.wal().append(new WalEdit(seq, nameBytes, stamped));
         ctx.fs().crashPoint("write.afterLog");
@@ -327,19 +317,14 @@ public final class Region implements AutoCloseable {
         ctx.wal().checkWritable();
         unloggedEdits.set(true);
       }
-      long bytes = 0;
-      for (Cell c : stamped) {
-        stores.get(c.family()).add(c);
-        bytes += c.heapSize();
-      }
-      ctx.budget().add(bytes);
+      addToMemstores(stamped);
     } catch (RuntimeException e) {
       if (entry != null) {
         mvcc.complete(entry);
       }
       throw e;
     } finally {
-      updatesLock.readLock().unlock();
+      exitWrite();
     }
     return new StagedWrite(entry, stamped, durability, walPosition);
   }
@@ -354,17 +339,86 @@ public final class Region implements AutoCloseable {
         // the cells leave the memstore before the write completes (the log is now poisoned,
         // so no flush can run meanwhile: a flush syncs the log first, and any write staged on
         // top of this one fails its own sync the same way)
-        for (Cell c : w.cells) {
-          stores.get(c.family()).remove(c);
-        }
+        removeFromMemstores(w.cells);
         mvcc.complete(w.entry);
         throw e;
       }
     }
     mvcc.completeAndWait(w.entry);
+    written();
+    return w.cells;
+  }
+
+  // ---------------------------------------------- hooks of a write spanning regions
+
+  /** The cells as written: timestamps given (now, or a delete's newest version), {@code seq}. */
+  List<Cell> stamp(byte[] row, List<Cell> cells, long seq, long now) {
+    List<Cell> stamped = new ArrayList<>(cells.size());
+    for (Cell c : cells) {
+      long ts = c.timestamp();
+      if (ts == Cell.LATEST_TIMESTAMP) {
+        ts = c.type() == CellType.DELETE ? newestVersionTs(row, c, now) : now;
+      }
+      stamped.add(new Cell(row, storeFor(c).family(), c.qualifier(), ts, c.type(), seq,
+          c.value()));
+    }
+    return stamped;
+  }
+
+  void addToMemstores(List<Cell> stamped) {
+    long bytes = 0;
+    for (Cell c : stamped) {
+      stores.get(c.family()).add(c);
+      bytes += c.heapSize();
+    }
+    ctx.budget().add(bytes);
+  }
+
+  /** A staged write failed: its cells leave the memstores (see {@link #complete}). */
+  void removeFromMemstores(List<Cell> stamped) {
+    for (Cell c : stamped) {
+      stores.get(c.family()).remove(c);
+    }
+  }
+
+  /** Checks a row's cells and waits for memory, as a single-row write does first. */
+  void admit(byte[] row, List<Cell> cells) {
+    checkOpen();
+    MutationChecks.checkRow(descriptor, row);
+    validate(row, cells);
+    ctx.budget().awaitRoom(requests::requestFlushOrFail);
+    requests.waitIfTooBig(this::memstoreBytes, () -> closed);
+  }
+
+  Lock lockRow(byte[] row) {
+    return rowLocks.lockRow(row);
+  }
+
+  /** Enters the write path (shared update lock), or RegionClosedException when closing. */
+  void enterWrite() {
+    updatesLock.readLock().lock();
+    if (writesBlocked || closed) {
+      updatesLock.readLock().unlock();
+      throw new RegionClosedException("region " + name() + " (closing, splitting or disabled)");
+    }
+  }
+
+  void exitWrite() {
+    updatesLock.readLock().unlock();
+  }
+
+  Mvcc mvcc() {
+    return mvcc;
+  }
+
+  byte[] nameBytes() {
+    return nameBytes;
+  }
+
+  /** A write of this region completed. */
+  void written() {
     writes.incrementAndGet();
     requests.maybeRequestFlush(stores.values());
-    return w.cells;
   }
 
   /** The newest visible version's timestamp of a column, or now if it has none. */

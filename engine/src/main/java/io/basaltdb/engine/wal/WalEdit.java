@@ -9,13 +9,33 @@ import java.util.List;
 
 /**
  * One logged row mutation: its sequence id, the region it belongs to and its cells (each
- * naming its family). Encoded as in {@code engine/doc/wal-format.md}. Immutable.
+ * naming its family). Encoded as in {@code engine/doc/wal-format.md}: alone (an edit record),
+ * or with the other parts of a write spanning regions, all sharing one sequence id, in one
+ * record (a multi record: replayed whole or, torn, not at all). Immutable.
  */
 public record WalEdit(long sequenceId, byte[] region, List<Cell> cells) {
 
   void encode(ByteWriter w) {
     w.put(WalFormat.KIND_EDIT);
     w.putVarLong(sequenceId);
+    encodePart(w);
+  }
+
+  /** One record of the parts of a write spanning regions (one sequence id, at least two). */
+  static void encodeMulti(ByteWriter w, List<WalEdit> parts) {
+    long seq = parts.get(0).sequenceId();
+    w.put(WalFormat.KIND_MULTI);
+    w.putVarLong(seq);
+    w.putVarInt(parts.size());
+    for (WalEdit p : parts) {
+      if (p.sequenceId() != seq) {
+        throw new IllegalArgumentException("parts of one write share its sequence id");
+      }
+      p.encodePart(w);
+    }
+  }
+
+  private void encodePart(ByteWriter w) {
     w.putBytes(region);
     w.putVarInt(cells.size());
     for (Cell c : cells) {
@@ -28,12 +48,28 @@ public record WalEdit(long sequenceId, byte[] region, List<Cell> cells) {
     }
   }
 
-  static WalEdit decode(ByteReader r) {
+  /** The edits of one record: one for an edit record, every part of a multi record. */
+  static List<WalEdit> decodeRecord(ByteReader r) {
     byte kind = r.get();
-    if (kind != WalFormat.KIND_EDIT) {
+    if (kind != WalFormat.KIND_EDIT && kind != WalFormat.KIND_MULTI) {
       throw new ByteReader.MalformedException("unknown record kind " + kind);
     }
     long seq = r.getVarLong();
+    int parts = kind == WalFormat.KIND_EDIT ? 1 : r.getVarInt();
+    if (parts < 1 || (kind == WalFormat.KIND_MULTI && parts < 2)) {
+      throw new ByteReader.MalformedException("a multi record of " + parts + " parts");
+    }
+    List<WalEdit> out = new ArrayList<>(Math.min(parts, 64));
+    for (int i = 0; i < parts; i++) {
+      out.add(decodePart(r, seq));
+    }
+    if (r.hasRemaining()) {
+      throw new ByteReader.MalformedException(r.remaining() + " trailing bytes in edit");
+    }
+    return out;
+  }
+
+  private static WalEdit decodePart(ByteReader r, long seq) {
     byte[] region = r.getBytes();
     int n = r.getVarInt();
     List<Cell> cells = new ArrayList<>(Math.min(n, 1024));
@@ -47,9 +83,6 @@ public record WalEdit(long sequenceId, byte[] region, List<Cell> cells) {
         throw new ByteReader.MalformedException("unknown cell type");
       }
       cells.add(new Cell(row, family, qual, ts, type, seq, r.getBytes()));
-    }
-    if (r.hasRemaining()) {
-      throw new ByteReader.MalformedException(r.remaining() + " trailing bytes in edit");
     }
     return new WalEdit(seq, region, cells);
   }

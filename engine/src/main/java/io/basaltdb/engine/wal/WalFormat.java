@@ -17,6 +17,8 @@ public final class WalFormat {
   /** Version 1: length u32, crc u32 over the length bytes and the payload. */
   public static final int V1_RECORD_HEADER_SIZE = 8;
   public static final byte KIND_EDIT = 1;
+  /** The parts of one write spanning regions (secondary indexes): one sequence id. */
+  public static final byte KIND_MULTI = 2;
 
   private WalFormat() {}
 

@@ -75,10 +75,11 @@ public final class WalReader {
             truncated += s.length() - pos;
             break;
           }
-          WalEdit edit = s.decode(pos);
-          consumer.accept(edit);
-          edits++;
-          maxSeq = Math.max(maxSeq, edit.sequenceId());
+          for (WalEdit edit : s.decode(pos)) {
+            consumer.accept(edit);
+            edits++;
+            maxSeq = Math.max(maxSeq, edit.sequenceId());
+          }
           pos = s.end(pos);
         }
       }
@@ -305,9 +306,9 @@ public final class WalReader {
       return bytes.length;
     }
 
-    WalEdit decode(int pos) {
+    List<WalEdit> decode(int pos) {
       try {
-        return WalEdit.decode(new ByteReader(bytes, pos + headerSize(), end(pos)));
+        return WalEdit.decodeRecord(new ByteReader(bytes, pos + headerSize(), end(pos)));
       } catch (ByteReader.MalformedException e) {
         throw new CorruptionException(name, pos, "undecodable edit: " + e.getMessage());
       }

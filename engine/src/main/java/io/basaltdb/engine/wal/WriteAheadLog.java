@@ -11,6 +11,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -132,6 +133,25 @@ public final class WriteAheadLog implements AutoCloseable {
     w.reset();
     w.putInt(0).putInt(0).putInt(0);
     edit.encode(w);
+    return appendRecord(w, edit.sequenceId());
+  }
+
+  /**
+   * Appends the parts of one write spanning regions (one sequence id) as one record, so a crash
+   * keeps all of them or none; returns the logical position the record ends at.
+   */
+  public long appendAll(List<WalEdit> parts) {
+    if (parts.size() == 1) {
+      return append(parts.get(0));
+    }
+    ByteWriter w = SCRATCH.get();
+    w.reset();
+    w.putInt(0).putInt(0).putInt(0);
+    WalEdit.encodeMulti(w, parts);
+    return appendRecord(w, parts.get(0).sequenceId());
+  }
+
+  private long appendRecord(ByteWriter w, long seq) {
     byte[] a = w.array();
     WalFormat.writeRecordHeader(a, 0, w.size() - WalFormat.RECORD_HEADER_SIZE);
     synchronized (appendLock) {
@@ -140,7 +160,7 @@ public final class WriteAheadLog implements AutoCloseable {
       appendedPosition += w.size();
       appendedRecords++;
       segmentBytes += w.size();
-      segmentMaxSeq = Math.max(segmentMaxSeq, edit.sequenceId());
+      segmentMaxSeq = Math.max(segmentMaxSeq, seq);
       if (buffer.size() >= BUFFER_FLUSH_BYTES) {
         writeBuffer();
       }

@@ -1,0 +1,133 @@
+package io.basaltdb.engine.region;
+
+import io.basaltdb.engine.Cell;
+import io.basaltdb.engine.Durability;
+import io.basaltdb.engine.InvalidArgumentException;
+import io.basaltdb.engine.wal.WalEdit;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.locks.Lock;
+
+/**
+ * One write of several rows, in one or more regions (a row and its secondary-index entries),
+ * applied atomically: every row's lock is taken in (region name, row) order, one sequence id is
+ * taken under every involved region's MVCC monitor ({@link Mvcc#beginAll}), the parts go to
+ * the log as one record ({@code WriteAheadLog#appendAll}: a crash keeps all or none) and to the
+ * memstores, and the write completes in every region before it returns. A reader at a read
+ * point at or below every involved region's (sequence ids are global) sees all the parts or
+ * none. If the log's sync fails, every part leaves its memstore before the writer hears of it,
+ * as for a single-row write. SKIP durability is not offered (nothing would hold the parts
+ * together). Stateless.
+ */
+public final class MultiRegionWrite {
+  private MultiRegionWrite() {}
+
+  /** The cells to apply to one row of one region. */
+  public record Part(Region region, byte[] row, List<Cell> cells) {}
+
+  private static final Comparator<Part> ORDER = Comparator
+      .comparing((Part p) -> p.region().name())
+      .thenComparing(Part::row, Arrays::compareUnsigned);
+
+  /**
+   * Applies {@code parts} (distinct rows; at least one) atomically. A {@link
+   * RegionClosedException} (a region splitting or closing meanwhile) leaves nothing written;
+   * the caller looks the regions up again and retries.
+   */
+  public static void apply(List<Part> parts, Durability durability, RegionContext ctx) {
+    if (durability == Durability.SKIP) {
+      throw new InvalidArgumentException("a write of several rows at once is logged: SKIP"
+          + " durability is not offered for it");
+    }
+    List<Part> sorted = new ArrayList<>(parts);
+    sorted.sort(ORDER);
+    for (int i = 1; i < sorted.size(); i++) {
+      if (ORDER.compare(sorted.get(i - 1), sorted.get(i)) == 0) {
+        throw new InvalidArgumentException("row " + Cell.printable(sorted.get(i).row())
+            + " appears twice in one write; merge its changes");
+      }
+    }
+    for (Part p : sorted) {
+      p.region().admit(p.row(), p.cells());
+    }
+    List<Region> regions = new ArrayList<>();
+    for (Part p : sorted) {
+      if (regions.isEmpty() || regions.get(regions.size() - 1) != p.region()) {
+        regions.add(p.region());
+      }
+    }
+    List<Lock> locks = new ArrayList<>(sorted.size());
+    List<Mvcc.WriteEntry> entries = null;
+    List<List<Cell>> stamped = new ArrayList<>(sorted.size());
+    long walPosition;
+    try {
+      for (Part p : sorted) {
+        locks.add(p.region().lockRow(p.row()));
+      }
+      int entered = 0;
+      try {
+        for (Region r : regions) {
+          r.enterWrite();
+          entered++;
+        }
+        List<Mvcc> mvccs = new ArrayList<>(regions.size());
+        regions.forEach(r -> mvccs.add(r.mvcc()));
+        entries = Mvcc.beginAll(mvccs, ctx.sequence()::incrementAndGet);
+        long seq = entries.get(0).sequenceId();
+        long now = ctx.options().clock().millis();
+        List<WalEdit> edits = new ArrayList<>(sorted.size());
+        for (Part p : sorted) {
+          List<Cell> cells = p.region().stamp(p.row(), p.cells(), seq, now);
+          stamped.add(cells);
+          edits.add(new WalEdit(seq, p.region().nameBytes(), cells));
+        }
+        walPosition = ctx.wal().appendAll(edits);
+        ctx.fs().crashPoint("write.afterLog");
+        for (int i = 0; i < sorted.size(); i++) {
+          sorted.get(i).region().addToMemstores(stamped.get(i));
+        }
+      } catch (RuntimeException e) {
+        if (entries != null) {
+          for (int i = 0; i < stamped.size() && i < sorted.size(); i++) {
+            sorted.get(i).region().removeFromMemstores(stamped.get(i));
+          }
+          completeAll(regions, entries);
+        }
+        throw e;
+      } finally {
+        for (int i = 0; i < entered; i++) {
+          regions.get(i).exitWrite();
+        }
+      }
+    } finally {
+      for (Lock l : locks) {
+        l.unlock();
+      }
+    }
+    if (durability == Durability.SYNC) {
+      try {
+        ctx.wal().sync(walPosition);
+      } catch (RuntimeException e) {
+        // told it failed: never seen, never flushed (the log is poisoned: no flush runs)
+        for (int i = 0; i < sorted.size(); i++) {
+          sorted.get(i).region().removeFromMemstores(stamped.get(i));
+        }
+        completeAll(regions, entries);
+        throw e;
+      }
+    }
+    completeAll(regions, entries);
+    for (int i = 0; i < regions.size(); i++) {
+      regions.get(i).mvcc().awaitReadPoint(entries.get(i).sequenceId());
+      regions.get(i).written();
+    }
+  }
+
+  private static void completeAll(List<Region> regions, List<Mvcc.WriteEntry> entries) {
+    for (int i = 0; i < regions.size(); i++) {
+      regions.get(i).mvcc().complete(entries.get(i));
+    }
+  }
+}
