@@ -183,12 +183,13 @@ public final class Database implements AutoCloseable {
       tables.put(t.descriptor().name(), new TableState(t.descriptor(), t.enabled(), regions));
     }
     long[] skipped = {0};
+    Set<Region> replayed = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     replayStats = WalReader.replay(fs, dir.resolve("wal"), edit -> {
       Region r = regionsByName.get(new String(edit.region(), StandardCharsets.UTF_8));
       if (r == null) {
         skipped[0]++;
-      } else {
-        r.replay(edit);
+      } else if (r.replay(edit) > 0) {
+        replayed.add(r);
       }
     });
     skippedReplayEdits = skipped[0];
@@ -200,6 +201,26 @@ public final class Database implements AutoCloseable {
       r.opened();
     }
     deleteLeftovers(live);
+    flushReplayed(replayed);
+  }
+
+  /**
+   * Flushes what the log gave back to memstores, then deletes the segments that held it (as
+   * HBase does on opening a region with recovered edits): without it, a database opened and
+   * closed or killed again and again below the flush size would keep every segment and replay
+   * all of them at every open. A flush the disk refuses leaves the database read-only (the log
+   * still holds the edits), as any failed flush does.
+   */
+  private void flushReplayed(Set<Region> replayed) {
+    try {
+      for (Region r : replayed) {
+        r.flush();
+      }
+      deleteObsoleteWal();
+    } catch (StorageIOException e) {
+      System.err.println("basalt: flushing the edits replayed at open failed; the database"
+          + " takes no writes until reopened: " + e.getMessage());
+    }
   }
 
   /** After a complete open: what no catalog or manifest names goes (interrupted work). */
