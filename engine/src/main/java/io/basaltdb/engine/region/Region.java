@@ -5,7 +5,6 @@ import io.basaltdb.engine.CellType;
 import io.basaltdb.engine.Durability;
 import io.basaltdb.engine.FamilyOptions;
 import io.basaltdb.engine.InvalidArgumentException;
-import io.basaltdb.engine.compaction.CompactionPolicy;
 import io.basaltdb.engine.io.FileSystem;
 import io.basaltdb.engine.store.Store;
 import io.basaltdb.engine.store.StoreFile;
@@ -578,12 +577,7 @@ public final class Region implements AutoCloseable {
   }
 
   public boolean needsCompaction() {
-    for (Store s : stores.values()) {
-      if (s.filesSnapshot().size() >= ctx.options().compactionMinFiles()) {
-        return true;
-      }
-    }
-    return false;
+    return StoreCompactions.needed(stores.values(), ctx.options());
   }
 
   /**
@@ -594,30 +588,8 @@ public final class Region implements AutoCloseable {
   public int compact(boolean major) {
     synchronized (compactionLock) {
       requests.compactionStarting();
-      int done = 0;
-      var o = ctx.options();
-      CompactionPolicy policy = new CompactionPolicy(o.compactionMinFiles(), o.compactionMaxFiles(),
-          o.compactionRatio(), o.compactionMaxFiles() + 6);
-      for (Store s : stores.values()) {
-        if (closed) {
-          break;
-        }
-        List<StoreFile> files = s.filesSnapshot();
-        List<StoreFile> inputs;
-        if (major) {
-          inputs = files;
-        } else {
-          List<Long> sizes = new ArrayList<>();
-          files.forEach(f -> sizes.add(f.length()));
-          inputs = CompactionPolicy.window(files, policy.select(sizes));
-        }
-        if (inputs.isEmpty() || (!major && inputs.size() < 2)) {
-          continue;
-        }
-        s.compact(inputs, major && inputs.size() == files.size(), smallestReadPoint());
-        done++;
-      }
-      return done;
+      return StoreCompactions.run(stores.values(), major, ctx.options(), () -> closed,
+          this::smallestReadPoint);
     }
   }
 
@@ -650,11 +622,13 @@ public final class Region implements AutoCloseable {
         checkOpen();
         flush();
         Set<String> copied = new HashSet<>();
-        copyToDaughters(lowDir, highDir, splitRow, copied);
+        SplitPolicy.copyToDaughters(stores.values(), descriptor, lowDir, highDir, splitRow,
+            copied);
         writesBlocked = true;
         try {
           flush();
-          copyToDaughters(lowDir, highDir, splitRow, copied);
+          SplitPolicy.copyToDaughters(stores.values(), descriptor, lowDir, highDir, splitRow,
+              copied);
         } catch (RuntimeException e) {
           writesBlocked = false;
           throw e;
@@ -662,21 +636,6 @@ public final class Region implements AutoCloseable {
       }
     } finally {
       flushLock.unlock();
-    }
-  }
-
-  private void copyToDaughters(Path lowDir, Path highDir, byte[] splitRow,
-      Set<String> copied) {
-    for (Store s : stores.values()) {
-      List<StoreFile> todo = new ArrayList<>();
-      for (StoreFile f : s.filesSnapshot()) {
-        if (!copied.contains(s.familyName() + "/" + f.name())) {
-          todo.add(f);
-        }
-      }
-      s.copyRangeTo(todo, lowDir.resolve(s.familyName()), descriptor.startRow(), splitRow);
-      s.copyRangeTo(todo, highDir.resolve(s.familyName()), splitRow, descriptor.endRow());
-      todo.forEach(f -> copied.add(s.familyName() + "/" + f.name()));
     }
   }
 

@@ -2,13 +2,18 @@ package io.basaltdb.engine.region;
 
 import io.basaltdb.engine.store.Store;
 import io.basaltdb.engine.store.StoreFile;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.List;
+import java.util.Set;
 
 /**
  * When and where a region splits (the policy; {@code Region.splitInto} and the database carry
  * it out): once its store files together pass the split size, at the last row of the middle
- * data block of its largest file, unless that row would leave a daughter empty. Stateless.
+ * data block of its largest file, unless that row would leave a daughter empty; and the copy
+ * of a region's files into its daughters' stores. Stateless.
  */
 final class SplitPolicy {
   private SplitPolicy() {}
@@ -38,5 +43,24 @@ final class SplitPolicy {
       return null;
     }
     return mid;
+  }
+
+  /**
+   * Copies the cells of every store file not in {@code copied} ("family/file") into the
+   * daughters' stores, each its half of the region at {@code splitRow}, and records them there.
+   */
+  static void copyToDaughters(Collection<Store> stores, RegionDescriptor d, Path lowDir,
+      Path highDir, byte[] splitRow, Set<String> copied) {
+    for (Store s : stores) {
+      List<StoreFile> todo = new ArrayList<>();
+      for (StoreFile f : s.filesSnapshot()) {
+        if (!copied.contains(s.familyName() + "/" + f.name())) {
+          todo.add(f);
+        }
+      }
+      s.copyRangeTo(todo, lowDir.resolve(s.familyName()), d.startRow(), splitRow);
+      s.copyRangeTo(todo, highDir.resolve(s.familyName()), splitRow, d.endRow());
+      todo.forEach(f -> copied.add(s.familyName() + "/" + f.name()));
+    }
   }
 }
