@@ -418,8 +418,9 @@ public final class Store implements AutoCloseable {
               deleteUnnamed(dir.resolve(output.name())); // the old manifest is still the one
             } // else the new manifest may be the one after a power loss: keep its file
           }
-          throw StorageIOException.wrap("compaction of " + dir + " failed; its files are "
-              + "unchanged", e);
+          throw StorageIOException.wrap("compaction of " + dir + " failed; " + (e instanceof
+              AtomicFiles.InDoubt ? "the old and new files are both kept until the next manifest"
+              : "its files are unchanged"), e);
         }
       }
       fs.crashPoint("compaction.afterInstall");
