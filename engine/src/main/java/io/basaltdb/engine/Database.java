@@ -475,7 +475,12 @@ public final class Database implements AutoCloseable {
     }
   }
 
-  private void runInBackground(String what, Runnable task) {
+  /**
+   * Runs {@code task} on the background pool. A failure is reported; unless {@code retriable}
+   * (a compaction that left its store's files as they were: the next flush asks again), it is
+   * also kept, so writers waiting for room fail instead of waiting forever.
+   */
+  private void runInBackground(String what, boolean retriable, Runnable task) {
     if (closed) {
       return;
     }
@@ -491,10 +496,8 @@ public final class Database implements AutoCloseable {
           if (closed) {
             return;
           }
-          if (what.startsWith("compaction") && t instanceof StorageIOException) {
-            // the store's files are unchanged and flushes go on: the next flush asks again
-            System.err.println("basalt: background " + what + " failed: " + t);
-          } else if (backgroundFailure.compareAndSet(null, t)) {
+          boolean keep = !(retriable && t instanceof StorageIOException);
+          if (!keep || backgroundFailure.compareAndSet(null, t)) {
             System.err.println("basalt: background " + what + " failed: " + t);
           }
         }
@@ -507,7 +510,7 @@ public final class Database implements AutoCloseable {
   private final class Scheduler implements RegionContext.Scheduler {
     @Override
     public void requestFlush(Region r) {
-      runInBackground("flush of " + r.name(), () -> {
+      runInBackground("flush of " + r.name(), false, () -> {
         r.flush();
         if (budget.used() >= budget.limit()) {
           Region largest = null;
@@ -525,13 +528,13 @@ public final class Database implements AutoCloseable {
 
     @Override
     public void requestCompaction(Region r) {
-      runInBackground("compaction of " + r.name(), () -> r.compact(false));
+      runInBackground("compaction of " + r.name(), true, () -> r.compact(false));
     }
 
     @Override
     public void requestSplit(Region r) {
       if (splitsInFlight.add(r.name())) {
-        runInBackground("split of " + r.name(), () -> {
+        runInBackground("split of " + r.name(), false, () -> {
           try {
             split(r);
           } finally {

@@ -164,8 +164,8 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
     if (seconds <= 0) {
       return callChecked(h.connectionId, call);
     }
-    java.util.concurrent.atomic.AtomicBoolean flag =
-        session(h.connectionId).connection.getCancelFlag(h);
+    Session session = session(h.connectionId);
+    java.util.concurrent.atomic.AtomicBoolean flag = session.connection.getCancelFlag(h);
     flag.set(false);
     java.util.concurrent.atomic.AtomicBoolean fired = new java.util.concurrent.atomic.AtomicBoolean();
     java.util.concurrent.ScheduledFuture<?> timer = sweeper.schedule(() -> {
@@ -178,12 +178,17 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
       if (fired.get() && "57014".equals(e.getSqlState())) {
         throw refuse("57014", "statement cancelled: it ran past the server's limit of "
             + seconds + " s per request (--statement-timeout-seconds); client '"
-            + sessions.get(h.connectionId).owner.name() + "'");
+            + session.owner.name() + "'");
       }
       throw e;
     } finally {
       timer.cancel(false);
     }
+  }
+
+  /** The open connections of {@code client}. */
+  private java.util.stream.Stream<Session> sessionsOf(Client client) {
+    return sessions.values().stream().filter(s -> s.owner.name().equals(client.name()));
   }
 
   /** Refuses a request with {@code state}, reporting it. */
@@ -260,8 +265,7 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
       if (sessions.containsKey(ch.id)) {
         return;
       }
-      long mine = sessions.values().stream().filter(s -> s.owner.name().equals(who.name()))
-          .count();
+      long mine = sessionsOf(who).count();
       if (mine >= limits.connectionsPerClient()) {
         throw refuse("53300", "too many connections: client '" + who.name() + "' holds " + mine
             + ", the server's limit per client is " + limits.connectionsPerClient());
@@ -288,8 +292,7 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
     if (!s.openStatements.add(h.id)) {
       return; // prepared on a statement the client created: counted once
     }
-    long mine = sessions.values().stream().filter(x -> x.owner.name().equals(s.owner.name()))
-        .mapToLong(x -> x.openStatements.size()).sum();
+    long mine = sessionsOf(s.owner).mapToLong(x -> x.openStatements.size()).sum();
     if (mine > limits.statementsPerClient()) {
       closeStatement(h);
       throw refuse("53400", "too many open statements: client '" + s.owner.name() + "' holds "
