@@ -269,32 +269,23 @@ public final class Database implements AutoCloseable {
     regionsByName.remove(r.name());
   }
 
-  /** A put or delete of a row of a table, for {@link #mutateAtomically}. */
-  public record RowChange(Table table, Mutation mutation) {}
-
   /**
-   * Applies puts and deletes to rows of one or more tables as one write
-   * ({@link io.basaltdb.engine.region.MultiRegionWrite}): logged as one record, so a crash keeps
-   * all of them or none; each row locked meanwhile; visible in each region once complete in
-   * all. A row appears at most once. Durability: the first mutation's (SYNC or ASYNC). Retried
-   * whole while a region splits or closes under it.
+   * Applies puts and deletes to rows of one or more tables as one write, atomically (see
+   * {@link AtomicWrites#apply}).
    */
   public void mutateAtomically(List<RowChange> changes) {
     checkOpen();
-    if (changes.isEmpty()) {
-      return;
-    }
-    Durability durability = changes.get(0).mutation().durability();
-    Table.whileRegionsMove(this, () -> {
-      List<io.basaltdb.engine.region.MultiRegionWrite.Part> parts = new ArrayList<>();
-      for (RowChange c : changes) {
-        byte[] row = c.mutation().row();
-        parts.add(new io.basaltdb.engine.region.MultiRegionWrite.Part(c.table().regionFor(row),
-            row, c.table().cellsOf(c.mutation())));
-      }
-      io.basaltdb.engine.region.MultiRegionWrite.apply(parts, durability, ctx);
-      return null;
-    });
+    AtomicWrites.apply(this, changes, ctx);
+  }
+
+  /**
+   * A read-modify-write led by one row, atomic with the other rows it writes (a row and its
+   * index entries; see {@link AtomicWrites#applyAfterRead}).
+   */
+  public void mutateAfterRead(Table table, byte[] row, Durability durability,
+      java.util.function.Function<Result, List<RowChange>> plan) {
+    checkOpen();
+    AtomicWrites.applyAfterRead(this, table, row, durability, plan, ctx);
   }
 
   /** The newest sequence id given to a write (every later write gets a higher one). */

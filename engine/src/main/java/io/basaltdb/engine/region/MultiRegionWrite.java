@@ -9,10 +9,14 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.locks.Lock;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * One write of several rows, in one or more regions (a row and its secondary-index entries),
- * applied atomically: every row's lock is taken in (region name, row) order, one sequence id is
+ * applied atomically: every row's lock is taken in (region name, lock stripe) order
+ * ({@link RowLocks#stripe}: ordering by row could deadlock on rows sharing a stripe), each
+ * part's check (if any) sees its row's current cells under that lock, one sequence id is
  * taken under every involved region's MVCC monitor ({@link Mvcc#beginAll}), the parts go to
  * the log as one record ({@code WriteAheadLog#appendAll}: a crash keeps all or none) and to the
  * memstores, and the write completes in every region before it returns. A reader at a read
@@ -24,12 +28,47 @@ import java.util.concurrent.locks.Lock;
 public final class MultiRegionWrite {
   private MultiRegionWrite() {}
 
-  /** The cells to apply to one row of one region. */
-  public record Part(Region region, byte[] row, List<Cell> cells) {}
+  /**
+   * The cells to apply to one row of one region; {@code check}, when not null, sees the row's
+   * current cells (latest version of each column, staged writes included) under the lock and
+   * may throw to refuse the whole write (nothing is written).
+   */
+  public record Part(Region region, byte[] row, List<Cell> cells, Consumer<List<Cell>> check) {
+    public Part(Region region, byte[] row, List<Cell> cells) {
+      this(region, row, cells, null);
+    }
+  }
 
-  private static final Comparator<Part> ORDER = Comparator
+  private static final Comparator<Part> SAME_ROW = Comparator
       .comparing((Part p) -> p.region().name())
       .thenComparing(Part::row, Arrays::compareUnsigned);
+
+  private static final Comparator<Part> LOCK_ORDER = Comparator
+      .comparing((Part p) -> p.region().name())
+      .thenComparingInt(p -> RowLocks.stripe(p.row()));
+
+  /**
+   * A read-modify-write of several rows led by one: under {@code row}'s lock in {@code region},
+   * {@code plan} sees the row's current cells (as {@link Part#check} does) and returns the parts
+   * to write (the row's own among them, or not; empty: nothing is written), which are then
+   * applied as {@link #apply} does while the lead row stays locked. The other parts must lie in
+   * regions no write leads in (a table's index tables: their rows are only ever locked in
+   * order, after a lead row): then no writer waits for a lead row while holding another
+   * row's lock, and lead rows cannot deadlock.
+   */
+  public static void applyAfterRead(Region region, byte[] row, Durability durability,
+      Function<List<Cell>, List<Part>> plan, RegionContext ctx) {
+    region.admit(row, List.of());
+    Lock lock = region.lockRow(row);
+    try {
+      List<Part> parts = plan.apply(region.readLocked(row));
+      if (!parts.isEmpty()) {
+        apply(parts, durability, ctx);
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
 
   /**
    * Applies {@code parts} (distinct rows; at least one) atomically. A {@link
@@ -42,13 +81,14 @@ public final class MultiRegionWrite {
           + " durability is not offered for it");
     }
     List<Part> sorted = new ArrayList<>(parts);
-    sorted.sort(ORDER);
+    sorted.sort(SAME_ROW);
     for (int i = 1; i < sorted.size(); i++) {
-      if (ORDER.compare(sorted.get(i - 1), sorted.get(i)) == 0) {
+      if (SAME_ROW.compare(sorted.get(i - 1), sorted.get(i)) == 0) {
         throw new InvalidArgumentException("row " + Cell.printable(sorted.get(i).row())
             + " appears twice in one write; merge its changes");
       }
     }
+    sorted.sort(LOCK_ORDER);
     for (Part p : sorted) {
       p.region().admit(p.row(), p.cells());
     }
@@ -65,6 +105,11 @@ public final class MultiRegionWrite {
     try {
       for (Part p : sorted) {
         locks.add(p.region().lockRow(p.row()));
+      }
+      for (Part p : sorted) {
+        if (p.check() != null) {
+          p.check().accept(p.region().readLocked(p.row()));
+        }
       }
       int entered = 0;
       try {

@@ -393,6 +393,11 @@ public final class Region implements AutoCloseable {
     return rowLocks.lockRow(row);
   }
 
+  /** The row's latest cells, staged writes included; the row's lock is held. */
+  List<Cell> readLocked(byte[] row) {
+    return reads.getLocked(row, ReadSpec.LATEST);
+  }
+
   /** Enters the write path (shared update lock), or RegionClosedException when closing. */
   void enterWrite() {
     updatesLock.readLock().lock();

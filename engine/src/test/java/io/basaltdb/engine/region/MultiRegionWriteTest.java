@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.basaltdb.engine.Database;
-import io.basaltdb.engine.Database.RowChange;
+import io.basaltdb.engine.RowChange;
 import io.basaltdb.engine.Delete;
 import io.basaltdb.engine.Durability;
 import io.basaltdb.engine.EngineOptions;
@@ -169,6 +169,125 @@ class MultiRegionWriteTest {
       for (int r = 0; r < 20; r++) {
         assertEquals(value(a, "r" + r), value(b, "r" + r), "row r" + r + ", seed " + seed);
       }
+    }
+  }
+
+  /**
+   * Two writers, each writing two rows of one region, in row order p < q and u < v where p and
+   * v share a lock stripe and so do q and u: locking rows in row order, each would hold a
+   * stripe the other waits for; in stripe order they cannot.
+   */
+  @Test
+  void writesOfRowsSharingLockStripesDoNotDeadlock() throws Exception {
+    String[] rows = crossedStripes();
+    try (Database db = TestTables.open(tmp.resolve("db"), EngineOptions.defaults(),
+        Map.of("f", FamilyOptions.DEFAULT), "a")) {
+      Table a = db.table("a");
+      org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+          java.time.Duration.ofSeconds(30), () -> runWriters(2, 0, (rnd, id) -> {
+            String x = rows[2 * id];
+            String y = rows[2 * id + 1];
+            long end = System.nanoTime() + 4_000_000_000L; // row order deadlocks within ~1 s
+            for (int i = 0; System.nanoTime() < end; i++) {
+              db.mutateAtomically(List.of(new RowChange(a, put(x, "" + i, Durability.ASYNC)),
+                  new RowChange(a, put(y, "" + i, Durability.ASYNC))));
+            }
+          }), "rows " + java.util.Arrays.toString(rows));
+    }
+  }
+
+  /** Rows p < q, u < v with stripe(p) = stripe(v) != stripe(q) = stripe(u). */
+  private static String[] crossedStripes() {
+    Map<Integer, String> firstOfStripe = new java.util.HashMap<>();
+    for (int i = 0; ; i++) {
+      String r = String.format("r%06d", i);
+      firstOfStripe.putIfAbsent(RowLocks.stripe(r.getBytes()), r);
+      if (firstOfStripe.size() >= 2) {
+        break;
+      }
+    }
+    List<String> firsts = firstOfStripe.values().stream().sorted().toList();
+    String p = firsts.get(0);
+    String q = firsts.get(1);
+    String u = null;
+    String v = null;
+    for (int i = 1_000_000; v == null; i++) { // rows after p and q
+      String r = String.format("r%07d", i);
+      int s = RowLocks.stripe(r.getBytes());
+      if (u == null && s == RowLocks.stripe(q.getBytes())) {
+        u = r;
+      } else if (u != null && s == RowLocks.stripe(p.getBytes())) {
+        v = r;
+      }
+    }
+    return new String[] {p, q, u, v};
+  }
+
+  /**
+   * A read-modify-write led by one row: concurrent adders each read the counter under its lock
+   * and write it with a mirror row in another table (the counter's value as its key); no
+   * update lost, the newest mirror written with it; a check that throws writes nothing.
+   */
+  @Test
+  void readModifyWriteLedByOneRowLosesNoUpdate() throws Exception {
+    long seed = io.basaltdb.engine.Seeds.seed("MultiRegionWriteTest.afterRead");
+    try (Database db = TestTables.open(tmp.resolve("db"), EngineOptions.defaults(),
+        Map.of("f", FamilyOptions.DEFAULT), "a", "b")) {
+      Table a = db.table("a");
+      Table b = db.table("b");
+      runWriters(4, seed, (rnd, id) -> {
+        for (int i = 0; i < 500; i++) {
+          Durability d = rnd.nextBoolean() ? Durability.SYNC : Durability.ASYNC;
+          db.mutateAfterRead(a, "c".getBytes(), d, current -> {
+            byte[] v = current.getValue(F, Q);
+            int next = v == null ? 1 : Integer.parseInt(new String(v)) + 1;
+            return List.of(new RowChange(a, put("c", "" + next, d)),
+                new RowChange(b, put("m" + next, "c", d)));
+          });
+        }
+      });
+      assertEquals("2000", value(a, "c"), "seed " + seed);
+      assertEquals("c", value(b, "m2000"));
+      assertEquals("c", value(b, "m1"));
+      assertThrows(IllegalStateException.class, () -> db.mutateAfterRead(a, "c".getBytes(),
+          Durability.SYNC, current -> List.of(new RowChange(a, put("c", "x", Durability.SYNC)),
+              new RowChange(b, put("m1", "y", Durability.SYNC), existing -> {
+                if (existing.getValue(F, Q) != null) {
+                  throw new IllegalStateException("m1 is taken");
+                }
+              }))));
+      assertEquals("2000", value(a, "c"), "a refused write writes nothing");
+      assertEquals("c", value(b, "m1"));
+      db.mutateAfterRead(a, "c".getBytes(), Durability.SYNC, current -> List.of());
+      assertEquals("2000", value(a, "c"), "no change: nothing written");
+    }
+  }
+
+  private interface Writer {
+    void run(java.util.Random rnd, int id) throws Exception;
+  }
+
+  private static void runWriters(int n, long seed, Writer writer) throws Exception {
+    List<Thread> threads = new java.util.ArrayList<>();
+    java.util.concurrent.atomic.AtomicReference<Throwable> failure =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    for (int w = 0; w < n; w++) {
+      java.util.Random rnd = new java.util.Random(seed + w);
+      int id = w;
+      threads.add(new Thread(() -> {
+        try {
+          writer.run(rnd, id);
+        } catch (Throwable t) {
+          failure.compareAndSet(null, t);
+        }
+      }));
+    }
+    threads.forEach(Thread::start);
+    for (Thread t : threads) {
+      t.join();
+    }
+    if (failure.get() != null) {
+      throw new AssertionError("seed " + seed, failure.get());
     }
   }
 

@@ -1,0 +1,62 @@
+package io.basaltdb.engine;
+
+import io.basaltdb.engine.region.MultiRegionWrite;
+import io.basaltdb.engine.region.RegionContext;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * Writes of several rows of one or more tables as one ({@link MultiRegionWrite}): logged as one
+ * record, so a crash keeps all of them or none; each row locked meanwhile; visible in each
+ * region once complete in all. Retried whole while a region splits or closes under them.
+ * Stateless.
+ */
+final class AtomicWrites {
+  private AtomicWrites() {}
+
+  /**
+   * Applies {@code changes} (a row appears at most once) at the first mutation's durability
+   * (SYNC or ASYNC).
+   */
+  static void apply(Database db, List<RowChange> changes, RegionContext ctx) {
+    if (changes.isEmpty()) {
+      return;
+    }
+    Durability durability = changes.get(0).mutation().durability();
+    Table.whileRegionsMove(db, () -> {
+      MultiRegionWrite.apply(parts(changes), durability, ctx);
+      return null;
+    });
+  }
+
+  /**
+   * Under {@code row}'s lock, {@code plan} sees the row's current cells (latest version of each
+   * column, writes still completing included) and returns the changes to make, applied as
+   * {@link #apply} applies them while the row stays locked; no change: nothing is written.
+   * {@code plan} may run more than once (again when a region moved under the write) and may
+   * throw to write nothing. Its other rows must be of tables no such write leads in (a table's
+   * index tables), or two writers could deadlock.
+   */
+  static void applyAfterRead(Database db, Table table, byte[] row, Durability durability,
+      Function<Result, List<RowChange>> plan, RegionContext ctx) {
+    Table.whileRegionsMove(db, () -> {
+      MultiRegionWrite.applyAfterRead(table.regionFor(row), row, durability,
+          cells -> parts(plan.apply(new Result(row, cells))), ctx);
+      return null;
+    });
+  }
+
+  private static List<MultiRegionWrite.Part> parts(List<RowChange> changes) {
+    List<MultiRegionWrite.Part> parts = new ArrayList<>(changes.size());
+    for (RowChange c : changes) {
+      byte[] row = c.mutation().row();
+      Consumer<List<io.basaltdb.engine.Cell>> check = c.check() == null ? null
+          : cells -> c.check().accept(new Result(row, cells));
+      parts.add(new MultiRegionWrite.Part(c.table().regionFor(row), row,
+          c.table().cellsOf(c.mutation()), check));
+    }
+    return parts;
+  }
+}
