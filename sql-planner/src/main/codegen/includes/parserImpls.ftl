@@ -10,6 +10,9 @@
   CREATE SCHEMA [IF NOT EXISTS] name;  DROP TABLE [IF EXISTS] name;  DROP SCHEMA [IF EXISTS] name
   ALTER TABLE name ADD [COLUMN] [f.]col type [NOT NULL];  ALTER TABLE name DROP [COLUMN] col
   CREATE [OR REPLACE] VIEW name [(col, ...)] AS query;  DROP VIEW [IF EXISTS] name
+  CREATE [UNIQUE] [LOCAL] INDEX [IF NOT EXISTS] name ON t (col [ASC|DESC], ...)
+      [INCLUDE (col, ...)] [option = value, ...]
+  DROP INDEX [IF EXISTS] name [ON t];  ALTER INDEX name ON t REBUILD
 -->
 
 boolean BasaltIfNotExists() :
@@ -248,5 +251,80 @@ SqlDrop SqlDropBasaltSequence(Span s, boolean replace) :
     <SEQUENCE> ifExists = BasaltIfExists() id = CompoundIdentifier()
     {
         return new SqlBasaltSequence.Drop(s.end(this), ifExists, id);
+    }
+}
+
+SqlCreate SqlCreateBasaltIndex(Span s, boolean replace) :
+{
+    boolean unique = false;
+    final boolean ifNotExists;
+    final SqlIdentifier name;
+    final SqlIdentifier table;
+    final List<SqlIdentifier> columns = new ArrayList<SqlIdentifier>();
+    final List<Boolean> descending = new ArrayList<Boolean>();
+    final List<SqlIdentifier> includes = new ArrayList<SqlIdentifier>();
+    final List<SqlTableOption> indexOptions = new ArrayList<SqlTableOption>();
+    SqlIdentifier col;
+    boolean desc;
+    SqlIdentifier optName;
+    SqlNode optValue;
+}
+{
+    [ <UNIQUE> { unique = true; } ] [ <LOCAL> ]
+    <INDEX> ifNotExists = BasaltIfNotExists() name = SimpleIdentifier()
+    <ON> table = CompoundIdentifier()
+    <LPAREN>
+    col = SimpleIdentifier() { desc = false; } [ <ASC> | <DESC> { desc = true; } ]
+    { columns.add(col); descending.add(desc); }
+    (
+        <COMMA> col = SimpleIdentifier() { desc = false; } [ <ASC> | <DESC> { desc = true; } ]
+        { columns.add(col); descending.add(desc); }
+    )*
+    <RPAREN>
+    [
+        <INCLUDE> <LPAREN> col = SimpleIdentifier() { includes.add(col); }
+        ( <COMMA> col = SimpleIdentifier() { includes.add(col); } )*
+        <RPAREN>
+    ]
+    [
+        LOOKAHEAD(2)
+        optName = CompoundIdentifier() <EQ> optValue = BasaltOptionValue()
+        { indexOptions.add(new SqlTableOption(optName, optValue)); }
+        (
+            <COMMA> optName = CompoundIdentifier() <EQ> optValue = BasaltOptionValue()
+            { indexOptions.add(new SqlTableOption(optName, optValue)); }
+        )*
+    ]
+    {
+        return new SqlCreateBasaltIndex(s.end(this), ifNotExists, unique, name, table, columns,
+            descending, includes, indexOptions);
+    }
+}
+
+SqlDrop SqlDropBasaltIndex(Span s, boolean replace) :
+{
+    final boolean ifExists;
+    final SqlIdentifier name;
+    SqlIdentifier table = null;
+}
+{
+    <INDEX> ifExists = BasaltIfExists() name = SimpleIdentifier()
+    [ <ON> table = CompoundIdentifier() ]
+    {
+        return new SqlDropBasaltIndex(s.end(this), ifExists, name, table);
+    }
+}
+
+SqlNode SqlAlterBasaltIndex() :
+{
+    final SqlIdentifier name;
+    final SqlIdentifier table;
+    final Span s;
+}
+{
+    <ALTER> { s = span(); } <INDEX> name = SimpleIdentifier() <ON> table = CompoundIdentifier()
+    <REBUILD>
+    {
+        return new SqlAlterBasaltIndex(s.end(this), name, table);
     }
 }

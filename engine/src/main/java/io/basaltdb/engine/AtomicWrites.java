@@ -24,7 +24,7 @@ final class AtomicWrites {
     if (changes.isEmpty()) {
       return;
     }
-    Durability durability = changes.get(0).mutation().durability();
+    Durability durability = changes.get(0).durability();
     Table.whileRegionsMove(db, () -> {
       MultiRegionWrite.apply(parts(changes), durability, ctx);
       return null;

@@ -44,20 +44,27 @@ public final class Table {
     return s.regions;
   }
 
-  /** A put's cells, or a delete's markers over this table's families. */
-  List<Cell> cellsOf(Mutation m) {
+  /** A put's cells, a delete's markers over this table's families, or row mutations' both. */
+  List<Cell> cellsOf(Row m) {
     if (m instanceof Delete d) {
       return d.markers(familySet());
     }
-    if (!(m instanceof Put)) {
+    if (m instanceof RowMutations rm) {
+      if (rm.mutations().isEmpty()) {
+        throw new InvalidArgumentException("row mutations of row " + Cell.printable(m.row())
+            + " are empty");
+      }
+      return flatten(rm);
+    }
+    if (!(m instanceof Put p)) {
       throw new InvalidArgumentException("only puts and deletes are written several rows at"
           + " once, not " + m.getClass().getSimpleName());
     }
-    if (m.cells().isEmpty()) {
+    if (p.cells().isEmpty()) {
       throw new InvalidArgumentException("put of row " + Cell.printable(m.row())
           + " has no columns");
     }
-    return m.cells();
+    return p.cells();
   }
 
   /** The region whose range holds {@code row}. */

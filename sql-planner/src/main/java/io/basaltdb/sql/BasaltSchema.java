@@ -214,6 +214,9 @@ public final class BasaltSchema extends AbstractSchema {
         tables.put(v.getKey(), view(plus, v.getKey(), v.getValue()));
       }
     }
+    for (io.basaltdb.sql.index.SqlIndexDef i : catalog.indexes(namespace)) {
+      tables.remove(i.engineTable().name()); // an index is not a table of its own
+    }
     for (SqlTableDef def : catalog.list(namespace)) {
       tables.put(def.table().name(), new BasaltSqlTable(db, def));
       tables.put(def.table().name() + HistoryTable.SUFFIX, new HistoryTable(db, def));

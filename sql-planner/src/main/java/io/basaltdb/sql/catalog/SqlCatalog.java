@@ -17,7 +17,9 @@ import java.util.List;
 /**
  * SQL metadata kept in the engine itself, like Phoenix's SYSTEM.CATALOG: one row per SQL
  * table in the engine table {@code system:sql_catalog} (row key {@code namespace \0 table},
- * cell {@code d:def} holding {@link SqlTableDef#encode()}). It survives restarts and every
+ * cell {@code d:def} holding {@link SqlTableDef#encode()}; its indexes in cells
+ * {@code d:index.<name>} of the same row, {@link io.basaltdb.sql.index.SqlIndexDef#encode()}, so
+ * dropping the row drops them). It survives restarts and every
  * connection to the database reads the same rows. Thread-safe (the engine is).
  */
 public final class SqlCatalog {
@@ -141,6 +143,50 @@ public final class SqlCatalog {
         if (def != null) {
           out.add(SqlTableDef.decode(new TableName(namespace, name), def));
         }
+      }
+    }
+    return out;
+  }
+
+  private static final String INDEX_PREFIX = "index.";
+
+  /** Stores an index's definition (in its table's row). */
+  public void putIndex(io.basaltdb.sql.index.SqlIndexDef index) {
+    table.put(new Put(key(index.table())).addColumn(D,
+        (INDEX_PREFIX + index.name()).getBytes(StandardCharsets.UTF_8), index.encode()));
+  }
+
+  public void removeIndex(TableName t, String name) {
+    table.delete(new Delete(key(t)).addColumns(D,
+        (INDEX_PREFIX + name).getBytes(StandardCharsets.UTF_8)));
+  }
+
+  /** The indexes of table {@code t}, by name. */
+  public List<io.basaltdb.sql.index.SqlIndexDef> indexes(TableName t) {
+    return indexesOf(t, table.get(new Get(key(t))));
+  }
+
+  /** The indexes of every table of {@code namespace}. */
+  public List<io.basaltdb.sql.index.SqlIndexDef> indexes(String namespace) {
+    List<io.basaltdb.sql.index.SqlIndexDef> out = new ArrayList<>();
+    byte[] prefix = (namespace + "\u0000").getBytes(StandardCharsets.UTF_8);
+    try (ResultScanner s = table.getScanner(new Scan().setRowPrefix(prefix))) {
+      for (Result r : s) {
+        String name = new String(r.row(), prefix.length, r.row().length - prefix.length,
+            StandardCharsets.UTF_8);
+        out.addAll(indexesOf(new TableName(namespace, name), r));
+      }
+    }
+    return out;
+  }
+
+  private static List<io.basaltdb.sql.index.SqlIndexDef> indexesOf(TableName t, Result r) {
+    List<io.basaltdb.sql.index.SqlIndexDef> out = new ArrayList<>();
+    for (io.basaltdb.engine.Cell c : r.cells()) {
+      String q = new String(c.qualifier(), StandardCharsets.UTF_8);
+      if (q.startsWith(INDEX_PREFIX)) {
+        out.add(io.basaltdb.sql.index.SqlIndexDef.decode(t, q.substring(INDEX_PREFIX.length()),
+            c.value()));
       }
     }
     return out;

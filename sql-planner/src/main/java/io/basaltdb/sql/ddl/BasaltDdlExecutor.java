@@ -128,8 +128,25 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
       throw new io.basaltdb.engine.TableNotFoundException("table " + drop.name
           + " does not exist");
     }
+    IndexDdl.dropAll(db, t);
     new SqlCatalog(db).remove(t);
     db.admin().deleteTable(t);
+  }
+
+  /** CREATE INDEX: see {@link IndexDdl}. */
+  public void execute(io.basaltdb.sql.parser.SqlCreateBasaltIndex create,
+      CalcitePrepare.Context context) {
+    IndexDdl.create(database(context), create);
+  }
+
+  public void execute(io.basaltdb.sql.parser.SqlDropBasaltIndex drop,
+      CalcitePrepare.Context context) {
+    IndexDdl.drop(database(context), drop);
+  }
+
+  public void execute(io.basaltdb.sql.parser.SqlAlterBasaltIndex alter,
+      CalcitePrepare.Context context) {
+    IndexDdl.rebuild(database(context), alter);
   }
 
   /**
@@ -175,6 +192,7 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
       if (existing.isKey()) {
         throw new InvalidArgumentException("primary key column " + col + " cannot be dropped");
       }
+      IndexDdl.checkNotIndexed(db, name, col);
       if (def.packed()) {
         // its slot would be taken by the next column added, which would then read old values
         throw new UnsupportedOperationException("columns of " + alter.name + " cannot be "

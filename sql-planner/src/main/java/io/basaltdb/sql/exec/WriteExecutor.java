@@ -16,6 +16,9 @@ import io.basaltdb.engine.Table;
 import io.basaltdb.sql.catalog.CellNames;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.index.IndexRegistry;
+import io.basaltdb.sql.index.IndexedRowWrite;
+import io.basaltdb.sql.index.SqlIndexDef;
 import io.basaltdb.sql.pushdown.Operand;
 import io.basaltdb.sql.pushdown.WriteSpec;
 import io.basaltdb.sql.type.CellArray;
@@ -63,6 +66,10 @@ public final class WriteExecutor {
   private final List<SqlColumn> keyColumns;
   /** The connection's open transaction (auto-commit off), or null. */
   private final PendingWrites pending;
+  /** The table's indexes, which every write maintains. */
+  private final IndexRegistry.Indexes indexes;
+  /** This execution's writer of rows with index entries; null when the table has none. */
+  private IndexedRowWrite indexed;
   /** The durability of the mutations made now: SYNC for a statement's only row. */
   private Durability rowDurability = Durability.ASYNC;
 
@@ -79,6 +86,7 @@ public final class WriteExecutor {
     codec = def.keyCodec();
     keyColumns = def.keyColumns();
     pending = PendingWrites.of(ctx, db);
+    indexes = IndexRegistry.of(db).of(def.table());
     if (def.packed()) {
       checkWholeRows(def, spec);
     }
@@ -113,8 +121,21 @@ public final class WriteExecutor {
    * commits ({@link PendingWrites}); the number of rows written (the update count).
    */
   public long run(Enumerable<?> rows) {
+    java.util.concurrent.locks.Lock writing = indexes.writing();
+    writing.lock(); // no index appears or goes while this statement writes (IndexRegistry)
+    try {
+      List<SqlIndexDef> list = indexes.list();
+      indexed = list.isEmpty() ? null
+          : new IndexedRowWrite(db, def, list, settings.writeTimestamp());
+      return runRows(rows);
+    } finally {
+      writing.unlock();
+    }
+  }
+
+  private long runRows(Enumerable<?> rows) {
     if (spec.counterKey() != null && pending == null && settings.writeTimestamp() < 0
-        && settings.readTimestamp() < 0) {
+        && settings.readTimestamp() < 0 && indexed == null) {
       Long count = addToCounter();
       if (count != null) {
         return count;
@@ -136,25 +157,25 @@ public final class WriteExecutor {
         }
         rowDurability = syncEach && count == 0 && next == null && badNext == null
             ? Durability.SYNC : Durability.ASYNC;
-        Object op = switch (spec.kind()) {
-          case INSERT -> insert(row);
-          case UPSERT -> upsert(row);
-          case UPDATE -> update(row);
-          case DELETE -> {
-            Delete d = durable(new Delete(key(row), timestamp()));
-            yield (Runnable) () -> table.delete(d);
-          }
-        };
+        byte[] key = key(row);
+        Object[] amounts = amounts();
         if (pending != null) {
-          pending.add(op instanceof Put p ? () -> table.put(p) : (Runnable) op);
-        } else if (op instanceof Put p) {
-          batch.add(p);
-          if (batch.size() >= PUT_BATCH) {
-            putAll(batch);
-          }
+          Object op = plainOp(key, row, amounts);
+          Runnable plain = op instanceof Put p ? () -> table.put(p) : (Runnable) op;
+          pending.add(() -> atCommit(plain, key, row, amounts));
+        } else if (indexed != null) {
+          writeIndexed(indexed, key, row, amounts);
         } else {
-          putAll(batch); // in row order: a later row may write the same key
-          ((Runnable) op).run();
+          Object op = plainOp(key, row, amounts);
+          if (op instanceof Put p) {
+            batch.add(p);
+            if (batch.size() >= PUT_BATCH) {
+              putAll(batch);
+            }
+          } else {
+            putAll(batch); // in row order: a later row may write the same key
+            ((Runnable) op).run();
+          }
         }
         count++;
         if (badNext != null) {
@@ -178,6 +199,52 @@ public final class WriteExecutor {
       syncLog(db, settings); // a single row synced itself
     }
     return count;
+  }
+
+  /** A Put (batched) or a Runnable writing one row without index maintenance. */
+  private Object plainOp(byte[] key, Object[] row, Object[] amounts) {
+    return switch (spec.kind()) {
+      case INSERT -> insert(key, row);
+      case UPSERT -> upsert(key, row);
+      case UPDATE -> update(key, row, amounts);
+      case DELETE -> {
+        Delete d = durable(new Delete(key, timestamp()));
+        yield (Runnable) () -> table.delete(d);
+      }
+    };
+  }
+
+  /**
+   * A buffered row write, run when its transaction commits: as built, unless the table has
+   * indexes by then, which it maintains.
+   */
+  private void atCommit(Runnable plain, byte[] key, Object[] row, Object[] amounts) {
+    java.util.concurrent.locks.Lock writing = indexes.writing();
+    writing.lock();
+    try {
+      List<SqlIndexDef> list = indexes.list();
+      if (list.isEmpty()) {
+        plain.run();
+      } else {
+        writeIndexed(new IndexedRowWrite(db, def, list, settings.writeTimestamp()), key, row,
+            amounts);
+      }
+    } finally {
+      writing.unlock();
+    }
+  }
+
+  /** The amounts of an UPDATE's {@code col = col + n} (by updated column), bound now. */
+  private Object[] amounts() {
+    if (spec.kind() != WriteSpec.Kind.UPDATE) {
+      return null;
+    }
+    Object[] amounts = new Object[spec.updated().size()];
+    for (int u = 0; u < amounts.length; u++) {
+      Operand inc = spec.increments().get(u);
+      amounts[u] = inc == null ? null : inc.bind(ctx);
+    }
+    return amounts;
   }
 
   private static Object[] nextRow(Enumerator<?> e) {
@@ -273,21 +340,24 @@ public final class WriteExecutor {
     }
   }
 
-  private Runnable insert(Object[] row) {
-    byte[] key = key(row);
+  private Runnable insert(byte[] key, Object[] row) {
     CheckAndMutate cam = CheckAndMutate.newBuilder(key)
         .ifNotExists(markerFamily, io.basaltdb.sql.BasaltSqlTable.MARKER).build(put(key, row));
     return () -> {
       if (!table.checkAndMutate(cam)) {
-        throw new DuplicateKeyException("duplicate primary key in " + def.table() + ": "
-            + Arrays.toString(codec.decode(key)));
+        throw duplicate(key);
       }
     };
   }
 
   /** A put (batched when not in a transaction), or a row mutation when NULLs delete cells. */
-  private Object upsert(Object[] row) {
-    byte[] key = key(row);
+  private Object upsert(byte[] key, Object[] row) {
+    io.basaltdb.engine.Row m = upsertMutation(key, row);
+    return m instanceof RowMutations rm ? (Runnable) () -> table.mutateRow(rm) : m;
+  }
+
+  /** An UPSERT's put, with a delete of the named columns given NULL when there are some. */
+  private io.basaltdb.engine.Row upsertMutation(byte[] key, Object[] row) {
     if (def.packed()) {
       return put(key, row); // NULLs are in the family cells
     }
@@ -298,25 +368,97 @@ public final class WriteExecutor {
         nulls.addColumns(names.family(i), names.qualifier(i), timestamp());
       }
     }
-    if (nulls == null) {
-      return put(key, row);
-    }
-    RowMutations rm = new RowMutations(key).add(put(key, row)).add(durable(nulls));
-    return (Runnable) () -> table.mutateRow(rm);
+    return nulls == null ? put(key, row) : new RowMutations(key).add(put(key, row))
+        .add(durable(nulls));
   }
 
-  private Runnable update(Object[] row) {
-    byte[] key = key(row);
+  /**
+   * Writes one row of a table with indexes and its entries as one engine write, the change
+   * computed from the row's current values under its lock: an INSERT of an existing key is
+   * refused, an UPDATE or DELETE of a row gone meanwhile writes nothing, and {@code c = c + n}
+   * adds to the current value.
+   */
+  private void writeIndexed(IndexedRowWrite w, byte[] key, Object[] row, Object[] amounts) {
+    w.write(key, rowDurability, old -> switch (spec.kind()) {
+      case INSERT -> {
+        if (old != null) {
+          throw duplicate(key);
+        }
+        yield new IndexedRowWrite.Outcome(put(key, row), overlay(w, key, null, row));
+      }
+      case UPSERT -> new IndexedRowWrite.Outcome(upsertMutation(key, row),
+          overlay(w, key, old, row));
+      case UPDATE -> old == null ? null : updateOf(key, row, amounts, old);
+      case DELETE -> old == null ? null
+          : new IndexedRowWrite.Outcome(durable(new Delete(key, timestamp())), null);
+    });
+  }
+
+  /** The row's values after an INSERT or UPSERT of the listed columns of {@code row}. */
+  private Object[] overlay(IndexedRowWrite w, byte[] key, Object[] old, Object[] row) {
+    Object[] now = old != null ? old.clone() : w.keyValues(key);
+    for (int i : spec.listed()) {
+      if (!def.columns().get(i).isKey()) {
+        now[i] = row[i] == null ? null : ColumnValues.fit(def.columns().get(i), row[i]);
+      }
+    }
+    return now;
+  }
+
+  /** An UPDATE of a row whose current values are {@code old}: its mutation and new values. */
+  private IndexedRowWrite.Outcome updateOf(byte[] key, Object[] row, Object[] amounts,
+      Object[] old) {
+    int n = def.visibleColumnCount();
+    Object[] now = old.clone();
+    Put put = null;
+    Delete nulls = null;
+    for (int u = 0; u < spec.updated().size(); u++) {
+      int col = spec.updated().get(u);
+      SqlColumn c = def.columns().get(col);
+      Object value;
+      if (spec.increments().get(u) != null) {
+        if (amounts[u] == null) {
+          throw new InvalidArgumentException("cannot add NULL to " + c.name()
+              + " with an atomic increment");
+        }
+        value = old[col] == null ? null : ColumnValues.fit(c, add(c.type(), old[col],
+            amounts[u]));
+        if (value == null) {
+          continue; // NULL + n stays NULL
+        }
+      } else {
+        value = row[n + u] == null ? null : ColumnValues.fit(c, row[n + u]);
+      }
+      now[col] = value;
+      if (value == null) {
+        nulls = nulls == null ? new Delete(key) : nulls;
+        nulls.addColumns(names.family(col), names.qualifier(col), timestamp());
+      } else {
+        put = put == null ? new Put(key) : put;
+        addCell(put, names.family(col), names.qualifier(col), c.type().toCell(value));
+      }
+    }
+    io.basaltdb.engine.Row m = put != null && nulls != null
+        ? new RowMutations(key).add(durable(put)).add(durable(nulls))
+        : put != null ? durable(put) : nulls != null ? durable(nulls) : null;
+    return new IndexedRowWrite.Outcome(m, now);
+  }
+
+  private DuplicateKeyException duplicate(byte[] key) {
+    return new DuplicateKeyException("duplicate primary key in " + def.table() + ": "
+        + Arrays.toString(codec.decode(key)));
+  }
+
+  private Runnable update(byte[] key, Object[] row, Object[] amounts) {
     int n = def.visibleColumnCount();
     Put put = null;
     Delete nulls = null;
     List<Runnable> increments = new ArrayList<>();
     for (int u = 0; u < spec.updated().size(); u++) {
       int col = spec.updated().get(u);
-      Operand inc = spec.increments().get(u);
-      if (inc != null) {
+      if (spec.increments().get(u) != null) {
         if (row[col] != null) { // NULL + n is NULL: nothing to write
-          Object amount = inc.bind(ctx);
+          Object amount = amounts[u];
           increments.add(() -> increment(key, col, amount));
         }
         continue;

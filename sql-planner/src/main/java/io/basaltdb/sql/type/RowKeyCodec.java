@@ -226,6 +226,14 @@ public final class RowKeyCodec {
     return out.toByteArray();
   }
 
+  /**
+   * Where column {@code column}'s field starting at {@code pos} of {@code key} ends (a field is
+   * self-delimiting; the stored bytes, inverted for a DESC column).
+   */
+  public int fieldEnd(int column, byte[] key, int pos) {
+    return fieldEnd(columns.get(column), key, pos);
+  }
+
   /** Where the field starting at {@code pos} ends (works on the stored, possibly inverted, bytes). */
   private static int fieldEnd(Column c, byte[] key, int pos) {
     int w = c.type().width();

@@ -1,0 +1,207 @@
+package io.basaltdb.sql.ddl;
+
+import io.basaltdb.engine.Database;
+import io.basaltdb.engine.FamilyOptions;
+import io.basaltdb.engine.InvalidArgumentException;
+import io.basaltdb.engine.TableDescriptor;
+import io.basaltdb.engine.TableName;
+import io.basaltdb.engine.TableNotFoundException;
+import io.basaltdb.sql.catalog.SqlCatalog;
+import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.index.IndexBuilder;
+import io.basaltdb.sql.index.IndexRegistry;
+import io.basaltdb.sql.index.SqlIndexDef;
+import io.basaltdb.sql.parser.SqlCreateBasaltIndex;
+import io.basaltdb.sql.parser.SqlDropBasaltIndex;
+import io.basaltdb.sql.parser.SqlTableOption;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.calcite.sql.SqlIdentifier;
+
+/**
+ * CREATE INDEX, DROP INDEX and ALTER INDEX .. REBUILD ({@code doc/indexes.md}): an index is an
+ * engine table with one family {@code 0} (the versions, TTL and storage options of its table's
+ * marker family, so old entries age as their rows do) and a record in the SQL catalog. A new
+ * index is registered BUILDING, built online, then made ACTIVE; a build that fails (a
+ * duplicate in a UNIQUE index: 23505) leaves no trace. An index left BUILDING by a crash is
+ * maintained by every write but not used by queries until rebuilt. Stateless.
+ */
+final class IndexDdl {
+  private IndexDdl() {}
+
+  static void create(Database db, SqlCreateBasaltIndex create) {
+    TableName t = BasaltDdlExecutor.tableName(create.table);
+    SqlCatalog catalog = new SqlCatalog(db);
+    SqlTableDef def = catalog.get(t);
+    if (def == null) {
+      throw new TableNotFoundException("table " + create.table + " does not exist");
+    }
+    String name = create.name.getSimple();
+    List<SqlIndexDef> existing = catalog.indexes(t);
+    if (existing.stream().anyMatch(i -> i.name().equals(name))) {
+      if (create.ifNotExists) {
+        return;
+      }
+      throw new BasaltDdlExecutor.DuplicateObjectException("index " + name + " on " + t
+          + " already exists");
+    }
+    TableName engine = SqlIndexDef.engineTable(t, name);
+    if (db.admin().tableExists(engine)) {
+      throw new BasaltDdlExecutor.DuplicateObjectException("a table named " + engine.name()
+          + " exists in schema " + t.namespace() + "; name the index otherwise");
+    }
+    Set<String> seen = new HashSet<>();
+    List<String> columns = new ArrayList<>();
+    for (SqlIdentifier c : create.columns) {
+      columns.add(column(def, c, seen, name));
+    }
+    List<String> includes = new ArrayList<>();
+    for (SqlIdentifier c : create.includes) {
+      includes.add(column(def, c, seen, name));
+    }
+    int salt = 0;
+    for (SqlTableOption o : create.options) {
+      if (!o.option().equals("SALT_BUCKETS") || o.family() != null) {
+        throw new InvalidArgumentException("unknown index option " + o.name + " for index "
+            + name + " (an index takes SALT_BUCKETS)");
+      }
+      salt = Integer.parseInt(o.valueText());
+      if (salt < 1 || salt > 256) {
+        throw new InvalidArgumentException("SALT_BUCKETS of index " + name
+            + " must be between 1 and 256, got " + salt);
+      }
+    }
+    SqlIndexDef index = new SqlIndexDef(name, t, columns, create.descending, includes,
+        create.unique, salt, SqlIndexDef.State.BUILDING);
+    createEngineTable(db, def, index);
+    build(db, catalog, def, index);
+  }
+
+  /** A column of the index (or its INCLUDE list), checked: exists, visible, named once. */
+  private static String column(SqlTableDef def, SqlIdentifier id, Set<String> seen,
+      String index) {
+    String c = id.getSimple();
+    boolean exists = false;
+    for (int i = 0; i < def.visibleColumnCount(); i++) {
+      exists |= def.columns().get(i).name().equals(c);
+    }
+    if (!exists) {
+      throw new InvalidArgumentException("index " + index + ": table " + def.table()
+          + " has no column " + c);
+    }
+    if (!seen.add(c)) {
+      throw new InvalidArgumentException("index " + index + " names column " + c + " twice");
+    }
+    return c;
+  }
+
+  private static void createEngineTable(Database db, SqlTableDef def, SqlIndexDef index) {
+    FamilyOptions options = db.admin().describe(def.table()).families()
+        .getOrDefault(def.markerFamily(), FamilyOptions.DEFAULT);
+    List<byte[]> splits = new ArrayList<>();
+    for (int b = 1; b < index.saltBuckets(); b++) {
+      splits.add(new byte[] {(byte) b});
+    }
+    db.admin().createTable(new TableDescriptor(index.engineTable(),
+        Map.of("0", options)), splits.toArray(new byte[0][]));
+  }
+
+  /** Registers {@code index} BUILDING, builds it, then makes it ACTIVE; undone on failure. */
+  private static void build(Database db, SqlCatalog catalog, SqlTableDef def,
+      SqlIndexDef index) {
+    IndexRegistry registry = IndexRegistry.of(db);
+    TableName t = def.table();
+    try {
+      catalog.putIndex(index);
+      registry.set(t, catalog.indexes(t));
+      IndexBuilder.build(db, def, index, rows -> { });
+      catalog.putIndex(index.withState(SqlIndexDef.State.ACTIVE));
+      registry.set(t, catalog.indexes(t));
+    } catch (RuntimeException e) {
+      try {
+        drop(db, catalog, index);
+      } catch (RuntimeException f) {
+        e.addSuppressed(f);
+      }
+      throw e;
+    }
+  }
+
+  private static void drop(Database db, SqlCatalog catalog, SqlIndexDef index) {
+    catalog.removeIndex(index.table(), index.name());
+    IndexRegistry.of(db).set(index.table(), catalog.indexes(index.table()));
+    if (db.admin().tableExists(index.engineTable())) {
+      db.admin().deleteTable(index.engineTable());
+    }
+  }
+
+  static void drop(Database db, SqlDropBasaltIndex drop) {
+    SqlCatalog catalog = new SqlCatalog(db);
+    SqlIndexDef index = find(db, catalog, drop.name.getSimple(), drop.table);
+    if (index == null) {
+      if (drop.ifExists) {
+        return;
+      }
+      throw new TableNotFoundException("index " + drop.name + (drop.table == null ? ""
+          : " on " + drop.table) + " does not exist");
+    }
+    drop(db, catalog, index);
+  }
+
+  /** ALTER INDEX .. REBUILD: the index emptied and built again, online. */
+  static void rebuild(Database db, io.basaltdb.sql.parser.SqlAlterBasaltIndex alter) {
+    SqlCatalog catalog = new SqlCatalog(db);
+    SqlIndexDef index = find(db, catalog, alter.name.getSimple(), alter.table);
+    if (index == null) {
+      throw new TableNotFoundException("index " + alter.name + " on " + alter.table
+          + " does not exist");
+    }
+    SqlTableDef def = catalog.get(index.table());
+    drop(db, catalog, index);
+    SqlIndexDef fresh = index.withState(SqlIndexDef.State.BUILDING);
+    createEngineTable(db, def, fresh);
+    build(db, catalog, def, fresh);
+  }
+
+  /** The index named {@code name} on {@code table}, or on any table of the default schema. */
+  private static SqlIndexDef find(Database db, SqlCatalog catalog, String name,
+      SqlIdentifier table) {
+    if (table != null) {
+      TableName t = BasaltDdlExecutor.tableName(table);
+      return catalog.indexes(t).stream().filter(i -> i.name().equals(name)).findFirst()
+          .orElse(null);
+    }
+    List<SqlIndexDef> found = catalog.indexes(TableName.DEFAULT_NAMESPACE).stream()
+        .filter(i -> i.name().equals(name)).toList();
+    if (found.size() > 1) {
+      throw new InvalidArgumentException("indexes named " + name + " exist on several tables;"
+          + " say which: DROP INDEX " + name + " ON <table>");
+    }
+    return found.isEmpty() ? null : found.get(0);
+  }
+
+  /** Drops every index of a table being dropped (their engine tables; the catalog row goes). */
+  static void dropAll(Database db, TableName t) {
+    SqlCatalog catalog = new SqlCatalog(db);
+    List<SqlIndexDef> indexes = catalog.indexes(t);
+    IndexRegistry.of(db).forget(t);
+    for (SqlIndexDef i : indexes) {
+      if (db.admin().tableExists(i.engineTable())) {
+        db.admin().deleteTable(i.engineTable());
+      }
+    }
+  }
+
+  /** Refuses to drop a column an index uses. */
+  static void checkNotIndexed(Database db, TableName t, String column) {
+    for (SqlIndexDef i : new SqlCatalog(db).indexes(t)) {
+      if (i.columns().contains(column) || i.includes().contains(column)) {
+        throw new InvalidArgumentException("column " + column + " of " + t + " is used by index "
+            + i.name() + "; drop the index first");
+      }
+    }
+  }
+}

@@ -1,0 +1,84 @@
+package io.basaltdb.sql.index;
+
+import io.basaltdb.engine.Database;
+import io.basaltdb.engine.TableName;
+import io.basaltdb.sql.catalog.SqlCatalog;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+/**
+ * The indexes of each table of one open database, as every writer must maintain them (kept by
+ * the database, {@link Database#extension}; read from the catalog on a table's first write).
+ * The invariant an online build rests on: a write statement holds its table's
+ * {@linkplain Indexes#writing shared lock} from reading the index list to its last row, and
+ * DDL changes the list under the exclusive lock, so once a new index is registered every write
+ * that follows maintains it and none that ignored it is still running.
+ */
+public final class IndexRegistry {
+  private final Database db;
+  private final ConcurrentHashMap<TableName, Indexes> tables = new ConcurrentHashMap<>();
+
+  private IndexRegistry(Database db) {
+    this.db = db;
+  }
+
+  public static IndexRegistry of(Database db) {
+    return db.extension(IndexRegistry.class, () -> new IndexRegistry(db));
+  }
+
+  /** One table's indexes and the lock that orders its writers with changes to them. */
+  public static final class Indexes {
+    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+    private volatile List<SqlIndexDef> list;
+
+    private Indexes(List<SqlIndexDef> list) {
+      this.list = List.copyOf(list);
+    }
+
+    /** Shared by writers: held, the list does not change. */
+    public ReentrantReadWriteLock.ReadLock writing() {
+      return lock.readLock();
+    }
+
+    /** The indexes writers maintain (BUILDING and ACTIVE). */
+    public List<SqlIndexDef> list() {
+      return list;
+    }
+  }
+
+  /** Table {@code t}'s indexes. */
+  public Indexes of(TableName t) {
+    Indexes i = tables.get(t);
+    return i != null ? i : tables.computeIfAbsent(t,
+        x -> new Indexes(new SqlCatalog(db).indexes(x)));
+  }
+
+  /**
+   * Sets table {@code t}'s index list once every write statement running on it has finished;
+   * writes starting later see the new list.
+   */
+  public void set(TableName t, List<SqlIndexDef> list) {
+    Indexes i = of(t);
+    i.lock.writeLock().lock();
+    try {
+      i.list = List.copyOf(list);
+    } finally {
+      i.lock.writeLock().unlock();
+    }
+  }
+
+  /** Forgets a dropped table (read again from the catalog if one of its name is created). */
+  public void forget(TableName t) {
+    Indexes i = tables.get(t);
+    if (i != null) {
+      i.lock.writeLock().lock();
+      try {
+        tables.remove(t);
+        i.list = List.of();
+      } finally {
+        i.lock.writeLock().unlock();
+      }
+    }
+  }
+}

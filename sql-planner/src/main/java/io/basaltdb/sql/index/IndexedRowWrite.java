@@ -1,0 +1,190 @@
+package io.basaltdb.sql.index;
+
+import io.basaltdb.engine.Database;
+import io.basaltdb.engine.Delete;
+import io.basaltdb.engine.Durability;
+import io.basaltdb.engine.Put;
+import io.basaltdb.engine.Result;
+import io.basaltdb.engine.Row;
+import io.basaltdb.engine.RowChange;
+import io.basaltdb.engine.Table;
+import io.basaltdb.sql.BasaltSqlTable;
+import io.basaltdb.sql.catalog.CellNames;
+import io.basaltdb.sql.catalog.SqlColumn;
+import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.type.RowKeyCodec;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Writes one base row of a table with indexes together with its index entries, as one engine
+ * write ({@link Database#mutateAfterRead}): under the base row's lock the row's current values
+ * are read, the statement's change computes the new values and the base mutation, and the
+ * entries of the old values that change are deleted and those of the new values put, all in
+ * one log record. A UNIQUE entry held by another base row refuses the whole write (23505).
+ * Entries carry the base write's timestamp (the statement's write timestamp, else the write's
+ * time, the same for every part). One per statement execution; not thread-safe.
+ */
+public final class IndexedRowWrite {
+  /** What a statement does to one row, given its current values (null: no such row). */
+  public interface Change {
+    /** The base mutation and the row's new values (null: deleted); null: write nothing. */
+    Outcome apply(Object[] old);
+  }
+
+  /** A base row's mutation and its values after it (null when it deletes the row). */
+  public record Outcome(Row mutation, Object[] values) {}
+
+  private final Database db;
+  private final SqlTableDef def;
+  private final Table table;
+  private final CellNames names;
+  private final RowKeyCodec codec;
+  private final List<IndexLayout> layouts = new ArrayList<>();
+  private final List<Table> indexTables = new ArrayList<>();
+  private final long writeTimestamp;
+
+  /** {@code writeTimestamp}: the statement's explicit cell timestamp, or -1. */
+  public IndexedRowWrite(Database db, SqlTableDef def, List<SqlIndexDef> indexes,
+      long writeTimestamp) {
+    this.db = db;
+    this.def = def;
+    this.table = db.table(def.table());
+    this.names = CellNames.of(def);
+    this.codec = def.keyCodec();
+    this.writeTimestamp = writeTimestamp;
+    for (SqlIndexDef i : indexes) {
+      layouts.add(new IndexLayout(def, i));
+      indexTables.add(db.table(i.engineTable()));
+    }
+  }
+
+  /** Applies {@code change} to the row of {@code key} and its entries, atomically. */
+  public void write(byte[] key, Durability durability, Change change) {
+    Durability d = durability == Durability.SKIP ? Durability.ASYNC : durability;
+    db.mutateAfterRead(table, key, d, current -> {
+      Object[] old = values(key, current);
+      Outcome out = change.apply(old);
+      if (out == null) {
+        return List.of();
+      }
+      List<RowChange> changes = new ArrayList<>();
+      if (out.mutation() != null) {
+        changes.add(new RowChange(table, out.mutation()));
+      }
+      for (int i = 0; i < layouts.size(); i++) {
+        entryChanges(layouts.get(i), indexTables.get(i), key, old, out.values(), d, changes);
+      }
+      return changes;
+    });
+  }
+
+  /**
+   * Writes the entries of the row of {@code key}, if it exists, from its current values under
+   * its lock, at the newest timestamp among its cells (an index being built: a write that
+   * changed the row since maintained the entries itself, so these are never stale).
+   */
+  public void writeEntries(byte[] key) {
+    db.mutateAfterRead(table, key, Durability.ASYNC, current -> {
+      Object[] now = values(key, current);
+      if (now == null) {
+        return List.of();
+      }
+      long ts = 0;
+      for (io.basaltdb.engine.Cell c : current.cells()) {
+        ts = Math.max(ts, c.timestamp());
+      }
+      List<RowChange> changes = new ArrayList<>();
+      for (int i = 0; i < layouts.size(); i++) {
+        IndexLayout layout = layouts.get(i);
+        byte[] entry = layout.entryKey(now, key);
+        Put put = new Put(entry).addColumn(IndexLayout.FAMILY, IndexLayout.QUALIFIER, ts,
+            layout.entryValue(now, key));
+        put.setDurability(Durability.ASYNC);
+        changes.add(new RowChange(indexTables.get(i), put, layout.keyEndsWithBaseKey(now) ? null
+            : existing -> checkUnique(layout, entry, key, now, existing)));
+      }
+      return changes;
+    });
+  }
+
+  /** A row of {@code key}'s key column values, every other column NULL. */
+  public Object[] keyValues(byte[] key) {
+    List<SqlColumn> cols = def.columns();
+    Object[] row = new Object[cols.size()];
+    Object[] keyValues = codec.decode(key);
+    for (int i = 0; i < cols.size(); i++) {
+      SqlColumn c = cols.get(i);
+      if (c.isKey()) {
+        row[i] = c.type().fromKey(keyValues[c.keyPosition()]);
+      }
+    }
+    return row;
+  }
+
+  /** Every column's value of the row (internal form), or null when the row does not exist. */
+  public Object[] values(byte[] key, Result current) {
+    if (current.getValue(names.markerFamily(), BasaltSqlTable.MARKER) == null) {
+      return null;
+    }
+    List<SqlColumn> cols = def.columns();
+    Object[] row = keyValues(key);
+    for (int i = 0; i < cols.size(); i++) {
+      if (!cols.get(i).isKey()) {
+        byte[] v = names.value(i, current.getValue(names.family(i), names.qualifier(i)));
+        row[i] = v == null ? null : cols.get(i).type().fromCell(v);
+      }
+    }
+    return row;
+  }
+
+  private void entryChanges(IndexLayout layout, Table index, byte[] key, Object[] old,
+      Object[] now, Durability d, List<RowChange> out) {
+    if (old != null && now != null && layout.sameEntry(old, now)) {
+      return;
+    }
+    byte[] oldKey = old == null ? null : layout.entryKey(old, key);
+    byte[] newKey = now == null ? null : layout.entryKey(now, key);
+    if (oldKey != null && (newKey == null || !Arrays.equals(oldKey, newKey))) {
+      Delete del = writeTimestamp >= 0 ? new Delete(oldKey, writeTimestamp) : new Delete(oldKey);
+      del.setDurability(d);
+      out.add(new RowChange(index, del));
+    }
+    if (newKey != null) {
+      Put put = new Put(newKey);
+      byte[] value = layout.entryValue(now, key);
+      if (writeTimestamp >= 0) {
+        put.addColumn(IndexLayout.FAMILY, IndexLayout.QUALIFIER, writeTimestamp, value);
+      } else {
+        put.addColumn(IndexLayout.FAMILY, IndexLayout.QUALIFIER, value);
+      }
+      put.setDurability(d);
+      out.add(new RowChange(index, put, layout.keyEndsWithBaseKey(now) ? null
+          : existing -> checkUnique(layout, newKey, key, now, existing)));
+    }
+  }
+
+  private void checkUnique(IndexLayout layout, byte[] entryKey, byte[] key, Object[] now,
+      Result existing) {
+    byte[] v = existing.getValue(IndexLayout.FAMILY, IndexLayout.QUALIFIER);
+    if (v != null && !Arrays.equals(layout.baseKey(entryKey, v), key)) {
+      List<Object> values = new ArrayList<>();
+      for (int c : layout.columns()) {
+        values.add(now[c]);
+      }
+      throw new UniqueViolationException("duplicate value " + values + " in unique index "
+          + layout.index().name() + " on " + def.table() + " (" + String.join(", ",
+              layout.index().columns()) + ")");
+    }
+  }
+
+  /** A value already held in a unique index (SQLState 23505). */
+  public static final class UniqueViolationException extends io.basaltdb.sql.SqlStateException {
+    private static final long serialVersionUID = 1L;
+
+    public UniqueViolationException(String message) {
+      super("23505", message);
+    }
+  }
+}

@@ -1,0 +1,106 @@
+package io.basaltdb.sql.index;
+
+import io.basaltdb.engine.CorruptionException;
+import io.basaltdb.engine.TableName;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A secondary index's definition: its name, the base table, the indexed columns in key order
+ * (each ascending or descending), the INCLUDE columns kept in the entry, UNIQUE, the salt
+ * bucket count of its own keys and its state. An index is an engine table
+ * {@code <namespace>:<table>.<index>} ({@link #engineTable}). Kept in the SQL catalog in the
+ * base table's row (cell {@code d:index.<name>}) as a versioned record written with
+ * {@code DataOutputStream}: format 1: version u8, state u8, unique, salt u8, column count u32,
+ * then per column name (UTF) and descending, include count u32, then each include name (UTF).
+ * Immutable.
+ */
+public record SqlIndexDef(String name, TableName table, List<String> columns,
+    List<Boolean> descending, List<String> includes, boolean unique, int saltBuckets,
+    State state) {
+  public static final int FORMAT_VERSION = 1;
+
+  /**
+   * BUILDING: every write maintains it but queries do not use it yet (its online build runs);
+   * ACTIVE: complete, used by queries.
+   */
+  public enum State { BUILDING, ACTIVE }
+
+  public SqlIndexDef {
+    columns = List.copyOf(columns);
+    descending = List.copyOf(descending);
+    includes = List.copyOf(includes);
+    if (columns.isEmpty() || columns.size() != descending.size()) {
+      throw new IllegalArgumentException("index " + name + " needs its columns");
+    }
+  }
+
+  /** The engine table holding the index's entries. */
+  public TableName engineTable() {
+    return engineTable(table, name);
+  }
+
+  public static TableName engineTable(TableName table, String index) {
+    return new TableName(table.namespace(), table.name() + "." + index);
+  }
+
+  public SqlIndexDef withState(State s) {
+    return new SqlIndexDef(name, table, columns, descending, includes, unique, saltBuckets, s);
+  }
+
+  public byte[] encode() {
+    try {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      DataOutputStream out = new DataOutputStream(bytes);
+      out.writeByte(FORMAT_VERSION);
+      out.writeByte(state.ordinal());
+      out.writeBoolean(unique);
+      out.writeByte(saltBuckets);
+      out.writeInt(columns.size());
+      for (int i = 0; i < columns.size(); i++) {
+        out.writeUTF(columns.get(i));
+        out.writeBoolean(descending.get(i));
+      }
+      out.writeInt(includes.size());
+      for (String c : includes) {
+        out.writeUTF(c);
+      }
+      return bytes.toByteArray();
+    } catch (IOException e) {
+      throw new IllegalStateException(e); // a byte array stream does not fail
+    }
+  }
+
+  public static SqlIndexDef decode(TableName table, String name, byte[] b) {
+    try {
+      DataInputStream in = new DataInputStream(new ByteArrayInputStream(b));
+      int v = in.readByte();
+      if (v != FORMAT_VERSION) {
+        throw new CorruptionException("definition of index " + name + " on " + table
+            + " has unknown version " + v);
+      }
+      State state = State.values()[in.readByte()];
+      boolean unique = in.readBoolean();
+      int salt = in.readByte() & 0xff;
+      List<String> cols = new ArrayList<>();
+      List<Boolean> desc = new ArrayList<>();
+      for (int n = in.readInt(); n > 0; n--) {
+        cols.add(in.readUTF());
+        desc.add(in.readBoolean());
+      }
+      List<String> includes = new ArrayList<>();
+      for (int n = in.readInt(); n > 0; n--) {
+        includes.add(in.readUTF());
+      }
+      return new SqlIndexDef(name, table, cols, desc, includes, unique, salt, state);
+    } catch (IOException | RuntimeException e) {
+      throw new CorruptionException("malformed definition of index " + name + " on " + table
+          + ": " + e);
+    }
+  }
+}

@@ -1,0 +1,220 @@
+package io.basaltdb.sql.index;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.basaltdb.engine.Result;
+import io.basaltdb.engine.ResultScanner;
+import io.basaltdb.engine.Scan;
+import io.basaltdb.engine.TableName;
+import io.basaltdb.sql.SqlTestBase;
+import io.basaltdb.sql.catalog.SqlCatalog;
+import io.basaltdb.sql.catalog.SqlTableDef;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Secondary indexes kept with their rows: DDL, every kind of write, UNIQUE, builds, and
+ * transactions; each index checked both ways against its table ({@link IndexVerifier}) and
+ * its entries' order against the table's rows sorted by SQL.
+ */
+class IndexMaintenanceTest extends SqlTestBase {
+  private static final TableName T = new TableName("default", "T");
+
+  private SqlIndexDef index(String name) {
+    return new SqlCatalog(db).indexes(T).stream().filter(i -> i.name().equals(name))
+        .findFirst().orElseThrow();
+  }
+
+  private IndexVerifier.Report verify(String name) {
+    SqlTableDef def = new SqlCatalog(db).get(T);
+    IndexVerifier.Report r = IndexVerifier.verify(db, def, index(name));
+    assertTrue(r.consistent(), r.toString());
+    return r;
+  }
+
+  /** The base rows' ids in the order of index {@code name}'s entries. */
+  private List<String> idsInIndexOrder(String name) {
+    SqlTableDef def = new SqlCatalog(db).get(T);
+    IndexLayout layout = new IndexLayout(def, index(name));
+    List<String> ids = new ArrayList<>();
+    try (ResultScanner s = db.table(index(name).engineTable()).getScanner(new Scan())) {
+      for (Result r : s) {
+        byte[] base = layout.baseKey(r.row(), r.getValue(IndexLayout.FAMILY,
+            IndexLayout.QUALIFIER));
+        ids.add(String.valueOf(def.keyCodec().decode(base)[0]));
+      }
+    }
+    return ids;
+  }
+
+  private void createTable() throws SQLException {
+    update("CREATE TABLE t (id INTEGER PRIMARY KEY, a VARCHAR(20), b INTEGER, c DOUBLE, "
+        + "f2.d BIGINT)");
+  }
+
+  @Test
+  void everyWriteKindKeepsTheIndex() throws SQLException {
+    createTable();
+    update("CREATE INDEX ia ON t (a, b DESC) INCLUDE (c)");
+    update("CREATE INDEX ib ON t (b)");
+    update("INSERT INTO t VALUES (1, 'x', 10, 1.5, 100), (2, 'y', 20, 2.5, 200), "
+        + "(3, NULL, NULL, NULL, NULL), (4, 'x', 5, 0.5, 1)");
+    verify("IA");
+    verify("IB");
+    update("UPSERT INTO t (id, a) VALUES (1, 'z')");
+    update("UPSERT INTO t (id, b) VALUES (2, NULL)");
+    update("UPSERT INTO t (id, a, b) VALUES (5, 'w', 7)");
+    update("UPDATE t SET b = b + 100 WHERE id = 4");
+    update("UPDATE t SET c = 9.5 WHERE a = 'x'");
+    update("UPDATE t SET d = d + 1 WHERE id < 3");
+    assertEquals(1, update("DELETE FROM t WHERE id = 3"));
+    assertEquals(5 - 1, rows("SELECT id FROM t").size());
+    IndexVerifier.Report r = verify("IA");
+    assertEquals(4, r.entries());
+    verify("IB");
+    assertEquals(List.of("5|w|7", "4|x|105", "2|y|null", "1|z|10"),
+        rows("SELECT id, a, b FROM t ORDER BY a NULLS FIRST, b DESC NULLS LAST"));
+    assertEquals(rows("SELECT id FROM t ORDER BY a NULLS FIRST, b DESC NULLS LAST, id"),
+        idsInIndexOrder("IA"));
+  }
+
+  @Test
+  void indexOrderIsSqlOrder() throws SQLException {
+    createTable();
+    update("CREATE INDEX ia ON t (a DESC, b)");
+    java.util.Random rnd = new java.util.Random(7);
+    try (Statement st = c.createStatement()) {
+      for (int i = 0; i < 300; i++) {
+        String a = rnd.nextInt(8) == 0 ? "NULL" : "'" + "abc".substring(rnd.nextInt(3))
+            + (char) ('a' + rnd.nextInt(5)) + "'";
+        String b = rnd.nextInt(8) == 0 ? "NULL" : String.valueOf(rnd.nextInt(40) - 20);
+        st.executeUpdate("UPSERT INTO t (id, a, b) VALUES (" + rnd.nextInt(200) + ", " + a
+            + ", " + b + ")");
+      }
+    }
+    List<String> sql = rows("SELECT id FROM t ORDER BY a DESC NULLS LAST, b NULLS FIRST, id");
+    assertEquals(sql, idsInIndexOrder("IA"));
+    verify("IA");
+  }
+
+  @Test
+  void uniqueIndexRefusesADuplicateAndWritesNothing() throws SQLException {
+    createTable();
+    update("INSERT INTO t (id, a, b) VALUES (1, 'x', 1), (2, 'y', 2), (3, NULL, 3)");
+    update("CREATE UNIQUE INDEX ua ON t (a)");
+    SQLException dup = assertThrows(SQLException.class,
+        () -> update("INSERT INTO t (id, a, b) VALUES (4, 'x', 4)"));
+    assertEquals("23505", dup.getSQLState(), dup.getMessage());
+    assertTrue(dup.getMessage().contains("UA"), dup.getMessage());
+    assertEquals(List.of(), rows("SELECT id FROM t WHERE id = 4"), "nothing written");
+    dup = assertThrows(SQLException.class, () -> update("UPDATE t SET a = 'y' WHERE id = 1"));
+    assertEquals("23505", dup.getSQLState());
+    assertEquals(List.of("x"), rows("SELECT a FROM t WHERE id = 1"), "row unchanged");
+    update("INSERT INTO t (id, a) VALUES (5, NULL)"); // NULLs are never equal
+    update("UPDATE t SET a = 'x2' WHERE id = 1");
+    update("INSERT INTO t (id, a) VALUES (6, 'x')"); // freed by the update
+    update("UPSERT INTO t (id, a, b) VALUES (6, 'x', 60)"); // its own value: no conflict
+    verify("UA");
+    update("CREATE UNIQUE INDEX ub ON t (b)"); // 1, 2, 3, NULL, NULL, 60: no two equal
+    verify("UB");
+  }
+
+  @Test
+  void aUniqueBuildOverDuplicatesFailsAndLeavesNoIndex() throws SQLException {
+    createTable();
+    update("INSERT INTO t (id, a) VALUES (1, 'x'), (2, 'x')");
+    SQLException e = assertThrows(SQLException.class,
+        () -> update("CREATE UNIQUE INDEX ua ON t (a)"));
+    assertEquals("23505", e.getSQLState(), e.getMessage());
+    assertTrue(new SqlCatalog(db).indexes(T).isEmpty());
+    assertFalse(db.admin().tableExists(SqlIndexDef.engineTable(T, "UA")));
+    update("INSERT INTO t (id, a) VALUES (3, 'x')"); // no index left to refuse it
+  }
+
+  @Test
+  void ddlNamesAndErrors() throws SQLException {
+    createTable();
+    update("INSERT INTO t (id, a, b) VALUES (1, 'x', 1)");
+    update("CREATE INDEX ia ON t (a) INCLUDE (b)");
+    assertEquals("42P07", assertThrows(SQLException.class,
+        () -> update("CREATE INDEX ia ON t (b)")).getSQLState());
+    update("CREATE INDEX IF NOT EXISTS ia ON t (b)");
+    assertThrows(SQLException.class, () -> update("CREATE INDEX ix ON t (nope)"));
+    assertThrows(SQLException.class, () -> update("CREATE INDEX ix ON t (a, a)"));
+    assertThrows(SQLException.class, () -> update("CREATE INDEX ix ON t (a) INCLUDE (a)"));
+    assertEquals("42P01", assertThrows(SQLException.class,
+        () -> update("CREATE INDEX ix ON nope (a)")).getSQLState());
+    assertThrows(SQLException.class, () -> update("CREATE INDEX ix ON t (a) VERSIONS=2"));
+    SQLException used = assertThrows(SQLException.class,
+        () -> update("ALTER TABLE t DROP COLUMN b"));
+    assertTrue(used.getMessage().contains("IA"), used.getMessage());
+    assertThrows(SQLException.class, () -> rows("SELECT * FROM \"T.IA\""),
+        "an index is not a table");
+    update("CREATE INDEX ib ON t (b DESC, a) SALT_BUCKETS = 4");
+    update("INSERT INTO t (id, a, b) VALUES (2, 'y', 2)");
+    verify("IB");
+    update("ALTER INDEX ib ON t REBUILD");
+    verify("IB");
+    update("DROP INDEX ib ON t");
+    assertFalse(db.admin().tableExists(SqlIndexDef.engineTable(T, "IB")));
+    update("DROP INDEX IF EXISTS ib ON t");
+    assertEquals("42P01", assertThrows(SQLException.class,
+        () -> update("DROP INDEX ib ON t")).getSQLState());
+    update("DROP INDEX ia"); // the one index of that name in the default schema
+    update("CREATE INDEX ia ON t (a)");
+    update("DROP TABLE t");
+    assertFalse(db.admin().tableExists(SqlIndexDef.engineTable(T, "IA")));
+    createTable();
+    update("INSERT INTO t (id, a) VALUES (1, 'x')"); // no index of the old table maintained
+    assertTrue(new SqlCatalog(db).indexes(T).isEmpty());
+  }
+
+  @Test
+  void sqllogictestStyleIndexesAreAccepted() throws SQLException {
+    update("CREATE TABLE t1 (a1 INTEGER, b1 INTEGER, c1 INTEGER, d1 INTEGER, e1 INTEGER, "
+        + "x1 VARCHAR(30))");
+    update("INSERT INTO t1 VALUES (1, 2, 3, 4, 5, 'table t1 row 1'), "
+        + "(2, 2, 3, 4, 5, 'table t1 row 2')");
+    update("CREATE INDEX t1i0 ON t1(a1,b1,c1,d1,e1,x1)");
+    update("CREATE INDEX t1i1 ON t1(b1,c1,d1,e1,x1)");
+    update("CREATE INDEX t1i2 ON t1(c1 DESC,d1,e1,x1,a1)");
+    update("CREATE INDEX t1i3 ON t1(d1,e1 DESC,x1,a1,b1)");
+    update("CREATE INDEX t1i4 ON t1(e1,x1,a1 DESC,b1,c1 DESC)");
+    update("CREATE INDEX t1i5 ON t1(x1,a1,b1,c1,d1)");
+    update("UPDATE t1 SET c1 = c1 + 1 WHERE a1 = 2");
+    update("DELETE FROM t1 WHERE a1 = 1");
+    assertEquals(List.of("2|2|4|4|5|table t1 row 2"), rows("SELECT * FROM t1"));
+    TableName t1 = new TableName("default", "T1");
+    SqlTableDef def = new SqlCatalog(db).get(t1);
+    for (SqlIndexDef i : new SqlCatalog(db).indexes(t1)) {
+      IndexVerifier.Report r = IndexVerifier.verify(db, def, i);
+      assertTrue(r.consistent() && r.entries() == 1, i.name() + ": " + r);
+    }
+  }
+
+  @Test
+  void aTransactionMaintainsIndexesAtCommit() throws SQLException {
+    createTable();
+    update("CREATE INDEX ib ON t (b)");
+    update("INSERT INTO t (id, b) VALUES (1, 10), (2, 20)");
+    c.setAutoCommit(false);
+    update("UPDATE t SET b = b + 1 WHERE id = 1");
+    update("DELETE FROM t WHERE id = 2");
+    update("INSERT INTO t (id, b) VALUES (3, 30)");
+    assertEquals(2, verifyCount("IB"), "nothing written before the commit");
+    c.commit();
+    c.setAutoCommit(true);
+    assertEquals(2, verify("IB").entries());
+    assertEquals(List.of("1|11", "3|30"), rows("SELECT id, b FROM t"));
+  }
+
+  private long verifyCount(String name) {
+    return verify(name).entries();
+  }
+}
