@@ -118,7 +118,8 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
   public RowKeyCodec keyCodec() {
     List<RowKeyCodec.Column> cols = new ArrayList<>();
     for (SqlColumn c : keyColumns()) {
-      cols.add(new RowKeyCodec.Column(c.name(), c.type().keyType(), c.descending()));
+      cols.add(new RowKeyCodec.Column(c.name(), c.type().keyType(), c.descending(),
+          c.nullable()));
     }
     return new RowKeyCodec(cols, saltBuckets);
   }

@@ -6,20 +6,21 @@ import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.exec.ColumnValues;
 import io.basaltdb.sql.type.CellArray;
 import io.basaltdb.sql.type.RowKeyCodec;
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
 /**
  * How one index's entries are laid out for one version of its table's definition
- * ({@code doc/indexes.md}). An entry's row key: [salt byte,] then per indexed column a flag
- * byte ({@code 00} NULL, {@code 01} a value follows) and the value's row-key field
- * (row-key-encoding.md), the flag and field inverted for a DESC column; then, for a non-unique
- * index or a unique one with a NULL among its values (NULLs are never equal), the base row's
- * engine key as it is. Its one cell {@code 0:_v} is a {@link CellArray}: the INCLUDE columns'
- * cell encodings, then for a unique entry whose key stops at the values, the base row's key.
+ * ({@code doc/indexes.md}). An entry's row key is a row key (row-key-encoding.md) of the
+ * indexed columns, each nullable (a flag byte before its field) and in its own direction,
+ * then the table's key columns not already indexed (the <em>tail</em>, as the table orders
+ * them), salted by the index's own SALT_BUCKETS; a UNIQUE index leaves the tail out while no
+ * indexed value is NULL (NULLs are never equal), keeping the base key in the cell instead. The
+ * entry's one cell {@code 0:_v} is a {@link CellArray}: the INCLUDE columns' cell encodings,
+ * then, for a unique entry without its tail, the base row's key. {@link #keyDefinition} is the
+ * index seen as a table keyed that way, so the table's key-range planning applies to it.
  * Immutable.
  */
 public final class IndexLayout {
@@ -29,27 +30,65 @@ public final class IndexLayout {
   private final SqlIndexDef index;
   private final SqlTableDef table;
   private final int[] columns;
+  private final int[] tail;
   private final int[] includes;
-  private final RowKeyCodec[] fields;
-  private final RowKeyCodec salt;
+  private final SqlTableDef keyDefinition;
+  private final RowKeyCodec codec;
+  private final RowKeyCodec baseCodec;
 
   public IndexLayout(SqlTableDef table, SqlIndexDef index) {
     this.index = index;
     this.table = table;
     columns = index.columns().stream().mapToInt(table::columnIndex).toArray();
     includes = index.includes().stream().mapToInt(table::columnIndex).toArray();
-    fields = new RowKeyCodec[columns.length];
-    for (int i = 0; i < columns.length; i++) {
-      SqlColumn c = table.columns().get(columns[i]);
-      fields[i] = new RowKeyCodec(List.of(new RowKeyCodec.Column(c.name(), c.type().keyType(),
-          index.descending().get(i))), 0);
+    List<Integer> tailColumns = new ArrayList<>();
+    for (SqlColumn k : table.keyColumns()) {
+      int i = table.columns().indexOf(k);
+      if (!index.columns().contains(k.name())) {
+        tailColumns.add(i);
+      }
     }
-    salt = index.saltBuckets() == 0 ? null : new RowKeyCodec(fields[0].columns(),
-        index.saltBuckets());
+    tail = tailColumns.stream().mapToInt(Integer::intValue).toArray();
+    List<SqlColumn> cols = new ArrayList<>();
+    for (int i = 0; i < table.columns().size(); i++) {
+      SqlColumn c = table.columns().get(i);
+      int pos = position(columns, i);
+      int tailPos = position(tail, i);
+      if (pos >= 0) {
+        cols.add(new SqlColumn(c.name(), c.type(), c.precision(), c.scale(), true, pos,
+            index.descending().get(pos), null));
+      } else if (tailPos >= 0) {
+        cols.add(new SqlColumn(c.name(), c.type(), c.precision(), c.scale(), false,
+            columns.length + tailPos, c.descending(), null));
+      } else {
+        cols.add(new SqlColumn(c.name(), c.type(), c.precision(), c.scale(), c.nullable(), -1,
+            false, c.isKey() ? "0" : c.family()));
+      }
+    }
+    keyDefinition = new SqlTableDef(index.engineTable(), cols, index.saltBuckets(), "0", false);
+    codec = keyDefinition.keyCodec();
+    baseCodec = table.keyCodec();
+  }
+
+  private static int position(int[] in, int column) {
+    for (int i = 0; i < in.length; i++) {
+      if (in[i] == column) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   public SqlIndexDef index() {
     return index;
+  }
+
+  /**
+   * The index as a table: the base table's columns (same positions), keyed by the indexed
+   * columns then the tail; for planning key ranges over the index with the table's machinery.
+   */
+  public SqlTableDef keyDefinition() {
+    return keyDefinition;
   }
 
   /** The table column indexes of the indexed columns, in key order. */
@@ -62,7 +101,12 @@ public final class IndexLayout {
     return includes.clone();
   }
 
-  /** True when an entry's key ends with the base key (not a unique entry of non-NULL values). */
+  /** True when table column {@code i} can be read from an entry (indexed, tail or INCLUDE). */
+  public boolean covers(int i) {
+    return position(columns, i) >= 0 || position(tail, i) >= 0 || position(includes, i) >= 0;
+  }
+
+  /** True when an entry's key holds the tail (not a unique entry of non-NULL values). */
   public boolean keyEndsWithBaseKey(Object[] row) {
     if (!index.unique()) {
       return true;
@@ -77,29 +121,23 @@ public final class IndexLayout {
 
   /** The entry key of a base row ({@code row}: every table column, in internal form). */
   public byte[] entryKey(Object[] row, byte[] baseKey) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(32 + baseKey.length);
+    boolean withTail = keyEndsWithBaseKey(row);
+    Object[] values = new Object[columns.length + (withTail ? tail.length : 0)];
     for (int i = 0; i < columns.length; i++) {
-      out.writeBytes(field(i, row[columns[i]]));
+      values[i] = keyValue(columns[i], row[columns[i]]);
     }
-    if (keyEndsWithBaseKey(row)) {
-      out.writeBytes(baseKey);
+    if (!withTail) {
+      return codec.salt(codec.encodePrefix(values));
     }
-    byte[] key = out.toByteArray();
-    return salt == null ? key : salt.salt(key);
+    for (int i = 0; i < tail.length; i++) {
+      values[columns.length + i] = keyValue(tail[i], row[tail[i]]);
+    }
+    return codec.encode(values);
   }
 
-  /** The flag and field of indexed column {@code i} holding {@code value}. */
-  public byte[] field(int i, Object value) {
-    boolean desc = index.descending().get(i);
-    if (value == null) {
-      return new byte[] {desc ? (byte) 0xFF : 0};
-    }
-    SqlColumn c = table.columns().get(columns[i]);
-    byte[] v = fields[i].encodePrefix(c.type().toKey(ColumnValues.fit(c, value)));
-    byte[] f = new byte[v.length + 1];
-    f[0] = desc ? (byte) 0xFE : 1;
-    System.arraycopy(v, 0, f, 1, v.length);
-    return f;
+  private Object keyValue(int column, Object v) {
+    SqlColumn c = table.columns().get(column);
+    return v == null ? null : c.type().toKey(ColumnValues.fit(c, v));
   }
 
   /** The entry's cell value: the INCLUDE columns, then the base key when not in the key. */
@@ -117,31 +155,30 @@ public final class IndexLayout {
     return CellArray.encode(slots);
   }
 
-  /**
-   * The base row's key of an entry: its key's tail, or for a unique entry of non-NULL values
-   * the last slot of its value.
-   */
+  /** The base row's key of an entry. */
   public byte[] baseKey(byte[] entryKey, byte[] entryValue) {
-    int pos = salt == null ? 0 : 1;
-    boolean sawNull = false;
-    for (int i = 0; i < columns.length; i++) {
-      boolean desc = index.descending().get(i);
-      byte flag = desc ? (byte) ~entryKey[pos] : entryKey[pos];
-      pos++;
-      if (flag == 0) {
-        sawNull = true;
-        continue;
+    Object[] indexed = codec.decodePrefix(entryKey, columns.length);
+    boolean withTail = !index.unique();
+    for (Object v : indexed) {
+      withTail |= v == null;
+    }
+    if (!withTail) {
+      byte[] k = entryValue == null ? null : CellArray.get(entryValue, includes.length);
+      if (k == null) {
+        throw new CorruptionException("entry of unique index " + index.name()
+            + " holds no row key");
       }
-      pos = fields[i].fieldEnd(0, entryKey, pos);
+      return k;
     }
-    if (!index.unique() || sawNull) {
-      return Arrays.copyOfRange(entryKey, pos, entryKey.length);
+    Object[] all = codec.decode(entryKey);
+    List<SqlColumn> keys = table.keyColumns();
+    Object[] key = new Object[keys.size()];
+    for (int k = 0; k < keys.size(); k++) {
+      int column = table.columns().indexOf(keys.get(k));
+      int pos = position(columns, column);
+      key[k] = pos >= 0 ? all[pos] : all[columns.length + position(tail, column)];
     }
-    byte[] k = CellArray.get(entryValue, includes.length);
-    if (k == null) {
-      throw new CorruptionException("entry of unique index " + index.name() + " has no row key");
-    }
-    return k;
+    return baseCodec.encode(key);
   }
 
   /** True when two rows give the same entry (key and value) for the same base key. */

@@ -19,8 +19,17 @@ import java.util.List;
 public final class RowKeyCodec {
   public static final int FORMAT_VERSION = 1;
 
-  /** One key column: its type and whether it sorts descending. */
-  public record Column(String name, KeyType type, boolean descending) {}
+  /**
+   * One key column: its type, whether it sorts descending, and whether it may be NULL (an
+   * index's columns): then its field starts with a flag byte, {@code 00} for NULL (nothing
+   * follows) and {@code 01} before a value, inverted with the field when descending, so NULL
+   * sorts first ascending and last descending. A table's key columns are never nullable.
+   */
+  public record Column(String name, KeyType type, boolean descending, boolean nullable) {
+    public Column(String name, KeyType type, boolean descending) {
+      this(name, type, descending, false);
+    }
+  }
 
   private final List<Column> columns;
   private final int saltBuckets;
@@ -64,7 +73,12 @@ public final class RowKeyCodec {
     ByteArrayOutputStream out = new ByteArrayOutputStream(32);
     for (int i = 0; i < values.length; i++) {
       Column c = columns.get(i);
-      if (values[i] == null) {
+      if (c.nullable()) {
+        out.write(c.descending() ? ~(values[i] == null ? 0 : 1) & 0xff : values[i] == null ? 0 : 1);
+        if (values[i] == null) {
+          continue;
+        }
+      } else if (values[i] == null) {
         throw new InvalidArgumentException("primary key column " + c.name() + " must not be null");
       }
       byte[] field = encodeField(c.type(), values[i], c.name());
@@ -93,6 +107,10 @@ public final class RowKeyCodec {
           + c.type());
     }
     byte[] head = encodePrefix(values);
+    if (c.nullable()) {
+      head = Arrays.copyOf(head, head.length + 1);
+      head[head.length - 1] = (byte) (c.descending() ? 0xFE : 1);
+    }
     byte[] field = terminated(partial);
     field = Arrays.copyOf(field, field.length - 2); // no terminator: any continuation matches
     if (c.descending()) {
@@ -123,10 +141,26 @@ public final class RowKeyCodec {
 
   /** Decodes a row key (salted if the codec is) back into its column values. */
   public Object[] decode(byte[] key) {
+    return decode(key, columns.size(), true);
+  }
+
+  /** The values of the first {@code n} columns of a key, whatever follows them. */
+  public Object[] decodePrefix(byte[] key, int n) {
+    return decode(key, n, false);
+  }
+
+  private Object[] decode(byte[] key, int n, boolean whole) {
     int pos = saltBuckets == 0 ? 0 : 1;
-    Object[] values = new Object[columns.size()];
-    for (int i = 0; i < columns.size(); i++) {
+    Object[] values = new Object[n];
+    for (int i = 0; i < n; i++) {
       Column c = columns.get(i);
+      if (c.nullable()) {
+        check(pos < key.length, c);
+        boolean isNull = (key[pos++] & 0xff) == (c.descending() ? 0xFF : 0);
+        if (isNull) {
+          continue;
+        }
+      }
       int end = fieldEnd(c, key, pos);
       byte[] field = Arrays.copyOfRange(key, pos, end);
       if (c.descending()) {
@@ -137,7 +171,7 @@ public final class RowKeyCodec {
       values[i] = decodeField(c.type(), field);
       pos = end;
     }
-    if (pos != key.length) {
+    if (whole && pos != key.length) {
       throw new InvalidArgumentException("row key has " + (key.length - pos) + " trailing bytes");
     }
     return values;
@@ -231,7 +265,15 @@ public final class RowKeyCodec {
    * self-delimiting; the stored bytes, inverted for a DESC column).
    */
   public int fieldEnd(int column, byte[] key, int pos) {
-    return fieldEnd(columns.get(column), key, pos);
+    Column c = columns.get(column);
+    if (c.nullable()) {
+      check(pos < key.length, c);
+      if ((key[pos] & 0xff) == (c.descending() ? 0xFF : 0)) {
+        return pos + 1;
+      }
+      pos++;
+    }
+    return fieldEnd(c, key, pos);
   }
 
   /** Where the field starting at {@code pos} ends (works on the stored, possibly inverted, bytes). */

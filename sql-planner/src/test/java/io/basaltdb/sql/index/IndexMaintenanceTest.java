@@ -217,4 +217,79 @@ class IndexMaintenanceTest extends SqlTestBase {
   private long verifyCount(String name) {
     return verify(name).entries();
   }
+
+  /**
+   * Four writers (upserts, updates of indexed columns, increments of one, deletes, inserts
+   * that may collide with the UNIQUE index) race while a second index is built online; then
+   * every index matches its table both ways.
+   */
+  @Test
+  void concurrentWritersAndAnOnlineBuildLeaveIndexesConsistent() throws Exception {
+    long seed = Long.getLong("seed", System.nanoTime());
+    System.out.println("IndexMaintenanceTest.concurrent seed " + seed
+        + " (replay with -Dseed=" + seed + ")");
+    createTable();
+    update("CREATE UNIQUE INDEX ua ON t (a)");
+    update("CREATE INDEX ib ON t (b DESC) INCLUDE (d)");
+    try (Statement st = c.createStatement()) {
+      for (int i = 0; i < 2000; i++) {
+        st.executeUpdate("UPSERT INTO t (id, b, c, d) VALUES (" + i + ", " + (i % 37) + ", "
+            + i + ".5, " + i + ")");
+      }
+    }
+    java.util.concurrent.atomic.AtomicReference<Throwable> failure =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    java.util.concurrent.atomic.AtomicInteger uniqueRefusals =
+        new java.util.concurrent.atomic.AtomicInteger();
+    List<Thread> writers = new ArrayList<>();
+    long end = System.nanoTime() + 3_000_000_000L;
+    for (int w = 0; w < 4; w++) {
+      java.util.Random rnd = new java.util.Random(seed + w);
+      writers.add(new Thread(() -> {
+        try (java.sql.Connection conn = io.basaltdb.sql.jdbc.BasaltConnections.open(db);
+            Statement st = conn.createStatement()) {
+          while (System.nanoTime() < end) {
+            int id = rnd.nextInt(2500);
+            String sql = switch (rnd.nextInt(6)) {
+              case 0 -> "UPSERT INTO t (id, a, b) VALUES (" + id + ", 'k" + rnd.nextInt(300)
+                  + "', " + rnd.nextInt(50) + ")";
+              case 1 -> "UPDATE t SET b = " + rnd.nextInt(50) + " WHERE id = " + id;
+              case 2 -> "UPDATE t SET d = d + 1, b = b + 1 WHERE id BETWEEN " + id + " AND "
+                  + (id + 3);
+              case 3 -> "DELETE FROM t WHERE id = " + id;
+              case 4 -> "UPDATE t SET a = NULL, c = c + 1 WHERE id = " + id;
+              default -> "INSERT INTO t (id, a, c) VALUES (" + (3000 + rnd.nextInt(100_000))
+                  + ", 'k" + rnd.nextInt(300) + "', 1.0)";
+            };
+            try {
+              st.executeUpdate(sql);
+            } catch (SQLException e) {
+              if (!"23505".equals(e.getSQLState())) {
+                throw e;
+              }
+              uniqueRefusals.incrementAndGet();
+            }
+          }
+        } catch (Throwable t) {
+          failure.compareAndSet(null, t);
+        }
+      }));
+    }
+    writers.forEach(Thread::start);
+    Thread.sleep(300);
+    update("CREATE INDEX ic ON t (c, b) INCLUDE (a)"); // built while the writers go on
+    for (Thread t : writers) {
+      t.join();
+    }
+    if (failure.get() != null) {
+      throw new AssertionError("seed " + seed, failure.get());
+    }
+    assertTrue(uniqueRefusals.get() > 0, "the unique index refused something");
+    for (String i : List.of("UA", "IB", "IC")) {
+      verify(i);
+    }
+    assertEquals(rows("SELECT COUNT(*) FROM t WHERE a IS NOT NULL"),
+        List.of(String.valueOf(rows("SELECT DISTINCT a FROM t WHERE a IS NOT NULL").size())),
+        "a unique column holds no value twice");
+  }
 }
