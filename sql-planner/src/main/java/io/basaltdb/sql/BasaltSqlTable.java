@@ -44,6 +44,34 @@ public final class BasaltSqlTable extends AbstractTable implements TranslatableT
     return def;
   }
 
+  /** The table's ACTIVE indexes (those queries may use), read once per table object. */
+  private volatile List<io.basaltdb.sql.index.IndexLayout> indexes;
+
+  public List<io.basaltdb.sql.index.IndexLayout> indexes() {
+    List<io.basaltdb.sql.index.IndexLayout> list = indexes;
+    if (list == null) {
+      list = new java.util.ArrayList<>();
+      for (io.basaltdb.sql.index.SqlIndexDef i
+          : io.basaltdb.sql.index.IndexRegistry.of(db).of(def.table()).list()) {
+        if (i.state() == io.basaltdb.sql.index.SqlIndexDef.State.ACTIVE) {
+          list.add(new io.basaltdb.sql.index.IndexLayout(def, i));
+        }
+      }
+      indexes = list = List.copyOf(list);
+    }
+    return list;
+  }
+
+  /** The ACTIVE index named {@code name}, or null. */
+  public io.basaltdb.sql.index.IndexLayout index(String name) {
+    for (io.basaltdb.sql.index.IndexLayout l : indexes()) {
+      if (l.index().name().equals(name)) {
+        return l;
+      }
+    }
+    return null;
+  }
+
   /** The visible columns (a hidden row key is not one). */
   @Override
   public RelDataType getRowType(RelDataTypeFactory f) {

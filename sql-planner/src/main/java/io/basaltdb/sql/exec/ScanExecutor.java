@@ -94,6 +94,12 @@ public final class ScanExecutor {
    * {@link #parallelCells} cells; else one region after the other.
    */
   private Enumerator<Object[]> parallelOrNot() {
+    if (spec.index() != null) {
+      IndexKeys keys = IndexKeys.open(db, def, spec.index(), ctx, asOf);
+      if (keys != null) {
+        return new RowEnumerator(keys);
+      } // the index is gone or being rebuilt: every filter is in the spec, so scan the table
+    }
     List<KeyRange> ranges = ranges();
     if (def.saltBuckets() > 0 && spec.ordered()) {
       return mergedBuckets(ranges);
@@ -179,7 +185,8 @@ public final class ScanExecutor {
 
   /** The scan's ranges for this execution, in scan order. */
   List<KeyRange> ranges() {
-    List<KeyRange> r = spec.keys().bind(def, ctx);
+    List<KeyRange> r = spec.index() != null ? io.basaltdb.sql.pushdown.KeyConditions.NONE.bind(def, ctx)
+        : spec.keys().bind(def, ctx);
     if (spec.reversed()) {
       r = new ArrayList<>(r);
       Collections.reverse(r);
@@ -241,10 +248,23 @@ public final class ScanExecutor {
     private final java.util.concurrent.atomic.AtomicBoolean cancelFlag = cancelFlag(ctx);
     private int rowsSinceCheck;
 
+    /** The rows of the base keys an index gives, fetched by batched gets. */
+    private final IndexKeys indexKeys;
+
     /** With {@code limits}, the spec's offset and fetch apply to these rows. */
     RowEnumerator(List<KeyRange> ranges, boolean limits) {
+      this(ranges, limits, null);
+    }
+
+    /** The rows of the keys an index's ranges give, in the index's order. */
+    RowEnumerator(IndexKeys keys) {
+      this(List.of(), true, keys);
+    }
+
+    private RowEnumerator(List<KeyRange> ranges, boolean limits, IndexKeys indexKeys) {
       this.ranges = ranges;
-      points = spec.keys().isPointLookup(def);
+      this.indexKeys = indexKeys;
+      points = indexKeys != null || spec.keys().isPointLookup(def);
       skip = limits ? boundLong(spec.offset(), 0) : 0;
       remaining = limits ? boundLong(spec.fetch(), Long.MAX_VALUE) : Long.MAX_VALUE;
       readColumns.addAll(spec.columns());
@@ -289,10 +309,20 @@ public final class ScanExecutor {
               return r;
             }
           }
-          if (next >= ranges.size()) {
+          List<Get> gets = new ArrayList<>();
+          if (indexKeys != null) {
+            for (byte[] key = indexKeys.next(); key != null; key = indexKeys.next()) {
+              gets.add(prepare(new Get(key)));
+              if (gets.size() >= GET_BATCH) {
+                break;
+              }
+            }
+            if (gets.isEmpty()) {
+              return null;
+            }
+          } else if (next >= ranges.size()) {
             return null;
           }
-          List<Get> gets = new ArrayList<>();
           for (; next < ranges.size() && gets.size() < GET_BATCH; next++) {
             gets.add(prepare(new Get(ranges.get(next).start())));
           }
@@ -374,6 +404,9 @@ public final class ScanExecutor {
       if (scanner != null) {
         scanner.close();
         scanner = null;
+      }
+      if (indexKeys != null) {
+        indexKeys.close();
       }
     }
   }

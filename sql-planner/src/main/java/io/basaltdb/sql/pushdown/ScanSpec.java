@@ -19,10 +19,15 @@ import java.util.List;
  * @param asOf {@code FOR SYSTEM_TIME AS OF}: read the table as of this TIMESTAMP, or null
  * @param ordered the plan relies on the rows coming in key order (a sort was pushed); else
  *     regions may be read in parallel
+ * @param index the secondary index whose key ranges find the rows (then fetched from the
+ *     table, and every filter applied to them), or null: the table's own key ranges
  */
 public record ScanSpec(KeyConditions keys, List<PushedPredicate> filters, List<Integer> columns,
     Operand offset, Operand fetch, boolean reversed, AggregateSpec aggregate, Operand asOf,
-    boolean ordered) {
+    boolean ordered, IndexAccess index) {
+  /** Rows found through an index: its name and the key conditions on its columns. */
+  public record IndexAccess(String name, KeyConditions keys) {}
+
   public ScanSpec {
     filters = List.copyOf(filters);
     columns = List.copyOf(columns);
@@ -35,7 +40,7 @@ public record ScanSpec(KeyConditions keys, List<PushedPredicate> filters, List<I
       cols.add(i);
     }
     return new ScanSpec(KeyConditions.NONE, List.of(), cols, null, null, false, null, null,
-        false);
+        false, null);
   }
 
   /**
@@ -47,28 +52,36 @@ public record ScanSpec(KeyConditions keys, List<PushedPredicate> filters, List<I
   }
 
   public ScanSpec withFilter(KeyConditions k, List<PushedPredicate> f) {
-    return new ScanSpec(k, f, columns, offset, fetch, reversed, aggregate, asOf, ordered);
+    return new ScanSpec(k, f, columns, offset, fetch, reversed, aggregate, asOf, ordered, index);
   }
 
   public ScanSpec withColumns(List<Integer> c) {
-    return new ScanSpec(keys, filters, c, offset, fetch, reversed, aggregate, asOf, ordered);
+    return new ScanSpec(keys, filters, c, offset, fetch, reversed, aggregate, asOf, ordered,
+        index);
   }
 
   /** Rows in key order (or its reverse), maybe skipped and limited. */
   public ScanSpec withOrder(Operand off, Operand f, boolean rev) {
-    return new ScanSpec(keys, filters, columns, off, f, rev, aggregate, asOf, true);
+    return new ScanSpec(keys, filters, columns, off, f, rev, aggregate, asOf, true, index);
   }
 
   public ScanSpec withLimit(Operand off, Operand f, boolean rev) {
-    return new ScanSpec(keys, filters, columns, off, f, rev, aggregate, asOf, ordered);
+    return new ScanSpec(keys, filters, columns, off, f, rev, aggregate, asOf, ordered, index);
   }
 
   public ScanSpec withAggregate(AggregateSpec a) {
-    return new ScanSpec(keys, filters, columns, offset, fetch, reversed, a, asOf, ordered);
+    return new ScanSpec(keys, filters, columns, offset, fetch, reversed, a, asOf, ordered, index);
+  }
+
+  /** Rows found through {@code access}'s index ranges instead of the table's key ranges. */
+  public ScanSpec withIndex(IndexAccess access) {
+    return new ScanSpec(KeyConditions.NONE, filters, columns, offset, fetch, reversed, aggregate,
+        asOf, ordered, access);
   }
 
   public ScanSpec withAsOf(Operand t) {
-    return new ScanSpec(keys, filters, columns, offset, fetch, reversed, aggregate, t, ordered);
+    return new ScanSpec(keys, filters, columns, offset, fetch, reversed, aggregate, t, ordered,
+        index);
   }
 
   /** The spec in words, for EXPLAIN. */

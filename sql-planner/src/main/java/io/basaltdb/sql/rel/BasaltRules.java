@@ -3,6 +3,7 @@ package io.basaltdb.sql.rel;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.pushdown.AggregateSpec;
+import io.basaltdb.sql.pushdown.KeyConditions;
 import io.basaltdb.sql.pushdown.KeyRangeExtractor;
 import io.basaltdb.sql.pushdown.Operand;
 import io.basaltdb.sql.pushdown.ScanSpec;
@@ -128,7 +129,7 @@ public final class BasaltRules {
 
   private static boolean takesFilter(BasaltScan scan) {
     ScanSpec s = scan.spec();
-    return !s.isLimited() && s.keys().isNone() && s.filters().isEmpty();
+    return !s.isLimited() && s.keys().isNone() && s.filters().isEmpty() && s.index() == null;
   }
 
   /** Rewrites input refs through a mapping (scan output field -> table column, or back). */
@@ -163,16 +164,28 @@ public final class BasaltRules {
         original.put(t, c);
       }
       KeyRangeExtractor.Analysis a = KeyRangeExtractor.analyze(def, onTable);
-      if (a.keys().isNone() && a.pushed().isEmpty()) {
-        return;
-      }
-      RelNode pushed = scan.with(scan.spec().withFilter(a.keys(), a.pushed()),
-          scan.getTraitSet());
       List<RexNode> rest = new ArrayList<>();
       for (RexNode r : a.residual()) {
         rest.add(original.get(r));
       }
-      call.transformTo(call.builder().push(pushed).filter(rest).build());
+      if (!a.keys().isNone() || !a.pushed().isEmpty()) {
+        RelNode pushed = scan.with(scan.spec().withFilter(a.keys(), a.pushed()),
+            scan.getTraitSet());
+        call.transformTo(call.builder().push(pushed).filter(rest).build());
+      }
+      if (a.keys().isNone() && scan.spec().index() == null) {
+        // the same rows found through an index whose leading columns the filter binds; every
+        // filter still applies to the rows fetched (the cost decides between them)
+        for (io.basaltdb.sql.index.IndexLayout index : scan.basaltTable().indexes()) {
+          KeyConditions keys = KeyRangeExtractor.analyze(index.keyDefinition(), onTable).keys();
+          if (!keys.isNone()) {
+            RelNode through = scan.with(scan.spec().withFilter(KeyConditions.NONE, a.pushed())
+                .withIndex(new ScanSpec.IndexAccess(index.index().name(), keys)),
+                scan.getTraitSet());
+            call.transformTo(call.builder().push(through).filter(rest).build());
+          }
+        }
+      }
     }
   }
 
@@ -297,7 +310,7 @@ public final class BasaltRules {
       Aggregate agg = call.rel(0);
       BasaltScan scan = call.rel(1);
       SqlTableDef def = scan.definition();
-      if (agg.getGroupType() != Aggregate.Group.SIMPLE) {
+      if (agg.getGroupType() != Aggregate.Group.SIMPLE || scan.spec().index() != null) {
         return;
       }
       List<Integer> cols = scan.spec().columns();
@@ -380,6 +393,9 @@ public final class BasaltRules {
       List<Integer> cols = scan.spec().columns();
       List<SqlColumn> keys = def.keyColumns();
       List<RelFieldCollation> fcs = sort.getCollation().getFieldCollations();
+      if (!fcs.isEmpty() && scan.spec().index() != null) {
+        return; // rows found through an index come in its order, not the key's
+      }
       Boolean reversed = fcs.isEmpty() ? Boolean.FALSE : null;
       if (!fcs.isEmpty()) {
         if (fcs.size() > keys.size()) {

@@ -93,6 +93,11 @@ public final class BasaltScan extends TableScan implements BasaltRel {
   @Override
   public RelWriter explainTerms(RelWriter pw) {
     RelWriter w = super.explainTerms(pw);
+    if (spec.index() != null) {
+      var index = basaltTable.index(spec.index().name());
+      w = w.item("index", spec.index().name() + ": " + (index == null ? "(dropped)"
+          : spec.index().keys().describe(index.keyDefinition())));
+    }
     for (String[] item : spec.describe(definition())) {
       w = w.item(item[0], item[1]);
     }
@@ -112,11 +117,18 @@ public final class BasaltScan extends TableScan implements BasaltRel {
     return Math.max(1, limit == null ? rows : Math.min(rows, limit));
   }
 
-  /** Rows the engine reads: the table's rows narrowed by the key conditions. */
+  /** Rows the engine reads: the table's rows narrowed by the key conditions (or an index's). */
   private double rowsRead() {
     double total = Math.max(1, table.getRowCount());
     var keys = spec.keys();
-    if (keys.isPointLookup(definition())) {
+    if (spec.index() != null) {
+      keys = spec.index().keys();
+      var index = basaltTable.index(spec.index().name());
+      if (index != null && index.index().unique()
+          && keys.equalities().size() >= index.index().columns().size()) {
+        return keys.rangeCount();
+      }
+    } else if (keys.isPointLookup(definition())) {
       return keys.rangeCount();
     }
     double rows = total;
@@ -159,6 +171,9 @@ public final class BasaltScan extends TableScan implements BasaltRel {
     // Volcano compares costs by their row component only: it carries the work, rows read
     // weighted by the columns decoded, cheaper than Calcite's own operators over those rows
     double work = read * width * (spec.aggregate() == null ? 0.5 : 0.4);
+    if (spec.index() != null) {
+      work *= 3; // an index entry read, then the row fetched by its key
+    }
     return planner.getCostFactory().makeCost(work, work, read * width);
   }
 

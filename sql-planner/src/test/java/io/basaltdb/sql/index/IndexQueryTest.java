@@ -1,0 +1,123 @@
+package io.basaltdb.sql.index;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.basaltdb.sql.SqlTestBase;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Queries answered through secondary indexes: EXPLAIN names the index and its ranges when
+ * its leading columns are bound, and random queries give the same rows as on an identical
+ * table without indexes.
+ */
+class IndexQueryTest extends SqlTestBase {
+  private void load(long seed) throws SQLException {
+    for (String t : List.of("t", "u")) {
+      update("CREATE TABLE " + t + " (id INTEGER PRIMARY KEY, a VARCHAR(10), b INTEGER, "
+          + "c DOUBLE, f.d BIGINT)");
+    }
+    Random r = new Random(seed);
+    try (PreparedStatement t = c.prepareStatement("UPSERT INTO t VALUES (?, ?, ?, ?, ?)");
+        PreparedStatement u = c.prepareStatement("UPSERT INTO u VALUES (?, ?, ?, ?, ?)")) {
+      for (int i = 0; i < 1500; i++) {
+        Object[] row = {i, r.nextInt(10) == 0 ? null : "k" + r.nextInt(60),
+            r.nextInt(10) == 0 ? null : r.nextInt(100) - 50, r.nextDouble(), (long) i * 3};
+        for (PreparedStatement p : List.of(t, u)) {
+          for (int k = 0; k < row.length; k++) {
+            p.setObject(k + 1, row[k]);
+          }
+          p.addBatch();
+        }
+      }
+      t.executeBatch();
+      u.executeBatch();
+    }
+    update("CREATE INDEX ia ON t (a)");
+    update("CREATE INDEX ib ON t (b DESC, a) INCLUDE (c)");
+    update("CREATE UNIQUE INDEX ud ON t (d)");
+  }
+
+  private String explain(String sql) throws SQLException {
+    return String.join("\n", rows("EXPLAIN PLAN FOR " + sql));
+  }
+
+  @Test
+  void explainNamesTheIndexAndItsRanges() throws SQLException {
+    load(1);
+    String plan = explain("SELECT id, c FROM t WHERE a = 'k7'");
+    assertTrue(plan.contains("index=[IA: A = 'k7' -> 1 range"), plan);
+    plan = explain("SELECT id FROM t WHERE b BETWEEN 3 AND 5 AND a > 'k1'");
+    assertTrue(plan.contains("index=[IB: B >= 3 AND B <= 5"), plan);
+    plan = explain("SELECT id FROM t WHERE d = 300");
+    assertTrue(plan.contains("index=[UD: D = 300"), plan);
+    plan = explain("SELECT id FROM t WHERE id = 3 AND a = 'k7'");
+    assertFalse(plan.contains("index="), "the table's own key wins: " + plan);
+    plan = explain("SELECT id FROM t WHERE c > 0.5");
+    assertFalse(plan.contains("index="), plan);
+    assertEquals(rows("SELECT id, c FROM u WHERE a = 'k7' ORDER BY id"),
+        rows("SELECT id, c FROM t WHERE a = 'k7' ORDER BY id"));
+  }
+
+  @Test
+  void randomQueriesGiveTheRowsOfAnUnindexedTable() throws SQLException {
+    long seed = Long.getLong("seed", System.nanoTime());
+    System.out.println("IndexQueryTest seed " + seed + " (replay with -Dseed=" + seed + ")");
+    load(seed);
+    Random r = new Random(seed);
+    int viaIndex = 0;
+    for (int q = 0; q < 150; q++) {
+      String where = switch (r.nextInt(9)) {
+        case 0 -> "a = 'k" + r.nextInt(70) + "'";
+        case 1 -> "a IN ('k" + r.nextInt(60) + "', 'k" + r.nextInt(60) + "', NULL)";
+        case 2 -> "a LIKE 'k" + r.nextInt(7) + "%'";
+        case 3 -> "b BETWEEN " + (r.nextInt(100) - 50) + " AND " + (r.nextInt(100) - 50);
+        case 4 -> "b = " + (r.nextInt(100) - 50) + " AND a >= 'k" + r.nextInt(60) + "'";
+        case 5 -> "b > " + (r.nextInt(100) - 50) + " AND c < 0." + r.nextInt(10);
+        case 6 -> "d = " + r.nextInt(5000);
+        case 7 -> "(a = 'k" + r.nextInt(60) + "' OR a = 'k" + r.nextInt(60) + "') AND b < 0";
+        default -> "b IN (" + (r.nextInt(100) - 50) + ", " + (r.nextInt(100) - 50) + ")";
+      };
+      String select = switch (r.nextInt(4)) {
+        case 0 -> "SELECT id, a, b, c, d FROM %s WHERE " + where;
+        case 1 -> "SELECT COUNT(*), SUM(b) FROM %s WHERE " + where;
+        case 2 -> "SELECT a, COUNT(*) FROM %s WHERE " + where + " GROUP BY a";
+        default -> "SELECT id, c FROM %s WHERE " + where + " ORDER BY id LIMIT 7";
+      };
+      List<String> want = sorted(rows(select.replace("%s", "u")));
+      String sql = select.replace("%s", "t");
+      assertEquals(want, sorted(rows(sql)), sql + " (seed " + seed + ")");
+      viaIndex += explain(sql).contains("index=") ? 1 : 0;
+    }
+    assertTrue(viaIndex > 50, "queries through an index: " + viaIndex);
+  }
+
+  @Test
+  void anIndexFollowsWritesAndAsOfReads() throws SQLException {
+    load(3);
+    update("UPDATE t SET a = 'moved' WHERE a = 'k7'");
+    assertEquals(rows("SELECT COUNT(*) FROM u WHERE a = 'k7'"),
+        rows("SELECT COUNT(*) FROM t WHERE a = 'moved'"));
+    assertEquals(List.of("0"), rows("SELECT COUNT(*) FROM t WHERE a = 'k7'"));
+    update("DELETE FROM t WHERE a = 'moved'");
+    assertEquals(List.of("0"), rows("SELECT COUNT(*) FROM t WHERE a = 'moved'"));
+    try (Statement st = c.createStatement()) {
+      st.executeUpdate("DROP INDEX ia ON t");
+    }
+    assertEquals(List.of("0"), rows("SELECT COUNT(*) FROM t WHERE a = 'moved'"));
+  }
+
+  private static List<String> sorted(List<String> rows) {
+    List<String> s = new ArrayList<>(rows);
+    Collections.sort(s);
+    return s;
+  }
+}
