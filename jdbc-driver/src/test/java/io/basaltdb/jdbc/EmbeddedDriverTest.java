@@ -267,6 +267,27 @@ class EmbeddedDriverTest {
         }
       }
       assertEquals(List.of("PK:false:1:G:A", "PK:false:2:K:D"), index);
+      // and its secondary indexes, by name, their indexed columns in order
+      st.executeUpdate("CREATE INDEX iv ON ev (v DESC, g) INCLUDE (k)");
+      st.executeUpdate("CREATE UNIQUE INDEX uv ON ev (v)");
+      index.clear();
+      try (ResultSet rs = md.getIndexInfo(null, "DEFAULT", "EV", false, false)) {
+        while (rs.next()) {
+          index.add(rs.getString("INDEX_NAME") + ":" + rs.getBoolean("NON_UNIQUE") + ":"
+              + rs.getShort("ORDINAL_POSITION") + ":" + rs.getString("COLUMN_NAME") + ":"
+              + rs.getString("ASC_OR_DESC"));
+        }
+      }
+      assertEquals(List.of("PK:false:1:G:A", "PK:false:2:K:D", "IV:true:1:V:D", "IV:true:2:G:A",
+          "UV:false:1:V:A"), index);
+      try (ResultSet rs = md.getIndexInfo(null, "DEFAULT", "EV", true, false)) {
+        int n = 0;
+        while (rs.next()) {
+          n++;
+          assertEquals(false, rs.getBoolean("NON_UNIQUE"));
+        }
+        assertEquals(3, n);
+      }
       // Calcite's "metadata" schema is not there (it read Calcite's own meta): a plain
       // unknown-object error, not a ClassCastException
       SQLException noMetadata = assertThrows(SQLException.class,

@@ -75,6 +75,38 @@ public final class InformationSchema extends AbstractSchema {
     return keys;
   }
 
+  /** A secondary index's column: its table, index, 1-based position, order, uniqueness. */
+  public record IndexColumn(String schema, String table, String index, boolean unique,
+      String column, int position, boolean descending) {}
+
+  /**
+   * The indexed columns of the secondary indexes of the tables named {@code table} in the
+   * schema named {@code schema} (null: any), ordered by schema, table, index and position.
+   */
+  public static List<IndexColumn> indexColumns(Database db, String schema, String table) {
+    SqlCatalog catalog = new SqlCatalog(db);
+    List<IndexColumn> out = new ArrayList<>();
+    for (String ns : db.admin().listNamespaces()) {
+      String schemaName = BasaltSchema.schemaName(ns);
+      if (ns.equals(SqlCatalog.SYSTEM_NAMESPACE)
+          || (schema != null && !schema.equals(schemaName))) {
+        continue;
+      }
+      for (io.basaltdb.sql.index.SqlIndexDef i : catalog.indexes(ns)) {
+        if (table != null && !i.table().name().equals(table)) {
+          continue;
+        }
+        for (int k = 0; k < i.columns().size(); k++) {
+          out.add(new IndexColumn(schemaName, i.table().name(), i.name(), i.unique(),
+              i.columns().get(k), k + 1, i.descending().get(k)));
+        }
+      }
+    }
+    out.sort(Comparator.comparing(IndexColumn::schema).thenComparing(IndexColumn::table)
+        .thenComparing(IndexColumn::index).thenComparingInt(IndexColumn::position));
+    return out;
+  }
+
   @Override
   protected Map<String, Table> getTableMap() {
     return Map.of("KEY_COLUMN_USAGE", new KeyColumnUsage(), "PLAN_CACHE", new PlanCacheTable());

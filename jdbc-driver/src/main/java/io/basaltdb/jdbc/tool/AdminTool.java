@@ -15,10 +15,13 @@ import java.util.Locale;
 /**
  * The admin subcommands of {@code bin/basalt}, on a database directory no other process has
  * open: {@code regions}, {@code flush}, {@code compact [--major]} and {@code stats} of a table
- * named as in SQL ({@code T} in the default schema, or {@code SCHEMA.T}).
+ * named as in SQL ({@code T} in the default schema, or {@code SCHEMA.T}), and
+ * {@code verify-index}, which checks a secondary index against its table both ways (exit
+ * status 1 when they differ).
  *
  * <pre>
  * bin/basalt regions|flush|compact|stats TABLE [--data DIR] [--major]
+ * bin/basalt admin verify-index TABLE INDEX [--data DIR]
  * </pre>
  */
 public final class AdminTool {
@@ -36,6 +39,7 @@ public final class AdminTool {
     }
     String command = args[0];
     String table = null;
+    String index = null;
     Path dir = Path.of("basalt-data");
     boolean major = false;
     for (int i = 1; i < args.length; i++) {
@@ -53,16 +57,22 @@ public final class AdminTool {
           return 0;
         }
         default -> {
-          if (table != null || args[i].startsWith("-")) {
+          boolean second = table != null && command.equals("verify-index") && index == null;
+          if ((table != null && !second) || args[i].startsWith("-")) {
             err.println("basalt " + command + ": unexpected argument " + args[i]);
             usage(err);
             return 2;
           }
-          table = args[i];
+          if (second) {
+            index = args[i];
+          } else {
+            table = args[i];
+          }
         }
       }
     }
-    if (!List.of("regions", "flush", "compact", "stats").contains(command) || table == null) {
+    if (!List.of("regions", "flush", "compact", "stats", "verify-index").contains(command)
+        || table == null || (command.equals("verify-index") && index == null)) {
       usage(err);
       return 2;
     }
@@ -77,6 +87,9 @@ public final class AdminTool {
         return 1;
       }
       switch (command) {
+        case "verify-index" -> {
+          return verifyIndex(db, name, index, out, err);
+        }
         case "flush" -> {
           db.admin().flush(name);
           out.println("flushed " + table);
@@ -103,6 +116,23 @@ public final class AdminTool {
       err.println("basalt " + command + ": " + e.getMessage());
       return 1;
     }
+  }
+
+  /** Checks index {@code index} of table {@code name}: 0 when it matches its table, else 1. */
+  private static int verifyIndex(Database db, TableName name, String index, PrintStream out,
+      PrintStream err) {
+    io.basaltdb.sql.catalog.SqlCatalog catalog = new io.basaltdb.sql.catalog.SqlCatalog(db);
+    io.basaltdb.sql.catalog.SqlTableDef def = catalog.get(name);
+    io.basaltdb.sql.index.SqlIndexDef found = def == null ? null : catalog.indexes(name).stream()
+        .filter(i -> i.name().equals(index)).findFirst().orElse(null);
+    if (found == null) {
+      err.println("basalt verify-index: table " + name + " has no index " + index);
+      return 1;
+    }
+    var report = io.basaltdb.sql.index.IndexVerifier.verify(db, def, found);
+    out.println("index " + index + " of " + name + " (" + found.state() + "): " + report);
+    out.println(report.consistent() ? "consistent" : "DIFFERENCES FOUND");
+    return report.consistent() ? 0 : 1;
   }
 
   private static void stats(Database db, TableName name, String table, PrintStream out) {
@@ -144,6 +174,7 @@ public final class AdminTool {
 
   private static void usage(PrintStream out) {
     out.println("usage: basalt regions|flush|compact|stats TABLE [--data DIR] [--major]");
+    out.println("       basalt admin verify-index TABLE INDEX [--data DIR]");
     out.println("  TABLE as SQL names it (upper case unless quoted): PAGES or WEB.PAGES");
     out.println("  --data   the database directory (default ./basalt-data); no other process");
     out.println("           may have it open (stop the server first)");

@@ -60,4 +60,41 @@ class ToolsTest {
     assertEquals(2, AdminTool.run(new String[] {"stats"}, o, e));
     assertTrue(err.toString(StandardCharsets.UTF_8).contains("no table NOPE"), err.toString());
   }
+
+  /** verify-index: 0 on a consistent index; 1 naming the difference once an entry is lost. */
+  @Test
+  void verifyIndexFindsALostEntry() throws Exception {
+    java.nio.file.Path db = dir.resolve("vdb");
+    try (io.basaltdb.engine.Database d = io.basaltdb.engine.Database.open(db,
+        io.basaltdb.engine.EngineOptions.defaults());
+        java.sql.Connection c = io.basaltdb.sql.jdbc.BasaltConnections.open(d);
+        java.sql.Statement st = c.createStatement()) {
+      st.executeUpdate("CREATE TABLE t (id INTEGER PRIMARY KEY, a VARCHAR(10))");
+      st.executeUpdate("INSERT INTO t VALUES (1, 'x'), (2, 'y'), (3, NULL)");
+      st.executeUpdate("CREATE INDEX ia ON t (a)");
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+    PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
+    String[] args = {"verify-index", "T", "IA", "--data", db.toString()};
+    assertEquals(0, AdminTool.run(args, o, e), err.toString());
+    assertTrue(out.toString(StandardCharsets.UTF_8).contains("3 rows, 3 entries"), out.toString());
+    try (io.basaltdb.engine.Database d = io.basaltdb.engine.Database.open(db,
+        io.basaltdb.engine.EngineOptions.defaults())) {
+      io.basaltdb.engine.Table index = d.table(io.basaltdb.engine.TableName.of("T.IA"));
+      byte[] first;
+      try (io.basaltdb.engine.ResultScanner s = index.getScanner(new io.basaltdb.engine.Scan())) {
+        first = s.next().row();
+      }
+      index.delete(new io.basaltdb.engine.Delete(first));
+    }
+    out.reset();
+    assertEquals(1, AdminTool.run(args, o, e));
+    String text = out.toString(StandardCharsets.UTF_8);
+    assertTrue(text.contains("1 rows without their entry") && text.contains("DIFFERENCES"), text);
+    assertEquals(1, AdminTool.run(new String[] {"verify-index", "T", "NOPE", "--data",
+        db.toString()}, o, e));
+    assertEquals(2, AdminTool.run(new String[] {"verify-index", "T"}, o, e));
+  }
 }

@@ -236,9 +236,10 @@ public final class BasaltMeta extends ForwardingMeta {
   }
 
   /**
-   * The indexes of a table: its primary key, the one unique index a Basalt table has until
-   * secondary indexes exist (issue 13), with JDBC's columns; {@code unique} and
-   * {@code approximate} change nothing. {@code schema} and {@code table} are names.
+   * The indexes of a table, with JDBC's columns: its primary key (named PK, unique) and its
+   * secondary indexes (their indexed columns; INCLUDE columns are not index columns);
+   * {@code unique}: only unique ones; {@code approximate} changes nothing. {@code schema} and
+   * {@code table} are names.
    */
   @Override
   public MetaResultSet getIndexInfo(ConnectionHandle ch, String catalog, String schema,
@@ -248,6 +249,14 @@ public final class BasaltMeta extends ForwardingMeta {
       rows.add(new Object[] {null, k.schema(), k.table(), false, null,
           InformationSchema.PRIMARY_KEY_NAME, (short) java.sql.DatabaseMetaData.tableIndexOther,
           (short) k.position(), k.column(), k.descending() ? "D" : "A", null, null, null});
+    }
+    for (InformationSchema.IndexColumn k : InformationSchema.indexColumns(db, schema, table)) {
+      if (unique && !k.unique()) {
+        continue;
+      }
+      rows.add(new Object[] {null, k.schema(), k.table(), !k.unique(), null, k.index(),
+          (short) java.sql.DatabaseMetaData.tableIndexOther, (short) k.position(), k.column(),
+          k.descending() ? "D" : "A", null, null, null});
     }
     return resultSet(rows, List.of(
         MetaImpl.columnMetaData("TABLE_CAT", 0, String.class, true),
