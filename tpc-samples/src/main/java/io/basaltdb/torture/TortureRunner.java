@@ -278,6 +278,13 @@ public final class TortureRunner {
       c.failedReopen = e.toString();
       return c;
     }
+    try (io.basaltdb.engine.Database d = io.basaltdb.engine.Database.open(db,
+        io.basaltdb.engine.EngineOptions.defaults())) {
+      c.wrong.addAll(TortureTables.indexProblems(d));
+    } catch (RuntimeException e) {
+      c.failedReopen = "index check: " + e;
+      return c;
+    }
     for (String t : TortureTables.NAMES) {
       Map<Long, Long> actual = c.actual.get(t);
       Map<Long, Set<Long>> want = acceptable.getOrDefault(t, Map.of());

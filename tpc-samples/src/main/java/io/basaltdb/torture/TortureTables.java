@@ -13,7 +13,8 @@ import java.util.TreeMap;
  * The tables a torture round writes, each {@code (k BIGINT key, value, string)} where the string
  * is {@code 'v' || value} (a row whose two disagree is torn): {@code KV} plain, {@code SALTED}
  * salted in 4 buckets and pre-split, {@code FAM} two families with 3 versions, {@code CNT}
- * counters (no string).
+ * counters (no string); each with a secondary index (on the value, the string or the counter),
+ * which after every kill must match its table both ways.
  */
 final class TortureTables {
   private TortureTables() {}
@@ -31,7 +32,38 @@ final class TortureTables {
           + " a.v BIGINT, b.s VARCHAR(20)) VERSIONS=3 SPLIT ON (100, 200, 300)");
       st.executeUpdate("CREATE TABLE IF NOT EXISTS cnt (k BIGINT NOT NULL PRIMARY KEY,"
           + " c BIGINT)");
+      // secondary indexes, kept with every write (checked both ways after each kill)
+      st.executeUpdate("CREATE INDEX IF NOT EXISTS kv_v ON kv (v) INCLUDE (s)");
+      st.executeUpdate("CREATE INDEX IF NOT EXISTS salted_s ON salted (s DESC) SALT_BUCKETS=2");
+      st.executeUpdate("CREATE INDEX IF NOT EXISTS fam_v ON fam (v, s)");
+      st.executeUpdate("CREATE INDEX IF NOT EXISTS cnt_c ON cnt (c)");
     }
+  }
+
+  /**
+   * Every ACTIVE index of the torture tables checked against its table both ways
+   * ({@link io.basaltdb.sql.index.IndexVerifier}); a description of each difference.
+   */
+  static java.util.List<String> indexProblems(io.basaltdb.engine.Database db) {
+    java.util.List<String> problems = new java.util.ArrayList<>();
+    io.basaltdb.sql.catalog.SqlCatalog catalog = new io.basaltdb.sql.catalog.SqlCatalog(db);
+    for (String t : NAMES) {
+      io.basaltdb.engine.TableName name = new io.basaltdb.engine.TableName("default", t);
+      io.basaltdb.sql.catalog.SqlTableDef def = catalog.get(name);
+      if (def == null) {
+        continue;
+      }
+      for (io.basaltdb.sql.index.SqlIndexDef i : catalog.indexes(name)) {
+        if (i.state() != io.basaltdb.sql.index.SqlIndexDef.State.ACTIVE) {
+          continue; // a build the kill interrupted: finished by the next round's CREATE
+        }
+        var report = io.basaltdb.sql.index.IndexVerifier.verify(db, def, i);
+        if (!report.consistent()) {
+          problems.add("index " + i.name() + " of " + t + ": " + report);
+        }
+      }
+    }
+    return problems;
   }
 
   /** A key owned by {@code thread} of {@code threads}. */

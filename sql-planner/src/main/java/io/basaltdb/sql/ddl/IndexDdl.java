@@ -27,7 +27,8 @@ import org.apache.calcite.sql.SqlIdentifier;
  * marker family, so old entries age as their rows do) and a record in the SQL catalog. A new
  * index is registered BUILDING, built online, then made ACTIVE; a build that fails (a
  * duplicate in a UNIQUE index: 23505) leaves no trace. An index left BUILDING by a crash is
- * maintained by every write but not used by queries until rebuilt. Stateless.
+ * maintained by every write but not used by queries until rebuilt ({@code ALTER INDEX ..
+ * REBUILD}, or {@code CREATE INDEX IF NOT EXISTS} of it again). Stateless.
  */
 final class IndexDdl {
   private IndexDdl() {}
@@ -40,13 +41,21 @@ final class IndexDdl {
       throw new TableNotFoundException("table " + create.table + " does not exist");
     }
     String name = create.name.getSimple();
-    List<SqlIndexDef> existing = catalog.indexes(t);
-    if (existing.stream().anyMatch(i -> i.name().equals(name))) {
+    SqlIndexDef existing = catalog.indexes(t).stream().filter(i -> i.name().equals(name))
+        .findFirst().orElse(null);
+    if (existing != null) {
+      boolean unfinished = existing.state() == SqlIndexDef.State.BUILDING
+          && !IndexRegistry.of(db).building(t, name);
+      if (create.ifNotExists && unfinished) {
+        rebuild(db, catalog, existing); // a build a crash interrupted: finish it now
+        return;
+      }
       if (create.ifNotExists) {
         return;
       }
       throw new BasaltDdlExecutor.DuplicateObjectException("index " + name + " on " + t
-          + " already exists");
+          + " already exists" + (unfinished ? " (its build did not finish: ALTER INDEX " + name
+              + " ON " + create.table + " REBUILD)" : ""));
     }
     TableName engine = SqlIndexDef.engineTable(t, name);
     if (db.admin().tableExists(engine)) {
@@ -114,6 +123,7 @@ final class IndexDdl {
       SqlIndexDef index) {
     IndexRegistry registry = IndexRegistry.of(db);
     TableName t = def.table();
+    registry.startBuild(t, index.name());
     try {
       catalog.putIndex(index);
       registry.set(t, catalog.indexes(t));
@@ -127,6 +137,8 @@ final class IndexDdl {
         e.addSuppressed(f);
       }
       throw e;
+    } finally {
+      registry.endBuild(t, index.name());
     }
   }
 
@@ -159,6 +171,14 @@ final class IndexDdl {
       throw new TableNotFoundException("index " + alter.name + " on " + alter.table
           + " does not exist");
     }
+    if (IndexRegistry.of(db).building(index.table(), index.name())) {
+      throw new InvalidArgumentException("index " + alter.name + " on " + alter.table
+          + " is being built now");
+    }
+    rebuild(db, catalog, index);
+  }
+
+  private static void rebuild(Database db, SqlCatalog catalog, SqlIndexDef index) {
     SqlTableDef def = catalog.get(index.table());
     drop(db, catalog, index);
     SqlIndexDef fresh = index.withState(SqlIndexDef.State.BUILDING);

@@ -68,6 +68,25 @@ public final class IndexRegistry {
     }
   }
 
+  private final java.util.Set<String> builds = ConcurrentHashMap.newKeySet();
+
+  /** Marks the build of index {@code name} of {@code t} as running in this process. */
+  public void startBuild(TableName t, String name) {
+    if (!builds.add(t + "/" + name)) {
+      throw new io.basaltdb.engine.InvalidArgumentException("index " + name + " on " + t
+          + " is being built now");
+    }
+  }
+
+  public void endBuild(TableName t, String name) {
+    builds.remove(t + "/" + name);
+  }
+
+  /** True while this process builds index {@code name} of {@code t}. */
+  public boolean building(TableName t, String name) {
+    return builds.contains(t + "/" + name);
+  }
+
   /** Forgets a dropped table (read again from the catalog if one of its name is created). */
   public void forget(TableName t) {
     Indexes i = tables.get(t);

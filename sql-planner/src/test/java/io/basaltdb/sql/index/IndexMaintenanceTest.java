@@ -292,4 +292,22 @@ class IndexMaintenanceTest extends SqlTestBase {
         List.of(String.valueOf(rows("SELECT DISTINCT a FROM t WHERE a IS NOT NULL").size())),
         "a unique column holds no value twice");
   }
+
+  /** An index a crash left BUILDING is finished by CREATE INDEX IF NOT EXISTS. */
+  @Test
+  void anUnfinishedBuildIsFinishedByCreateIfNotExists() throws SQLException {
+    createTable();
+    update("INSERT INTO t (id, a) VALUES (1, 'x'), (2, 'y')");
+    SqlIndexDef half = new SqlIndexDef("IA", T, List.of("A"), List.of(false), List.of(), false,
+        0, SqlIndexDef.State.BUILDING); // as a crash mid-build leaves it: registered, no entries
+    db.admin().createTable(io.basaltdb.engine.TableDescriptor.of(half.engineTable().toString(),
+        "0"));
+    new SqlCatalog(db).putIndex(half);
+    IndexRegistry.of(db).set(T, new SqlCatalog(db).indexes(T));
+    SQLException e = assertThrows(SQLException.class, () -> update("CREATE INDEX ia ON t (a)"));
+    assertTrue(e.getMessage().contains("REBUILD"), e.getMessage());
+    update("CREATE INDEX IF NOT EXISTS ia ON t (a)");
+    assertEquals(SqlIndexDef.State.ACTIVE, index("IA").state());
+    assertEquals(2, verify("IA").entries());
+  }
 }
