@@ -15,44 +15,124 @@ import java.util.List;
 import org.apache.calcite.DataContext;
 
 /**
- * The base row keys a secondary index gives for one execution of a scan: its key conditions
- * bound to ranges over the index's entries (read as of the scan's time, like the table), each
- * entry turned back into its row's key, in the index's order. Not thread-safe; closed by the
- * scan that reads it.
+ * The base rows a secondary index gives for one execution of a scan: its key conditions bound
+ * to ranges over the index's entries (read as of the scan's time, like the table), in the
+ * index's order. Each entry gives its row's key, to fetch the row by; or, when the index
+ * covers every column the scan reads (returns or filters on), the row itself, built from the
+ * entry ({@link IndexLayout#baseRow}) and passed through the scan's filter as a region scan
+ * would pass it: no read of the table at all. Not thread-safe; closed by the scan reading it.
  */
 final class IndexKeys implements AutoCloseable {
   private final Table index;
   private final IndexLayout layout;
   private final List<KeyRange> ranges;
   private final long asOf;
+  /** Non-null when the index covers the scan: how to build its rows and filter them. */
+  private final io.basaltdb.sql.catalog.CellNames names;
+  private final io.basaltdb.engine.filter.Filter filter;
   private int next;
   private ResultScanner scanner;
 
-  private IndexKeys(Table index, IndexLayout layout, List<KeyRange> ranges, long asOf) {
+  private IndexKeys(Table index, IndexLayout layout, List<KeyRange> ranges, long asOf,
+      io.basaltdb.sql.catalog.CellNames names, io.basaltdb.engine.filter.Filter filter) {
     this.index = index;
     this.layout = layout;
     this.ranges = ranges;
     this.asOf = asOf;
+    this.names = names;
+    this.filter = filter;
+  }
+
+  /** True when the index covers the scan: {@link #nextRow} gives its rows. */
+  boolean covers() {
+    return names != null;
+  }
+
+  /** True when {@code layout} holds every column {@code read} names of a one-cell-per-column table. */
+  static boolean covers(SqlTableDef def, IndexLayout layout, java.util.Collection<Integer> read) {
+    if (def.packed()) {
+      return false;
+    }
+    for (int c : read) {
+      if (!layout.covers(c)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
    * The keys {@code access} gives, or null when its index is not ACTIVE now (dropped, or
    * being rebuilt): the caller scans the table instead.
    */
-  static IndexKeys open(Database db, SqlTableDef def, ScanSpec.IndexAccess access,
-      DataContext ctx, long asOf) {
+  static IndexKeys open(Database db, SqlTableDef def, ScanSpec spec, DataContext ctx,
+      long asOf, java.util.Collection<Integer> read) {
+    ScanSpec.IndexAccess access = spec.index();
     for (SqlIndexDef i : IndexRegistry.of(db).of(def.table()).list()) {
       if (i.name().equals(access.name()) && i.state() == SqlIndexDef.State.ACTIVE) {
         IndexLayout layout = new IndexLayout(def, i);
-        return new IndexKeys(db.table(i.engineTable()), layout,
-            access.keys().bind(layout.keyDefinition(), ctx), asOf);
+        List<KeyRange> ranges = access.keys().bind(layout.keyDefinition(), ctx);
+        if (!covers(def, layout, read)) {
+          return new IndexKeys(db.table(i.engineTable()), layout, ranges, asOf, null, null);
+        }
+        return new IndexKeys(db.table(i.engineTable()), layout, ranges, asOf,
+            io.basaltdb.sql.catalog.CellNames.of(def),
+            io.basaltdb.sql.pushdown.PushedPredicate.all(spec.filters(), def, ctx));
       }
     }
     return null;
   }
 
+  /** The next row (covering index), filtered; null after the last. */
+  Result nextRow() {
+    while (true) {
+      Result entry = nextEntry();
+      if (entry == null) {
+        return null;
+      }
+      io.basaltdb.engine.Cell cell = entry.getLatestCell(IndexLayout.FAMILY,
+          IndexLayout.QUALIFIER);
+      Result row = layout.baseRow(entry.row(), cell.value(), cell.timestamp(), names,
+          io.basaltdb.sql.BasaltSqlTable.MARKER);
+      if (filter == null) {
+        return row;
+      }
+      if (filter.filterAllRemaining()) {
+        return null;
+      }
+      if (passes(row)) {
+        return row;
+      }
+    }
+  }
+
+  /** The scan's filter on a row, in the stages a region scan applies it. */
+  private boolean passes(Result row) {
+    filter.reset();
+    if (filter.filterRowKey(row.row())) {
+      return false;
+    }
+    List<io.basaltdb.engine.Cell> kept = new java.util.ArrayList<>();
+    for (io.basaltdb.engine.Cell c : row.cells()) {
+      if (filter.filterCell(c)) {
+        kept.add(filter.transformCell(c));
+      }
+    }
+    if (filter.filterRow(kept)) {
+      return false;
+    }
+    filter.rowReturned();
+    return true;
+  }
+
   /** The next row key, or null after the last. */
   byte[] next() {
+    Result entry = nextEntry();
+    return entry == null ? null : layout.baseKey(entry.row(),
+        entry.getValue(IndexLayout.FAMILY, IndexLayout.QUALIFIER));
+  }
+
+  private Result nextEntry() {
     while (true) {
       if (scanner == null) {
         if (next >= ranges.size()) {
@@ -68,8 +148,7 @@ final class IndexKeys implements AutoCloseable {
       }
       Result entry = scanner.next();
       if (entry != null) {
-        return layout.baseKey(entry.row(), entry.getValue(IndexLayout.FAMILY,
-            IndexLayout.QUALIFIER));
+        return entry;
       }
       scanner.close();
       scanner = null;

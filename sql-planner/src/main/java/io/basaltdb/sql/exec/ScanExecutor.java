@@ -95,7 +95,9 @@ public final class ScanExecutor {
    */
   private Enumerator<Object[]> parallelOrNot() {
     if (spec.index() != null) {
-      IndexKeys keys = IndexKeys.open(db, def, spec.index(), ctx, asOf);
+      Set<Integer> read = new TreeSet<>(spec.columns());
+      read.addAll(PushedPredicate.cellColumns(spec.filters(), def));
+      IndexKeys keys = IndexKeys.open(db, def, spec, ctx, asOf, read);
       if (keys != null) {
         return new RowEnumerator(keys);
       } // the index is gone or being rebuilt: every filter is in the spec, so scan the table
@@ -300,6 +302,9 @@ public final class ScanExecutor {
     private Result nextResult() {
       if ((rowsSinceCheck++ & 1023) == 0 && cancelFlag != null && cancelFlag.get()) {
         throw new io.basaltdb.sql.SqlStateException("57014", "statement cancelled");
+      }
+      if (indexKeys != null && indexKeys.covers()) {
+        return indexKeys.nextRow();
       }
       while (true) {
         if (points) {

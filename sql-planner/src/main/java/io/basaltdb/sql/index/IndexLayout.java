@@ -101,9 +101,48 @@ public final class IndexLayout {
     return includes.clone();
   }
 
-  /** True when table column {@code i} can be read from an entry (indexed, tail or INCLUDE). */
+  /**
+   * True when table column {@code i}'s value can be read from an entry as the table stores it:
+   * a key column, an INCLUDE column, or an indexed one (not a DECIMAL, whose key encoding does
+   * not keep its scale).
+   */
   public boolean covers(int i) {
-    return position(columns, i) >= 0 || position(tail, i) >= 0 || position(includes, i) >= 0;
+    SqlColumn c = table.columns().get(i);
+    return c.isKey() || position(includes, i) >= 0
+        || (position(columns, i) >= 0 && c.type() != io.basaltdb.sql.type.ColumnType.DECIMAL);
+  }
+
+  /**
+   * The base row as the table would return it, built from an entry alone: its key, its marker
+   * and a cell for each non-NULL covered column (indexed or INCLUDE), sorted as a read returns
+   * them; for a table storing one cell per column (not a packed one).
+   */
+  public io.basaltdb.engine.Result baseRow(byte[] entryKey, byte[] entryValue, long timestamp,
+      io.basaltdb.sql.catalog.CellNames names, byte[] marker) {
+    byte[] key = baseKey(entryKey, entryValue);
+    Object[] indexed = codec.decodePrefix(entryKey, columns.length);
+    List<io.basaltdb.engine.Cell> cells = new ArrayList<>();
+    cells.add(io.basaltdb.engine.Cell.put(key, names.markerFamily(), marker, timestamp,
+        new byte[0]));
+    for (int i = 0; i < columns.length; i++) {
+      SqlColumn c = table.columns().get(columns[i]);
+      if (!c.isKey() && indexed[i] != null) {
+        cells.add(io.basaltdb.engine.Cell.put(key, names.family(columns[i]),
+            names.qualifier(columns[i]), timestamp, c.type().toCell(c.type().fromKey(indexed[i]))));
+      }
+    }
+    for (int i = 0; i < includes.length; i++) {
+      byte[] v = CellArray.get(entryValue, i);
+      if (v != null && !table.columns().get(includes[i]).isKey()) {
+        cells.add(io.basaltdb.engine.Cell.put(key, names.family(includes[i]),
+            names.qualifier(includes[i]), timestamp, v));
+      }
+    }
+    cells.sort((a, b) -> {
+      int f = java.util.Arrays.compareUnsigned(a.family(), b.family());
+      return f != 0 ? f : java.util.Arrays.compareUnsigned(a.qualifier(), b.qualifier());
+    });
+    return new io.basaltdb.engine.Result(key, cells);
   }
 
   /** True when an entry's key holds the tail (not a unique entry of non-NULL values). */

@@ -95,13 +95,25 @@ public final class BasaltScan extends TableScan implements BasaltRel {
     RelWriter w = super.explainTerms(pw);
     if (spec.index() != null) {
       var index = basaltTable.index(spec.index().name());
-      w = w.item("index", spec.index().name() + ": " + (index == null ? "(dropped)"
-          : spec.index().keys().describe(index.keyDefinition())));
+      w = w.item("index", spec.index().name() + (coveringIndex() ? " (covering)" : "") + ": "
+          + (index == null ? "(dropped)" : spec.index().keys().describe(index.keyDefinition())));
     }
     for (String[] item : spec.describe(definition())) {
       w = w.item(item[0], item[1]);
     }
     return w;
+  }
+
+  /** True when the scan's index holds every column it returns or filters on. */
+  private boolean coveringIndex() {
+    var index = spec.index() == null ? null : basaltTable.index(spec.index().name());
+    if (index == null || definition().packed()) {
+      return false;
+    }
+    java.util.Set<Integer> read = new java.util.TreeSet<>(spec.columns());
+    read.addAll(io.basaltdb.sql.pushdown.PushedPredicate.cellColumns(spec.filters(),
+        definition()));
+    return read.stream().allMatch(index::covers);
   }
 
   @Override
@@ -171,7 +183,7 @@ public final class BasaltScan extends TableScan implements BasaltRel {
     // Volcano compares costs by their row component only: it carries the work, rows read
     // weighted by the columns decoded, cheaper than Calcite's own operators over those rows
     double work = read * width * (spec.aggregate() == null ? 0.5 : 0.4);
-    if (spec.index() != null) {
+    if (spec.index() != null && !coveringIndex()) {
       work *= 3; // an index entry read, then the row fetched by its key
     }
     return planner.getCostFactory().makeCost(work, work, read * width);

@@ -54,11 +54,15 @@ class IndexQueryTest extends SqlTestBase {
   void explainNamesTheIndexAndItsRanges() throws SQLException {
     load(1);
     String plan = explain("SELECT id, c FROM t WHERE a = 'k7'");
-    assertTrue(plan.contains("index=[IA: A = 'k7' -> 1 range"), plan);
+    assertTrue(plan.contains("index=[IA: A = 'k7' -> 1 range"), "C is not in IA: " + plan);
     plan = explain("SELECT id FROM t WHERE b BETWEEN 3 AND 5 AND a > 'k1'");
-    assertTrue(plan.contains("index=[IB: B >= 3 AND B <= 5"), plan);
+    assertTrue(plan.contains("index=[IB (covering): B >= 3 AND B <= 5"), plan);
+    plan = explain("SELECT id, c FROM t WHERE b = 3 AND c < 0.5");
+    assertTrue(plan.contains("index=[IB (covering): B = 3"), "read from the index: " + plan);
+    plan = explain("SELECT id, d FROM t WHERE b = 3");
+    assertTrue(plan.contains("index=[IB: B = 3"), "D is not in IB: " + plan);
     plan = explain("SELECT id FROM t WHERE d = 300");
-    assertTrue(plan.contains("index=[UD: D = 300"), plan);
+    assertTrue(plan.contains("index=[UD (covering): D = 300"), plan);
     plan = explain("SELECT id FROM t WHERE id = 3 AND a = 'k7'");
     assertFalse(plan.contains("index="), "the table's own key wins: " + plan);
     plan = explain("SELECT id FROM t WHERE c > 0.5");
@@ -81,13 +85,15 @@ class IndexQueryTest extends SqlTestBase {
         case 2 -> "a LIKE 'k" + r.nextInt(7) + "%'";
         case 3 -> "b BETWEEN " + (r.nextInt(100) - 50) + " AND " + (r.nextInt(100) - 50);
         case 4 -> "b = " + (r.nextInt(100) - 50) + " AND a >= 'k" + r.nextInt(60) + "'";
-        case 5 -> "b > " + (r.nextInt(100) - 50) + " AND c < 0." + r.nextInt(10);
+        case 5 -> "b > " + (r.nextInt(100) - 50) + " AND (c < 0." + r.nextInt(10)
+            + " OR a IS NULL)";
         case 6 -> "d = " + r.nextInt(5000);
         case 7 -> "(a = 'k" + r.nextInt(60) + "' OR a = 'k" + r.nextInt(60) + "') AND b < 0";
         default -> "b IN (" + (r.nextInt(100) - 50) + ", " + (r.nextInt(100) - 50) + ")";
       };
-      String select = switch (r.nextInt(4)) {
+      String select = switch (r.nextInt(5)) {
         case 0 -> "SELECT id, a, b, c, d FROM %s WHERE " + where;
+        case 4 -> "SELECT id, a, c FROM %s WHERE " + where;
         case 1 -> "SELECT COUNT(*), SUM(b) FROM %s WHERE " + where;
         case 2 -> "SELECT a, COUNT(*) FROM %s WHERE " + where + " GROUP BY a";
         default -> "SELECT id, c FROM %s WHERE " + where + " ORDER BY id LIMIT 7";
