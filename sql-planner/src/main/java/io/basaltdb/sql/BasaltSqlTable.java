@@ -176,6 +176,12 @@ public final class BasaltSqlTable extends AbstractTable implements TranslatableT
         ConnectionSettings.of(root).readTimestamp()).enumerable();
   }
 
+  /** Runs a lookup join with this table on the right (called by the generated code). */
+  public Enumerable<Object[]> lookupJoin(Enumerable<Object[]> left, DataContext root,
+      ScanSpec spec, io.basaltdb.sql.exec.LookupJoins.Plan plan) {
+    return io.basaltdb.sql.exec.LookupJoins.join(left, root, db, def, spec, plan);
+  }
+
   /** {@link #query} for one-column rows: the values themselves. */
   public Enumerable<Object> queryScalar(DataContext root, ScanSpec spec) {
     return query(root, spec).select(row -> row[0]);

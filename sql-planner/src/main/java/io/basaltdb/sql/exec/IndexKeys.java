@@ -67,11 +67,20 @@ final class IndexKeys implements AutoCloseable {
    */
   static IndexKeys open(Database db, SqlTableDef def, ScanSpec spec, DataContext ctx,
       long asOf, java.util.Collection<Integer> read) {
-    ScanSpec.IndexAccess access = spec.index();
+    return open(db, def, spec.index().name(), null, asOf, read, spec, ctx);
+  }
+
+  /**
+   * As above, over {@code ranges} of index {@code name} (null: the ranges of the spec's index
+   * conditions).
+   */
+  static IndexKeys open(Database db, SqlTableDef def, String name, List<KeyRange> given,
+      long asOf, java.util.Collection<Integer> read, ScanSpec spec, DataContext ctx) {
     for (SqlIndexDef i : IndexRegistry.of(db).of(def.table()).list()) {
-      if (i.name().equals(access.name()) && i.state() == SqlIndexDef.State.ACTIVE) {
+      if (i.name().equals(name) && i.state() == SqlIndexDef.State.ACTIVE) {
         IndexLayout layout = new IndexLayout(def, i);
-        List<KeyRange> ranges = access.keys().bind(layout.keyDefinition(), ctx);
+        List<KeyRange> ranges = given != null ? given
+            : spec.index().keys().bind(layout.keyDefinition(), ctx);
         if (!covers(def, layout, read)) {
           return new IndexKeys(db.table(i.engineTable()), layout, ranges, asOf, null, null);
         }

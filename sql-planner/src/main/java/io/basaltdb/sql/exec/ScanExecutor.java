@@ -201,6 +201,22 @@ public final class ScanExecutor {
     return new RowEnumerator(ranges == null ? ranges() : ranges, true);
   }
 
+  /**
+   * The rows of the spec's columns (its filters applied; its own key conditions and limits
+   * not) in {@code ranges} of the table, or with {@code index} of that index: a lookup join's
+   * batch. {@code points}: each range is one full table key, read by a get. The index gone or
+   * rebuilding: null (the caller falls back).
+   */
+  public Enumerator<Object[]> lookup(List<KeyRange> ranges, boolean points, String index) {
+    if (index == null) {
+      return new RowEnumerator(ranges, false, null, points);
+    }
+    Set<Integer> read = new TreeSet<>(spec.columns());
+    read.addAll(PushedPredicate.cellColumns(spec.filters(), def));
+    IndexKeys keys = IndexKeys.open(db, def, index, ranges, asOf, read, spec, ctx);
+    return keys == null ? null : new RowEnumerator(List.of(), false, keys, true);
+  }
+
   Database database() {
     return db;
   }
@@ -255,18 +271,19 @@ public final class ScanExecutor {
 
     /** With {@code limits}, the spec's offset and fetch apply to these rows. */
     RowEnumerator(List<KeyRange> ranges, boolean limits) {
-      this(ranges, limits, null);
+      this(ranges, limits, null, spec.keys().isPointLookup(def));
     }
 
     /** The rows of the keys an index's ranges give, in the index's order. */
     RowEnumerator(IndexKeys keys) {
-      this(List.of(), true, keys);
+      this(List.of(), true, keys, true);
     }
 
-    private RowEnumerator(List<KeyRange> ranges, boolean limits, IndexKeys indexKeys) {
+    private RowEnumerator(List<KeyRange> ranges, boolean limits, IndexKeys indexKeys,
+        boolean points) {
       this.ranges = ranges;
       this.indexKeys = indexKeys;
-      points = indexKeys != null || spec.keys().isPointLookup(def);
+      this.points = indexKeys != null || points;
       skip = limits ? boundLong(spec.offset(), 0) : 0;
       remaining = limits ? boundLong(spec.fetch(), Long.MAX_VALUE) : Long.MAX_VALUE;
       readColumns.addAll(spec.columns());

@@ -159,7 +159,7 @@ public record KeyConditions(List<List<Operand>> equalities, List<Interval> inter
    * Sorted by start, overlapping ranges joined. Touching ranges stay apart: point ranges of
    * adjacent keys remain one point each (a point lookup reads each range's start).
    */
-  static List<KeyRange> merge(List<KeyRange> ranges) {
+  public static List<KeyRange> merge(List<KeyRange> ranges) {
     List<KeyRange> sorted = new ArrayList<>(ranges);
     sorted.sort((a, b) -> Arrays.compareUnsigned(a.start(), b.start()));
     List<KeyRange> out = new ArrayList<>();

@@ -1,0 +1,121 @@
+package io.basaltdb.sql.rel;
+
+import io.basaltdb.sql.catalog.SqlColumn;
+import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.exec.LookupJoins;
+import io.basaltdb.sql.index.IndexLayout;
+import io.basaltdb.sql.pushdown.ScanSpec;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.adapter.enumerable.EnumerableConvention;
+import org.apache.calcite.plan.Convention;
+import org.apache.calcite.plan.RelOptRule;
+import org.apache.calcite.plan.RelOptRuleCall;
+import org.apache.calcite.plan.RelRule;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.core.JoinInfo;
+import org.apache.calcite.rel.core.JoinRelType;
+
+/**
+ * Offers a {@link BasaltLookupJoin} for an equi-join (INNER, LEFT, SEMI or ANTI) whose right
+ * side is a Basalt table scan (filters and projection pushed, nothing else) and whose join
+ * columns give a prefix of that table's primary key, or of one of its ACTIVE indexes: the
+ * whole key if it can (point gets), else the longest prefix, the primary key first on ties.
+ * The cost model chooses between it and Calcite's joins. An INNER join's non-equi conditions
+ * stay above it as a filter; other join types need an equi-join condition only.
+ */
+final class LookupJoinRule extends RelRule<RuleConfig> {
+  static final RelOptRule INSTANCE = RuleConfig.of("BasaltLookupJoinRule",
+      b -> b.operand(Join.class).predicate(j -> j.getConvention() == Convention.NONE)
+          .inputs(l -> l.operand(RelNode.class).anyInputs(),
+              r -> r.operand(BasaltScan.class).predicate(LookupJoinRule::plainScan).noInputs()),
+      LookupJoinRule::new).toRule();
+
+  LookupJoinRule(RuleConfig config) {
+    super(config);
+  }
+
+  /** A logical scan of rows with at most filters and a projection pushed into it. */
+  private static boolean plainScan(BasaltScan scan) {
+    ScanSpec s = scan.spec();
+    return scan.getConvention() == Convention.NONE && s.keys().isNone() && s.index() == null
+        && !s.isLimited() && !s.ordered() && !s.reversed()
+        && scan.getTraitSet().getCollation().getFieldCollations().isEmpty();
+  }
+
+  @Override
+  public void onMatch(RelOptRuleCall call) {
+    Join join = call.rel(0);
+    BasaltScan right = call.rel(2);
+    JoinRelType type = join.getJoinType();
+    if (type != JoinRelType.INNER && type != JoinRelType.LEFT && type != JoinRelType.SEMI
+        && type != JoinRelType.ANTI) {
+      return;
+    }
+    JoinInfo info = join.analyzeCondition();
+    if (info.leftKeys.isEmpty() || (!info.isEqui() && type != JoinRelType.INNER)) {
+      return;
+    }
+    SqlTableDef def = right.definition();
+    List<Integer> rightCols = right.spec().columns();
+    int[] leftKeys = info.leftKeys.toIntArray();
+    int[] rightKeys = info.rightKeys.toIntArray();
+    List<SqlColumn> keyColumns = def.keyColumns();
+    int[] keyOrder = new int[keyColumns.size()];
+    for (int k = 0; k < keyOrder.length; k++) {
+      keyOrder[k] = def.columns().indexOf(keyColumns.get(k));
+    }
+    Lookup best = prefix(null, keyOrder, rightCols, leftKeys, rightKeys);
+    boolean points = best != null && best.columns.size() == keyOrder.length;
+    if (!points) {
+      for (IndexLayout index : right.basaltTable().indexes()) {
+        Lookup l = prefix(index.index().name(), index.columns(), rightCols, leftKeys,
+            rightKeys);
+        if (l != null && (best == null || l.columns.size() > best.columns.size())) {
+          best = l;
+        }
+      }
+    }
+    if (best == null) {
+      return;
+    }
+    LookupJoins.Plan plan = new LookupJoins.Plan(best.index,
+        best.columns.stream().mapToInt(Integer::intValue).toArray(),
+        best.left.stream().mapToInt(Integer::intValue).toArray(),
+        best.index == null && points, leftKeys, rightKeys, type, rightCols.size());
+    RelNode left = convert(join.getLeft(),
+        join.getLeft().getTraitSet().replace(EnumerableConvention.INSTANCE));
+    RelNode lookup = new BasaltLookupJoin(join.getCluster(),
+        join.getTraitSet().replace(EnumerableConvention.INSTANCE), left, join, right, plan);
+    if (!info.isEqui()) {
+      lookup = call.builder().push(lookup)
+          .filter(info.getRemaining(join.getCluster().getRexBuilder())).build();
+    }
+    call.transformTo(lookup);
+  }
+
+  /** Lookup columns (table columns) and the left fields giving them. */
+  private record Lookup(String index, List<Integer> columns, List<Integer> left) {}
+
+  /** The longest prefix of {@code order} (table columns) the join gives, or null. */
+  private static Lookup prefix(String index, int[] order, List<Integer> rightCols,
+      int[] leftKeys, int[] rightKeys) {
+    List<Integer> columns = new ArrayList<>();
+    List<Integer> left = new ArrayList<>();
+    for (int column : order) {
+      int pair = -1;
+      for (int j = 0; j < rightKeys.length && pair < 0; j++) {
+        if (rightCols.get(rightKeys[j]) == column) {
+          pair = j;
+        }
+      }
+      if (pair < 0) {
+        break;
+      }
+      columns.add(column);
+      left.add(leftKeys[pair]);
+    }
+    return columns.isEmpty() ? null : new Lookup(index, columns, left);
+  }
+}
