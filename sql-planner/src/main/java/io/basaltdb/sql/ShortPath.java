@@ -47,7 +47,8 @@ final class ShortPath implements Program {
       .addRuleCollection(List.of(CoreRules.FILTER_REDUCE_EXPRESSIONS,
           CoreRules.FILTER_MERGE, CoreRules.PROJECT_MERGE,
           CoreRules.PROJECT_REMOVE, BasaltRules.PULL_FACTORS, BasaltRules.SNAPSHOT,
-          BasaltRules.FILTER, BasaltRules.PROJECT, BasaltRules.SORT))
+          BasaltRules.FILTER, BasaltRules.PROJECT, CoreRules.SORT_PROJECT_TRANSPOSE,
+          BasaltRules.SORT))
       .build();
 
   private final Program search;

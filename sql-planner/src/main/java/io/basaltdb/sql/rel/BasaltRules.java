@@ -116,6 +116,8 @@ public final class BasaltRules {
 
   static void register(RelOptPlanner planner) {
     ALL.forEach(planner::addRule);
+    // a sort above a projection that reorders columns reaches the scan (an index's order)
+    planner.addRule(org.apache.calcite.rel.rules.CoreRules.SORT_PROJECT_TRANSPOSE);
   }
 
   private static boolean logical(BasaltScan scan) {
@@ -206,7 +208,15 @@ public final class BasaltRules {
       }
       List<Integer> kept = new ArrayList<>();
       int[] map = new int[cols.size()];
-      for (int i : used) {
+      List<Integer> refs = new ArrayList<>(); // a projection of distinct columns: in its order,
+      for (RexNode e : project.getProjects()) { // so no reordering projection stays above
+        if (!(e instanceof RexInputRef ref) || refs.contains(ref.getIndex())) {
+          refs = null;
+          break;
+        }
+        refs.add(ref.getIndex());
+      }
+      for (int i : refs != null ? refs : used.asList()) {
         map[i] = kept.size();
         kept.add(cols.get(i));
       }
@@ -394,17 +404,28 @@ public final class BasaltRules {
       List<SqlColumn> keys = def.keyColumns();
       List<RelFieldCollation> fcs = sort.getCollation().getFieldCollations();
       if (!fcs.isEmpty() && scan.spec().index() != null) {
-        return; // rows found through an index come in its order, not the key's
+        // rows found through an index come in its order, not the key's
+        if (inIndexOrder(scan, fcs)) {
+          Operand offset = sort.offset == null ? null : Operand.of(sort.offset, ColumnType.BIGINT);
+          Operand fetch = sort.fetch == null ? null : Operand.of(sort.fetch, ColumnType.BIGINT);
+          if ((sort.offset == null || offset != null) && (sort.fetch == null || fetch != null)) {
+            call.transformTo(scan.with(scan.spec().withOrder(offset, fetch, false),
+                scan.getTraitSet().replace(sort.getCollation())));
+          }
+        }
+        return;
       }
       Boolean reversed = fcs.isEmpty() ? Boolean.FALSE : null;
       if (!fcs.isEmpty()) {
         if (fcs.size() > keys.size()) {
+          sortByIndex(call, sort, scan, fcs);
           return;
         }
         for (int i = 0; i < fcs.size(); i++) {
           RelFieldCollation fc = fcs.get(i);
           SqlColumn c = def.columns().get(cols.get(fc.getFieldIndex()));
           if (c != keys.get(i)) {
+            sortByIndex(call, sort, scan, fcs);
             return;
           }
           boolean ascending = fc.getDirection() == RelFieldCollation.Direction.ASCENDING;
@@ -428,6 +449,69 @@ public final class BasaltRules {
           : scan.spec().withOrder(offset, fetch, reversed);
       call.transformTo(scan.with(s, scan.getTraitSet().replace(sort.getCollation())));
     }
+  }
+
+  /**
+   * A sort the table's key order does not give, over a scan with no index conditions: the
+   * whole of an index whose order gives it, read in that order (a top-N when limited).
+   */
+  private static void sortByIndex(RelOptRuleCall call, Sort sort, BasaltScan scan,
+      List<RelFieldCollation> fcs) {
+    if (!scan.spec().keys().isNone() || scan.spec().index() != null) {
+      return;
+    }
+    Operand offset = sort.offset == null ? null : Operand.of(sort.offset, ColumnType.BIGINT);
+    Operand fetch = sort.fetch == null ? null : Operand.of(sort.fetch, ColumnType.BIGINT);
+    if ((sort.offset != null && offset == null) || (sort.fetch != null && fetch == null)) {
+      return;
+    }
+    for (io.basaltdb.sql.index.IndexLayout index : scan.basaltTable().indexes()) {
+      if (inIndexOrder(index, KeyConditions.NONE, scan.spec().columns(), fcs)) {
+        ScanSpec s = scan.spec().withIndex(new ScanSpec.IndexAccess(index.index().name(),
+            KeyConditions.NONE)).withOrder(offset, fetch, false);
+        call.transformTo(scan.with(s, scan.getTraitSet().replace(sort.getCollation())));
+      }
+    }
+  }
+
+  /**
+   * True when the rows an index scan gives are in the order {@code fcs} asks: the sort
+   * columns are the index's columns from its first, or from just after leading columns the
+   * filter pins to one value, each in the index's direction with NULLs where the index puts
+   * them (last ascending, first descending).
+   */
+  static boolean inIndexOrder(BasaltScan scan, List<RelFieldCollation> fcs) {
+    return inIndexOrder(scan.basaltTable().index(scan.spec().index().name()),
+        scan.spec().index().keys(), scan.spec().columns(), fcs);
+  }
+
+  private static boolean inIndexOrder(io.basaltdb.sql.index.IndexLayout index,
+      KeyConditions keys, List<Integer> cols, List<RelFieldCollation> fcs) {
+    if (index == null || index.index().saltBuckets() > 0) {
+      return false; // a salted index is in order per bucket only
+    }
+    int[] columns = index.columns();
+    List<List<Operand>> eq = keys.equalities();
+    int pinned = 0;
+    while (pinned < eq.size() && eq.get(pinned).size() == 1) {
+      pinned++;
+    }
+    for (int start = 0; start <= pinned; start++) {
+      boolean ok = start + fcs.size() <= columns.length;
+      for (int i = 0; ok && i < fcs.size(); i++) {
+        RelFieldCollation fc = fcs.get(i);
+        boolean desc = index.index().descending().get(start + i);
+        ok = cols.get(fc.getFieldIndex()) == columns[start + i]
+            && fc.getDirection() == (desc ? RelFieldCollation.Direction.DESCENDING
+                : RelFieldCollation.Direction.ASCENDING)
+            && fc.nullDirection == (desc ? RelFieldCollation.NullDirection.FIRST
+                : RelFieldCollation.NullDirection.LAST);
+      }
+      if (ok) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** A logical scan, with all pushed into it, as the Basalt-convention scan that runs. */

@@ -18,12 +18,15 @@ import java.util.List;
  */
 public final class RowKeyCodec {
   public static final int FORMAT_VERSION = 1;
+  private static final int VALUE_FLAG = 1;
+  private static final int NULL_FLAG = 2;
 
   /**
    * One key column: its type, whether it sorts descending, and whether it may be NULL (an
-   * index's columns): then its field starts with a flag byte, {@code 00} for NULL (nothing
-   * follows) and {@code 01} before a value, inverted with the field when descending, so NULL
-   * sorts first ascending and last descending. A table's key columns are never nullable.
+   * index's columns): then its field starts with a flag byte, {@code 01} before a value and
+   * {@code 02} for NULL (nothing follows), inverted with the field when descending, so NULL
+   * sorts last ascending and first descending (as SQL orders NULLs by default here: high). A
+   * table's key columns are never nullable.
    */
   public record Column(String name, KeyType type, boolean descending, boolean nullable) {
     public Column(String name, KeyType type, boolean descending) {
@@ -74,7 +77,8 @@ public final class RowKeyCodec {
     for (int i = 0; i < values.length; i++) {
       Column c = columns.get(i);
       if (c.nullable()) {
-        out.write(c.descending() ? ~(values[i] == null ? 0 : 1) & 0xff : values[i] == null ? 0 : 1);
+        int flag = values[i] == null ? NULL_FLAG : VALUE_FLAG;
+        out.write(c.descending() ? ~flag & 0xff : flag);
         if (values[i] == null) {
           continue;
         }
@@ -109,7 +113,7 @@ public final class RowKeyCodec {
     byte[] head = encodePrefix(values);
     if (c.nullable()) {
       head = Arrays.copyOf(head, head.length + 1);
-      head[head.length - 1] = (byte) (c.descending() ? 0xFE : 1);
+      head[head.length - 1] = (byte) (c.descending() ? ~VALUE_FLAG : VALUE_FLAG);
     }
     byte[] field = terminated(partial);
     field = Arrays.copyOf(field, field.length - 2); // no terminator: any continuation matches
@@ -156,7 +160,7 @@ public final class RowKeyCodec {
       Column c = columns.get(i);
       if (c.nullable()) {
         check(pos < key.length, c);
-        boolean isNull = (key[pos++] & 0xff) == (c.descending() ? 0xFF : 0);
+        boolean isNull = (key[pos++] & 0xff) == (c.descending() ? ~NULL_FLAG & 0xff : NULL_FLAG);
         if (isNull) {
           continue;
         }
@@ -268,7 +272,7 @@ public final class RowKeyCodec {
     Column c = columns.get(column);
     if (c.nullable()) {
       check(pos < key.length, c);
-      if ((key[pos] & 0xff) == (c.descending() ? 0xFF : 0)) {
+      if ((key[pos] & 0xff) == (c.descending() ? ~NULL_FLAG & 0xff : NULL_FLAG)) {
         return pos + 1;
       }
       pos++;

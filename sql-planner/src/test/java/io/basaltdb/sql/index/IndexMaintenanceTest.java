@@ -79,8 +79,8 @@ class IndexMaintenanceTest extends SqlTestBase {
     assertEquals(4, r.entries());
     verify("IB");
     assertEquals(List.of("5|w|7", "4|x|105", "2|y|null", "1|z|10"),
-        rows("SELECT id, a, b FROM t ORDER BY a NULLS FIRST, b DESC NULLS LAST"));
-    assertEquals(rows("SELECT id FROM t ORDER BY a NULLS FIRST, b DESC NULLS LAST, id"),
+        rows("SELECT id, a, b FROM t ORDER BY a NULLS LAST, b DESC NULLS FIRST"));
+    assertEquals(rows("SELECT id FROM t ORDER BY a NULLS LAST, b DESC NULLS FIRST, id"),
         idsInIndexOrder("IA"));
   }
 
@@ -98,7 +98,7 @@ class IndexMaintenanceTest extends SqlTestBase {
             + ", " + b + ")");
       }
     }
-    List<String> sql = rows("SELECT id FROM t ORDER BY a DESC NULLS LAST, b NULLS FIRST, id");
+    List<String> sql = rows("SELECT id FROM t ORDER BY a DESC NULLS FIRST, b NULLS LAST, id");
     assertEquals(sql, idsInIndexOrder("IA"));
     verify("IA");
   }

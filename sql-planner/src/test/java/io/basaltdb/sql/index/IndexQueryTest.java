@@ -106,6 +106,45 @@ class IndexQueryTest extends SqlTestBase {
     assertTrue(viaIndex > 50, "queries through an index: " + viaIndex);
   }
 
+  /** An index's order serves ORDER BY (NULLs last ascending), with or without a filter. */
+  @Test
+  void orderByIndexColumnsNeedsNoSort() throws SQLException {
+    load(4);
+    // the sort columns come first; rows tied on them may come in any order
+    Object[][] queries = {
+        {"SELECT a, id FROM t ORDER BY a LIMIT 15", 1},
+        {"SELECT a, id FROM t WHERE a >= 'k5' ORDER BY a", 1},
+        {"SELECT a, id, b FROM t WHERE b = 7 ORDER BY a", 1},
+        {"SELECT b, a, id FROM t ORDER BY b DESC, a LIMIT 40 OFFSET 3", 2},
+        {"SELECT b, id, c FROM t WHERE b BETWEEN -5 AND 5 ORDER BY b DESC", 1},
+        {"SELECT id, b, a FROM t WHERE b = 7 ORDER BY a", 0}};
+    for (Object[] query : queries) {
+      String q = (String) query[0];
+      int k = (Integer) query[1];
+      String plan = explain(q);
+      assertFalse(plan.contains("Sort"), q + " needs no sort: " + plan);
+      assertTrue(plan.contains("index="), plan);
+      List<String> got = rows(q);
+      List<String> want = rows(q.replace("FROM t", "FROM u"));
+      assertEquals(prefixes(want, k), prefixes(got, k), q);
+      if (!q.contains("LIMIT")) {
+        assertEquals(sorted(want), sorted(got), q);
+      }
+    }
+    String plan = explain("SELECT id, a FROM t ORDER BY a NULLS FIRST LIMIT 5");
+    assertTrue(plan.contains("Sort"), "the index puts NULLs last: " + plan);
+  }
+
+  /** The first {@code k} fields of each row, in row order. */
+  private static List<String> prefixes(List<String> rows, int k) {
+    List<String> out = new ArrayList<>();
+    for (String r : rows) {
+      String[] f = r.split("\\|", -1);
+      out.add(String.join("|", java.util.Arrays.copyOf(f, k)));
+    }
+    return out;
+  }
+
   @Test
   void anIndexFollowsWritesAndAsOfReads() throws SQLException {
     load(3);
