@@ -54,7 +54,7 @@ public final class BasaltSqlTable extends AbstractTable implements TranslatableT
       for (io.basaltdb.sql.index.SqlIndexDef i
           : io.basaltdb.sql.index.IndexRegistry.of(db).of(def.table()).list()) {
         if (i.state() == io.basaltdb.sql.index.SqlIndexDef.State.ACTIVE) {
-          list.add(new io.basaltdb.sql.index.IndexLayout(def, i));
+          list.add(io.basaltdb.sql.index.IndexRegistry.of(db).layout(def, i));
         }
       }
       indexes = list = List.copyOf(list);

@@ -63,6 +63,40 @@ public final class Filters {
     };
   }
 
+  /**
+   * Rows whose key is one of {@code keys} (sorted, distinct); between them the scan seeks to
+   * the next one, and past the last it ends: several point reads as one scan.
+   */
+  public static Filter rowKeys(List<byte[]> keys) {
+    byte[][] sorted = keys.toArray(new byte[0][]);
+    return new Filter() {
+      private boolean past;
+
+      private int search(byte[] row) {
+        return Arrays.binarySearch(sorted, row, Arrays::compareUnsigned);
+      }
+
+      @Override
+      public boolean filterRowKey(byte[] row) {
+        int i = search(row);
+        past = i < 0 && -i - 1 >= sorted.length;
+        return i < 0;
+      }
+
+      @Override
+      public byte[] nextRowHint(byte[] row) {
+        int i = search(row);
+        int next = i >= 0 ? i + 1 : -i - 1;
+        return next < sorted.length ? sorted[next] : null;
+      }
+
+      @Override
+      public boolean filterAllRemaining() {
+        return past;
+      }
+    };
+  }
+
   /** Rows whose key starts with {@code prefix} (PrefixFilter). */
   public static Filter prefix(byte[] prefix) {
     return new Filter() {

@@ -78,7 +78,7 @@ final class IndexKeys implements AutoCloseable {
       long asOf, java.util.Collection<Integer> read, ScanSpec spec, DataContext ctx) {
     for (SqlIndexDef i : IndexRegistry.of(db).of(def.table()).list()) {
       if (i.name().equals(name) && i.state() == SqlIndexDef.State.ACTIVE) {
-        IndexLayout layout = new IndexLayout(def, i);
+        IndexLayout layout = IndexRegistry.of(db).layout(def, i);
         List<KeyRange> ranges = given != null ? given
             : spec.index().keys().bind(layout.keyDefinition(), ctx);
         if (!covers(def, layout, read)) {

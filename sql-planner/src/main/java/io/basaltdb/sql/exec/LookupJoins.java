@@ -120,7 +120,7 @@ public final class LookupJoins {
         k = null;
         for (SqlIndexDef i : IndexRegistry.of(db).of(def.table()).list()) {
           if (i.name().equals(plan.index()) && i.state() == SqlIndexDef.State.ACTIVE) {
-            k = new IndexLayout(def, i).keyDefinition();
+            k = IndexRegistry.of(db).layout(def, i).keyDefinition();
           }
         }
       }

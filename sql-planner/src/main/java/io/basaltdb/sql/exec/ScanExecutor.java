@@ -331,24 +331,24 @@ public final class ScanExecutor {
               return r;
             }
           }
-          List<Get> gets = new ArrayList<>();
+          List<byte[]> keys = new ArrayList<>();
           if (indexKeys != null) {
             for (byte[] key = indexKeys.next(); key != null; key = indexKeys.next()) {
-              gets.add(prepare(new Get(key)));
-              if (gets.size() >= GET_BATCH) {
+              keys.add(key);
+              if (keys.size() >= GET_BATCH) {
                 break;
               }
             }
-            if (gets.isEmpty()) {
+            if (keys.isEmpty()) {
               return null;
             }
           } else if (next >= ranges.size()) {
             return null;
           }
-          for (; next < ranges.size() && gets.size() < GET_BATCH; next++) {
-            gets.add(prepare(new Get(ranges.get(next).start())));
+          for (; next < ranges.size() && keys.size() < GET_BATCH; next++) {
+            keys.add(ranges.get(next).start());
           }
-          batch = table.get(gets);
+          batch = getAll(keys);
           batchPos = 0;
           continue;
         }
@@ -365,6 +365,45 @@ public final class ScanExecutor {
         scanner.close();
         scanner = null;
       }
+    }
+
+    /**
+     * The rows of {@code keys}, in their order (an empty result where there is none): one get
+     * for one key; for more, one scan from the first to the last that seeks from key to key
+     * ({@link io.basaltdb.engine.filter.Filters#rowKeys}), cheaper than a read per key.
+     */
+    private List<Result> getAll(List<byte[]> keys) {
+      if (keys.size() == 1) {
+        return List.of(table.get(prepare(new Get(keys.get(0)))));
+      }
+      List<byte[]> sorted = new ArrayList<>(keys);
+      sorted.sort(java.util.Arrays::compareUnsigned);
+      List<byte[]> distinct = new ArrayList<>(sorted.size());
+      for (byte[] k : sorted) {
+        if (distinct.isEmpty() || !java.util.Arrays.equals(distinct.get(distinct.size() - 1), k)) {
+          distinct.add(k);
+        }
+      }
+      byte[] last = distinct.get(distinct.size() - 1);
+      Scan scan = prepare(new Scan().withStartRow(distinct.get(0))
+          .withStopRow(java.util.Arrays.copyOf(last, last.length + 1)));
+      Filter keyFilter = io.basaltdb.engine.filter.Filters.rowKeys(distinct);
+      Filter own = PushedPredicate.all(spec.filters(), def, ctx);
+      scan.setFilter(own == null ? keyFilter : new io.basaltdb.engine.filter.FilterList(
+          io.basaltdb.engine.filter.FilterList.Operator.MUST_PASS_ALL, keyFilter, own));
+      scan.setCaching(Math.min(1000, distinct.size()));
+      java.util.Map<java.nio.ByteBuffer, Result> found = new java.util.HashMap<>();
+      try (ResultScanner s = table.getScanner(scan)) {
+        for (Result r : s) {
+          found.put(java.nio.ByteBuffer.wrap(r.row()), r);
+        }
+      }
+      List<Result> out = new ArrayList<>(keys.size());
+      for (byte[] k : keys) {
+        Result r = found.get(java.nio.ByteBuffer.wrap(k));
+        out.add(r != null ? r : new Result(k, List.of()));
+      }
+      return out;
     }
 
     private Scan scanFor(KeyRange range) {

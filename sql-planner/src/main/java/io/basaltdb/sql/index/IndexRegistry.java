@@ -47,6 +47,37 @@ public final class IndexRegistry {
     }
   }
 
+  /** A table definition and an index of it, compared by identity (both are immutable). */
+  private static final class LayoutKey {
+    private final io.basaltdb.sql.catalog.SqlTableDef def;
+    private final SqlIndexDef index;
+
+    LayoutKey(io.basaltdb.sql.catalog.SqlTableDef def, SqlIndexDef index) {
+      this.def = def;
+      this.index = index;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof LayoutKey k && k.def == def && k.index == index;
+    }
+
+    @Override
+    public int hashCode() {
+      return System.identityHashCode(def) * 31 + System.identityHashCode(index);
+    }
+  }
+
+  private final ConcurrentHashMap<LayoutKey, IndexLayout> layouts = new ConcurrentHashMap<>();
+
+  /** The layout of {@code index} for {@code def}, made once per pair (until the next DDL). */
+  public IndexLayout layout(io.basaltdb.sql.catalog.SqlTableDef def, SqlIndexDef index) {
+    if (layouts.size() > 1000) {
+      layouts.clear(); // definitions of connections long gone: start again
+    }
+    return layouts.computeIfAbsent(new LayoutKey(def, index), k -> new IndexLayout(def, index));
+  }
+
   /** Table {@code t}'s indexes. */
   public Indexes of(TableName t) {
     Indexes i = tables.get(t);
@@ -63,6 +94,7 @@ public final class IndexRegistry {
     i.lock.writeLock().lock();
     try {
       i.list = List.copyOf(list);
+      layouts.clear();
     } finally {
       i.lock.writeLock().unlock();
     }

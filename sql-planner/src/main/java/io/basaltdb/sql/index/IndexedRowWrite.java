@@ -55,7 +55,7 @@ public final class IndexedRowWrite {
     this.codec = def.keyCodec();
     this.writeTimestamp = writeTimestamp;
     for (SqlIndexDef i : indexes) {
-      layouts.add(new IndexLayout(def, i));
+      layouts.add(IndexRegistry.of(db).layout(def, i));
       indexTables.add(db.table(i.engineTable()));
     }
   }
