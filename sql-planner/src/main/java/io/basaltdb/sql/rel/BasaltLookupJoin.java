@@ -52,9 +52,39 @@ public final class BasaltLookupJoin extends SingleRel implements EnumerableRel {
     return new BasaltLookupJoin(getCluster(), traitSet, sole(inputs), join, right, plan);
   }
 
+  /**
+   * The join's rows per left row (one for a whole key) times the left rows as now estimated.
+   */
   @Override
   public double estimateRowCount(RelMetadataQuery mq) {
-    return mq.getRowCount(join);
+    double left = rowsNow(getInput(), mq);
+    if (plan.points() && plan.type() == org.apache.calcite.rel.core.JoinRelType.INNER) {
+      return left;
+    }
+    double joinLeft = Math.max(1, mq.getRowCount(join.getLeft()));
+    return Math.max(1, left * mq.getRowCount(join) / joinLeft);
+  }
+
+  /**
+   * A set of equivalent plans' rows as its best-informed member estimates them (the fewest):
+   * while Volcano plans, the metadata of a set is read from its first member and kept, so a
+   * left side that became one key's row after its filter was pushed still looked like the
+   * whole table, and lookups looked as dear as scans.
+   */
+  static double rowsNow(RelNode input, RelMetadataQuery mq) {
+    if (input instanceof org.apache.calcite.plan.volcano.RelSubset subset) {
+      double min = Double.MAX_VALUE;
+      for (RelNode r : subset.getRels()) {
+        Double n = mq.getRowCount(r);
+        if (n != null && n < min) {
+          min = n;
+        }
+      }
+      if (min < Double.MAX_VALUE) {
+        return min;
+      }
+    }
+    return mq.getRowCount(input);
   }
 
   /**
@@ -63,7 +93,7 @@ public final class BasaltLookupJoin extends SingleRel implements EnumerableRel {
    */
   @Override
   public RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
-    double left = mq.getRowCount(getInput());
+    double left = rowsNow(getInput(), mq);
     double perLookup = plan.index() != null ? 4 : plan.points() ? 1.5 : 2.5;
     double out = mq.getRowCount(this);
     double work = left * perLookup + out * 0.5;
