@@ -31,56 +31,65 @@ public final class Filters {
     }
   }
 
-  /** Rows in any of the ranges; between ranges the scan seeks to the next one (MultiRowRangeFilter). */
+  /**
+   * Rows in any of the ranges; between ranges the scan seeks to the next one
+   * (MultiRowRangeFilter). Ranges are found by binary search over their starts (overlapping
+   * ranges are merged first), so a scan of thousands of ranges stays cheap.
+   */
   public static Filter rowRanges(List<RowRange> ranges) {
     List<RowRange> sorted = new ArrayList<>(ranges);
     sorted.sort(Comparator.comparing(RowRange::start, Arrays::compareUnsigned));
-    return new Filter() {
+    List<RowRange> merged = new ArrayList<>();
+    for (RowRange r : sorted) {
+      RowRange last = merged.isEmpty() ? null : merged.get(merged.size() - 1);
+      if (last != null && (last.stop().length == 0
+          || Arrays.compareUnsigned(r.start(), last.stop()) <= 0)) {
+        byte[] stop = last.stop().length == 0 || r.stop().length == 0 ? new byte[0]
+            : Arrays.compareUnsigned(r.stop(), last.stop()) > 0 ? r.stop() : last.stop();
+        merged.set(merged.size() - 1, new RowRange(last.start(), stop));
+      } else {
+        merged.add(r);
+      }
+    }
+    byte[][] starts = new byte[merged.size()][];
+    for (int i = 0; i < starts.length; i++) {
+      starts[i] = merged.get(i).start();
+    }
+    return new Filter() { // no filterAllRemaining: a reversed scan meets the last range first
+      /** The last range starting at or before {@code row}, or -1. */
+      private int floor(byte[] row) {
+        int i = Arrays.binarySearch(starts, row, Arrays::compareUnsigned);
+        return i >= 0 ? i : -i - 2;
+      }
+
       @Override
       public boolean filterRowKey(byte[] row) {
-        for (RowRange r : sorted) {
-          if (r.contains(row)) {
-            return false;
-          }
-        }
-        return true;
+        int i = floor(row);
+        return i < 0 || !merged.get(i).contains(row);
       }
 
       @Override
       public byte[] nextRowHint(byte[] row) {
-        for (RowRange r : sorted) {
-          if (Arrays.compareUnsigned(r.start(), row) > 0) {
-            return r.start();
-          }
-        }
-        return null;
-      }
-
-      @Override
-      public boolean filterAllRemaining() {
-        return false;
+        int next = floor(row) + 1;
+        return next < starts.length ? starts[next] : null;
       }
     };
   }
 
   /**
    * Rows whose key is one of {@code keys} (sorted, distinct); between them the scan seeks to
-   * the next one, and past the last it ends: several point reads as one scan.
+   * the next one: several point reads as one scan (bound it by the first and last key).
    */
   public static Filter rowKeys(List<byte[]> keys) {
     byte[][] sorted = keys.toArray(new byte[0][]);
     return new Filter() {
-      private boolean past;
-
       private int search(byte[] row) {
         return Arrays.binarySearch(sorted, row, Arrays::compareUnsigned);
       }
 
       @Override
       public boolean filterRowKey(byte[] row) {
-        int i = search(row);
-        past = i < 0 && -i - 1 >= sorted.length;
-        return i < 0;
+        return search(row) < 0;
       }
 
       @Override
@@ -88,11 +97,6 @@ public final class Filters {
         int i = search(row);
         int next = i >= 0 ? i + 1 : -i - 1;
         return next < sorted.length ? sorted[next] : null;
-      }
-
-      @Override
-      public boolean filterAllRemaining() {
-        return past;
       }
     };
   }

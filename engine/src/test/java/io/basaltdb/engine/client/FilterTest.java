@@ -94,6 +94,22 @@ class FilterTest {
     rows(Filters.rowRanges(List.of(new Filters.RowRange(b("row099"), b("row100")))));
     long reads = db.blockCacheRequests() - before;
     assertTrue(reads < 40, "a seek hint skips the rows before the range: " + reads + " block reads");
+    // overlapping and touching ranges, and many of them (found by binary search)
+    assertEquals(List.of("row010", "row011", "row012", "row013", "row020"), rows(Filters.rowRanges(
+        List.of(new Filters.RowRange(b("row012"), b("row014")),
+            new Filters.RowRange(b("row010"), b("row013")),
+            new Filters.RowRange(b("row020"), b("row021"))))));
+    List<Filters.RowRange> many = new java.util.ArrayList<>();
+    List<String> want = new java.util.ArrayList<>();
+    for (int i = 1; i < 100; i += 3) {
+      String r = String.format("row%03d", i);
+      many.add(new Filters.RowRange(b(r), b(r + "\0")));
+      want.add(r);
+    }
+    java.util.Collections.shuffle(many, new java.util.Random(3));
+    assertEquals(want, rows(Filters.rowRanges(many)));
+    assertEquals(List.of("row005", "row007"), rows(Filters.rowKeys(List.of(b("row005"),
+        b("row007"), b("row500")))));
   }
 
   @Test

@@ -2,6 +2,7 @@ package io.basaltdb.sql.exec;
 
 import io.basaltdb.engine.InvalidArgumentException;
 import io.basaltdb.sql.catalog.SqlColumn;
+import io.basaltdb.sql.type.ColumnType;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
@@ -157,5 +158,34 @@ public final class ColumnValues {
       throw new WriteExecutor.NumericOverflowException("value " + v + " of " + what
           + " out of range for " + type);
     }
+  }
+
+  /** {@code a + b} in column type {@code type}: 22003 past its range. */
+  static Object add(ColumnType type, Object a, Object b) {
+    try {
+      return switch (type) {
+        case TINYINT -> (byte) inRange(sum(a, b), Byte.MIN_VALUE, Byte.MAX_VALUE, type);
+        case SMALLINT -> (short) inRange(sum(a, b), Short.MIN_VALUE, Short.MAX_VALUE, type);
+        case INTEGER -> (int) inRange(sum(a, b), Integer.MIN_VALUE, Integer.MAX_VALUE, type);
+        case BIGINT -> sum(a, b);
+        case REAL -> (Float) a + ((Number) b).floatValue();
+        case DOUBLE -> (Double) a + ((Number) b).doubleValue();
+        case DECIMAL -> ((BigDecimal) a).add(new BigDecimal(b.toString()));
+        default -> throw new InvalidArgumentException("cannot add to a " + type + " column");
+      };
+    } catch (ArithmeticException e) {
+      throw new WriteExecutor.NumericOverflowException("numeric value out of range for " + type);
+    }
+  }
+
+  private static long sum(Object a, Object b) {
+    return Math.addExact(((Number) a).longValue(), ((Number) b).longValue());
+  }
+
+  private static long inRange(long v, long min, long max, ColumnType type) {
+    if (v < min || v > max) {
+      throw new WriteExecutor.NumericOverflowException("numeric value " + v + " out of range for " + type);
+    }
+    return v;
   }
 }

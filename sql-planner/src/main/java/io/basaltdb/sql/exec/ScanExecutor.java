@@ -208,6 +208,17 @@ public final class ScanExecutor {
    * rebuilding: null (the caller falls back).
    */
   public Enumerator<Object[]> lookup(List<KeyRange> ranges, boolean points, String index) {
+    if (index == null && !points && ranges.size() > 1) {
+      // many key prefixes: one scan over them all, seeking from one to the next
+      List<io.basaltdb.engine.filter.Filters.RowRange> rr = new ArrayList<>(ranges.size());
+      for (KeyRange r : ranges) {
+        rr.add(new io.basaltdb.engine.filter.Filters.RowRange(r.start(), r.stop()));
+      }
+      KeyRange all = new KeyRange(ranges.get(0).start(), ranges.get(ranges.size() - 1).stop());
+      RowEnumerator e = new RowEnumerator(List.of(all), false, null, false);
+      e.rangesFilter = rr;
+      return e;
+    }
     if (index == null) {
       return new RowEnumerator(ranges, false, null, points);
     }
@@ -268,6 +279,8 @@ public final class ScanExecutor {
 
     /** The rows of the base keys an index gives, fetched by batched gets. */
     private final IndexKeys indexKeys;
+    /** Ranges read by one scan that seeks between them (a lookup join's key prefixes). */
+    private List<io.basaltdb.engine.filter.Filters.RowRange> rangesFilter;
 
     /** With {@code limits}, the spec's offset and fetch apply to these rows. */
     RowEnumerator(List<KeyRange> ranges, boolean limits) {
@@ -429,6 +442,11 @@ public final class ScanExecutor {
         }
       }
       Filter f = PushedPredicate.all(spec.filters(), def, ctx);
+      if (rangesFilter != null) {
+        Filter r = io.basaltdb.engine.filter.Filters.rowRanges(rangesFilter);
+        f = f == null ? r : new io.basaltdb.engine.filter.FilterList(
+            io.basaltdb.engine.filter.FilterList.Operator.MUST_PASS_ALL, r, f);
+      }
       if (f != null) {
         read.setFilter(f);
       }

@@ -23,7 +23,6 @@ import io.basaltdb.sql.pushdown.Operand;
 import io.basaltdb.sql.pushdown.WriteSpec;
 import io.basaltdb.sql.type.CellArray;
 import io.basaltdb.sql.type.ColumnType;
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -421,8 +420,8 @@ public final class WriteExecutor {
           throw new InvalidArgumentException("cannot add NULL to " + c.name()
               + " with an atomic increment");
         }
-        value = old[col] == null ? null : ColumnValues.fit(c, add(c.type(), old[col],
-            amounts[u]));
+        value = old[col] == null ? null
+            : ColumnValues.fit(c, ColumnValues.add(c.type(), old[col], amounts[u]));
         if (value == null) {
           continue; // NULL + n stays NULL
         }
@@ -558,7 +557,8 @@ public final class WriteExecutor {
       if (old == null) {
         return; // NULL (or a row deleted meanwhile) stays as it is
       }
-      Object sum = ColumnValues.fit(def.columns().get(col), add(type, type.fromCell(old), amount));
+      Object sum = ColumnValues.fit(def.columns().get(col),
+          ColumnValues.add(type, type.fromCell(old), amount));
       Put put = new Put(key);
       addCell(put, names.family(col), names.qualifier(col), type.toCell(sum));
       if (table.checkAndMutate(CheckAndMutate.newBuilder(key)
@@ -577,34 +577,6 @@ public final class WriteExecutor {
         + def.columns().get(col).name() + " (BIGINT) of " + def.table() + ": " + e.getMessage());
     o.initCause(e);
     return o;
-  }
-
-  private static Object add(ColumnType type, Object a, Object b) {
-    try {
-      return switch (type) {
-        case TINYINT -> (byte) inRange(sum(a, b), Byte.MIN_VALUE, Byte.MAX_VALUE, type);
-        case SMALLINT -> (short) inRange(sum(a, b), Short.MIN_VALUE, Short.MAX_VALUE, type);
-        case INTEGER -> (int) inRange(sum(a, b), Integer.MIN_VALUE, Integer.MAX_VALUE, type);
-        case BIGINT -> sum(a, b);
-        case REAL -> (Float) a + ((Number) b).floatValue();
-        case DOUBLE -> (Double) a + ((Number) b).doubleValue();
-        case DECIMAL -> ((BigDecimal) a).add(new BigDecimal(b.toString()));
-        default -> throw new InvalidArgumentException("cannot add to a " + type + " column");
-      };
-    } catch (ArithmeticException e) {
-      throw new NumericOverflowException("numeric value out of range for " + type);
-    }
-  }
-
-  private static long sum(Object a, Object b) {
-    return Math.addExact(((Number) a).longValue(), ((Number) b).longValue());
-  }
-
-  private static long inRange(long v, long min, long max, ColumnType type) {
-    if (v < min || v > max) {
-      throw new NumericOverflowException("numeric value " + v + " out of range for " + type);
-    }
-    return v;
   }
 
   /** A value out of its type's range (SQLState 22003). */

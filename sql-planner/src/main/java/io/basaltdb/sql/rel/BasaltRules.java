@@ -116,8 +116,6 @@ public final class BasaltRules {
 
   static void register(RelOptPlanner planner) {
     ALL.forEach(planner::addRule);
-    // a sort above a projection that reorders columns reaches the scan (an index's order)
-    planner.addRule(org.apache.calcite.rel.rules.CoreRules.SORT_PROJECT_TRANSPOSE);
   }
 
   private static boolean logical(BasaltScan scan) {
