@@ -66,7 +66,10 @@ public final class TpchBench {
     Path base = dir.resolve("tpch-" + System.nanoTime()).toAbsolutePath();
     Files.createDirectories(base);
     Class.forName("io.basaltdb.jdbc.BasaltDriver");
-    String basaltUrl = "jdbc:basalt:" + base.resolve("basalt") + ";durability=ASYNC";
+    // a statement may hold two thirds of the heap (the default, a quarter, is too little for
+    // the sorts of Q21's merge joins at scale factor 1 with -Xmx6g)
+    String basaltUrl = "jdbc:basalt:" + base.resolve("basalt") + ";durability=ASYNC"
+        + ";queryMemory=" + Runtime.getRuntime().maxMemory() / 3 * 2;
     String h2Url = "jdbc:h2:file:" + base.resolve("h2/db") + ";OPTIMIZE_REUSE_RESULTS=FALSE";
     try (Connection basalt = DriverManager.getConnection(basaltUrl);
         Connection ref = h2 ? DriverManager.getConnection(h2Url) : null) {

@@ -112,7 +112,7 @@ public final class BasaltRules {
 
   public static final List<RelOptRule> ALL =
       List.of(FILTER, PROJECT, SORT, AGGREGATE_COLUMNS, AGGREGATE, SNAPSHOT, PULL_FACTORS,
-          TO_BASALT, TO_ENUMERABLE, LookupJoinRule.INSTANCE);
+          TO_BASALT, TO_ENUMERABLE, LookupJoinRule.INSTANCE, LookupJoinRule.SWAPPED);
 
   static void register(RelOptPlanner planner) {
     ALL.forEach(planner::addRule);

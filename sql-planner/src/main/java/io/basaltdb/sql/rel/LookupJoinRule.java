@@ -32,8 +32,73 @@ final class LookupJoinRule extends RelRule<RuleConfig> {
               r -> r.operand(BasaltScan.class).predicate(LookupJoinRule::plainScan).noInputs()),
       LookupJoinRule::new).toRule();
 
+  /**
+   * An INNER join whose left side is the table scan that could be looked up: the same join with
+   * its sides swapped (under a projection restoring the column order), which {@link #INSTANCE}
+   * then offers as a lookup join. The heuristic join order of many-table queries puts the
+   * biggest table first; without this its rows could never be fetched by key from the rest.
+   */
+  static final RelOptRule SWAPPED = RuleConfig.of("BasaltLookupJoinSwapRule",
+      b -> b.operand(Join.class).predicate(j -> j.getConvention() == Convention.NONE
+              && j.getJoinType() == JoinRelType.INNER)
+          .inputs(l -> l.operand(BasaltScan.class).predicate(LookupJoinRule::plainScan)
+              .noInputs(), r -> r.operand(RelNode.class).anyInputs()),
+      Swap::new).toRule();
+
+  /** See {@link #SWAPPED}. */
+  static final class Swap extends RelRule<RuleConfig> {
+    Swap(RuleConfig config) {
+      super(config);
+    }
+
+    @Override
+    public void onMatch(RelOptRuleCall call) {
+      Join join = call.rel(0);
+      BasaltScan left = call.rel(1);
+      JoinInfo info = join.analyzeCondition();
+      if (info.leftKeys.isEmpty()) {
+        return;
+      }
+      // as seen from the other side: the scan's join columns must give a key or index prefix
+      if (best(left, info.rightKeys.toIntArray(), info.leftKeys.toIntArray()) == null) {
+        return;
+      }
+      RelNode swapped = org.apache.calcite.rel.rules.JoinCommuteRule.swap(join, false,
+          call.builder());
+      if (swapped != null) {
+        call.transformTo(swapped);
+      }
+    }
+  }
+
   LookupJoinRule(RuleConfig config) {
     super(config);
+  }
+
+  /**
+   * The best lookup into {@code right}'s table for join pairs ({@code leftKeys[j]},
+   * {@code rightKeys[j]}): the whole primary key, else the longest prefix of the key or of an
+   * index, the key first on ties; null when the join gives none.
+   */
+  private static Lookup best(BasaltScan right, int[] leftKeys, int[] rightKeys) {
+    SqlTableDef def = right.definition();
+    List<Integer> rightCols = right.spec().columns();
+    List<SqlColumn> keyColumns = def.keyColumns();
+    int[] keyOrder = new int[keyColumns.size()];
+    for (int k = 0; k < keyOrder.length; k++) {
+      keyOrder[k] = def.columns().indexOf(keyColumns.get(k));
+    }
+    Lookup best = prefix(null, keyOrder, rightCols, leftKeys, rightKeys);
+    if (best != null && best.columns.size() == keyOrder.length) {
+      return best;
+    }
+    for (IndexLayout index : right.basaltTable().indexes()) {
+      Lookup l = prefix(index.index().name(), index.columns(), rightCols, leftKeys, rightKeys);
+      if (l != null && (best == null || l.columns.size() > best.columns.size())) {
+        best = l;
+      }
+    }
+    return best;
   }
 
   /** A logical scan of rows with at most filters and a projection pushed into it. */
@@ -57,29 +122,15 @@ final class LookupJoinRule extends RelRule<RuleConfig> {
     if (info.leftKeys.isEmpty() || (!info.isEqui() && type != JoinRelType.INNER)) {
       return;
     }
-    SqlTableDef def = right.definition();
     List<Integer> rightCols = right.spec().columns();
     int[] leftKeys = info.leftKeys.toIntArray();
     int[] rightKeys = info.rightKeys.toIntArray();
-    List<SqlColumn> keyColumns = def.keyColumns();
-    int[] keyOrder = new int[keyColumns.size()];
-    for (int k = 0; k < keyOrder.length; k++) {
-      keyOrder[k] = def.columns().indexOf(keyColumns.get(k));
-    }
-    Lookup best = prefix(null, keyOrder, rightCols, leftKeys, rightKeys);
-    boolean points = best != null && best.columns.size() == keyOrder.length;
-    if (!points) {
-      for (IndexLayout index : right.basaltTable().indexes()) {
-        Lookup l = prefix(index.index().name(), index.columns(), rightCols, leftKeys,
-            rightKeys);
-        if (l != null && (best == null || l.columns.size() > best.columns.size())) {
-          best = l;
-        }
-      }
-    }
+    Lookup best = best(right, leftKeys, rightKeys);
     if (best == null) {
       return;
     }
+    boolean points = best.index == null
+        && best.columns.size() == right.definition().keyColumns().size();
     LookupJoins.Plan plan = new LookupJoins.Plan(best.index,
         best.columns.stream().mapToInt(Integer::intValue).toArray(),
         best.left.stream().mapToInt(Integer::intValue).toArray(),
