@@ -133,39 +133,19 @@ class MultiRegionWriteTest {
       Table a = db.table("a");
       Table b = db.table("b");
       org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
-          java.time.Duration.ofSeconds(120), () -> {
-            List<Thread> threads = new java.util.ArrayList<>();
-            java.util.concurrent.atomic.AtomicReference<Throwable> failure =
-                new java.util.concurrent.atomic.AtomicReference<>();
-            for (int w = 0; w < 4; w++) {
-              java.util.Random rnd = new java.util.Random(seed + w);
-              int id = w;
-              threads.add(new Thread(() -> {
-                try {
-                  for (int i = 0; i < 1500; i++) {
-                    String row = "r" + rnd.nextInt(20);
-                    String v = id + "-" + i;
-                    Durability d = rnd.nextBoolean() ? Durability.SYNC : Durability.ASYNC;
-                    RowChange ca = new RowChange(a, put(row, v, d));
-                    RowChange cb = new RowChange(b, put(row, v, d));
-                    db.mutateAtomically(rnd.nextBoolean() ? List.of(ca, cb) : List.of(cb, ca));
-                    if (rnd.nextInt(10) == 0) {
-                      a.put(put("single" + rnd.nextInt(5), v, Durability.ASYNC));
-                    }
-                  }
-                } catch (Throwable t) {
-                  failure.compareAndSet(null, t);
-                }
-              }));
+          java.time.Duration.ofSeconds(120), () -> runWriters(4, seed, (rnd, id) -> {
+            for (int i = 0; i < 1500; i++) {
+              String row = "r" + rnd.nextInt(20);
+              String v = id + "-" + i;
+              Durability d = rnd.nextBoolean() ? Durability.SYNC : Durability.ASYNC;
+              RowChange ca = new RowChange(a, put(row, v, d));
+              RowChange cb = new RowChange(b, put(row, v, d));
+              db.mutateAtomically(rnd.nextBoolean() ? List.of(ca, cb) : List.of(cb, ca));
+              if (rnd.nextInt(10) == 0) {
+                a.put(put("single" + rnd.nextInt(5), v, Durability.ASYNC));
+              }
             }
-            threads.forEach(Thread::start);
-            for (Thread t : threads) {
-              t.join();
-            }
-            if (failure.get() != null) {
-              throw new AssertionError("seed " + seed, failure.get());
-            }
-          });
+          }));
       for (int r = 0; r < 20; r++) {
         assertEquals(value(a, "r" + r), value(b, "r" + r), "row r" + r + ", seed " + seed);
       }
