@@ -310,4 +310,58 @@ class IndexMaintenanceTest extends SqlTestBase {
     assertEquals(SqlIndexDef.State.ACTIVE, index("IA").state());
     assertEquals(2, verify("IA").entries());
   }
+
+  /**
+   * Four connections insert rows with the same value of a UNIQUE column at once, round after
+   * round: exactly one wins each round, the others get 23505 and leave nothing behind.
+   */
+  @Test
+  void concurrentInsertsOfOneUniqueValueHaveOneWinner() throws Exception {
+    createTable();
+    update("CREATE UNIQUE INDEX ua ON t (a)");
+    int rounds = 60;
+    int writers = 4;
+    java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(writers);
+    java.util.concurrent.atomic.AtomicIntegerArray wins =
+        new java.util.concurrent.atomic.AtomicIntegerArray(rounds);
+    java.util.concurrent.atomic.AtomicReference<Throwable> failure =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    List<Thread> threads = new ArrayList<>();
+    for (int w = 0; w < writers; w++) {
+      int id = w;
+      threads.add(new Thread(() -> {
+        try (java.sql.Connection conn = io.basaltdb.sql.jdbc.BasaltConnections.open(db);
+            Statement st = conn.createStatement()) {
+          for (int r = 0; r < rounds; r++) {
+            start.await();
+            try {
+              st.executeUpdate("INSERT INTO t (id, a) VALUES (" + (r * writers + id) + ", 'v"
+                  + r + "')");
+              wins.incrementAndGet(r);
+            } catch (SQLException e) {
+              if (!"23505".equals(e.getSQLState())) {
+                throw e;
+              }
+            }
+          }
+        } catch (Throwable t) {
+          failure.compareAndSet(null, t);
+          start.reset();
+        }
+      }));
+    }
+    threads.forEach(Thread::start);
+    for (Thread t : threads) {
+      t.join();
+    }
+    if (failure.get() != null) {
+      throw new AssertionError(failure.get());
+    }
+    for (int r = 0; r < rounds; r++) {
+      assertEquals(1, wins.get(r), "round " + r + ": one winner");
+    }
+    assertEquals(List.of(String.valueOf(rounds)), rows("SELECT COUNT(*) FROM t"),
+        "the losers wrote nothing");
+    assertEquals(rounds, verify("UA").entries());
+  }
 }
