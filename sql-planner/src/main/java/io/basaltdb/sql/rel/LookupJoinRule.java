@@ -141,7 +141,8 @@ final class LookupJoinRule extends RelRule<RuleConfig> {
         join.getTraitSet().replace(EnumerableConvention.INSTANCE), left, join, right, plan);
     if (!info.isEqui()) {
       lookup = call.builder().push(lookup)
-          .filter(info.getRemaining(join.getCluster().getRexBuilder())).build();
+          .filter(org.apache.calcite.rex.RexUtil.composeConjunction(
+              join.getCluster().getRexBuilder(), info.nonEquiConditions)).build();
     }
     call.transformTo(lookup);
   }
