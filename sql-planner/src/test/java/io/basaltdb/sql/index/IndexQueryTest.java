@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Queries answered through secondary indexes: EXPLAIN names the index and its ranges when
  * its leading columns are bound, and random queries give the same rows as on an identical
- * table without indexes.
+ * table without indexes and as H2 with the same indexes.
  */
 class IndexQueryTest extends SqlTestBase {
   private void load(long seed) throws SQLException {
@@ -26,12 +26,17 @@ class IndexQueryTest extends SqlTestBase {
           + "c DOUBLE, f.d BIGINT)");
     }
     Random r = new Random(seed);
+    try (Statement st = h2.createStatement()) {
+      st.executeUpdate("CREATE TABLE t (id INTEGER PRIMARY KEY, a VARCHAR(10), b INTEGER, "
+          + "c DOUBLE, d BIGINT)");
+    }
     try (PreparedStatement t = c.prepareStatement("UPSERT INTO t VALUES (?, ?, ?, ?, ?)");
-        PreparedStatement u = c.prepareStatement("UPSERT INTO u VALUES (?, ?, ?, ?, ?)")) {
+        PreparedStatement u = c.prepareStatement("UPSERT INTO u VALUES (?, ?, ?, ?, ?)");
+        PreparedStatement h = h2.prepareStatement("INSERT INTO t VALUES (?, ?, ?, ?, ?)")) {
       for (int i = 0; i < 1500; i++) {
         Object[] row = {i, r.nextInt(10) == 0 ? null : "k" + r.nextInt(60),
             r.nextInt(10) == 0 ? null : r.nextInt(100) - 50, r.nextDouble(), (long) i * 3};
-        for (PreparedStatement p : List.of(t, u)) {
+        for (PreparedStatement p : List.of(t, u, h)) {
           for (int k = 0; k < row.length; k++) {
             p.setObject(k + 1, row[k]);
           }
@@ -40,10 +45,28 @@ class IndexQueryTest extends SqlTestBase {
       }
       t.executeBatch();
       u.executeBatch();
+      h.executeBatch();
     }
     update("CREATE INDEX ia ON t (a)");
     update("CREATE INDEX ib ON t (b DESC, a) INCLUDE (c)");
     update("CREATE UNIQUE INDEX ud ON t (d)");
+    try (Statement st = h2.createStatement()) { // the same indexes in H2 (it has no INCLUDE)
+      st.executeUpdate("CREATE INDEX ia ON t (a)");
+      st.executeUpdate("CREATE INDEX ib ON t (b DESC, a, c)");
+      st.executeUpdate("CREATE UNIQUE INDEX ud ON t (d)");
+    }
+  }
+
+  private java.sql.Connection h2;
+
+  @org.junit.jupiter.api.BeforeEach
+  void openH2() throws SQLException {
+    h2 = java.sql.DriverManager.getConnection("jdbc:h2:mem:idx" + System.nanoTime());
+  }
+
+  @org.junit.jupiter.api.AfterEach
+  void closeH2() throws SQLException {
+    h2.close();
   }
 
   private String explain(String sql) throws SQLException {
@@ -100,7 +123,10 @@ class IndexQueryTest extends SqlTestBase {
       };
       List<String> want = sorted(rows(select.replace("%s", "u")));
       String sql = select.replace("%s", "t");
-      assertEquals(want, sorted(rows(sql)), sql + " (seed " + seed + ")");
+      List<String> got = sorted(rows(sql));
+      assertEquals(want, got, sql + " (seed " + seed + ")");
+      assertEquals(sorted(io.basaltdb.sql.SqlTestSupport.rows(h2, sql)), got,
+          "H2 with the same indexes: " + sql + " (seed " + seed + ")");
       viaIndex += explain(sql).contains("index=") ? 1 : 0;
     }
     assertTrue(viaIndex > 50, "queries through an index: " + viaIndex);
