@@ -127,7 +127,7 @@ final class IndexDdl {
     try {
       catalog.putIndex(index);
       registry.set(t, catalog.indexes(t));
-      IndexBuilder.build(db, def, index, rows -> { });
+      IndexBuilder.build(db, def, index, progress(index));
       catalog.putIndex(index.withState(SqlIndexDef.State.ACTIVE));
       registry.set(t, catalog.indexes(t));
     } catch (RuntimeException e) {
@@ -140,6 +140,21 @@ final class IndexDdl {
     } finally {
       registry.endBuild(t, index.name());
     }
+  }
+
+  /**
+   * A build's progress, once a second, on standard error when the process asks for it
+   * ({@code -Dbasalt.progress=stderr}, as {@code bin/basalt sql} runs): the shell that typed
+   * CREATE INDEX shows how far it is; an application embedding the driver sees nothing.
+   */
+  private static java.util.function.LongConsumer progress(SqlIndexDef index) {
+    if (!"stderr".equals(System.getProperty("basalt.progress"))) {
+      return rows -> { };
+    }
+    long start = System.nanoTime();
+    return rows -> System.err.printf(java.util.Locale.ROOT,
+        "CREATE INDEX %s ON %s: %,d rows indexed in %.1f s%n", index.name(), index.table(),
+        rows, (System.nanoTime() - start) / 1e9);
   }
 
   private static void drop(Database db, SqlCatalog catalog, SqlIndexDef index) {

@@ -364,4 +364,32 @@ class IndexMaintenanceTest extends SqlTestBase {
         "the losers wrote nothing");
     assertEquals(rounds, verify("UA").entries());
   }
+
+  /** With -Dbasalt.progress=stderr (bin/basalt sql), a build says how far it got. */
+  @Test
+  void aBuildReportsItsProgressWhenAsked() throws SQLException {
+    createTable();
+    update("INSERT INTO t (id, a) VALUES (1, 'x'), (2, 'y'), (3, 'z')");
+    java.io.PrintStream saved = System.err;
+    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+    System.setProperty("basalt.progress", "stderr");
+    System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+    try {
+      update("CREATE INDEX ia ON t (a)");
+    } finally {
+      System.setErr(saved);
+      System.clearProperty("basalt.progress");
+    }
+    String text = err.toString(java.nio.charset.StandardCharsets.UTF_8);
+    assertTrue(text.contains("CREATE INDEX IA ON default:T: 3 rows indexed"), text);
+    err.reset();
+    System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+    try {
+      update("CREATE INDEX ib ON t (b)");
+    } finally {
+      System.setErr(saved);
+    }
+    assertFalse(err.toString(java.nio.charset.StandardCharsets.UTF_8).contains("CREATE INDEX"),
+        "an application embedding the driver is not told");
+  }
 }
