@@ -8,7 +8,6 @@ import io.basaltdb.engine.Table;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.index.IndexLayout;
 import io.basaltdb.sql.index.IndexRegistry;
-import io.basaltdb.sql.index.SqlIndexDef;
 import io.basaltdb.sql.pushdown.KeyRange;
 import io.basaltdb.sql.pushdown.ScanSpec;
 import java.util.List;
@@ -76,20 +75,18 @@ final class IndexKeys implements AutoCloseable {
    */
   static IndexKeys open(Database db, SqlTableDef def, String name, List<KeyRange> given,
       long asOf, java.util.Collection<Integer> read, ScanSpec spec, DataContext ctx) {
-    for (SqlIndexDef i : IndexRegistry.of(db).of(def.table()).list()) {
-      if (i.name().equals(name) && i.state() == SqlIndexDef.State.ACTIVE) {
-        IndexLayout layout = IndexRegistry.of(db).layout(def, i);
-        List<KeyRange> ranges = given != null ? given
-            : spec.index().keys().bind(layout.keyDefinition(), ctx);
-        if (!covers(def, layout, read)) {
-          return new IndexKeys(db.table(i.engineTable()), layout, ranges, asOf, null, null);
-        }
-        return new IndexKeys(db.table(i.engineTable()), layout, ranges, asOf,
-            io.basaltdb.sql.catalog.CellNames.of(def),
-            io.basaltdb.sql.pushdown.PushedPredicate.all(spec.filters(), def, ctx));
-      }
+    IndexLayout layout = IndexRegistry.of(db).active(def, name);
+    if (layout == null) {
+      return null;
     }
-    return null;
+    Table table = db.table(layout.index().engineTable());
+    List<KeyRange> ranges = given != null ? given
+        : spec.index().keys().bind(layout.keyDefinition(), ctx);
+    if (!covers(def, layout, read)) {
+      return new IndexKeys(table, layout, ranges, asOf, null, null);
+    }
+    return new IndexKeys(table, layout, ranges, asOf, io.basaltdb.sql.catalog.CellNames.of(def),
+        io.basaltdb.sql.pushdown.PushedPredicate.all(spec.filters(), def, ctx));
   }
 
   /** The next row (covering index), filtered; null after the last. */

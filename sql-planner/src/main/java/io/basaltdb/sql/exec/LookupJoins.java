@@ -5,7 +5,6 @@ import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.index.IndexLayout;
 import io.basaltdb.sql.index.IndexRegistry;
-import io.basaltdb.sql.index.SqlIndexDef;
 import io.basaltdb.sql.pushdown.KeyConditions;
 import io.basaltdb.sql.pushdown.KeyRange;
 import io.basaltdb.sql.pushdown.Operand;
@@ -115,16 +114,9 @@ public final class LookupJoins {
       this.plan = plan;
       this.executor = new ScanExecutor(db, def, right, root,
           ConnectionSettings.of(root).readTimestamp());
-      SqlTableDef k = def;
-      if (plan.index() != null) {
-        k = null;
-        for (SqlIndexDef i : IndexRegistry.of(db).of(def.table()).list()) {
-          if (i.name().equals(plan.index()) && i.state() == SqlIndexDef.State.ACTIVE) {
-            k = IndexRegistry.of(db).layout(def, i).keyDefinition();
-          }
-        }
-      }
-      keyed = k;
+      IndexLayout index = plan.index() == null ? null
+          : IndexRegistry.of(db).active(def, plan.index());
+      keyed = plan.index() == null ? def : index == null ? null : index.keyDefinition();
       throughIndex = plan.index() != null;
     }
 

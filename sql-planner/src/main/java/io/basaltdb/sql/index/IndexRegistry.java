@@ -78,6 +78,19 @@ public final class IndexRegistry {
     return layouts.computeIfAbsent(new LayoutKey(def, index), k -> new IndexLayout(def, index));
   }
 
+  /**
+   * The layout of {@code def}'s index {@code name} when it is ACTIVE now, else null (dropped,
+   * or being built or rebuilt: queries must not use it).
+   */
+  public IndexLayout active(io.basaltdb.sql.catalog.SqlTableDef def, String name) {
+    for (SqlIndexDef i : of(def.table()).list()) {
+      if (i.name().equals(name) && i.state() == SqlIndexDef.State.ACTIVE) {
+        return layout(def, i);
+      }
+    }
+    return null;
+  }
+
   /** Table {@code t}'s indexes. */
   public Indexes of(TableName t) {
     Indexes i = tables.get(t);

@@ -403,13 +403,10 @@ public final class BasaltRules {
       List<RelFieldCollation> fcs = sort.getCollation().getFieldCollations();
       if (!fcs.isEmpty() && scan.spec().index() != null) {
         // rows found through an index come in its order, not the key's
-        if (inIndexOrder(scan, fcs)) {
-          Operand offset = sort.offset == null ? null : Operand.of(sort.offset, ColumnType.BIGINT);
-          Operand fetch = sort.fetch == null ? null : Operand.of(sort.fetch, ColumnType.BIGINT);
-          if ((sort.offset == null || offset != null) && (sort.fetch == null || fetch != null)) {
-            call.transformTo(scan.with(scan.spec().withOrder(offset, fetch, false),
-                scan.getTraitSet().replace(sort.getCollation())));
-          }
+        Operand[] limits = limits(sort);
+        if (limits != null && inIndexOrder(scan, fcs)) {
+          call.transformTo(scan.with(scan.spec().withOrder(limits[0], limits[1], false),
+              scan.getTraitSet().replace(sort.getCollation())));
         }
         return;
       }
@@ -438,15 +435,27 @@ public final class BasaltRules {
           reversed = rev;
         }
       }
-      Operand offset = sort.offset == null ? null : Operand.of(sort.offset, ColumnType.BIGINT);
-      Operand fetch = sort.fetch == null ? null : Operand.of(sort.fetch, ColumnType.BIGINT);
-      if ((sort.offset != null && offset == null) || (sort.fetch != null && fetch == null)) {
+      Operand[] limits = limits(sort);
+      if (limits == null) {
         return;
       }
-      ScanSpec s = fcs.isEmpty() ? scan.spec().withLimit(offset, fetch, reversed)
-          : scan.spec().withOrder(offset, fetch, reversed);
+      ScanSpec s = fcs.isEmpty() ? scan.spec().withLimit(limits[0], limits[1], reversed)
+          : scan.spec().withOrder(limits[0], limits[1], reversed);
       call.transformTo(scan.with(s, scan.getTraitSet().replace(sort.getCollation())));
     }
+  }
+
+  /**
+   * A sort's offset and fetch as operands (each null when absent), or null when either is
+   * something a scan cannot take (not a literal or parameter).
+   */
+  private static Operand[] limits(Sort sort) {
+    Operand offset = sort.offset == null ? null : Operand.of(sort.offset, ColumnType.BIGINT);
+    Operand fetch = sort.fetch == null ? null : Operand.of(sort.fetch, ColumnType.BIGINT);
+    if ((sort.offset != null && offset == null) || (sort.fetch != null && fetch == null)) {
+      return null;
+    }
+    return new Operand[] {offset, fetch};
   }
 
   /**
@@ -458,15 +467,14 @@ public final class BasaltRules {
     if (!scan.spec().keys().isNone() || scan.spec().index() != null) {
       return;
     }
-    Operand offset = sort.offset == null ? null : Operand.of(sort.offset, ColumnType.BIGINT);
-    Operand fetch = sort.fetch == null ? null : Operand.of(sort.fetch, ColumnType.BIGINT);
-    if ((sort.offset != null && offset == null) || (sort.fetch != null && fetch == null)) {
+    Operand[] limits = limits(sort);
+    if (limits == null) {
       return;
     }
     for (io.basaltdb.sql.index.IndexLayout index : scan.basaltTable().indexes()) {
       if (inIndexOrder(index, KeyConditions.NONE, scan.spec().columns(), fcs)) {
         ScanSpec s = scan.spec().withIndex(new ScanSpec.IndexAccess(index.index().name(),
-            KeyConditions.NONE)).withOrder(offset, fetch, false);
+            KeyConditions.NONE)).withOrder(limits[0], limits[1], false);
         call.transformTo(scan.with(s, scan.getTraitSet().replace(sort.getCollation())));
       }
     }
