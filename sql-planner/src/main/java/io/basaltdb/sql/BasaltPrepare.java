@@ -60,6 +60,7 @@ public class BasaltPrepare extends CalcitePrepareImpl {
       List<org.apache.calcite.plan.RelOptRule> rules,
       org.apache.calcite.rel.metadata.RelMetadataProvider metadata) {
     return (planner, rel, traits, materializations, lattices) -> {
+      io.basaltdb.sql.rel.MetadataHandlers.startCompiling(); // the search asks metadata often
       org.apache.calcite.tools.Program program;
       if (org.apache.calcite.plan.RelOptUtil.countJoins(rel) < HEURISTIC_JOINS) {
         program = org.apache.calcite.tools.Programs.ofRules(rules);
@@ -217,6 +218,34 @@ public class BasaltPrepare extends CalcitePrepareImpl {
     return s;
   }
 
+  /**
+   * Calcite's planner as {@code CalcitePrepareImpl} makes it (executor, convention and
+   * collation traits, top-down option, default rules, the test hook), but its default rules
+   * registered only when something is planned by it ({@link DeferredRulesPlanner}).
+   */
+  @Override
+  protected RelOptPlanner createPlanner(CalcitePrepare.Context prepareContext,
+      org.apache.calcite.plan.Context externalContext,
+      org.apache.calcite.plan.RelOptCostFactory costFactory) {
+    org.apache.calcite.plan.Context context = externalContext != null ? externalContext
+        : org.apache.calcite.plan.Contexts.of(prepareContext.config());
+    boolean materializations = prepareContext.config().materializationsEnabled();
+    DeferredRulesPlanner[] made = new DeferredRulesPlanner[1];
+    made[0] = new DeferredRulesPlanner(costFactory, context,
+        () -> org.apache.calcite.plan.RelOptUtil.registerDefaultRules(made[0],
+            materializations, enableBindable));
+    DeferredRulesPlanner planner = made[0];
+    planner.setExecutor(new org.apache.calcite.rex.RexExecutorImpl(
+        org.apache.calcite.DataContexts.EMPTY));
+    planner.addRelTraitDef(org.apache.calcite.plan.ConventionTraitDef.INSTANCE);
+    if (org.apache.calcite.config.CalciteSystemProperty.ENABLE_COLLATION_TRAIT.value()) {
+      planner.addRelTraitDef(org.apache.calcite.rel.RelCollationTraitDef.INSTANCE);
+    }
+    planner.setTopDownOpt(prepareContext.config().topDownOpt());
+    org.apache.calcite.runtime.Hook.PLANNER.run(planner);
+    return planner;
+  }
+
   @Override
   protected CalcitePreparingStmt getPreparingStmt(CalcitePrepare.Context context,
       Type elementType, CalciteCatalogReader catalogReader, RelOptPlanner planner) {
@@ -282,18 +311,19 @@ public class BasaltPrepare extends CalcitePrepareImpl {
        * Calcite's standard program, but joins of {@link #HEURISTIC_JOINS} or more are ordered
        * by its heuristic (MultiJoin and LoptOptimizeJoinRule) instead of the planner's
        * exhaustive search, which took 3 to 14 seconds to plan TPC-H's five- and six-table
-       * joins (their execution: 0.1 to 0.2 s).
+       * joins (their execution: 0.1 to 0.2 s). A statement the short path takes as it comes
+       * never makes this program ({@link ShortPath#first}).
        */
       @Override
       protected org.apache.calcite.tools.Program getProgram() {
         var metadata = io.basaltdb.sql.rel.JoinCardinality.PROVIDER;
-        return org.apache.calcite.tools.Programs.sequence(
+        return ShortPath.first(() -> org.apache.calcite.tools.Programs.sequence(
             org.apache.calcite.tools.Programs.subQuery(metadata),
             org.apache.calcite.tools.Programs.decorrelate(),
             org.apache.calcite.tools.Programs.measure(metadata),
             org.apache.calcite.tools.Programs.trim(),
             new ShortPath(joinOrder(joinRules(planner), metadata)),
-            org.apache.calcite.tools.Programs.calc(metadata));
+            org.apache.calcite.tools.Programs.calc(metadata)));
       }
     };
   }

@@ -20,7 +20,15 @@ import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.core.Values;
 import org.apache.calcite.rel.logical.LogicalSnapshot;
-import org.apache.calcite.rel.rules.CoreRules;
+import io.basaltdb.sql.rel.JoinCardinality;
+import org.apache.calcite.adapter.enumerable.EnumerableFilterToCalcRule;
+import org.apache.calcite.adapter.enumerable.EnumerableProjectToCalcRule;
+import org.apache.calcite.rel.rules.CalcMergeRule;
+import org.apache.calcite.rel.rules.FilterMergeRule;
+import org.apache.calcite.rel.rules.ProjectMergeRule;
+import org.apache.calcite.rel.rules.ProjectRemoveRule;
+import org.apache.calcite.rel.rules.ReduceExpressionsRule;
+import org.apache.calcite.rel.rules.SortProjectTransposeRule;
 import org.apache.calcite.rex.RexOver;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.tools.Program;
@@ -44,17 +52,53 @@ final class ShortPath implements Program {
 
   private static final HepProgram PUSHDOWN = new HepProgramBuilder()
       .addMatchOrder(HepMatchOrder.BOTTOM_UP)
-      .addRuleCollection(List.of(CoreRules.FILTER_REDUCE_EXPRESSIONS,
-          CoreRules.FILTER_MERGE, CoreRules.PROJECT_MERGE,
-          CoreRules.PROJECT_REMOVE, BasaltRules.PULL_FACTORS, BasaltRules.SNAPSHOT,
-          BasaltRules.FILTER, BasaltRules.PROJECT, CoreRules.SORT_PROJECT_TRANSPOSE,
-          BasaltRules.SORT))
+      .addRuleCollection(List.of(
+          ReduceExpressionsRule.FilterReduceExpressionsRule.FilterReduceExpressionsRuleConfig
+              .DEFAULT.toRule(),
+          FilterMergeRule.Config.DEFAULT.toRule(), ProjectMergeRule.Config.DEFAULT.toRule(),
+          ProjectRemoveRule.Config.DEFAULT.toRule(), BasaltRules.PULL_FACTORS,
+          BasaltRules.SNAPSHOT, BasaltRules.FILTER, BasaltRules.PROJECT,
+          SortProjectTransposeRule.Config.DEFAULT.toRule(), BasaltRules.SORT))
+      .build();
+
+  /**
+   * What Calcite's calc program ({@code Programs.calc}) does to an enumerable plan without
+   * logical operators, which is what the short path makes: filters and projections to calcs,
+   * adjacent calcs merged; its other rules match only logical operators.
+   */
+  private static final HepProgram CALC = new HepProgramBuilder()
+      .addRuleInstance(EnumerableFilterToCalcRule.Config.DEFAULT.toRule())
+      .addRuleInstance(EnumerableProjectToCalcRule.Config.DEFAULT.toRule())
+      .addRuleInstance(CalcMergeRule.Config.DEFAULT.toRule())
       .build();
 
   private final Program search;
 
   ShortPath(Program search) {
     this.search = search;
+  }
+
+  /**
+   * The whole program of a statement: one the short path takes as it comes from the SQL (no
+   * sub-query, correlation or measure for Calcite's first steps to rewrite) is trimmed, pushed
+   * down, translated and turned to calcs here, with rule objects of its own: Calcite's rule
+   * catalogues, which its programs use, build some two hundred rules when first used (most
+   * of a fresh JVM's first INSERT). Anything else runs {@code standard}, made when needed.
+   */
+  static Program first(java.util.function.Supplier<Program> standard) {
+    return (planner, rel, traits, materializations, lattices) -> {
+      if (!"false".equals(System.getProperty(SWITCH)) && eligible(rel) && plain(rel)) {
+        RelNode trimmed = new org.apache.calcite.sql2rel.RelFieldTrimmer(null,
+            org.apache.calcite.rel.core.RelFactories.LOGICAL_BUILDER.create(rel.getCluster(),
+                null)).trim(rel);
+        RelNode planned = EnumerableTranslation.of(hep(PUSHDOWN, trimmed));
+        if (planned != null && planned.getTraitSet().satisfies(traits)) {
+          USED.incrementAndGet();
+          return calc(planned);
+        }
+      }
+      return standard.get().run(planner, rel, traits, materializations, lattices);
+    };
   }
 
   @Override
@@ -68,6 +112,66 @@ final class ShortPath implements Program {
       }
     }
     return search.run(planner, rel, requiredOutputTraits, materializations, lattices);
+  }
+
+  /** As Calcite's calc program runs it: no DAG, the statement's metadata providers. */
+  private static RelNode calc(RelNode rel) {
+    HepPlanner hep = new HepPlanner(CALC, null, true, null,
+        org.apache.calcite.plan.RelOptCostImpl.FACTORY);
+    List<org.apache.calcite.rel.metadata.RelMetadataProvider> providers =
+        new java.util.ArrayList<>(List.of(JoinCardinality.PROVIDER));
+    hep.registerMetadataProviders(providers);
+    rel.getCluster().setMetadataProvider(
+        org.apache.calcite.rel.metadata.ChainedRelMetadataProvider.of(providers));
+    hep.setRoot(rel);
+    return hep.findBestExp();
+  }
+
+  /**
+   * No sub-query, correlation or measure in any expression or operator: nothing Calcite's
+   * sub-query, decorrelation and measure programs would change.
+   */
+  static boolean plain(RelNode rel) {
+    if (!rel.getVariablesSet().isEmpty()) {
+      return false;
+    }
+    var finder = new org.apache.calcite.rex.RexShuttle() {
+      boolean found;
+
+      @Override
+      public org.apache.calcite.rex.RexNode visitSubQuery(
+          org.apache.calcite.rex.RexSubQuery subQuery) {
+        found = true;
+        return subQuery;
+      }
+
+      @Override
+      public org.apache.calcite.rex.RexNode visitCorrelVariable(
+          org.apache.calcite.rex.RexCorrelVariable variable) {
+        found = true;
+        return variable;
+      }
+
+      @Override
+      public org.apache.calcite.rex.RexNode visitCall(org.apache.calcite.rex.RexCall call) {
+        if (call.getKind() == org.apache.calcite.sql.SqlKind.M2V
+            || call.getKind() == org.apache.calcite.sql.SqlKind.AGG_M2V) {
+          found = true;
+          return call;
+        }
+        return super.visitCall(call);
+      }
+    };
+    rel.accept(finder);
+    if (finder.found) {
+      return false;
+    }
+    for (RelNode in : rel.getInputs()) {
+      if (!plain(in)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static RelNode hep(HepProgram program, RelNode rel) {

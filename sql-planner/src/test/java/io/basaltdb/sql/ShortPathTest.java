@@ -90,6 +90,25 @@ class ShortPathTest extends TemporaryDatabaseTest {
     }
   }
 
+  /**
+   * A statement the short path takes never registers the planner's default rules (nor makes
+   * Calcite's standard program); one it does not take does.
+   */
+  @Test
+  void theShortPathLeavesTheRuleCataloguesAlone() throws SQLException {
+    System.setProperty(ShortPath.SWITCH, "true");
+    for (String sql : SHORT) {
+      long registered = DeferredRulesPlanner.REGISTERED.get();
+      rows(sql);
+      assertEquals(registered, DeferredRulesPlanner.REGISTERED.get(), sql);
+    }
+    for (String sql : SEARCHED) {
+      long registered = DeferredRulesPlanner.REGISTERED.get();
+      rows(sql);
+      assertTrue(DeferredRulesPlanner.REGISTERED.get() > registered, sql);
+    }
+  }
+
   @Test
   void andTheSameAnswers() throws SQLException {
     for (String sql : SHORT) {

@@ -37,7 +37,7 @@ public record CatalogFile(int formatVersion, long nextRegionId, SortedSet<String
   /** A region of a table: its id (and directory name) and row range. */
   public record RegionEntry(long id, byte[] startRow, byte[] endRow) {
     public String dirName() {
-      return String.format("%020d", id);
+      return io.basaltdb.engine.util.ZeroPadded.of(id, 20);
     }
   }
 

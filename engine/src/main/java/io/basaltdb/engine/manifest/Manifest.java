@@ -102,6 +102,6 @@ public record Manifest(long flushedSeq, long nextFileNumber, List<FileEntry> fil
 
 
   public static String fileName(long number) {
-    return String.format("%012d.blk", number);
+    return io.basaltdb.engine.util.ZeroPadded.of(number, 12) + ".blk";
   }
 }

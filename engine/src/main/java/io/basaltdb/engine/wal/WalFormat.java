@@ -23,7 +23,7 @@ public final class WalFormat {
   private WalFormat() {}
 
   public static String segmentName(long number) {
-    return String.format("wal-%020d.log", number);
+    return "wal-" + io.basaltdb.engine.util.ZeroPadded.of(number, 20) + ".log";
   }
 
   /** The segment number of a file name, or -1 if it is not a segment. */

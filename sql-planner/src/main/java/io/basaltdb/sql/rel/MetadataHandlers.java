@@ -13,13 +13,22 @@ import org.apache.calcite.rel.metadata.RelMetadataQuery;
  * generates and compiles (Janino) the first time each kind of metadata is asked, about a third
  * of a fresh JVM's first INSERT; until they are ready, statements use Calcite's reflective
  * proxies over the same providers ({@link JoinCardinality#PROVIDER}; same answers, slower per
- * call), while a daemon thread started by the first statement compiles every built-in handler.
- * Then every later statement uses the compiled ones. The switch is one volatile flag.
+ * call), while a daemon thread compiles every built-in handler. Then every later statement
+ * uses the compiled ones. The switch is one volatile flag.
+ *
+ * <p>The compiling starts with the first statement that goes to the cost-based search (which
+ * asks metadata thousands of times), or at the {@link #COMPILE_AFTER}th statement planned: the
+ * short path asks little, and on a small machine the compiling thread slowed a fresh JVM's
+ * first statements by taking the processor they needed.
  */
 public final class MetadataHandlers {
   private MetadataHandlers() {}
 
+  /** Statements planned, by any path, before the handlers are compiled anyway. */
+  static final int COMPILE_AFTER = 16;
   private static final AtomicBoolean STARTED = new AtomicBoolean();
+  private static final java.util.concurrent.atomic.AtomicInteger PLANNED =
+      new java.util.concurrent.atomic.AtomicInteger();
   private static volatile boolean compiled;
 
   /** Tests: true plans with the reflective handlers whatever is compiled. */
@@ -30,13 +39,20 @@ public final class MetadataHandlers {
     if (compiled && !forceReflective) {
       return RelMetadataQuery::instance; // the compiled handlers of the cluster's provider
     }
+    if (PLANNED.incrementAndGet() >= COMPILE_AFTER) {
+      startCompiling();
+    }
+    return () -> new RelMetadataQuery(new ProxyingMetadataHandlerProvider(
+        JoinCardinality.PROVIDER));
+  }
+
+  /** Starts compiling the handlers, once per process; a statement about to search calls it. */
+  public static void startCompiling() {
     if (STARTED.compareAndSet(false, true)) {
       Thread t = new Thread(MetadataHandlers::compileAll, "basalt-metadata-handlers");
       t.setDaemon(true);
       t.start();
     }
-    return () -> new RelMetadataQuery(new ProxyingMetadataHandlerProvider(
-        JoinCardinality.PROVIDER));
   }
 
   /** True once the compiled handlers are in use. */
