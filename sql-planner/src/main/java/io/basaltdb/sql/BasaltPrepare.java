@@ -304,7 +304,8 @@ public class BasaltPrepare extends CalcitePrepareImpl {
       @Override
       protected SqlToRelConverter getSqlToRelConverter(SqlValidator validator,
           CatalogReader reader, SqlToRelConverter.Config config) {
-        return new Converter(this, validator, reader, cluster, convertlets, config);
+        return new Converter(this, validator, reader, cluster, convertlets,
+            config.withHintStrategyTable(io.basaltdb.sql.rel.IndexHint.STRATEGIES));
       }
 
       /**

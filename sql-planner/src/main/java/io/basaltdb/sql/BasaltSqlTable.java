@@ -152,7 +152,7 @@ public final class BasaltSqlTable extends AbstractTable implements TranslatableT
   public org.apache.calcite.rel.RelNode toRel(
       org.apache.calcite.plan.RelOptTable.ToRelContext context,
       org.apache.calcite.plan.RelOptTable relOptTable) {
-    return BasaltScan.create(context.getCluster(), relOptTable, this);
+    return BasaltScan.create(context.getCluster(), relOptTable, this, context.getTableHints());
   }
 
   /**

@@ -173,16 +173,18 @@ public final class BasaltRules {
             scan.getTraitSet());
         call.transformTo(call.builder().push(pushed).filter(rest).build());
       }
-      if (a.keys().isNone() && scan.spec().index() == null) {
+      if ((a.keys().isNone() || scan.indexHint().forced()) && scan.spec().index() == null) {
         // the same rows found through an index whose leading columns the filter binds; every
         // filter still applies to the rows fetched (the cost decides between them)
-        for (io.basaltdb.sql.index.IndexLayout index : scan.basaltTable().indexes()) {
+        for (io.basaltdb.sql.index.IndexLayout index : scan.usableIndexes()) {
           KeyConditions keys = KeyRangeExtractor.analyze(index.keyDefinition(), onTable).keys();
-          if (!keys.isNone()) {
+          if (!keys.isNone() || scan.indexHint().forced()) { // hinted: the whole index if need be
             RelNode through = scan.with(scan.spec().withFilter(KeyConditions.NONE, a.pushed())
                 .withIndex(new ScanSpec.IndexAccess(index.index().name(), keys)),
                 scan.getTraitSet());
-            call.transformTo(call.builder().push(through).filter(rest).build());
+            // the table key's conditions, if any, stay above: the index scan does not apply them
+            call.transformTo(call.builder().push(through)
+                .filter(a.keys().isNone() ? rest : List.of(filter.getCondition())).build());
           }
         }
       }
@@ -471,7 +473,7 @@ public final class BasaltRules {
     if (limits == null) {
       return;
     }
-    for (io.basaltdb.sql.index.IndexLayout index : scan.basaltTable().indexes()) {
+    for (io.basaltdb.sql.index.IndexLayout index : scan.usableIndexes()) {
       if (inIndexOrder(index, KeyConditions.NONE, scan.spec().columns(), fcs)) {
         ScanSpec s = scan.spec().withIndex(new ScanSpec.IndexAccess(index.index().name(),
             KeyConditions.NONE)).withOrder(limits[0], limits[1], false);

@@ -29,13 +29,23 @@ public final class BasaltScan extends TableScan implements BasaltRel {
   private final ScanSpec spec;
   /** With a pushed aggregation: the aggregate's row type (else null). */
   private final RelDataType aggregateType;
+  private final IndexHint indexHint;
 
   public BasaltScan(RelOptCluster cluster, RelTraitSet traits, RelOptTable table,
       BasaltSqlTable basaltTable, ScanSpec spec, RelDataType aggregateType) {
-    super(cluster, traits, List.of(), table);
+    this(cluster, traits, List.of(), table, basaltTable, spec, aggregateType);
+  }
+
+  private BasaltScan(RelOptCluster cluster, RelTraitSet traits,
+      List<org.apache.calcite.rel.hint.RelHint> hints, RelOptTable table,
+      BasaltSqlTable basaltTable, ScanSpec spec, RelDataType aggregateType) {
+    super(cluster, traits, hints, table);
     this.basaltTable = basaltTable;
     this.spec = spec;
     this.aggregateType = aggregateType;
+    this.indexHint = hints.isEmpty() ? IndexHint.FREE : IndexHint.of(hints,
+        basaltTable.definition().table().name(),
+        basaltTable.indexes().stream().map(i -> i.index().name()).toList());
   }
 
   /**
@@ -43,9 +53,10 @@ public final class BasaltScan extends TableScan implements BasaltRel {
    * while the rules push operators into it, so it shares its subsets with Calcite's logical
    * operators; the converter rule then makes a Basalt-convention copy the plan runs.
    */
-  public static BasaltScan create(RelOptCluster cluster, RelOptTable table, BasaltSqlTable t) {
+  public static BasaltScan create(RelOptCluster cluster, RelOptTable table, BasaltSqlTable t,
+      List<org.apache.calcite.rel.hint.RelHint> hints) {
     return new BasaltScan(cluster, cluster.traitSetOf(org.apache.calcite.plan.Convention.NONE),
-        table, t, ScanSpec.all(t.definition()), null);
+        hints, table, t, ScanSpec.all(t.definition()), null);
   }
 
   public BasaltSqlTable basaltTable() {
@@ -60,20 +71,38 @@ public final class BasaltScan extends TableScan implements BasaltRel {
     return spec;
   }
 
+  /** What the statement's hints say about this table's indexes. */
+  public IndexHint indexHint() {
+    return indexHint;
+  }
+
+  /** The indexes the rules may offer for this scan: its table's, as its hints allow. */
+  public List<io.basaltdb.sql.index.IndexLayout> usableIndexes() {
+    return indexHint.usable(basaltTable.indexes());
+  }
+
   /** The same scan with another spec (and traits, when it now delivers an order). */
   public BasaltScan with(ScanSpec s, RelTraitSet traits) {
-    return new BasaltScan(getCluster(), traits, getTable(), basaltTable, s, aggregateType);
+    return new BasaltScan(getCluster(), traits, getHints(), getTable(), basaltTable, s,
+        aggregateType);
   }
 
   /** The scan computing an aggregation whose output rows have {@code rowType}. */
   public BasaltScan withAggregate(AggregateSpec a, RelDataType rowType) {
-    return new BasaltScan(getCluster(), getTraitSet(), getTable(), basaltTable,
+    return new BasaltScan(getCluster(), getTraitSet(), getHints(), getTable(), basaltTable,
         spec.withAggregate(a), rowType);
   }
 
   @Override
   public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
-    return new BasaltScan(getCluster(), traitSet, getTable(), basaltTable, spec, aggregateType);
+    return new BasaltScan(getCluster(), traitSet, getHints(), getTable(), basaltTable, spec,
+        aggregateType);
+  }
+
+  @Override
+  public RelNode withHints(List<org.apache.calcite.rel.hint.RelHint> hintList) {
+    return new BasaltScan(getCluster(), getTraitSet(), hintList, getTable(), basaltTable, spec,
+        aggregateType);
   }
 
   @Override
@@ -185,6 +214,9 @@ public final class BasaltScan extends TableScan implements BasaltRel {
     double work = read * width * (spec.aggregate() == null ? 0.5 : 0.4);
     if (spec.index() != null && !coveringIndex()) {
       work *= 3; // an index entry read, then the row fetched by its key
+    }
+    if (indexHint.forced() && spec.index() == null) {
+      work = work * 1e6 + 1e6; // INDEX(..): the table read only when no named index serves
     }
     return planner.getCostFactory().makeCost(work, work, read * width);
   }

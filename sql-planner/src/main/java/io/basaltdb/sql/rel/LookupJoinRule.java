@@ -92,7 +92,7 @@ final class LookupJoinRule extends RelRule<RuleConfig> {
     if (best != null && best.columns.size() == keyOrder.length) {
       return best;
     }
-    for (IndexLayout index : right.basaltTable().indexes()) {
+    for (IndexLayout index : right.usableIndexes()) {
       Lookup l = prefix(index.index().name(), index.columns(), rightCols, leftKeys, rightKeys);
       if (l != null && (best == null || l.columns.size() > best.columns.size())) {
         best = l;

@@ -27,6 +27,12 @@ public final class LimitedParser extends BasaltSqlParserImpl {
 
   /** A parser for {@code reader}, set up as the generated factory sets up its own. */
   public static LimitedParser create(Reader reader) {
+    if (reader instanceof SourceStringReader s) {
+      String hinted = io.basaltdb.sql.parser.HintText.withCommas(s.getSourceString());
+      if (!hinted.equals(s.getSourceString())) {
+        reader = new SourceStringReader(hinted); // Phoenix's hints, in Calcite's grammar
+      }
+    }
     LimitedParser parser = new LimitedParser(reader);
     if (reader instanceof SourceStringReader s) {
       String sql = s.getSourceString();

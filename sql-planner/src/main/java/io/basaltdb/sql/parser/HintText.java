@@ -1,0 +1,99 @@
+package io.basaltdb.sql.parser;
+
+/**
+ * Phoenix writes the names in a hint separated by spaces ({@code /*+ INDEX(t i) *}{@code /});
+ * Calcite's grammar wants commas. This rewrites the text of each hint comment so that names
+ * separated only by spaces inside its parentheses are separated by a comma, and leaves the
+ * rest of the statement as it is: string literals, quoted identifiers and other comments are
+ * skipped whole. A statement without {@code /*+} is returned unchanged.
+ */
+public final class HintText {
+  private HintText() {}
+
+  public static String withCommas(String sql) {
+    if (!sql.contains("/*+")) {
+      return sql;
+    }
+    StringBuilder out = new StringBuilder(sql.length() + 8);
+    int i = 0;
+    int n = sql.length();
+    while (i < n) {
+      char c = sql.charAt(i);
+      int end;
+      if (c == '\'' || c == '"') {
+        end = quoted(sql, i, c);
+      } else if (sql.startsWith("--", i)) {
+        int eol = sql.indexOf('\n', i);
+        end = eol < 0 ? n : eol + 1;
+      } else if (sql.startsWith("/*+", i)) {
+        int close = sql.indexOf("*/", i + 3);
+        end = close < 0 ? n : close + 2;
+        out.append(hint(sql.substring(i, end)));
+        i = end;
+        continue;
+      } else if (sql.startsWith("/*", i)) {
+        int close = sql.indexOf("*/", i + 2);
+        end = close < 0 ? n : close + 2;
+      } else {
+        end = i + 1;
+      }
+      out.append(sql, i, end);
+      i = end;
+    }
+    return out.toString();
+  }
+
+  /** The end (exclusive) of the quoted text starting at {@code start}; doubled quotes stay in. */
+  private static int quoted(String sql, int start, char quote) {
+    int i = start + 1;
+    while (i < sql.length()) {
+      if (sql.charAt(i) == quote) {
+        if (i + 1 < sql.length() && sql.charAt(i + 1) == quote) {
+          i += 2;
+          continue;
+        }
+        return i + 1;
+      }
+      i++;
+    }
+    return sql.length();
+  }
+
+  private static String hint(String comment) {
+    StringBuilder out = new StringBuilder(comment.length() + 4);
+    int depth = 0;
+    int i = 0;
+    while (i < comment.length()) {
+      char c = comment.charAt(i);
+      if (c == '(') {
+        depth++;
+      } else if (c == ')') {
+        depth = Math.max(0, depth - 1);
+      } else if (c == '\'' || c == '"') {
+        int end = quoted(comment, i, c);
+        out.append(comment, i, end);
+        i = end;
+        continue;
+      } else if (Character.isWhitespace(c) && depth > 0) {
+        int next = i;
+        while (next < comment.length() && Character.isWhitespace(comment.charAt(next))) {
+          next++;
+        }
+        char before = out.length() == 0 ? ' ' : out.charAt(out.length() - 1);
+        char after = next < comment.length() ? comment.charAt(next) : ' ';
+        if (namePart(before) && (Character.isLetter(after) || after == '_' || after == '"')) {
+          out.append(", ");
+          i = next;
+          continue;
+        }
+      }
+      out.append(c);
+      i++;
+    }
+    return out.toString();
+  }
+
+  private static boolean namePart(char c) {
+    return Character.isLetterOrDigit(c) || c == '_' || c == '$' || c == '"';
+  }
+}
