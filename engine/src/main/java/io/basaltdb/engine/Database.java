@@ -26,11 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * An open database directory: the lock that keeps other processes out, the catalog of
@@ -81,12 +77,11 @@ public final class Database implements AutoCloseable {
   private final FileLock lock;
   private final BlockCache cache;
   private final MemstoreBudget budget;
-  private final ScheduledThreadPoolExecutor background;
+  private final BackgroundWork background;
   private final AtomicLong sequence = new AtomicLong();
   private final AtomicLong splits = new AtomicLong();
   private final Map<TableName, TableState> tables = new ConcurrentHashMap<>();
   private final Map<String, Region> regionsByName = new ConcurrentHashMap<>();
-  private final AtomicReference<Throwable> backgroundFailure = new AtomicReference<>();
   private final RegionContext ctx;
   private final Admin admin;
   private final Set<String> splitsInFlight = ConcurrentHashMap.newKeySet();
@@ -126,12 +121,7 @@ public final class Database implements AutoCloseable {
     this.lock = l;
     this.cache = new BlockCache(options.blockCacheBytes());
     this.budget = new MemstoreBudget(options.globalMemstoreLimitBytes());
-    AtomicInteger threadNo = new AtomicInteger();
-    this.background = new ScheduledThreadPoolExecutor(options.backgroundThreads(), r -> {
-      Thread t = new Thread(r, "basalt-bg-" + threadNo.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
+    this.background = new BackgroundWork(options.backgroundThreads());
     this.ctx = new RegionContext(() -> wal, sequence, options, cache, budget, new Scheduler());
     this.admin = new Admin(this);
     try {
@@ -195,7 +185,7 @@ public final class Database implements AutoCloseable {
     skippedReplayEdits = skipped[0];
     sequence.accumulateAndGet(replayStats.maxSequenceId(), Math::max);
     wal = new WriteAheadLog(fs, dir.resolve("wal"), options.walRollBytes(),
-        options.asyncSyncIntervalMillis(), background);
+        options.asyncSyncIntervalMillis(), background.executor());
     wal.setRecoveredMaxSeq(sequence.get());
     for (Region r : regionsByName.values()) {
       r.opened();
@@ -444,7 +434,16 @@ public final class Database implements AutoCloseable {
 
   /** A failure of a background flush or compaction, or null. */
   public Throwable backgroundFailure() {
-    return backgroundFailure.get();
+    return background.failure();
+  }
+
+  /**
+   * Waits until no flush, compaction or split is queued or running, at most
+   * {@code timeoutMillis}; true if none is. For benchmarks and tools that measure a settled
+   * database; writes go on meanwhile and may queue more.
+   */
+  public boolean awaitBackgroundWork(long timeoutMillis) throws InterruptedException {
+    return background.awaitIdle(timeoutMillis);
   }
 
   /**
@@ -466,37 +465,10 @@ public final class Database implements AutoCloseable {
     }
   }
 
-  /**
-   * Runs {@code task} on the background pool. A failure is reported; unless {@code retriable}
-   * (a compaction that left its store's files as they were: the next flush asks again), it is
-   * also kept, so writers waiting for room fail instead of waiting forever.
-   */
   private void runInBackground(String what, boolean retriable, Runnable task) {
-    if (closed) {
-      return;
-    }
-    try {
-      background.execute(() -> {
-        try {
-          if (!closed) {
-            task.run();
-          }
-        } catch (ClosedException e) {
-          // the region was closed (disable, drop, shutdown) while the task waited
-        } catch (Throwable t) {
-          if (closed) {
-            return;
-          }
-          boolean keep = !(retriable && t instanceof StorageIOException);
-          if (!keep || backgroundFailure.compareAndSet(null, t)) {
-            System.err.println("basalt: background " + what + " failed: " + t);
-          }
-        }
-      });
-    } catch (java.util.concurrent.RejectedExecutionException e) {
-      // closing
-    }
+    background.run(what, retriable, () -> closed, task);
   }
+
 
   private final class Scheduler implements RegionContext.Scheduler {
     @Override
@@ -542,7 +514,7 @@ public final class Database implements AutoCloseable {
 
     @Override
     public Throwable failure() {
-      return backgroundFailure.get();
+      return background.failure();
     }
   }
 
@@ -555,12 +527,7 @@ public final class Database implements AutoCloseable {
     if (closed) {
       return;
     }
-    background.shutdown();
-    try {
-      background.awaitTermination(10, TimeUnit.MINUTES);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    background.shutdownAndWait();
     closed = true;
     RuntimeException first = null;
     for (Region r : regionsByName.values()) {

@@ -68,10 +68,10 @@ class SqlVersusH2Test {
         Connection b = BasaltConnections.open(db)) {
       both(b, h2,
           "CREATE TABLE ev (g VARCHAR NOT NULL, k INTEGER NOT NULL, f.v BIGINT, f.s VARCHAR, "
-              + "m.d DOUBLE, CONSTRAINT pk PRIMARY KEY (g, k DESC)) " + storage
+              + "m.d DOUBLE, m.w BIGINT, CONSTRAINT pk PRIMARY KEY (g, k DESC)) " + storage
               + " SPLIT ON ('c', 'f')",
           "CREATE TABLE ev (g VARCHAR NOT NULL, k INTEGER NOT NULL, v BIGINT, s VARCHAR, "
-              + "d DOUBLE, PRIMARY KEY (g, k))");
+              + "d DOUBLE, w BIGINT, PRIMARY KEY (g, k))");
       both(b, h2,
           "CREATE TABLE grp (g VARCHAR NOT NULL PRIMARY KEY, label VARCHAR, w INTEGER) "
               + "SALT_BUCKETS=3, " + storage,
@@ -82,8 +82,9 @@ class SqlVersusH2Test {
         String v = r.nextInt(5) == 0 ? "NULL" : String.valueOf(r.nextInt(1000) - 100);
         String s = r.nextInt(4) == 0 ? "NULL" : "'" + (char) ('p' + r.nextInt(4)) + r.nextInt(50) + "'";
         String d = r.nextInt(6) == 0 ? "NULL" : String.valueOf(r.nextInt(400) / 4.0);
-        insertBoth(b, h2, "INSERT INTO ev VALUES ('" + g + "', " + k + ", " + v + ", " + s + ", "
-            + d + ")");
+        String w = r.nextInt(5) == 0 ? "NULL" : String.valueOf(r.nextInt(1000) - 100);
+        insertBoth(b, h2, "INSERT INTO ev (g, k, v, s, d, w) VALUES ('" + g + "', " + k + ", "
+            + v + ", " + s + ", " + d + ", " + w + ")");
       }
       for (char c = 'a'; c <= 'i'; c++) {
         if (r.nextInt(4) != 0) {
@@ -169,7 +170,7 @@ class SqlVersusH2Test {
     String op = OPS[r.nextInt(OPS.length)];
     int k = r.nextInt(70) - 25;
     String g = "'" + (char) ('a' + r.nextInt(9)) + "'";
-    String p = switch (r.nextInt(depth > 0 ? 12 : 14)) {
+    String p = switch (r.nextInt(depth > 0 ? 16 : 18)) {
       case 0 -> "g = " + g;
       case 1 -> "g = " + g + " AND k " + op + " " + k;
       case 2 -> "g = " + g + " AND k BETWEEN " + k + " AND " + (k + r.nextInt(30));
@@ -182,7 +183,11 @@ class SqlVersusH2Test {
       case 9 -> "v IS NULL";
       case 10 -> "s IS NOT NULL AND d > " + r.nextInt(100);
       case 11 -> "(g = " + g + " OR g = 'b') AND k IN (" + k + ", " + (k + 1) + ")";
-      case 12 -> "(" + predicate(r, depth + 1) + " OR " + predicate(r, depth + 1) + ")";
+      case 12 -> "v " + op + " w"; // two cell columns of one row
+      case 13 -> "g " + op + " s"; // a key column and a cell column
+      case 14 -> "k " + op + " w"; // of two types: compared above the scan
+      case 15 -> "d " + op + " d"; // NULL on both sides
+      case 16 -> "(" + predicate(r, depth + 1) + " OR " + predicate(r, depth + 1) + ")";
       default -> predicate(r, depth + 1) + " AND NOT (" + predicate(r, depth + 1) + ")";
     };
     return p;

@@ -32,6 +32,15 @@ public final class BasaltConnection extends AvaticaConnection {
     return info;
   }
 
+  /**
+   * The engine database under this connection, for an embedded program that also uses the
+   * engine's API ({@code connection.unwrap(BasaltConnection.class).database()}); shared with
+   * every connection to the same location.
+   */
+  public io.basaltdb.engine.Database database() {
+    return (io.basaltdb.engine.Database) info.get(io.basaltdb.engine.Database.class);
+  }
+
   BasaltMeta basaltMeta() {
     return (BasaltMeta) meta;
   }

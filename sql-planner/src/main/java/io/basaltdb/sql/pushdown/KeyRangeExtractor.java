@@ -280,6 +280,11 @@ public final class KeyRangeExtractor {
   /** The engine-filter form of a conjunct (or disjunct), or null when it has none. */
   static PushedPredicate predicate(SqlTableDef def, RexNode c) {
     Comparison cmp = comparison(c);
+    if (cmp != null && cmp.value instanceof RexInputRef other) {
+      ColumnType t = def.columns().get(cmp.column).type();
+      return t == def.columns().get(other.getIndex()).type()
+          ? new PushedPredicate.CompareColumns(cmp.column, cmp.op, other.getIndex()) : null;
+    }
     if (cmp != null) {
       ColumnType t = def.columns().get(cmp.column).type();
       Operand v = Operand.of(cmp.value, t);

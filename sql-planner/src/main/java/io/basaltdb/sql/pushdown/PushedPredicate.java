@@ -58,6 +58,101 @@ public sealed interface PushedPredicate {
     }
   }
 
+  /**
+   * {@code column <op> other}, two columns of one type in the same row (TPC-H's
+   * {@code l_commitdate < l_receiptdate}): compared after the row's cells are read; a NULL (a
+   * missing cell) on either side passes no comparison.
+   */
+  record CompareColumns(int column, CompareOperator op, int other) implements PushedPredicate {
+    @Override
+    public Filter toFilter(SqlTableDef def, DataContext ctx) {
+      SqlColumn a = def.columns().get(column);
+      SqlColumn b = def.columns().get(other);
+      ColumnValue left = ColumnValue.of(def, column);
+      ColumnValue right = ColumnValue.of(def, other);
+      if (a.isKey() && b.isKey()) { // decided by the key alone, before any cell is read
+        RowKeyCodec codec = def.keyCodec();
+        return new Filter() {
+          @Override
+          public boolean filterRowKey(byte[] row) {
+            Object[] key = codec.decode(row);
+            Object x = a.type().fromKey(key[a.keyPosition()]);
+            Object y = b.type().fromKey(key[b.keyPosition()]);
+            return x == null || y == null || !holds(a.type().compare(x, y));
+          }
+        };
+      }
+      return new Filter() {
+        @Override
+        public boolean filterRow(List<io.basaltdb.engine.Cell> cells) {
+          if (cells.isEmpty()) {
+            return true;
+          }
+          Object x = left.in(cells);
+          Object y = x == null ? null : right.in(cells);
+          if (y == null) {
+            return true;
+          }
+          return !holds(a.type().compare(x, y));
+        }
+      };
+    }
+
+    private boolean holds(int c) {
+      return switch (op) {
+        case LESS -> c < 0;
+        case LESS_OR_EQUAL -> c <= 0;
+        case EQUAL -> c == 0;
+        case NOT_EQUAL -> c != 0;
+        case GREATER_OR_EQUAL -> c >= 0;
+        case GREATER -> c > 0;
+      };
+    }
+
+    @Override
+    public void cellColumns(SqlTableDef def, Set<Integer> out) {
+      addIfCell(def, column, out);
+      addIfCell(def, other, out);
+    }
+
+    @Override
+    public String describe(SqlTableDef def) {
+      return def.columns().get(column).name() + " " + symbol(op) + " "
+          + def.columns().get(other).name();
+    }
+  }
+
+  /** Reads one column's decoded value from a row's kept cells (null: missing or NULL). */
+  @FunctionalInterface
+  interface ColumnValue {
+    Object in(List<io.basaltdb.engine.Cell> cells);
+
+    static ColumnValue of(SqlTableDef def, int column) {
+      SqlColumn c = def.columns().get(column);
+      if (c.isKey()) {
+        RowKeyCodec codec = def.keyCodec();
+        int pos = c.keyPosition();
+        return cells -> c.type().fromKey(codec.decode(cells.get(0).row())[pos]);
+      }
+      byte[] family = bytes(c.family());
+      byte[] qualifier = qualifier(def, c);
+      int slot = def.slot(column);
+      return cells -> {
+        for (io.basaltdb.engine.Cell cell : cells) {
+          if (java.util.Arrays.equals(cell.family(), family)
+              && java.util.Arrays.equals(cell.qualifier(), qualifier)) {
+            byte[] v = cell.value();
+            if (slot >= 0) {
+              v = CellArray.get(v, slot);
+            }
+            return v == null ? null : c.type().fromCell(v);
+          }
+        }
+        return null;
+      };
+    }
+  }
+
   /** {@code column IS NULL} or {@code IS NOT NULL} on a cell column. */
   record IsNull(int column, boolean isNull) implements PushedPredicate {
     @Override

@@ -112,7 +112,8 @@ public final class BasaltRules {
 
   public static final List<RelOptRule> ALL =
       List.of(FILTER, PROJECT, SORT, AGGREGATE_COLUMNS, AGGREGATE, SNAPSHOT, PULL_FACTORS,
-          TO_BASALT, TO_ENUMERABLE, LookupJoinRule.INSTANCE, LookupJoinRule.SWAPPED);
+          TO_BASALT, TO_ENUMERABLE, LookupJoinRule.INSTANCE, LookupJoinRule.SWAPPED,
+          LookupJoinRule.DISTINCT);
 
   static void register(RelOptPlanner planner) {
     ALL.forEach(planner::addRule);

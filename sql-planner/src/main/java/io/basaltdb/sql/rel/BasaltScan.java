@@ -150,15 +150,40 @@ public final class BasaltScan extends TableScan implements BasaltRel {
     if (spec.aggregate() != null) {
       return spec.aggregate().groups().isEmpty() ? 1 : Math.max(1, rowsRead() / 10);
     }
-    double rows = rowsRead();
-    for (int i = 0; i < spec.filters().size(); i++) {
-      rows *= 0.5;
-    }
+    double rows = rowsRead() * selectivity(spec.filters());
     Double limit = limitRows();
     return Math.max(1, limit == null ? rows : Math.min(rows, limit));
   }
 
   /** Rows the engine reads: the table's rows narrowed by the key conditions (or an index's). */
+  /**
+   * The share of rows that pass {@code filters}, without statistics: a half each, but a column
+   * bounded on both sides ({@code d >= x AND d < y}: a date range) keeps a sixteenth, as
+   * engines without statistics guess a bounded range far below its two halves (SQLite 1/64,
+   * PostgreSQL 0.005); a quarter made TPC-H's one quarter of seven years of orders look like
+   * 375,000 orders instead of 57,000, and a lookup join into their line items look dearer
+   * than reading all six million.
+   */
+  static double selectivity(List<io.basaltdb.sql.pushdown.PushedPredicate> filters) {
+    java.util.Map<Integer, Integer> sides = new java.util.HashMap<>(); // column -> 1 low, 2 high
+    double share = 1;
+    for (var p : filters) {
+      if (p instanceof io.basaltdb.sql.pushdown.PushedPredicate.Compare c
+          && c.op() != io.basaltdb.engine.CompareOperator.EQUAL
+          && c.op() != io.basaltdb.engine.CompareOperator.NOT_EQUAL) {
+        boolean low = c.op() == io.basaltdb.engine.CompareOperator.GREATER
+            || c.op() == io.basaltdb.engine.CompareOperator.GREATER_OR_EQUAL;
+        int before = sides.getOrDefault(c.column(), 0);
+        int now = before | (low ? 1 : 2);
+        sides.put(c.column(), now);
+        share *= before != 3 && now == 3 ? 0.125 : 0.5; // both sides: 1/2 * 1/8 = 1/16
+      } else {
+        share *= 0.5;
+      }
+    }
+    return share;
+  }
+
   private double rowsRead() {
     double total = Math.max(1, table.getRowCount());
     var keys = spec.keys();

@@ -71,6 +71,75 @@ final class LookupJoinRule extends RelRule<RuleConfig> {
     }
   }
 
+  /**
+   * An INNER join with the distinct values of a Basalt table's columns (what Calcite makes of
+   * {@code EXISTS} and {@code IN} sub-queries: an aggregate with group keys only, the join on
+   * all of them): the same rows as a SEMI join with the table itself, under a projection that
+   * repeats the left side's key values as the aggregate's columns. {@link #INSTANCE} then offers
+   * the semi-join as a lookup join, so a selective left side fetches only its matches (TPC-H's
+   * Q4: the orders of a quarter, then their line items by key prefix) instead of the whole
+   * table being grouped first. Only such semi-joins are made: Calcite's semi-join rules, which
+   * turn any key-only join into one, stay out of the search ({@code BasaltPrepare}).
+   */
+  static final RelOptRule DISTINCT = RuleConfig.of("BasaltLookupDistinctRule",
+      b -> b.operand(Join.class).predicate(j -> j.getConvention() == Convention.NONE
+              && j.getJoinType() == JoinRelType.INNER)
+          .inputs(l -> l.operand(RelNode.class).anyInputs(),
+              r -> r.operand(org.apache.calcite.rel.core.Aggregate.class)
+                  .predicate(a -> a.getConvention() == Convention.NONE
+                      && a.getAggCallList().isEmpty()
+                      && a.getGroupType() == org.apache.calcite.rel.core.Aggregate.Group.SIMPLE)
+                  .oneInput(s -> s.operand(BasaltScan.class).predicate(LookupJoinRule::plainScan)
+                      .noInputs())),
+      Distinct::new).toRule();
+
+  /** See {@link #DISTINCT}. */
+  static final class Distinct extends RelRule<RuleConfig> {
+    Distinct(RuleConfig config) {
+      super(config);
+    }
+
+    @Override
+    public void onMatch(RelOptRuleCall call) {
+      Join join = call.rel(0);
+      RelNode left = call.rel(1);
+      org.apache.calcite.rel.core.Aggregate distinct = call.rel(2);
+      BasaltScan scan = call.rel(3);
+      JoinInfo info = join.analyzeCondition();
+      int groups = distinct.getGroupCount();
+      if (!info.isEqui() || info.leftKeys.isEmpty()
+          || !info.rightSet().equals(org.apache.calcite.util.ImmutableBitSet.range(groups))) {
+        return;
+      }
+      List<Integer> grouped = distinct.getGroupSet().asList();
+      int[] scanKeys = new int[info.rightKeys.size()];
+      for (int j = 0; j < scanKeys.length; j++) {
+        scanKeys[j] = grouped.get(info.rightKeys.get(j));
+      }
+      if (best(scan, info.leftKeys.toIntArray(), scanKeys) == null) {
+        return; // no key or index prefix to look up: leave it to the other joins
+      }
+      var rb = join.getCluster().getRexBuilder();
+      var builder = call.builder().push(left).push(scan);
+      List<org.apache.calcite.rex.RexNode> equal = new ArrayList<>();
+      for (int j = 0; j < scanKeys.length; j++) {
+        equal.add(builder.equals(builder.field(2, 0, info.leftKeys.get(j)),
+            builder.field(2, 1, scanKeys[j])));
+      }
+      builder.semiJoin(equal);
+      // the aggregate's columns: the left key each equals (an INNER join's equal values)
+      List<org.apache.calcite.rex.RexNode> out = new ArrayList<>(builder.fields());
+      var joinFields = join.getRowType().getFieldList();
+      int leftCount = left.getRowType().getFieldCount();
+      for (int g = 0; g < groups; g++) {
+        int pair = info.rightKeys.indexOf(g);
+        org.apache.calcite.rex.RexNode key = builder.field(info.leftKeys.get(pair));
+        out.add(rb.makeCast(joinFields.get(leftCount + g).getType(), key, true, false));
+      }
+      call.transformTo(builder.project(out, join.getRowType().getFieldNames(), true).build());
+    }
+  }
+
   LookupJoinRule(RuleConfig config) {
     super(config);
   }

@@ -52,6 +52,21 @@ class PlanTest extends SqlTestBase {
     }
   }
 
+  /**
+   * Two columns of one type compared in the same row go into the scan (the key column against
+   * a cell's, two key columns); of two types they stay above it.
+   */
+  @Test
+  void columnComparisonsOfOneTypeArePushed() throws Exception {
+    String pushed = plan("SELECT a FROM t WHERE b < y");
+    has(pushed, "filter=[B < Y]");
+    lacks(pushed, "EnumerableCalc");
+    assertEquals(List.of("0", "2", "4", "6", "8"),
+        SqlTestSupport.rows(c, "SELECT a FROM t WHERE b < y AND a < 10 ORDER BY a"));
+    has(plan("SELECT a FROM t WHERE x > a"), "EnumerableCalc");
+    lacks(plan("SELECT a FROM t WHERE x > a"), "filter=[");
+  }
+
   @Test
   void keyPredicatesBecomeRanges() throws Exception {
     has(plan("SELECT x FROM t WHERE a = 4 AND b = 'b4'"),
