@@ -78,7 +78,7 @@ public sealed interface PushedPredicate {
             Object[] key = codec.decode(row);
             Object x = a.type().fromKey(key[a.keyPosition()]);
             Object y = b.type().fromKey(key[b.keyPosition()]);
-            return x == null || y == null || !holds(a.type().compare(x, y));
+            return x == null || y == null || !op.holdsFor(a.type().compare(x, y));
           }
         };
       }
@@ -93,19 +93,8 @@ public sealed interface PushedPredicate {
           if (y == null) {
             return true;
           }
-          return !holds(a.type().compare(x, y));
+          return !op.holdsFor(a.type().compare(x, y));
         }
-      };
-    }
-
-    private boolean holds(int c) {
-      return switch (op) {
-        case LESS -> c < 0;
-        case LESS_OR_EQUAL -> c <= 0;
-        case EQUAL -> c == 0;
-        case NOT_EQUAL -> c != 0;
-        case GREATER_OR_EQUAL -> c >= 0;
-        case GREATER -> c > 0;
       };
     }
 
