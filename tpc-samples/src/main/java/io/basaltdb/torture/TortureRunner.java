@@ -117,6 +117,7 @@ public final class TortureRunner {
     int torn = 0;
     int failedReopens = 0;
     int mismatches = 0;
+    int interruptedBuilds = 0;
     List<Path> kept = new ArrayList<>();
     long t0 = System.nanoTime();
     for (int round = 0; round < rounds; round++) {
@@ -145,6 +146,7 @@ public final class TortureRunner {
         problems.add("reopen failed: " + c.failedReopen);
       } else {
         acked += c.acked;
+        interruptedBuilds += c.interruptedBuilds;
         lost += c.wrong.size();
         torn += c.torn.size();
         mismatches += c.mismatches.size();
@@ -170,8 +172,9 @@ public final class TortureRunner {
     }
     Outcome o = new Outcome(rounds, kills, acked, lost, torn, failedReopens, mismatches, kept);
     System.out.printf(Locale.ROOT, "torture seed=%d: %d kills (SIGKILL), %d acknowledged writes,"
-        + " %d lost or wrong, %d torn rows, %d failed reopens, %d live mismatches in %.1f min%n",
-        seed, kills, acked, lost, torn, failedReopens, mismatches,
+        + " %d lost or wrong, %d torn rows, %d failed reopens, %d live mismatches, %d index"
+        + " builds interrupted (finished and verified) in %.1f min%n",
+        seed, kills, acked, lost, torn, failedReopens, mismatches, interruptedBuilds,
         (System.nanoTime() - t0) / 6e10);
     return o;
   }
@@ -209,6 +212,7 @@ public final class TortureRunner {
   /** What one reopen found. */
   private static final class Check {
     long acked;
+    int interruptedBuilds;
     String failedReopen;
     final List<String> wrong = new ArrayList<>();
     final List<String> torn = new ArrayList<>();
@@ -272,7 +276,15 @@ public final class TortureRunner {
         effect(acceptable, e, false);
       }
     }
+    try (io.basaltdb.engine.Database d = io.basaltdb.engine.Database.open(db,
+        io.basaltdb.engine.EngineOptions.defaults())) {
+      c.interruptedBuilds = TortureTables.buildingIndexes(d);
+    } catch (RuntimeException e) {
+      c.failedReopen = e.toString();
+      return c;
+    }
     try (Connection conn = DriverManager.getConnection("jdbc:basalt:" + db)) {
+      TortureTables.finishBuilds(conn);
       c.actual = TortureTables.read(conn, c.torn::add);
     } catch (SQLException | RuntimeException e) {
       c.failedReopen = e.toString();

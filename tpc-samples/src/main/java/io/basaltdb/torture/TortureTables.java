@@ -14,7 +14,8 @@ import java.util.TreeMap;
  * is {@code 'v' || value} (a row whose two disagree is torn): {@code KV} plain, {@code SALTED}
  * salted in 4 buckets and pre-split, {@code FAM} two families with 3 versions, {@code CNT}
  * counters (no string); each with a secondary index (on the value, the string or the counter),
- * which after every kill must match its table both ways.
+ * which after every kill must match its table both ways; and {@link #CHURNED}, created and
+ * dropped over and over while the rows change.
  */
 final class TortureTables {
   private TortureTables() {}
@@ -41,8 +42,55 @@ final class TortureTables {
   }
 
   /**
-   * Every ACTIVE index of the torture tables checked against its table both ways
-   * ({@link io.basaltdb.sql.index.IndexVerifier}); a description of each difference.
+   * An index of {@code KV} on its string that one writer thread creates and drops again and
+   * again while the others write, so that kills land in its builds and drops.
+   */
+  static final String CHURNED = "KV_S";
+
+  /** Creates and drops {@link #CHURNED} until the process is killed. */
+  static void churnIndex(Connection c, Random r) {
+    while (true) {
+      try (Statement st = c.createStatement()) {
+        st.executeUpdate("CREATE INDEX IF NOT EXISTS kv_s ON kv (s)");
+        Thread.sleep(r.nextInt(30));
+        st.executeUpdate("DROP INDEX IF EXISTS kv_s ON kv");
+        Thread.sleep(r.nextInt(30));
+      } catch (SQLException | RuntimeException e) {
+        // the check after the kill finds what a failure left
+      } catch (InterruptedException e) {
+        return;
+      }
+    }
+  }
+
+  /** The indexes of the torture tables a kill left BUILDING. */
+  static int buildingIndexes(io.basaltdb.engine.Database db) {
+    int n = 0;
+    io.basaltdb.sql.catalog.SqlCatalog catalog = new io.basaltdb.sql.catalog.SqlCatalog(db);
+    for (String t : NAMES) {
+      for (io.basaltdb.sql.index.SqlIndexDef i : catalog.indexes(
+          new io.basaltdb.engine.TableName("default", t))) {
+        n += i.state() == io.basaltdb.sql.index.SqlIndexDef.State.BUILDING ? 1 : 0;
+      }
+    }
+    return n;
+  }
+
+  /**
+   * What a user does after a crash interrupted index builds: the tables' indexes created again
+   * with IF NOT EXISTS, which finishes a BUILDING one (and makes the churned one anew).
+   */
+  static void finishBuilds(Connection c) throws SQLException {
+    create(c);
+    try (Statement st = c.createStatement()) {
+      st.executeUpdate("CREATE INDEX IF NOT EXISTS kv_s ON kv (s)");
+    }
+  }
+
+  /**
+   * Every index of the torture tables checked against its table both ways
+   * ({@link io.basaltdb.sql.index.IndexVerifier}); a description of each difference, and of
+   * each index still BUILDING ({@link #finishBuilds} must have finished them).
    */
   static java.util.List<String> indexProblems(io.basaltdb.engine.Database db) {
     java.util.List<String> problems = new java.util.ArrayList<>();
@@ -55,7 +103,9 @@ final class TortureTables {
       }
       for (io.basaltdb.sql.index.SqlIndexDef i : catalog.indexes(name)) {
         if (i.state() != io.basaltdb.sql.index.SqlIndexDef.State.ACTIVE) {
-          continue; // a build the kill interrupted: finished by the next round's CREATE
+          problems.add("index " + i.name() + " of " + t + " is still " + i.state()
+              + " after CREATE INDEX IF NOT EXISTS");
+          continue;
         }
         var report = io.basaltdb.sql.index.IndexVerifier.verify(db, def, i);
         if (!report.consistent()) {

@@ -55,9 +55,14 @@ public final class TortureWriter {
       Connection c = DriverManager.getConnection(url);
       workers.add(new Thread(() -> w.work(c, r, thread, threads), "torture-" + t));
     }
+    Connection ddl = DriverManager.getConnection(url);
+    Random churn = new Random(seed * 31 + threads);
+    Thread indexes = new Thread(() -> TortureTables.churnIndex(ddl, churn), "torture-index");
+    indexes.setDaemon(true);
     System.out.println("READY");
     System.out.flush();
     workers.forEach(Thread::start);
+    indexes.start();
     for (Thread t : workers) {
       t.join();
     }

@@ -34,6 +34,7 @@ final class IndexDdl {
   private IndexDdl() {}
 
   static void create(Database db, SqlCreateBasaltIndex create) {
+    IndexRegistry.of(db); // first: what a crash left of index DDL is cleared away
     TableName t = BasaltDdlExecutor.tableName(create.table);
     SqlCatalog catalog = new SqlCatalog(db);
     SqlTableDef def = catalog.get(t);

@@ -26,6 +26,8 @@ final class IndexKeys implements AutoCloseable {
   private final IndexLayout layout;
   private final List<KeyRange> ranges;
   private final long asOf;
+  /** Ranges and entries read backwards: the index's order reversed (an ORDER BY against it). */
+  private final boolean reversed;
   /** Non-null when the index covers the scan: how to build its rows and filter them. */
   private final io.basaltdb.sql.catalog.CellNames names;
   private final io.basaltdb.engine.filter.Filter filter;
@@ -33,11 +35,13 @@ final class IndexKeys implements AutoCloseable {
   private ResultScanner scanner;
 
   private IndexKeys(Table index, IndexLayout layout, List<KeyRange> ranges, long asOf,
-      io.basaltdb.sql.catalog.CellNames names, io.basaltdb.engine.filter.Filter filter) {
+      boolean reversed, io.basaltdb.sql.catalog.CellNames names,
+      io.basaltdb.engine.filter.Filter filter) {
     this.index = index;
     this.layout = layout;
-    this.ranges = ranges;
+    this.ranges = reversed ? reverse(ranges) : ranges;
     this.asOf = asOf;
+    this.reversed = reversed;
     this.names = names;
     this.filter = filter;
   }
@@ -82,11 +86,19 @@ final class IndexKeys implements AutoCloseable {
     Table table = db.table(layout.index().engineTable());
     List<KeyRange> ranges = given != null ? given
         : spec.index().keys().bind(layout.keyDefinition(), ctx);
+    boolean reversed = given == null && spec.reversed();
     if (!covers(def, layout, read)) {
-      return new IndexKeys(table, layout, ranges, asOf, null, null);
+      return new IndexKeys(table, layout, ranges, asOf, reversed, null, null);
     }
-    return new IndexKeys(table, layout, ranges, asOf, io.basaltdb.sql.catalog.CellNames.of(def),
+    return new IndexKeys(table, layout, ranges, asOf, reversed,
+        io.basaltdb.sql.catalog.CellNames.of(def),
         io.basaltdb.sql.pushdown.PushedPredicate.all(spec.filters(), def, ctx));
+  }
+
+  private static List<KeyRange> reverse(List<KeyRange> ranges) {
+    List<KeyRange> out = new java.util.ArrayList<>(ranges);
+    java.util.Collections.reverse(out);
+    return out;
   }
 
   /** The next row (covering index), filtered; null after the last. */
@@ -145,7 +157,10 @@ final class IndexKeys implements AutoCloseable {
           return null;
         }
         KeyRange r = ranges.get(next++);
-        Scan scan = new Scan().withStartRow(r.start()).withStopRow(r.stop())
+        Scan scan = (reversed
+            ? new Scan().setReversed(true).withStartRow(r.stop(), false)
+                .withStopRow(r.start(), true)
+            : new Scan().withStartRow(r.start()).withStopRow(r.stop()))
             .addColumn(IndexLayout.FAMILY, IndexLayout.QUALIFIER);
         if (asOf >= 0) {
           scan.setTimeRange(0, asOf == Long.MAX_VALUE ? asOf : asOf + 1);

@@ -100,7 +100,12 @@ public final class ScanExecutor {
       IndexKeys keys = IndexKeys.open(db, def, spec, ctx, asOf, read);
       if (keys != null) {
         return new RowEnumerator(keys);
-      } // the index is gone or being rebuilt: every filter is in the spec, so scan the table
+      }
+      if (spec.ordered()) { // the table's order is not the index's the plan relies on
+        throw new io.basaltdb.sql.SqlStateException("55000", "index " + spec.index().name()
+            + " of " + def.table() + " was dropped or is being rebuilt since this statement"
+            + " was planned; run it again");
+      } // else every filter is in the spec: scan the table
     }
     List<KeyRange> ranges = ranges();
     if (def.saltBuckets() > 0 && spec.ordered()) {

@@ -23,8 +23,28 @@ public final class IndexRegistry {
     this.db = db;
   }
 
+  /**
+   * The database's registry; its first use in a process deletes the engine tables a crash left
+   * behind an index's DDL ({@link OrphanIndexTables}), every caller waiting until that is done.
+   */
   public static IndexRegistry of(Database db) {
-    return db.extension(IndexRegistry.class, () -> new IndexRegistry(db));
+    IndexRegistry r = db.extension(IndexRegistry.class, () -> new IndexRegistry(db));
+    if (!r.recovered) {
+      r.recover();
+    }
+    return r;
+  }
+
+  private volatile boolean recovered;
+
+  private synchronized void recover() {
+    if (!recovered) {
+      List<TableName> removed = OrphanIndexTables.remove(db);
+      if (!removed.isEmpty()) {
+        System.err.println("basalt: removed the storage of interrupted index DDL: " + removed);
+      }
+      recovered = true;
+    }
   }
 
   /** One table's indexes and the lock that orders its writers with changes to them. */

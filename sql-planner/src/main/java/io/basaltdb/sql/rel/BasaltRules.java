@@ -407,9 +407,11 @@ public final class BasaltRules {
       if (!fcs.isEmpty() && scan.spec().index() != null) {
         // rows found through an index come in its order, not the key's
         Operand[] limits = limits(sort);
-        if (limits != null && inIndexOrder(scan, fcs)) {
-          call.transformTo(scan.with(scan.spec().withOrder(limits[0], limits[1], false),
-              scan.getTraitSet().replace(sort.getCollation())));
+        for (boolean reversed : new boolean[] {false, true}) {
+          if (limits != null && inIndexOrder(scan, fcs, reversed)) {
+            call.transformTo(scan.with(scan.spec().withOrder(limits[0], limits[1], reversed),
+                scan.getTraitSet().replace(sort.getCollation())));
+          }
         }
         return;
       }
@@ -475,10 +477,12 @@ public final class BasaltRules {
       return;
     }
     for (io.basaltdb.sql.index.IndexLayout index : scan.usableIndexes()) {
-      if (inIndexOrder(index, KeyConditions.NONE, scan.spec().columns(), fcs)) {
-        ScanSpec s = scan.spec().withIndex(new ScanSpec.IndexAccess(index.index().name(),
-            KeyConditions.NONE)).withOrder(limits[0], limits[1], false);
-        call.transformTo(scan.with(s, scan.getTraitSet().replace(sort.getCollation())));
+      for (boolean reversed : new boolean[] {false, true}) {
+        if (inIndexOrder(index, KeyConditions.NONE, scan.spec().columns(), fcs, reversed)) {
+          ScanSpec s = scan.spec().withIndex(new ScanSpec.IndexAccess(index.index().name(),
+              KeyConditions.NONE)).withOrder(limits[0], limits[1], reversed);
+          call.transformTo(scan.with(s, scan.getTraitSet().replace(sort.getCollation())));
+        }
       }
     }
   }
@@ -487,15 +491,16 @@ public final class BasaltRules {
    * True when the rows an index scan gives are in the order {@code fcs} asks: the sort
    * columns are the index's columns from its first, or from just after leading columns the
    * filter pins to one value, each in the index's direction with NULLs where the index puts
-   * them (last ascending, first descending).
+   * them (last ascending, first descending); or, {@code reversed}, each against it with its
+   * NULLs at the other end (the index read backwards).
    */
-  static boolean inIndexOrder(BasaltScan scan, List<RelFieldCollation> fcs) {
+  static boolean inIndexOrder(BasaltScan scan, List<RelFieldCollation> fcs, boolean reversed) {
     return inIndexOrder(scan.basaltTable().index(scan.spec().index().name()),
-        scan.spec().index().keys(), scan.spec().columns(), fcs);
+        scan.spec().index().keys(), scan.spec().columns(), fcs, reversed);
   }
 
   private static boolean inIndexOrder(io.basaltdb.sql.index.IndexLayout index,
-      KeyConditions keys, List<Integer> cols, List<RelFieldCollation> fcs) {
+      KeyConditions keys, List<Integer> cols, List<RelFieldCollation> fcs, boolean reversed) {
     if (index == null || index.index().saltBuckets() > 0) {
       return false; // a salted index is in order per bucket only
     }
@@ -509,7 +514,7 @@ public final class BasaltRules {
       boolean ok = start + fcs.size() <= columns.length;
       for (int i = 0; ok && i < fcs.size(); i++) {
         RelFieldCollation fc = fcs.get(i);
-        boolean desc = index.index().descending().get(start + i);
+        boolean desc = index.index().descending().get(start + i) != reversed;
         ok = cols.get(fc.getFieldIndex()) == columns[start + i]
             && fc.getDirection() == (desc ? RelFieldCollation.Direction.DESCENDING
                 : RelFieldCollation.Direction.ASCENDING)
