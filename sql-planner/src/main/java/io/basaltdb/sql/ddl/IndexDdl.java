@@ -129,7 +129,9 @@ final class IndexDdl {
       catalog.putIndex(index);
       registry.set(t, catalog.indexes(t));
       IndexBuilder.build(db, def, index, progress(index));
-      catalog.putIndex(index.withState(SqlIndexDef.State.ACTIVE));
+      io.basaltdb.sql.index.IndexStats stats = io.basaltdb.sql.index.IndexStats.count(db,
+          registry.layout(def, index));
+      catalog.putIndex(index.withState(SqlIndexDef.State.ACTIVE).withStats(stats));
       registry.set(t, catalog.indexes(t));
     } catch (RuntimeException e) {
       try {

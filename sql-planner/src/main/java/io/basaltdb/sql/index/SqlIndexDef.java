@@ -17,19 +17,28 @@ import java.util.List;
  * {@code <namespace>:<table>.<index>} ({@link #engineTable}). Kept in the SQL catalog in the
  * base table's row (cell {@code d:index.<name>}) as a versioned record written with
  * {@code DataOutputStream}: format 1: version u8, state u8, unique, salt u8, column count u32,
- * then per column name (UTF) and descending, include count u32, then each include name (UTF).
- * Immutable.
+ * then per column name (UTF) and descending, include count u32, then each include name (UTF);
+ * format 2, written when it has {@link IndexStats}: format 1's fields, then the entry count u64,
+ * the prefix count u8 and each prefix's distinct values u64. Immutable.
  */
 public record SqlIndexDef(String name, TableName table, List<String> columns,
     List<Boolean> descending, List<String> includes, boolean unique, int saltBuckets,
-    State state) {
+    State state, IndexStats stats) {
   public static final int FORMAT_VERSION = 1;
+  public static final int FORMAT_VERSION_WITH_STATS = 2;
 
   /**
    * BUILDING: every write maintains it but queries do not use it yet (its online build runs);
    * ACTIVE: complete, used by queries.
    */
   public enum State { BUILDING, ACTIVE }
+
+  /** Without statistics (not built yet). */
+  public SqlIndexDef(String name, TableName table, List<String> columns,
+      List<Boolean> descending, List<String> includes, boolean unique, int saltBuckets,
+      State state) {
+    this(name, table, columns, descending, includes, unique, saltBuckets, state, null);
+  }
 
   public SqlIndexDef {
     columns = List.copyOf(columns);
@@ -50,14 +59,20 @@ public record SqlIndexDef(String name, TableName table, List<String> columns,
   }
 
   public SqlIndexDef withState(State s) {
-    return new SqlIndexDef(name, table, columns, descending, includes, unique, saltBuckets, s);
+    return new SqlIndexDef(name, table, columns, descending, includes, unique, saltBuckets, s,
+        stats);
+  }
+
+  public SqlIndexDef withStats(IndexStats s) {
+    return new SqlIndexDef(name, table, columns, descending, includes, unique, saltBuckets,
+        state, s);
   }
 
   public byte[] encode() {
     try {
       ByteArrayOutputStream bytes = new ByteArrayOutputStream();
       DataOutputStream out = new DataOutputStream(bytes);
-      out.writeByte(FORMAT_VERSION);
+      out.writeByte(stats == null ? FORMAT_VERSION : FORMAT_VERSION_WITH_STATS);
       out.writeByte(state.ordinal());
       out.writeBoolean(unique);
       out.writeByte(saltBuckets);
@@ -70,6 +85,13 @@ public record SqlIndexDef(String name, TableName table, List<String> columns,
       for (String c : includes) {
         out.writeUTF(c);
       }
+      if (stats != null) {
+        out.writeLong(stats.rows());
+        out.writeByte(stats.distinct().size());
+        for (long d : stats.distinct()) {
+          out.writeLong(d);
+        }
+      }
       return bytes.toByteArray();
     } catch (IOException e) {
       throw new IllegalStateException(e); // a byte array stream does not fail
@@ -80,7 +102,7 @@ public record SqlIndexDef(String name, TableName table, List<String> columns,
     try {
       DataInputStream in = new DataInputStream(new ByteArrayInputStream(b));
       int v = in.readByte();
-      if (v != FORMAT_VERSION) {
+      if (v != FORMAT_VERSION && v != FORMAT_VERSION_WITH_STATS) {
         throw new CorruptionException("definition of index " + name + " on " + table
             + " has unknown version " + v);
       }
@@ -97,7 +119,16 @@ public record SqlIndexDef(String name, TableName table, List<String> columns,
       for (int n = in.readInt(); n > 0; n--) {
         includes.add(in.readUTF());
       }
-      return new SqlIndexDef(name, table, cols, desc, includes, unique, salt, state);
+      IndexStats stats = null;
+      if (v == FORMAT_VERSION_WITH_STATS) {
+        long rows = in.readLong();
+        List<Long> distinct = new ArrayList<>();
+        for (int n = in.readByte() & 0xff; n > 0; n--) {
+          distinct.add(in.readLong());
+        }
+        stats = new IndexStats(rows, distinct);
+      }
+      return new SqlIndexDef(name, table, cols, desc, includes, unique, salt, state, stats);
     } catch (IOException | RuntimeException e) {
       throw new CorruptionException("malformed definition of index " + name + " on " + table
           + ": " + e);

@@ -198,8 +198,20 @@ public final class BasaltScan extends TableScan implements BasaltRel {
       return keys.rangeCount();
     }
     double rows = total;
-    for (int i = 0; i < keys.equalities().size(); i++) {
-      rows *= 0.1 * keys.equalities().get(i).size();
+    var stats = spec.index() == null ? null
+        : java.util.Optional.ofNullable(basaltTable.index(spec.index().name()))
+            .map(l -> l.index().stats()).orElse(null);
+    int equal = keys.equalities().size();
+    if (stats != null && equal > 0 && stats.rows() > 0) {
+      // what an equality on the leading columns finds, from the counts of the last build
+      rows = total * stats.rowsPerValue(equal) / stats.rows();
+      for (int i = 0; i < equal; i++) {
+        rows *= keys.equalities().get(i).size();
+      }
+    } else {
+      for (int i = 0; i < equal; i++) {
+        rows *= 0.1 * keys.equalities().get(i).size();
+      }
     }
     if (!keys.intervals().isEmpty()) {
       double share = 0;
