@@ -116,7 +116,12 @@ public final class JoinCardinality implements MetadataHandler<BuiltInMetadata.Ro
       return Math.max(1, rows / keyRows);
     }
     for (int i = 0; i < info.leftKeys.size(); i++) {
-      double domain = Math.max(domain(mq, join.getLeft(), info.leftKeys.get(i)),
+      // a column equal to another table's whole key takes at most that table's values (a
+      // foreign key): its sampled estimate, scaled from a sample of mostly distinct values,
+      // must not make l_suppkey = s_suppkey keep a 500th of the line items
+      double key = Math.max(keyRows(mq, join.getLeft(), ImmutableBitSet.of(info.leftKeys.get(i))),
+          keyRows(mq, join.getRight(), ImmutableBitSet.of(info.rightKeys.get(i))));
+      double domain = key > 0 ? key : Math.max(domain(mq, join.getLeft(), info.leftKeys.get(i)),
           domain(mq, join.getRight(), info.rightKeys.get(i)));
       rows *= domain > 0 ? 1 / domain : GUESS;
     }
