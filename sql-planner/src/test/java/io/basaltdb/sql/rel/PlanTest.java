@@ -67,6 +67,33 @@ class PlanTest extends SqlTestBase {
     lacks(plan("SELECT a FROM t WHERE x > a"), "filter=[");
   }
 
+  /**
+   * A sort costs its rows times a quarter of their binary logarithm (Calcite counts them once,
+   * which made merge joins over sorted whole tables look cheap): the sort's cumulative cost
+   * exceeds its input's by that much.
+   */
+  @Test
+  void aSortCostsMoreThanReadingItsRows() throws Exception {
+    try (Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE big (id INTEGER NOT NULL PRIMARY KEY, v INTEGER)");
+      st.execute("UPSERT INTO big SELECT t.a * 1000 + d.n, d.n FROM t, (VALUES 0, 1, 2, 3, 4, 5, 6, 7,"
+          + " 8, 9) AS d(n)");
+    }
+    String plan = String.join("\n", SqlTestSupport.rows(c,
+        "EXPLAIN PLAN INCLUDING ALL ATTRIBUTES FOR SELECT id FROM big ORDER BY v"));
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+        "rowcount = ([0-9.E]+), cumulative cost = \\{([0-9.E]+) rows").matcher(plan);
+    List<double[]> nodes = new java.util.ArrayList<>();
+    while (m.find()) {
+      nodes.add(new double[] {Double.parseDouble(m.group(1)), Double.parseDouble(m.group(2))});
+    }
+    assertTrue(plan.startsWith("EnumerableSort") && nodes.size() >= 2, plan);
+    double rows = nodes.get(1)[0];
+    double sortCost = nodes.get(0)[1] - nodes.get(1)[1];
+    assertEquals(rows * Math.max(1, Math.log(rows) / Math.log(2) / 4), sortCost, rows * 0.01,
+        plan);
+  }
+
   @Test
   void keyPredicatesBecomeRanges() throws Exception {
     has(plan("SELECT x FROM t WHERE a = 4 AND b = 'b4'"),
