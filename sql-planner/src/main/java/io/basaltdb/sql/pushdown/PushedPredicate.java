@@ -68,8 +68,6 @@ public sealed interface PushedPredicate {
     public Filter toFilter(SqlTableDef def, DataContext ctx) {
       SqlColumn a = def.columns().get(column);
       SqlColumn b = def.columns().get(other);
-      ColumnValue left = ColumnValue.of(def, column);
-      ColumnValue right = ColumnValue.of(def, other);
       if (a.isKey() && b.isKey()) { // decided by the key alone, before any cell is read
         RowKeyCodec codec = def.keyCodec();
         return new Filter() {
@@ -82,6 +80,8 @@ public sealed interface PushedPredicate {
           }
         };
       }
+      ColumnValue left = ColumnValue.of(def, column);
+      ColumnValue right = ColumnValue.of(def, other);
       return new Filter() {
         @Override
         public boolean filterRow(List<io.basaltdb.engine.Cell> cells) {
