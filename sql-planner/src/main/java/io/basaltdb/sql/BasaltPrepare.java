@@ -84,6 +84,8 @@ public class BasaltPrepare extends CalcitePrepareImpl {
     };
   }
 
+  /** The internal parameter under which a statement's {@link io.basaltdb.sql.rel.BatchWrite} is. */
+  static final String BATCH_WRITE = "basaltBatchWrite";
   /** {@code -Dbasalt.directExecution=false} compiles every plan. */
   static final String DIRECT_SWITCH = "basalt.directExecution";
   static final String GUARD_SWITCH = "basalt.guards";
@@ -161,6 +163,25 @@ public class BasaltPrepare extends CalcitePrepareImpl {
         || head.regionMatches(true, 0, "ALTER", 0, 5))) {
       return null;
     }
+    SqlNode node = parseStatement(context, sql);
+    if (node == null || !node.getKind().belongsTo(org.apache.calcite.sql.SqlKind.DDL)) {
+      return null;
+    }
+    executeDdl(context, node);
+    return new CalciteSignature<>(sql, com.google.common.collect.ImmutableList.of(),
+        com.google.common.collect.ImmutableMap.of(), null,
+        com.google.common.collect.ImmutableList.of(),
+        org.apache.calcite.avatica.Meta.CursorFactory.OBJECT, null,
+        com.google.common.collect.ImmutableList.of(), -1, null,
+        org.apache.calcite.avatica.Meta.StatementType.OTHER_DDL);
+  }
+
+  /**
+   * The statement parsed as Calcite's path parses it (the connection's parser and lexical
+   * settings), or null when it does not parse: Calcite's path then reports the error as it
+   * always has.
+   */
+  SqlNode parseStatement(CalcitePrepare.Context context, String sql) {
     var config = context.config();
     org.apache.calcite.sql.parser.SqlParser.Config parserConfig = parserConfig()
         .withQuotedCasing(config.quotedCasing())
@@ -173,22 +194,11 @@ public class BasaltPrepare extends CalcitePrepareImpl {
     if (factory != null) {
       parserConfig = parserConfig.withParserFactory(factory);
     }
-    SqlNode node;
     try {
-      node = createParser(sql, parserConfig).parseStmt();
+      return createParser(sql, parserConfig).parseStmt();
     } catch (org.apache.calcite.sql.parser.SqlParseException e) {
-      return null; // Calcite's path reports it as it always has
-    }
-    if (!node.getKind().belongsTo(org.apache.calcite.sql.SqlKind.DDL)) {
       return null;
     }
-    executeDdl(context, node);
-    return new CalciteSignature<>(sql, com.google.common.collect.ImmutableList.of(),
-        com.google.common.collect.ImmutableMap.of(), null,
-        com.google.common.collect.ImmutableList.of(),
-        org.apache.calcite.avatica.Meta.CursorFactory.OBJECT, null,
-        com.google.common.collect.ImmutableList.of(), -1, null,
-        org.apache.calcite.avatica.Meta.StatementType.OTHER_DDL);
   }
 
   /**
@@ -209,7 +219,10 @@ public class BasaltPrepare extends CalcitePrepareImpl {
     if (cached != null) {
       return (CalciteSignature<T>) cached;
     }
-    CalciteSignature<T> s = super.prepareSql(context, query, elementType, maxRowCount);
+    CalciteSignature<T> s = DirectPlans.plan(this, context, query.sql, maxRowCount);
+    if (s == null) {
+      s = super.prepareSql(context, query, elementType, maxRowCount);
+    }
     if (s.statementType != null && (s.statementType.canUpdate()
         || s.statementType == org.apache.calcite.avatica.Meta.StatementType.SELECT)
         && key.catalogVersion() == CatalogVersion.current(db)) {
@@ -273,7 +286,7 @@ public class BasaltPrepare extends CalcitePrepareImpl {
         var direct = "false".equals(System.getProperty(DIRECT_SWITCH)) ? null
             : io.basaltdb.sql.rel.DirectExecution.of(root);
         if (direct == null || (direct.batchWrite() != null
-            && !InternalParameters.put(this, "basaltBatchWrite", direct.batchWrite()))) {
+            && !InternalParameters.put(this, BATCH_WRITE, direct.batchWrite()))) {
           var checked = root.withRel(io.basaltdb.sql.rel.CheckedSums.apply(root.rel));
           return super.implement("false".equals(System.getProperty(GUARD_SWITCH)) ? checked
               : checked.withRel(io.basaltdb.sql.rel.Guard.insert(checked.rel)));

@@ -134,6 +134,23 @@ public final class BasaltMeta extends ForwardingMeta {
     return h;
   }
 
+  /** Calcite's prepare-and-execute, without its per-statement hook configuration. */
+  @Override
+  public ExecuteResult prepareAndExecute(StatementHandle h, String sql, long maxRowCount,
+      PrepareCallback callback) throws NoSuchStatementException {
+    return prepareAndExecute(h, sql, maxRowCount, -1, callback);
+  }
+
+  @Override
+  public ExecuteResult prepareAndExecute(StatementHandle h, String sql, long maxRowCount,
+      int maxRowsInFirstFrame, PrepareCallback callback) throws NoSuchStatementException {
+    if (!PrepareAndExecute.AVAILABLE) {
+      return super.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame, callback);
+    }
+    return callChecked(h.connectionId,
+        m -> PrepareAndExecute.run(connection, h, sql, maxRowCount, callback));
+  }
+
   /** The batch plan of the prepared statement with this id, or null. */
   BatchWrite batchWrite(int statementId) {
     return batches.get(statementId);

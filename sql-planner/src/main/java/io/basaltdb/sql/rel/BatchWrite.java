@@ -70,6 +70,14 @@ public final class BatchWrite {
     return new BatchWrite(table, spec, values);
   }
 
+  /**
+   * The batch form of a write of one row to {@code table}: {@code values} holds, per table
+   * column, the operand its value comes from.
+   */
+  public static BatchWrite of(BasaltSqlTable table, WriteSpec spec, List<Operand> values) {
+    return new BatchWrite(table, spec, values);
+  }
+
   /** The expressions of a one-row input computed from no input fields, or null. */
   private static List<RexNode> singleRow(RelNode input) {
     List<RexNode> exprs;

@@ -41,20 +41,28 @@ public final class DirectExecution implements Bindable<Object>, Typed {
     }
     RelNode rel = root.rel;
     if (rel instanceof BasaltToEnumerableConverter c && c.getInput() instanceof BasaltScan scan) {
-      BasaltSqlTable table = scan.basaltTable();
-      ScanSpec spec = scan.spec();
-      return rel.getRowType().getFieldCount() == 1
-          ? new DirectExecution(Object.class, ctx -> table.queryScalar(ctx, spec), null)
-          : new DirectExecution(Object[].class, ctx -> table.query(ctx, spec), null);
+      return scan(scan.basaltTable(), scan.spec(), rel.getRowType().getFieldCount() == 1);
     }
     if (rel instanceof BasaltTableModify m) {
       BasaltSqlTable table = m.getTable().unwrap(BasaltSqlTable.class);
       BatchWrite b = table == null ? null : BatchWrite.of(m, table);
       if (b != null) {
-        return new DirectExecution(Long.class, ctx -> b.runOnce(ctx), b);
+        return write(b);
       }
     }
     return null;
+  }
+
+  /** The direct execution of a scan of {@code table} (one column: its values themselves). */
+  public static DirectExecution scan(BasaltSqlTable table, ScanSpec spec, boolean oneColumn) {
+    return oneColumn
+        ? new DirectExecution(Object.class, ctx -> table.queryScalar(ctx, spec), null)
+        : new DirectExecution(Object[].class, ctx -> table.query(ctx, spec), null);
+  }
+
+  /** The direct execution of a write of one row. */
+  public static DirectExecution write(BatchWrite b) {
+    return new DirectExecution(Long.class, ctx -> b.runOnce(ctx), b);
   }
 
   /** The statement's batch plan, if it is a write of one row. */
