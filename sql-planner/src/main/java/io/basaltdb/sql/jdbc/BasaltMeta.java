@@ -50,6 +50,8 @@ public final class BasaltMeta extends ForwardingMeta {
   private final CalciteConnection connection;
   private final Database db;
   private final Map<Integer, BatchWrite> batches = new ConcurrentHashMap<>();
+  /** The connection's time zone and locale for execution contexts, read at the first. */
+  private volatile ExecutionContext.Settings executionSettings;
 
   private BasaltMeta(BasaltConnection owner, CalciteConnection connection, Database db,
       Meta calciteMeta) {
@@ -168,7 +170,16 @@ public final class BasaltMeta extends ForwardingMeta {
         && owner.statementMap.get(h.id) instanceof BasaltPreparedStatement p) {
       parameters = p.boundValues();
     }
-    return calciteMeta.createIterable(h, state, signature, parameters, firstFrame);
+    if (!(signature instanceof CalcitePrepare.CalciteSignature<?> s)) {
+      return calciteMeta.createIterable(h, state, signature, parameters, firstFrame);
+    }
+    ExecutionContext.Settings settings = executionSettings;
+    if (settings == null) {
+      executionSettings = settings = new ExecutionContext.Settings(connection);
+    }
+    @SuppressWarnings("unchecked")
+    CalcitePrepare.CalciteSignature<Object> run = (CalcitePrepare.CalciteSignature<Object>) s;
+    return ExecutionContext.run(settings, h, run, parameters);
   }
 
   @Override
