@@ -21,6 +21,7 @@ import org.apache.calcite.jdbc.CalciteConnection;
 public final class BasaltConnection extends AvaticaConnection {
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile Runnable onClose = () -> { };
+  private volatile java.util.TimeZone timeZone;
 
   BasaltConnection(UnregisteredDriver driver, AvaticaFactory factory, String url,
       Properties info) {
@@ -66,6 +67,19 @@ public final class BasaltConnection extends AvaticaConnection {
       int resultSetConcurrency, int resultSetHoldability) throws SQLException {
     return Translated.call(() -> super.prepareStatement(sql, resultSetType,
         resultSetConcurrency, resultSetHoldability));
+  }
+
+  /**
+   * The connection's time zone, read from its properties once (Avatica parses them for every
+   * result set it makes; a connection's properties are fixed when it opens).
+   */
+  @Override
+  public java.util.TimeZone getTimeZone() {
+    java.util.TimeZone z = timeZone;
+    if (z == null) {
+      timeZone = z = super.getTimeZone();
+    }
+    return (java.util.TimeZone) z.clone(); // a time zone can be changed: each caller its own
   }
 
   @Override
