@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * The cell address (family and qualifier, as bytes) of each column of a table, computed once
- * per statement execution rather than per row; null for key columns, which live in the row key.
+ * per table definition rather than per row; null for key columns, which live in the row key.
  * In a packed table a column's cell is its family's one cell, and the column is at its
  * {@link #slot} in it; {@link #packedFamilies} lists the families with their columns by slot.
  * Immutable.
@@ -18,7 +18,7 @@ public final class CellNames {
   private final byte[][] qualifiers;
   private final int[] slots;
   private final byte[] markerFamily;
-  private final List<PackedFamily> packedFamilies = new java.util.ArrayList<>();
+  private final List<PackedFamily> packedFamilies;
 
   /** A packed table's family: its name and its columns (table column indexes) by slot. */
   public record PackedFamily(byte[] family, int[] columns) {}
@@ -38,11 +38,13 @@ public final class CellNames {
         byFamily.computeIfAbsent(c.family(), f -> new java.util.ArrayList<>()).add(i);
       }
     }
+    List<PackedFamily> packed = new java.util.ArrayList<>();
     if (def.packed()) {
-      byFamily.forEach((f, columns) -> packedFamilies.add(new PackedFamily(
+      byFamily.forEach((f, columns) -> packed.add(new PackedFamily(
           f.getBytes(StandardCharsets.UTF_8),
           columns.stream().mapToInt(Integer::intValue).toArray())));
     }
+    packedFamilies = List.copyOf(packed);
     markerFamily = def.markerFamily().getBytes(StandardCharsets.UTF_8);
   }
 
@@ -62,8 +64,18 @@ public final class CellNames {
         : io.basaltdb.sql.type.CellArray.get(cell, slots[i]);
   }
 
+  /** By definition object (identity: a definition is immutable; weak: it may go). */
+  private static final com.google.common.cache.Cache<SqlTableDef, CellNames> BY_DEFINITION =
+      com.google.common.cache.CacheBuilder.newBuilder().weakKeys().build();
+
+  /** The cell names of {@code def}'s columns, made once per definition object. */
   public static CellNames of(SqlTableDef def) {
-    return new CellNames(def);
+    CellNames n = BY_DEFINITION.getIfPresent(def);
+    if (n == null) {
+      n = new CellNames(def);
+      BY_DEFINITION.put(def, n);
+    }
+    return n;
   }
 
   /** The family of column {@code i}'s cells, or null for a key column. */

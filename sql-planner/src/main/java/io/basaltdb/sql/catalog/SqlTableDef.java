@@ -115,7 +115,21 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
     return keyColumns(columns);
   }
 
+  /** Codecs by definition object (identity: a definition is immutable; weak: it may go). */
+  private static final com.google.common.cache.Cache<SqlTableDef, RowKeyCodec> CODECS =
+      com.google.common.cache.CacheBuilder.newBuilder().weakKeys().build();
+
+  /** The codec of this table's row keys, made once per definition object. */
   public RowKeyCodec keyCodec() {
+    RowKeyCodec c = CODECS.getIfPresent(this);
+    if (c == null) {
+      c = newKeyCodec();
+      CODECS.put(this, c);
+    }
+    return c;
+  }
+
+  private RowKeyCodec newKeyCodec() {
     List<RowKeyCodec.Column> cols = new ArrayList<>();
     for (SqlColumn c : keyColumns()) {
       cols.add(new RowKeyCodec.Column(c.name(), c.type().keyType(), c.descending(),
