@@ -35,6 +35,8 @@ public final class IndexLayout {
   private final SqlTableDef keyDefinition;
   private final RowKeyCodec codec;
   private final RowKeyCodec baseCodec;
+  /** Per base key column (key order), its field in a decoded entry key. */
+  private final int[] baseKeyFields;
 
   public IndexLayout(SqlTableDef table, SqlIndexDef index) {
     this.index = index;
@@ -68,6 +70,13 @@ public final class IndexLayout {
     keyDefinition = new SqlTableDef(index.engineTable(), cols, index.saltBuckets(), "0", false);
     codec = keyDefinition.keyCodec();
     baseCodec = table.keyCodec();
+    List<SqlColumn> keys = table.keyColumns();
+    baseKeyFields = new int[keys.size()];
+    for (int k = 0; k < keys.size(); k++) {
+      int column = table.columnIndex(keys.get(k).name());
+      int pos = position(columns, column);
+      baseKeyFields[k] = pos >= 0 ? pos : columns.length + position(tail, column);
+    }
   }
 
   private static int position(int[] in, int column) {
@@ -196,10 +205,11 @@ public final class IndexLayout {
 
   /** The base row's key of an entry. */
   public byte[] baseKey(byte[] entryKey, byte[] entryValue) {
-    Object[] indexed = codec.decodePrefix(entryKey, columns.length);
     boolean withTail = !index.unique();
-    for (Object v : indexed) {
-      withTail |= v == null;
+    if (!withTail) {
+      for (Object v : codec.decodePrefix(entryKey, columns.length)) {
+        withTail |= v == null;
+      }
     }
     if (!withTail) {
       byte[] k = entryValue == null ? null : CellArray.get(entryValue, includes.length);
@@ -210,12 +220,9 @@ public final class IndexLayout {
       return k;
     }
     Object[] all = codec.decode(entryKey);
-    List<SqlColumn> keys = table.keyColumns();
-    Object[] key = new Object[keys.size()];
-    for (int k = 0; k < keys.size(); k++) {
-      int column = table.columns().indexOf(keys.get(k));
-      int pos = position(columns, column);
-      key[k] = pos >= 0 ? all[pos] : all[columns.length + position(tail, column)];
+    Object[] key = new Object[baseKeyFields.length];
+    for (int k = 0; k < key.length; k++) {
+      key[k] = all[baseKeyFields[k]];
     }
     return baseCodec.encode(key);
   }
