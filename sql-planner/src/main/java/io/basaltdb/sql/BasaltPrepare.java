@@ -332,6 +332,7 @@ public class BasaltPrepare extends CalcitePrepareImpl {
       protected org.apache.calcite.tools.Program getProgram() {
         var metadata = io.basaltdb.sql.rel.JoinCardinality.PROVIDER;
         return ShortPath.first(() -> org.apache.calcite.tools.Programs.sequence(
+            io.basaltdb.sql.rel.BasaltRules.existsToJoins(metadata),
             org.apache.calcite.tools.Programs.subQuery(metadata),
             org.apache.calcite.tools.Programs.decorrelate(),
             org.apache.calcite.tools.Programs.measure(metadata),

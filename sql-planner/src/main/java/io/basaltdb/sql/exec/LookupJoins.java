@@ -30,7 +30,8 @@ import org.apache.calcite.rel.core.JoinRelType;
  * an index), whose rows are fetched (batched gets when the whole key is given) with the right
  * side's filters, hashed by every equi-join column, and matched to the batch's rows in their
  * order: INNER, LEFT (unmatched rows padded with NULLs), SEMI (each matched left row once),
- * ANTI (each unmatched one). A NULL join value matches nothing. Stateless.
+ * ANTI (each unmatched one); a SEMI or ANTI join's residual comparisons must hold for a pair to
+ * match. A NULL join value matches nothing. Stateless.
  */
 public final class LookupJoins {
   /** Left rows looked up at once. */
@@ -49,9 +50,41 @@ public final class LookupJoins {
    * @param rightKeys every equi-join pair's right field (position in the right rows)
    * @param type INNER, LEFT, SEMI or ANTI
    * @param rightWidth fields of a right row
+   * @param residuals for SEMI and ANTI, comparisons each matching pair must also pass (the
+   *     join's non-equi conditions, e.g. TPC-H Q21's {@code l2.l_suppkey <> l1.l_suppkey})
    */
   public record Plan(String index, int[] lookupColumns, int[] lookupLeft, boolean points,
-      int[] leftKeys, int[] rightKeys, JoinRelType type, int rightWidth) {}
+      int[] leftKeys, int[] rightKeys, JoinRelType type, int rightWidth,
+      List<Residual> residuals) {
+    public Plan {
+      residuals = List.copyOf(residuals);
+    }
+  }
+
+  /**
+   * A comparison of a left field with a right field (its position in the right rows), of one
+   * type on both sides: true only when neither is NULL and the comparison holds.
+   */
+  public record Residual(int left, org.apache.calcite.sql.SqlKind op, int right) {
+    boolean holds(Object[] l, Object[] r) {
+      Object a = l[left];
+      Object b = r[right];
+      if (a == null || b == null) {
+        return false;
+      }
+      @SuppressWarnings({"unchecked", "rawtypes"})
+      int c = ((Comparable) normalized(a)).compareTo(normalized(b));
+      return switch (op) {
+        case EQUALS -> c == 0;
+        case NOT_EQUALS -> c != 0;
+        case LESS_THAN -> c < 0;
+        case LESS_THAN_OR_EQUAL -> c <= 0;
+        case GREATER_THAN -> c > 0;
+        case GREATER_THAN_OR_EQUAL -> c >= 0;
+        default -> throw new IllegalStateException("not a residual comparison: " + op);
+      };
+    }
+  }
 
   /** Called by the generated code. */
   public static Enumerable<Object[]> join(Enumerable<Object[]> left, DataContext root,
@@ -152,6 +185,12 @@ public final class LookupJoins {
         List<Object> key = matchKey(l, plan.leftKeys());
         List<Object[]> found = key == null ? null : matches.get(key);
         boolean any = found != null && !found.isEmpty();
+        if (any && !plan.residuals().isEmpty()) {
+          any = false;
+          for (int i = 0; i < found.size() && !any; i++) {
+            any = holdAll(l, found.get(i));
+          }
+        }
         switch (plan.type()) {
           case SEMI -> {
             if (any) {
@@ -175,6 +214,15 @@ public final class LookupJoins {
         }
       }
       return rows;
+    }
+
+    private boolean holdAll(Object[] l, Object[] r) {
+      for (Residual c : plan.residuals()) {
+        if (!c.holds(l, r)) {
+          return false;
+        }
+      }
+      return true;
     }
 
     private static Object[] concat(Object[] l, Object[] r) {

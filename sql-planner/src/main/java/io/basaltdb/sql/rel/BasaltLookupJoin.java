@@ -110,6 +110,13 @@ public final class BasaltLookupJoin extends SingleRel implements EnumerableRel {
             + String.join(", ", looked))
         .item("joinKeys", Arrays.toString(plan.leftKeys()) + " = right "
             + Arrays.toString(plan.rightKeys()));
+    if (!plan.residuals().isEmpty()) {
+      List<String> each = new ArrayList<>();
+      for (LookupJoins.Residual r : plan.residuals()) {
+        each.add("$" + r.left() + " " + r.op().sql + " right $" + r.right());
+      }
+      w = w.item("pairs", String.join(" AND ", each));
+    }
     for (String[] item : right.spec().describe(def)) {
       w = w.item(item[0], item[1]);
     }

@@ -115,6 +115,17 @@ public final class BasaltRules {
           TO_BASALT, TO_ENUMERABLE, LookupJoinRule.INSTANCE, LookupJoinRule.SWAPPED,
           LookupJoinRule.DISTINCT);
 
+  /**
+   * The program step before Calcite's sub-query removal: {@code [NOT] EXISTS} sub-queries that
+   * are a filter over an uncorrelated relation become SEMI (ANTI) joins
+   * ({@link ExistsToJoinRule}).
+   */
+  public static org.apache.calcite.tools.Program existsToJoins(
+      org.apache.calcite.rel.metadata.RelMetadataProvider metadata) {
+    return org.apache.calcite.tools.Programs.of(new org.apache.calcite.plan.hep.HepProgramBuilder()
+        .addRuleInstance(ExistsToJoinRule.INSTANCE).build(), true, metadata);
+  }
+
   static void register(RelOptPlanner planner) {
     ALL.forEach(planner::addRule);
   }

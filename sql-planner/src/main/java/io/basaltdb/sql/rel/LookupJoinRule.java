@@ -23,7 +23,8 @@ import org.apache.calcite.rel.core.JoinRelType;
  * columns give a prefix of that table's primary key, or of one of its ACTIVE indexes: the
  * whole key if it can (point gets), else the longest prefix, the primary key first on ties.
  * The cost model chooses between it and Calcite's joins. An INNER join's non-equi conditions
- * stay above it as a filter; other join types need an equi-join condition only.
+ * stay above it as a filter; a SEMI or ANTI join's may be comparisons of a left and a right
+ * field, checked per pair ({@link LookupJoins.Residual}); LEFT joins need equi-joins only.
  */
 final class LookupJoinRule extends RelRule<RuleConfig> {
   static final RelOptRule INSTANCE = RuleConfig.of("BasaltLookupJoinRule",
@@ -188,7 +189,9 @@ final class LookupJoinRule extends RelRule<RuleConfig> {
       return;
     }
     JoinInfo info = join.analyzeCondition();
-    if (info.leftKeys.isEmpty() || (!info.isEqui() && type != JoinRelType.INNER)) {
+    List<LookupJoins.Residual> residuals = new ArrayList<>();
+    if (info.leftKeys.isEmpty() || (!info.isEqui() && type != JoinRelType.INNER
+        && !residuals(join, info, residuals))) {
       return;
     }
     List<Integer> rightCols = right.spec().columns();
@@ -203,17 +206,53 @@ final class LookupJoinRule extends RelRule<RuleConfig> {
     LookupJoins.Plan plan = new LookupJoins.Plan(best.index,
         best.columns.stream().mapToInt(Integer::intValue).toArray(),
         best.left.stream().mapToInt(Integer::intValue).toArray(),
-        best.index == null && points, leftKeys, rightKeys, type, rightCols.size());
+        best.index == null && points, leftKeys, rightKeys, type, rightCols.size(),
+        residuals);
     RelNode left = convert(join.getLeft(),
         join.getLeft().getTraitSet().replace(EnumerableConvention.INSTANCE));
     RelNode lookup = new BasaltLookupJoin(join.getCluster(),
         join.getTraitSet().replace(EnumerableConvention.INSTANCE), left, join, right, plan);
-    if (!info.isEqui()) {
+    if (!info.isEqui() && type == JoinRelType.INNER) {
       lookup = call.builder().push(lookup)
           .filter(org.apache.calcite.rex.RexUtil.composeConjunction(
               join.getCluster().getRexBuilder(), info.nonEquiConditions)).build();
     }
     call.transformTo(lookup);
+  }
+
+  /**
+   * A SEMI or ANTI join's non-equi conditions as comparisons of a left field with a right one
+   * of the same type (not CHAR, which compares padded), into {@code out}; false when some
+   * condition is anything else.
+   */
+  private static boolean residuals(Join join, JoinInfo info, List<LookupJoins.Residual> out) {
+    if (join.getJoinType() != JoinRelType.SEMI && join.getJoinType() != JoinRelType.ANTI) {
+      return false;
+    }
+    int width = join.getLeft().getRowType().getFieldCount();
+    for (org.apache.calcite.rex.RexNode c : info.nonEquiConditions) {
+      if (!(c instanceof org.apache.calcite.rex.RexCall call) || call.getOperands().size() != 2
+          || !org.apache.calcite.sql.SqlKind.COMPARISON.contains(call.getKind())
+          || !(call.getOperands().get(0) instanceof org.apache.calcite.rex.RexInputRef a)
+          || !(call.getOperands().get(1) instanceof org.apache.calcite.rex.RexInputRef b)
+          || a.getType().getSqlTypeName() != b.getType().getSqlTypeName()
+          || a.getType().getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.CHAR
+          || call.getKind() == org.apache.calcite.sql.SqlKind.IS_DISTINCT_FROM
+          || call.getKind() == org.apache.calcite.sql.SqlKind.IS_NOT_DISTINCT_FROM) {
+        return false;
+      }
+      boolean leftFirst = a.getIndex() < width && b.getIndex() >= width;
+      boolean rightFirst = b.getIndex() < width && a.getIndex() >= width;
+      if (leftFirst) {
+        out.add(new LookupJoins.Residual(a.getIndex(), call.getKind(), b.getIndex() - width));
+      } else if (rightFirst) {
+        out.add(new LookupJoins.Residual(b.getIndex(), call.getKind().reverse(),
+            a.getIndex() - width));
+      } else {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Lookup columns (table columns) and the left fields giving them. */

@@ -143,6 +143,38 @@ class LookupJoinTest extends SqlTestBase {
   }
 
   /**
+   * {@code [NOT] EXISTS} correlated by more than equalities (TPC-H Q21's shape): a SEMI or ANTI
+   * join on the correlation, its equality looked up by key prefix and its other comparisons
+   * checked per pair; NULLs on either side never match; the same answers as H2.
+   */
+  @Test
+  void existsWithComparisonsBesidesTheKeyBecomesLookupSemiAndAntiJoins() throws SQLException {
+    String q21 = "SELECT i1.o_id, i1.line FROM items i1 WHERE i1.o_id < 400 AND EXISTS "
+        + "(SELECT 1 FROM items i2 WHERE i2.o_id = i1.o_id AND i2.line <> i1.line) AND NOT "
+        + "EXISTS (SELECT 1 FROM items i3 WHERE i3.o_id = i1.o_id AND i3.line <> i1.line "
+        + "AND i3.qty > i1.qty)";
+    same(q21, "pairs=[$1 <> right $1 AND $2 < right $2]");
+    String plan = String.join("\n", rows("EXPLAIN PLAN FOR " + q21));
+    assertTrue(plan.contains("joinType=[semi]") && plan.contains("joinType=[anti]"), plan);
+    assertTrue(!plan.contains("EnumerableCorrelate") && !plan.contains("Aggregate"), plan);
+    same("SELECT i1.o_id, i1.line FROM items i1 WHERE i1.o_id < 300 AND EXISTS "
+        + "(SELECT 1 FROM items i2 WHERE i2.o_id = i1.o_id AND i2.qty < i1.qty AND "
+        + "i2.line >= i1.line)", null);
+    // NULL customers: their comparison is unknown, so they never match
+    same("SELECT o.o_id FROM orders o WHERE o.o_id < 500 AND NOT EXISTS (SELECT 1 FROM "
+        + "orders o2 WHERE o2.o_id = o.o_id AND o2.cust <> o.cust)", null);
+    same("SELECT o.o_id FROM orders o WHERE o.o_id < 500 AND EXISTS (SELECT 1 FROM "
+        + "orders o2 WHERE o2.o_id = o.o_id AND o2.cust = o.cust)", null);
+    // shapes left to Calcite's sub-query removal: uncorrelated, under OR, with an aggregate
+    same("SELECT o.o_id FROM orders o WHERE o.o_id < 50 AND EXISTS (SELECT 1 FROM items i "
+        + "WHERE i.qty > 8)", null);
+    same("SELECT o.o_id FROM orders o WHERE o.o_id < 50 AND (o.total > 900 OR EXISTS "
+        + "(SELECT 1 FROM items i WHERE i.o_id = o.o_id AND i.line <> 0))", null);
+    same("SELECT o.o_id FROM orders o WHERE o.o_id < 50 AND EXISTS (SELECT i.o_id FROM items i "
+        + "WHERE i.o_id = o.o_id GROUP BY i.o_id HAVING COUNT(*) > 1)", null);
+  }
+
+  /**
    * A point lookup then two joins by key (the ad-hoc benchmark's 3-table join): lookups, both.
    * (At 100,000 and 10,000 rows the planner once chose two hash joins over whole tables: it
    * costed each lookup with the left side's first estimate, before its filter became one
