@@ -71,7 +71,7 @@ public class BasaltPrepare extends CalcitePrepareImpl {
             .addRuleInstance(CoreRules.JOIN_TO_MULTI_JOIN)
             .build();
         List<org.apache.calcite.plan.RelOptRule> order = new ArrayList<>(rules);
-        order.removeAll(List.of(CoreRules.JOIN_COMMUTE, CoreRules.JOIN_ASSOCIATE,
+        order.removeAll(List.of(CoreRules.JOIN_ASSOCIATE,
             org.apache.calcite.rel.rules.JoinPushThroughJoinRule.LEFT,
             org.apache.calcite.rel.rules.JoinPushThroughJoinRule.RIGHT));
         order.add(CoreRules.MULTI_JOIN_OPTIMIZE);

@@ -99,14 +99,17 @@ final class ExistsToJoinRule extends RelRule<RuleConfig> {
     }
     int width = outer.getRowType().getFieldCount();
     boolean[] ok = {true};
-    // the condition's own correlation: only the filter's variables, typed as its input row
+    // the condition's own correlation: only the filter's variables; their fields are found in
+    // the filter's input by name (its columns may have been pruned since the variable was
+    // made), each name once there and of the same type
     f.getCondition().accept(new RexVisitorImpl<Void>(true) {
       @Override
-      public Void visitCorrelVariable(RexCorrelVariable v) {
-        if (!variables.contains(v.id) || !v.getType().equals(outer.getRowType())) {
+      public Void visitFieldAccess(RexFieldAccess access) {
+        if (access.getReferenceExpr() instanceof RexCorrelVariable v
+            && (!variables.contains(v.id) || field(outer, access) < 0)) {
           ok[0] = false;
         }
-        return null;
+        return super.visitFieldAccess(access);
       }
     });
     if (!ok[0]) {
@@ -121,7 +124,7 @@ final class ExistsToJoinRule extends RelRule<RuleConfig> {
       @Override
       public RexNode visitFieldAccess(RexFieldAccess access) {
         if (access.getReferenceExpr() instanceof RexCorrelVariable) {
-          int i = access.getField().getIndex();
+          int i = field(outer, access);
           return rex.makeInputRef(outer.getRowType().getFieldList().get(i).getType(), i);
         }
         return super.visitFieldAccess(access);
@@ -155,5 +158,22 @@ final class ExistsToJoinRule extends RelRule<RuleConfig> {
     }
     rights.add(right);
     return RexUtil.composeConjunction(rex, onPairs);
+  }
+
+  /** The field of {@code outer} a correlation field access reads, or -1. */
+  private static int field(RelNode outer, RexFieldAccess access) {
+    String name = access.getField().getName();
+    int found = -1;
+    List<org.apache.calcite.rel.type.RelDataTypeField> fields = outer.getRowType().getFieldList();
+    for (int i = 0; i < fields.size(); i++) {
+      if (fields.get(i).getName().equals(name)) {
+        if (found >= 0) {
+          return -1; // the name twice: which one is meant is not known
+        }
+        found = i;
+      }
+    }
+    return found >= 0 && fields.get(found).getType().equals(access.getField().getType())
+        ? found : -1;
   }
 }

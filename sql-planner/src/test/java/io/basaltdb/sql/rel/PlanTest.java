@@ -94,6 +94,39 @@ class PlanTest extends SqlTestBase {
         plan);
   }
 
+  /**
+   * A hash SEMI join is costed as an INNER one of the same inputs (Calcite discounts hash
+   * semi-joins a hundredfold, which made hashing all of a big table look cheaper than looking
+   * up a few keys): the metadata the planner reads gives it a hundred times its own estimate.
+   */
+  @Test
+  void aHashSemiJoinIsCostedInFull() throws Exception {
+    java.util.List<org.apache.calcite.rel.RelNode> found = new java.util.ArrayList<>();
+    try (var hook = org.apache.calcite.runtime.Hook.PLAN_BEFORE_IMPLEMENTATION.addThread(
+        (org.apache.calcite.rel.RelRoot root) -> root.rel.accept(
+            new org.apache.calcite.rel.RelHomogeneousShuttle() {
+              @Override
+              public org.apache.calcite.rel.RelNode visit(org.apache.calcite.rel.RelNode other) {
+                if (other instanceof org.apache.calcite.rel.core.Join j && j.isSemiJoin()) {
+                  found.add(j);
+                }
+                return super.visit(other);
+              }
+            }))) {
+      SqlTestSupport.rows(c, "SELECT a FROM t WHERE EXISTS (SELECT 1 FROM t t2 WHERE "
+          + "t2.b = t.b AND t2.a <> t.a)");
+    }
+    assertFalse(found.isEmpty(), "a semi-join");
+    // the same semi-join as a hash join, costed through the planner's metadata
+    var semi = (org.apache.calcite.rel.core.Join) found.get(0);
+    var join = org.apache.calcite.adapter.enumerable.EnumerableHashJoin.create(semi.getLeft(),
+        semi.getRight(), semi.getCondition(), java.util.Set.of(),
+        org.apache.calcite.rel.core.JoinRelType.SEMI);
+    var mq = join.getCluster().getMetadataQuery();
+    double own = join.computeSelfCost(join.getCluster().getPlanner(), mq).getRows();
+    assertEquals(own * 100, mq.getNonCumulativeCost(join).getRows(), own);
+  }
+
   @Test
   void keyPredicatesBecomeRanges() throws Exception {
     has(plan("SELECT x FROM t WHERE a = 4 AND b = 'b4'"),
