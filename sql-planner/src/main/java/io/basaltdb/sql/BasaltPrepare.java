@@ -52,7 +52,9 @@ public class BasaltPrepare extends CalcitePrepareImpl {
   /**
    * The planner's rules; from {@link #HEURISTIC_JOINS} joins, first the joins gathered into one
    * multi-join, which {@code LoptOptimizeJoinRule} then orders heuristically, without the rules
-   * that permute joins exhaustively. As Calcite's {@code Programs.heuristicJoinOrder}, but its
+   * that reassociate joins (the one that swaps a join's sides stays: the heuristic puts the
+   * biggest table on the left of every join, where a hash join costs most). As Calcite's
+   * {@code Programs.heuristicJoinOrder}, but its
    * multi-join step installs Calcite's default metadata on the cluster, and the ordering must
    * see Basalt's join row counts ({@link io.basaltdb.sql.rel.JoinCardinality}).
    */
