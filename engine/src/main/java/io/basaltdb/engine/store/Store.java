@@ -9,7 +9,6 @@ import io.basaltdb.engine.cache.BlockCache;
 import io.basaltdb.engine.cell.CellIterator;
 import io.basaltdb.engine.file.BlockFileReader;
 import io.basaltdb.engine.file.BlockFileWriter;
-import io.basaltdb.engine.file.FileInfo;
 import io.basaltdb.engine.io.FileSystem;
 import io.basaltdb.engine.util.AtomicFiles;
 import io.basaltdb.engine.util.FileTrees;
@@ -518,100 +517,17 @@ public final class Store implements AutoCloseable {
 
   /**
    * The sources of a read over the view: memstores and the files that may hold cells in
-   * {@code [startRow, stopRow)} (empty stop = to the end), and for a point read
-   * ({@code getRow} non-null) only files whose bloom filter may hold the row or one of
-   * {@code qualifiers}, and files not wholly older than {@code minTimestamp}.
+   * {@code [startRow, stopRow)} ({@link ViewSources#sources}).
    */
   public List<CellIterator> sources(StoreView v, byte[] startRow, byte[] stopRow, byte[] getRow,
       java.util.NavigableSet<byte[]> qualifiers, long minTimestamp) {
-    List<CellIterator> its = new ArrayList<>();
-    if (getRow == null) {
-      its.add(v.active.iterator());
-      for (MemStore m : v.flushing) {
-        its.add(m.iterator());
-      }
-    } else {
-      Cell target = io.basaltdb.engine.cell.CellComparator.firstOnRow(getRow, family);
-      addIfPresent(its, v.active.iteratorAtRow(getRow, target));
-      for (MemStore m : v.flushing) {
-        addIfPresent(its, m.iteratorAtRow(getRow, target));
-      }
-    }
-    for (StoreFile f : v.files) {
-      FileInfo info = f.info();
-      if (info.maxTimestamp() < minTimestamp) {
-        stats.filesSkippedByTime.incrementAndGet();
-        continue;
-      }
-      if (stopRow != null && stopRow.length > 0
-          && java.util.Arrays.compareUnsigned(info.firstCell().row(), stopRow) >= 0) {
-        continue;
-      }
-      if (java.util.Arrays.compareUnsigned(info.lastCell().row(), startRow) < 0) {
-        continue;
-      }
-      if (getRow != null && !mightContain(f.reader(), getRow, qualifiers)) {
-        stats.filesSkippedByBloom.incrementAndGet();
-        continue;
-      }
-      its.add(f.reader().scanner());
-    }
-    return its;
+    return ViewSources.sources(v, family, stats, startRow, stopRow, getRow, qualifiers,
+        minTimestamp);
   }
 
-  /**
-   * The last row before {@code row} (an empty row: the last row of all) that any memstore or
-   * file of the view holds, visible or not, or null.
-   */
+  /** The last row before {@code row} the view holds ({@link ViewSources#lastRowBefore}). */
   public byte[] lastRowBefore(StoreView v, byte[] row) {
-    if (row.length == 0) {
-      byte[] best = v.active.lastRow();
-      for (MemStore m : v.flushing) {
-        best = later(best, m.lastRow());
-      }
-      for (StoreFile f : v.files) {
-        best = later(best, f.info().lastCell().row());
-      }
-      return best;
-    }
-    byte[] best = v.active.lastRowBefore(row, family);
-    for (MemStore m : v.flushing) {
-      best = later(best, m.lastRowBefore(row, family));
-    }
-    for (StoreFile f : v.files) {
-      best = later(best, f.reader().lastRowBefore(row));
-    }
-    return best;
-  }
-
-  private static byte[] later(byte[] a, byte[] b) {
-    if (a == null) {
-      return b;
-    }
-    return b != null && java.util.Arrays.compareUnsigned(b, a) > 0 ? b : a;
-  }
-
-  private static void addIfPresent(List<CellIterator> its, CellIterator it) {
-    if (it != null) {
-      its.add(it);
-    }
-  }
-
-  private static boolean mightContain(BlockFileReader r, byte[] row,
-      java.util.NavigableSet<byte[]> qualifiers) {
-    if (qualifiers == null || qualifiers.isEmpty()
-        || r.info().bloomType() != io.basaltdb.engine.BloomType.ROWCOL) {
-      return r.mightContainRow(row);
-    }
-    if (r.mightContainColumn(row, new byte[0])) {
-      return true; // family delete markers live under the empty qualifier
-    }
-    for (byte[] q : qualifiers) {
-      if (r.mightContainColumn(row, q)) {
-        return true;
-      }
-    }
-    return false;
+    return ViewSources.lastRowBefore(v, family, row);
   }
 
   @Override
