@@ -2,7 +2,6 @@ package io.basaltdb.engine;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 import java.util.NavigableMap;
 import java.util.TreeMap;
@@ -19,7 +18,7 @@ public final class Result {
 
   public Result(byte[] row, List<Cell> cells) {
     this.row = row;
-    this.cells = Collections.unmodifiableList(new ArrayList<>(cells));
+    this.cells = List.copyOf(cells); // one copy, array-backed, read by index
   }
 
   public byte[] row() {
@@ -45,7 +44,8 @@ public final class Result {
   }
 
   public Cell getLatestCell(byte[] family, byte[] qualifier) {
-    for (Cell c : cells) {
+    for (int i = 0, n = cells.size(); i < n; i++) {
+      Cell c = cells.get(i);
       if (Arrays.equals(c.family(), family) && Arrays.equals(c.qualifier(), qualifier)) {
         return c;
       }

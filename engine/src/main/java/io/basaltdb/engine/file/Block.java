@@ -9,8 +9,8 @@ import io.basaltdb.engine.util.ByteReader.MalformedException;
  * and its iterators. The restart array is validated when the block is parsed; entry bytes
  * are validated as they are decoded and raise {@link MalformedException}.
  *
- * <p>A seek binary-searches the restart keys, decoded once per block and kept with it (the
- * block cache weighs them in), then walks entries comparing encoded keys in place
+ * <p>A seek binary-searches the restart keys, copied side by side once per block and kept
+ * with it (the block cache weighs them in), then walks entries comparing encoded keys in place
  * ({@link BlockFileFormat#compareKey}); a {@link Cell} is built only for the entry a caller
  * asks for.
  */
@@ -39,39 +39,57 @@ final class Block implements io.basaltdb.engine.cache.BlockCache.Sized {
 
   @Override
   public int sizeInBytes() {
-    return data.length + 32 + numRestarts * 96; // the bytes and the decoded restart keys
+    return data.length + 64 + numRestarts * 48; // the bytes and the copied restart keys
   }
 
   private int restart(int i) {
     return ByteReader.getInt(data, restartsOffset + 4 * i);
   }
 
-  /** Decoded restart keys, built on the first seek (a block is immutable; a race only redoes it). */
-  private volatile Cell[] restartKeys;
+  /**
+   * The restart entries' keys copied side by side (built on the first seek; a block is
+   * immutable, so a race only redoes it): a seek's binary search reads one small array
+   * instead of following a decoded cell and its row to other places in memory per probe.
+   */
+  private volatile RestartKeys restartKeys;
 
-  private Cell restartKey(int i, byte[] family) {
-    Cell[] keys = restartKeys;
+  /** Encoded keys of the restart entries: key {@code i} is {@code bytes[ends[i-1], ends[i])}. */
+  private record RestartKeys(byte[] bytes, int[] ends, long[] seqs) {}
+
+  private RestartKeys restartKeys() {
+    RestartKeys keys = restartKeys;
     if (keys == null) {
-      keys = new Cell[numRestarts];
-      for (int r = 0; r < numRestarts; r++) {
-        keys[r] = decodeRestart(r, family);
-      }
+      keys = decodeRestarts();
       restartKeys = keys;
     }
-    return keys[i];
+    return keys;
   }
 
-  private Cell decodeRestart(int i, byte[] family) {
-    ByteReader r = new ByteReader(data, restart(i), restartsOffset);
-    int shared = r.getVarInt();
-    int unshared = r.getVarInt();
-    r.getVarInt();
-    if (shared != 0) {
-      throw new MalformedException("restart entry with shared prefix " + shared);
+  private RestartKeys decodeRestarts() {
+    int[] ends = new int[numRestarts];
+    long[] seqs = new long[numRestarts];
+    int[] offs = new int[numRestarts];
+    int total = 0;
+    for (int i = 0; i < numRestarts; i++) {
+      ByteReader r = new ByteReader(data, restart(i), restartsOffset);
+      int shared = r.getVarInt();
+      int unshared = r.getVarInt();
+      r.getVarInt();
+      if (shared != 0) {
+        throw new MalformedException("restart entry with shared prefix " + shared);
+      }
+      offs[i] = r.position();
+      r.position(offs[i] + unshared);
+      seqs[i] = r.getVarLong();
+      total += unshared;
+      ends[i] = total;
     }
-    int off = r.position();
-    r.position(off + unshared);
-    return BlockFileFormat.decodeKey(data, off, unshared, family, r.getVarLong(), null);
+    byte[] bytes = new byte[total];
+    for (int i = 0, at = 0; i < numRestarts; i++) {
+      System.arraycopy(data, offs[i], bytes, at, ends[i] - at);
+      at = ends[i];
+    }
+    return new RestartKeys(bytes, ends, seqs);
   }
 
   Iter iterator(byte[] family) {
@@ -124,12 +142,13 @@ final class Block implements io.basaltdb.engine.cache.BlockCache.Sized {
 
     /** Positions at the first entry {@code >= target}, or past the end. */
     void seek(Cell target) {
+      RestartKeys keys = restartKeys();
       int lo = 0;
       int hi = numRestarts - 1;
       // find the last restart whose key is < target
       while (lo < hi) {
         int mid = (lo + hi + 1) >>> 1;
-        if (compareAtRestart(mid, target) < 0) {
+        if (compareAtRestart(keys, mid, target) < 0) {
           lo = mid;
         } else {
           hi = mid - 1;
@@ -143,8 +162,10 @@ final class Block implements io.basaltdb.engine.cache.BlockCache.Sized {
       }
     }
 
-    private int compareAtRestart(int i, Cell target) {
-      return io.basaltdb.engine.cell.CellComparator.INSTANCE.compare(restartKey(i, family), target);
+    private int compareAtRestart(RestartKeys keys, int i, Cell target) {
+      int start = i == 0 ? 0 : keys.ends[i - 1];
+      return BlockFileFormat.compareKey(keys.bytes, start, keys.ends[i] - start, keys.seqs[i],
+          target);
     }
 
     void next() {

@@ -18,7 +18,7 @@ final class ViewSources {
   private ViewSources() {}
 
   /**
-   * The sources of a read over the view: memstores and the files that may hold cells in
+   * The sources of a read over the view: the memstores and files that may hold cells in
    * {@code [startRow, stopRow)} (empty stop = to the end), and for a point read
    * ({@code getRow} non-null) only files whose bloom filter may hold the row or one of
    * {@code qualifiers}, and files not wholly older than {@code minTimestamp}.
@@ -28,9 +28,13 @@ final class ViewSources {
       long minTimestamp) {
     List<CellIterator> its = new ArrayList<>();
     if (getRow == null) {
-      its.add(v.active.iterator());
+      if (v.active.mayHoldRows(startRow, stopRow)) {
+        its.add(v.active.iterator());
+      }
       for (MemStore m : v.flushing) {
-        its.add(m.iterator());
+        if (m.mayHoldRows(startRow, stopRow)) {
+          its.add(m.iterator());
+        }
       }
     } else {
       Cell target = io.basaltdb.engine.cell.CellComparator.firstOnRow(getRow, family);

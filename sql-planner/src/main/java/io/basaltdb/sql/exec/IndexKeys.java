@@ -83,7 +83,7 @@ final class IndexKeys implements AutoCloseable {
     if (layout == null) {
       return null;
     }
-    Table table = db.table(layout.index().engineTable());
+    Table table = db.table(layout.keyDefinition().table()); // its name made once
     List<KeyRange> ranges = given != null ? given
         : spec.index().keys().bind(layout.keyDefinition(), ctx);
     boolean reversed = given == null && spec.reversed();
