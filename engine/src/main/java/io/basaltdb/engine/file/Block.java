@@ -134,6 +134,11 @@ final class Block implements io.basaltdb.engine.cache.BlockCache.Sized {
       return valid;
     }
 
+    /** The entry under the cursor (valid) against {@code target}, compared encoded: no cell built. */
+    int compareTo(Cell target) {
+      return BlockFileFormat.compareKey(key, 0, keyLen, seq, target);
+    }
+
     void seekToFirst() {
       in.position(restart(0));
       keyLen = 0;

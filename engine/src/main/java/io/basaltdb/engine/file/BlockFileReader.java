@@ -365,21 +365,30 @@ public final class BlockFileReader implements AutoCloseable {
       }
     }
 
+    /**
+     * Forward of the current cell, a short hop (the next row, past a few unwanted columns)
+     * is walked comparing encoded keys, and a target further on but still inside the current
+     * data block (at or before its last cell, the leaf index entry's key) is searched in that
+     * block; else, and backwards, the index is descended from the root.
+     */
     @Override
     public void seek(Cell target) {
-      Cell at = current();
-      if (at != null && io.basaltdb.engine.cell.CellComparator.INSTANCE.compare(at, target) < 0) {
-        // a short hop forward (the next row, past a few unwanted columns) is cheaper to walk
-        // than a descent from the root index
-        for (int i = 0; i < SEEK_STEPS; i++) {
-          next();
-          at = current();
-          if (at == null || io.basaltdb.engine.cell.CellComparator.INSTANCE.compare(at, target) >= 0) {
-            return;
+      try {
+        if (dataIter != null && dataIter.valid() && dataIter.compareTo(target) < 0) {
+          for (int i = 0; i < SEEK_STEPS; i++) {
+            next();
+            if (dataIter == null || !dataIter.valid() || dataIter.compareTo(target) >= 0) {
+              return;
+            }
+          }
+          Block.Iter leaf = levels[depth - 1];
+          if (leaf.valid() && leaf.compareTo(target) >= 0) {
+            dataIter.seek(target);
+            if (dataIter.valid()) {
+              return;
+            }
           }
         }
-      }
-      try {
         levels[0] = rootIndex.iterator(family);
         levels[0].seek(target);
         descend(0, target);

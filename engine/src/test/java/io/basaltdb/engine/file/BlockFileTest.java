@@ -94,7 +94,19 @@ class BlockFileTest {
       Cell expected = sorted.ceiling(probe);
       assertEquals(expected, it.current(), "seek to a row start, seed=" + seed);
     }
+    // forward seeks of every distance: a hop of a few cells, further inside the same block,
+    // into a later block; to cells and to row starts between them
+    CellIterator fwd = r.scanner();
+    fwd.seekToFirst();
+    for (int k = 0; k < cells.size(); k += 1 + rnd.nextInt(rnd.nextBoolean() ? 12 : 3000)) {
+      Cell target = rnd.nextBoolean() ? cells.get(k)
+          : CellComparator.firstOnRow(cells.get(k).row(), FAM);
+      fwd.seek(target);
+      assertEquals(sorted.ceiling(target), fwd.current(), "forward seek, seed=" + seed);
+    }
     Cell past = CellComparator.firstOnRow("zzz".getBytes(StandardCharsets.UTF_8), FAM);
+    fwd.seek(past);
+    assertNull(fwd.current());
     it.seek(past);
     assertNull(it.current());
     r.close();

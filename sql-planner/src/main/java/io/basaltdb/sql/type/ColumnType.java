@@ -107,10 +107,47 @@ public enum ColumnType {
       case BIGINT, TIMESTAMP -> bb.getLong();
       case REAL -> bb.getFloat();
       case DOUBLE -> bb.getDouble();
-      case DECIMAL -> new BigDecimal(new String(b, StandardCharsets.US_ASCII));
+      case DECIMAL -> decimalOf(b);
       case CHAR, VARCHAR -> new String(b, StandardCharsets.UTF_8);
       case BINARY, VARBINARY -> new ByteString(b);
     };
+  }
+
+  /**
+   * A DECIMAL cell (its plain string, ASCII) as the value {@code new BigDecimal(text)} gives:
+   * up to 18 digits read straight into an unscaled long with the digits after the point as
+   * scale, without building the string; anything else (more digits, an exponent) parsed as text.
+   */
+  static BigDecimal decimalOf(byte[] b) {
+    int i = 0;
+    boolean negative = false;
+    if (b.length > 0 && (b[0] == '-' || b[0] == '+')) {
+      negative = b[0] == '-';
+      i = 1;
+    }
+    long unscaled = 0;
+    int digits = 0;
+    int scale = -1;
+    for (; i < b.length; i++) {
+      int c = b[i];
+      if (c >= '0' && c <= '9') {
+        if (++digits > 18) {
+          return new BigDecimal(new String(b, StandardCharsets.US_ASCII));
+        }
+        unscaled = unscaled * 10 + (c - '0');
+        if (scale >= 0) {
+          scale++;
+        }
+      } else if (c == '.' && scale < 0) {
+        scale = 0;
+      } else {
+        return new BigDecimal(new String(b, StandardCharsets.US_ASCII));
+      }
+    }
+    if (digits == 0) {
+      return new BigDecimal(new String(b, StandardCharsets.US_ASCII)); // its error
+    }
+    return BigDecimal.valueOf(negative ? -unscaled : unscaled, Math.max(scale, 0));
   }
 
   /**
