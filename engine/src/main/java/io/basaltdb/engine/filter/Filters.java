@@ -56,10 +56,23 @@ public final class Filters {
       starts[i] = merged.get(i).start();
     }
     return new Filter() { // no filterAllRemaining: a reversed scan meets the last range first
+      /** The last floor found: a scan's next row is mostly in that range or the next. */
+      private int last = -1;
+
       /** The last range starting at or before {@code row}, or -1. */
       private int floor(byte[] row) {
+        int hint = last;
+        for (int i = Math.max(hint, 0); i <= hint + 1 && i < starts.length; i++) {
+          if (Arrays.compareUnsigned(starts[i], row) <= 0
+              && (i + 1 == starts.length || Arrays.compareUnsigned(row, starts[i + 1]) < 0)) {
+            last = i;
+            return i; // checked in full: a stale hint only costs the search below
+          }
+        }
         int i = Arrays.binarySearch(starts, row, Arrays::compareUnsigned);
-        return i >= 0 ? i : -i - 2;
+        i = i >= 0 ? i : -i - 2;
+        last = i;
+        return i;
       }
 
       @Override
@@ -83,8 +96,22 @@ public final class Filters {
   public static Filter rowKeys(List<byte[]> keys) {
     byte[][] sorted = keys.toArray(new byte[0][]);
     return new Filter() {
+      /** The last key found: a scan's next row is mostly that key or the next. */
+      private int last = -1;
+
       private int search(byte[] row) {
-        return Arrays.binarySearch(sorted, row, Arrays::compareUnsigned);
+        int hint = last;
+        for (int i = Math.max(hint, 0); i <= hint + 1 && i < sorted.length; i++) {
+          if (Arrays.equals(sorted[i], row)) {
+            last = i;
+            return i;
+          }
+        }
+        int i = Arrays.binarySearch(sorted, row, Arrays::compareUnsigned);
+        if (i >= 0) {
+          last = i;
+        }
+        return i;
       }
 
       @Override

@@ -85,6 +85,65 @@ class FilterTest {
     return out;
   }
 
+  /**
+   * The range and key filters remember where the last row fell: probed in any order (forward,
+   * backward, at random) they answer as a fresh search would.
+   */
+  @Test
+  void rangeAndKeyFiltersAnswerAsASearchInAnyOrder() {
+    long seed = io.basaltdb.engine.Seeds.seed("FilterTest.rangeAndKeyFilters");
+    java.util.Random rnd = new java.util.Random(seed);
+    for (int round = 0; round < 50; round++) {
+      java.util.TreeSet<Integer> starts = new java.util.TreeSet<>();
+      int n = 1 + rnd.nextInt(40);
+      while (starts.size() < n) {
+        starts.add(rnd.nextInt(500) * 2);
+      }
+      List<Filters.RowRange> ranges = new ArrayList<>();
+      List<int[]> bounds = new ArrayList<>();
+      List<byte[]> keys = new ArrayList<>();
+      Integer prev = null;
+      for (int st : starts.descendingSet()) { // apart: each stops before the next starts
+        int stop = prev == null ? st + 1 + rnd.nextInt(9) : Math.min(prev - 1, st + 1 + rnd.nextInt(9));
+        ranges.add(new Filters.RowRange(b(String.format("r%04d", st)), b(String.format("r%04d", stop))));
+        bounds.add(new int[] {st, stop});
+        prev = st;
+      }
+      for (int st : starts) {
+        keys.add(b(String.format("r%04d", st)));
+      }
+      Filter ranged = Filters.rowRanges(ranges);
+      Filter keyed = Filters.rowKeys(keys);
+      List<Integer> probes = new ArrayList<>();
+      for (int i = 0; i < 1100; i++) {
+        probes.add(i);
+      }
+      switch (round % 3) {
+        case 0 -> { }
+        case 1 -> java.util.Collections.reverse(probes);
+        default -> java.util.Collections.shuffle(probes, rnd);
+      }
+      for (int p : probes) {
+        byte[] row = b(String.format("r%04d", p));
+        boolean in = false;
+        Integer nextStart = starts.higher(p);
+        for (int[] r : bounds) {
+          in |= p >= r[0] && p < r[1];
+        }
+        assertEquals(!in, ranged.filterRowKey(row), "ranges at " + p + ", seed=" + seed);
+        Integer floor = starts.floor(p);
+        Integer hint = floor == null ? starts.first() : starts.higher(floor);
+        byte[] h = ranged.nextRowHint(row);
+        assertEquals(hint == null ? null : String.format("r%04d", hint),
+            h == null ? null : new String(h, StandardCharsets.UTF_8), "hint at " + p + ", seed=" + seed);
+        assertEquals(!starts.contains(p), keyed.filterRowKey(row), "keys at " + p + ", seed=" + seed);
+        byte[] kh = keyed.nextRowHint(row);
+        assertEquals(nextStart == null ? null : String.format("r%04d", nextStart),
+            kh == null ? null : new String(kh, StandardCharsets.UTF_8), "key hint at " + p + ", seed=" + seed);
+      }
+    }
+  }
+
   @Test
   void rowRangesSeekBetweenRanges() {
     Filter f = Filters.rowRanges(List.of(new Filters.RowRange(b("row010"), b("row012")),
