@@ -50,7 +50,9 @@ public class BasaltPrepare extends CalcitePrepareImpl {
   }
 
   /**
-   * The planner's rules; from {@link #HEURISTIC_JOINS} joins, first the joins gathered into one
+   * The planner's rules; from {@link #HEURISTIC_JOINS} joins, first an aggregate joined on a
+   * group key restricted to the keys a filtered table gives
+   * ({@link io.basaltdb.sql.rel.BasaltRules#AGGREGATE_KEY_REDUCTION}), the joins gathered into one
    * multi-join, which {@code LoptOptimizeJoinRule} then orders heuristically, without the rules
    * that reassociate joins (the one that swaps a join's sides stays: the heuristic puts the
    * biggest table on the left of every join, where a hash join costs most). As Calcite's
@@ -69,6 +71,7 @@ public class BasaltPrepare extends CalcitePrepareImpl {
       } else {
         var gather = new org.apache.calcite.plan.hep.HepProgramBuilder()
             .addRuleInstance(CoreRules.FILTER_INTO_JOIN)
+            .addRuleInstance(io.basaltdb.sql.rel.BasaltRules.AGGREGATE_KEY_REDUCTION)
             .addMatchOrder(org.apache.calcite.plan.hep.HepMatchOrder.BOTTOM_UP)
             .addRuleInstance(CoreRules.JOIN_TO_MULTI_JOIN)
             .build();

@@ -110,6 +110,9 @@ public final class BasaltRules {
       .withRuleFactory(ToEnumerableRule::new)
       .toRule(ToEnumerableRule.class);
 
+  /** Restricts an aggregate joined on a group key to the keys a filtered table gives. */
+  public static final RelOptRule AGGREGATE_KEY_REDUCTION = AggregateKeyReductionRule.INSTANCE;
+
   public static final List<RelOptRule> ALL =
       List.of(FILTER, PROJECT, SORT, AGGREGATE_COLUMNS, AGGREGATE, SNAPSHOT, PULL_FACTORS,
           TO_BASALT, TO_ENUMERABLE, LookupJoinRule.INSTANCE, LookupJoinRule.SWAPPED,

@@ -150,7 +150,7 @@ public final class BasaltScan extends TableScan implements BasaltRel {
     if (spec.aggregate() != null) {
       return spec.aggregate().groups().isEmpty() ? 1 : Math.max(1, rowsRead() / 10);
     }
-    double rows = rowsRead() * selectivity(spec.filters());
+    double rows = rowsRead() * selectivity(spec.filters(), this::equalityShare);
     Double limit = limitRows();
     return Math.max(1, limit == null ? rows : Math.min(rows, limit));
   }
@@ -164,7 +164,8 @@ public final class BasaltScan extends TableScan implements BasaltRel {
    * 375,000 orders instead of 57,000, and a lookup join into their line items look dearer
    * than reading all six million.
    */
-  static double selectivity(List<io.basaltdb.sql.pushdown.PushedPredicate> filters) {
+  static double selectivity(List<io.basaltdb.sql.pushdown.PushedPredicate> filters,
+      java.util.function.IntToDoubleFunction equality) {
     java.util.Map<Integer, Integer> sides = new java.util.HashMap<>(); // column -> 1 low, 2 high
     double share = 1;
     for (var p : filters) {
@@ -177,11 +178,37 @@ public final class BasaltScan extends TableScan implements BasaltRel {
         int now = before | (low ? 1 : 2);
         sides.put(c.column(), now);
         share *= before != 3 && now == 3 ? 0.125 : 0.5; // both sides: 1/2 * 1/8 = 1/16
+      } else if (p instanceof io.basaltdb.sql.pushdown.PushedPredicate.Compare c
+          && c.op() == io.basaltdb.engine.CompareOperator.EQUAL) {
+        share *= equality.applyAsDouble(c.column());
       } else {
         share *= 0.5;
       }
     }
     return share;
+  }
+
+  /** Tables this small are read whole to count a column's distinct values. */
+  static final double SMALL_TABLE_ROWS = 1000;
+  /** Fewer distinct values than this in a column's sample: a small domain, seen whole. */
+  static final double SMALL_DOMAIN = 200;
+
+  /**
+   * The share of rows an equality on {@code column} keeps: one of its distinct values in a
+   * small table (a dimension such as TPC-H's 25 nations, where a half made one nation's
+   * suppliers look like half of them, and the join order read every finished order's line
+   * items before the one nation narrowed them) or in a column of few values (50 part sizes);
+   * a half elsewhere (the sampled distinct values of big columns, scaled to the table,
+   * misled more plans than they mended). {@code -Dbasalt.equalityDistinct=false}: a half
+   * always.
+   */
+  private double equalityShare(int column) {
+    if ("false".equals(System.getProperty("basalt.equalityDistinct"))) {
+      return 0.5;
+    }
+    double rows = table.getRowCount();
+    double distinct = Math.max(1, Math.min(rows, basaltTable.distinctValues(column)));
+    return rows <= SMALL_TABLE_ROWS || distinct < SMALL_DOMAIN ? 1 / distinct : 0.5;
   }
 
   private double rowsRead() {

@@ -53,6 +53,47 @@ class PlanTest extends SqlTestBase {
   }
 
   /**
+   * An equality keeps one of the column's sampled distinct values in a small table or a
+   * column of few values, and half the rows of a big column of many values.
+   */
+  @Test
+  void anEqualityKeepsOneDistinctValueOfASmallTableOrDomain() throws Exception {
+    try (Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE big (id INTEGER PRIMARY KEY, few INTEGER, many INTEGER)");
+    }
+    try (java.sql.PreparedStatement p = c.prepareStatement("UPSERT INTO big VALUES (?, ?, ?)")) {
+      for (int i = 0; i < 3000; i++) {
+        p.setInt(1, i);
+        p.setInt(2, i % 10);
+        p.setInt(3, i);
+        p.addBatch();
+      }
+      p.executeBatch();
+    }
+    // t: 100 rows, column y 100 values: a small table
+    assertEquals(1, scanRows("SELECT a FROM t WHERE y = 'y4'"), 0.01);
+    // big: 3,000 rows; many: 3,000 values (a half), few: 10 values (a tenth)
+    double rows = scanRows("SELECT id FROM big WHERE many = 5") * 2;
+    assertEquals(rows / 10, scanRows("SELECT id FROM big WHERE few = 5"), rows / 100);
+    System.setProperty("basalt.equalityDistinct", "false");
+    try {
+      assertEquals(50, scanRows("SELECT x FROM t WHERE y = 'y4'"), 0.01); // not a cached plan
+    } finally {
+      System.clearProperty("basalt.equalityDistinct");
+    }
+  }
+
+  /** The row count the planner estimates for the (only) scan of {@code sql}. */
+  private double scanRows(String sql) throws Exception {
+    String plan = String.join("\n", SqlTestSupport.rows(c,
+        "EXPLAIN PLAN INCLUDING ALL ATTRIBUTES FOR " + sql));
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+        "BasaltScan\\(.*?rowcount = ([0-9.E]+)").matcher(plan);
+    assertTrue(m.find(), plan);
+    return Double.parseDouble(m.group(1));
+  }
+
+  /**
    * Two columns of one type compared in the same row go into the scan (the key column against
    * a cell's, two key columns); of two types they stay above it.
    */
