@@ -141,8 +141,8 @@ final class AggregateKeyReductionRule extends RelRule<RuleConfig> {
     }
     if (node instanceof Filter f) {
       Source s = trace(f.getInput(), field);
-      if (s == null) {
-        return null;
+      if (s == null || !org.apache.calcite.rex.RexUtil.isDeterministic(f.getCondition())) {
+        return null; // evaluated twice, a random filter would keep other rows the second time
       }
       // a filter right over the table (its projections, its filters) restricts it
       return s.rel == f.getInput().stripped() ? new Source(f, field, true) : s;
