@@ -15,7 +15,6 @@ import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.logical.LogicalJoin;
 import org.apache.calcite.rex.RexInputRef;
-import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.tools.RelBuilder;
 
 /**
@@ -102,11 +101,7 @@ final class AggregateKeyReductionRule extends RelRule<RuleConfig> {
     RelNode keys = b.push(source.rel).project(b.field(source.field)).distinct().build();
     b.push(input).push(keys)
         .join(JoinRelType.INNER, b.equals(b.field(2, 0, inputField), b.field(2, 1, 0)));
-    List<RexNode> fields = new ArrayList<>();
-    for (int i = 0; i < width; i++) {
-      fields.add(b.field(i));
-    }
-    RelNode restricted = b.project(fields).build();
+    RelNode restricted = b.project(b.fields().subList(0, width)).build(); // the keys dropped
     RelNode newAgg = agg.copy(agg.getTraitSet(), List.of(restricted));
     return project == null ? newAgg
         : project.copy(project.getTraitSet(), newAgg, project.getProjects(),

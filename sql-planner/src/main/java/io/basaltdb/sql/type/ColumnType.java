@@ -132,7 +132,7 @@ public enum ColumnType {
       int c = b[i];
       if (c >= '0' && c <= '9') {
         if (++digits > 18) {
-          return new BigDecimal(new String(b, StandardCharsets.US_ASCII));
+          return decimalText(b);
         }
         unscaled = unscaled * 10 + (c - '0');
         if (scale >= 0) {
@@ -141,13 +141,17 @@ public enum ColumnType {
       } else if (c == '.' && scale < 0) {
         scale = 0;
       } else {
-        return new BigDecimal(new String(b, StandardCharsets.US_ASCII));
+        return decimalText(b);
       }
     }
     if (digits == 0) {
-      return new BigDecimal(new String(b, StandardCharsets.US_ASCII)); // its error
+      return decimalText(b); // its error
     }
     return BigDecimal.valueOf(negative ? -unscaled : unscaled, Math.max(scale, 0));
+  }
+
+  private static BigDecimal decimalText(byte[] b) {
+    return new BigDecimal(new String(b, StandardCharsets.US_ASCII));
   }
 
   /**
