@@ -50,10 +50,15 @@ public class BasaltPrepare extends CalcitePrepareImpl {
   }
 
   /**
-   * The planner's rules; from {@link #HEURISTIC_JOINS} joins, first an aggregate joined on a
+   * The planner's rules; from {@link #HEURISTIC_JOINS} joins, first each side of a join
+   * filtered by what an OR in its condition implies for it
+   * ({@link io.basaltdb.sql.rel.BasaltRules#IMPLIED_SIDE_FILTER}), an aggregate joined on a
    * group key restricted to the keys a filtered table gives
    * ({@link io.basaltdb.sql.rel.BasaltRules#AGGREGATE_KEY_REDUCTION}), the joins gathered into one
-   * multi-join, which {@code LoptOptimizeJoinRule} then orders heuristically, without the rules
+   * multi-join with the column equalities its conditions imply
+   * ({@link io.basaltdb.sql.rel.BasaltRules#JOIN_EQUALITY_CLOSURE}), which
+   * {@code LoptOptimizeJoinRule} and
+   * {@link io.basaltdb.sql.rel.BasaltRules#SMALLEST_FIRST_JOIN_ORDER} then order, without the rules
    * that reassociate joins (the one that swaps a join's sides stays: the heuristic puts the
    * biggest table on the left of every join, where a hash join costs most). As Calcite's
    * {@code Programs.heuristicJoinOrder}, but its
@@ -71,15 +76,21 @@ public class BasaltPrepare extends CalcitePrepareImpl {
       } else {
         var gather = new org.apache.calcite.plan.hep.HepProgramBuilder()
             .addRuleInstance(CoreRules.FILTER_INTO_JOIN)
+            .addRuleInstance(io.basaltdb.sql.rel.BasaltRules.IMPLIED_SIDE_FILTER)
+            .addRuleInstance(CoreRules.FILTER_INTO_JOIN)
             .addRuleInstance(io.basaltdb.sql.rel.BasaltRules.AGGREGATE_KEY_REDUCTION)
             .addMatchOrder(org.apache.calcite.plan.hep.HepMatchOrder.BOTTOM_UP)
             .addRuleInstance(CoreRules.JOIN_TO_MULTI_JOIN)
+            .addRuleInstance(io.basaltdb.sql.rel.BasaltRules.JOIN_EQUALITY_CLOSURE)
             .build();
         List<org.apache.calcite.plan.RelOptRule> order = new ArrayList<>(rules);
         order.removeAll(List.of(CoreRules.JOIN_ASSOCIATE,
             org.apache.calcite.rel.rules.JoinPushThroughJoinRule.LEFT,
             org.apache.calcite.rel.rules.JoinPushThroughJoinRule.RIGHT));
         order.add(CoreRules.MULTI_JOIN_OPTIMIZE);
+        if (Boolean.parseBoolean(System.getProperty("basalt.smallestFirst", "true"))) {
+          order.add(io.basaltdb.sql.rel.BasaltRules.SMALLEST_FIRST_JOIN_ORDER);
+        }
         program = org.apache.calcite.tools.Programs.sequence(
             org.apache.calcite.tools.Programs.of(gather, false, metadata),
             org.apache.calcite.tools.Programs.ofRules(order));

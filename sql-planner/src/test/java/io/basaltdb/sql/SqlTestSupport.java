@@ -32,4 +32,24 @@ public final class SqlTestSupport {
     }
     return out;
   }
+
+  /** Inserts {@code rows} (all as wide as the table) into {@code table}, in batches of 1000. */
+  public static void insert(Connection conn, String table, List<Object[]> rows)
+      throws SQLException {
+    String marks = String.join(", ", java.util.Collections.nCopies(rows.get(0).length, "?"));
+    try (java.sql.PreparedStatement p = conn.prepareStatement("INSERT INTO " + table
+        + " VALUES (" + marks + ")")) {
+      int n = 0;
+      for (Object[] row : rows) {
+        for (int i = 0; i < row.length; i++) {
+          p.setObject(i + 1, row[i]);
+        }
+        p.addBatch();
+        if (++n % 1000 == 0) {
+          p.executeBatch();
+        }
+      }
+      p.executeBatch();
+    }
+  }
 }

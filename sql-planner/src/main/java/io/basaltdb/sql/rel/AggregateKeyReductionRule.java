@@ -97,11 +97,25 @@ final class AggregateKeyReductionRule extends RelRule<RuleConfig> {
     }
     int inputField = agg.getGroupSet().asList().get(aggField);
     RelNode input = agg.getInput();
+    Project inputProject = null;
+    if (input.stripped() instanceof Project p && p.getProjects().get(inputField)
+        instanceof RexInputRef ref) {
+      // the keys joined beneath the projection, next to the joins it projects, so that the
+      // join order gathers them with those joins (a projection between would keep them apart)
+      inputProject = p;
+      input = p.getInput();
+      inputField = ref.getIndex();
+    }
     int width = input.getRowType().getFieldCount();
     RelNode keys = b.push(source.rel).project(b.field(source.field)).distinct().build();
     b.push(input).push(keys)
         .join(JoinRelType.INNER, b.equals(b.field(2, 0, inputField), b.field(2, 1, 0)));
-    RelNode restricted = b.project(b.fields().subList(0, width)).build(); // the keys dropped
+    if (inputProject == null) {
+      b.project(b.fields().subList(0, width)); // the keys dropped
+    } else {
+      b.project(inputProject.getProjects(), inputProject.getRowType().getFieldNames());
+    }
+    RelNode restricted = b.build();
     RelNode newAgg = agg.copy(agg.getTraitSet(), List.of(restricted));
     return project == null ? newAgg
         : project.copy(project.getTraitSet(), newAgg, project.getProjects(),
@@ -109,9 +123,9 @@ final class AggregateKeyReductionRule extends RelRule<RuleConfig> {
   }
 
   /**
-   * An aggregate whose input has the shape this rule gives it: a projection dropping the one
-   * column of an inner join's right side (the keys; a unique column's keys need no DISTINCT,
-   * so they may be a bare projection).
+   * An aggregate whose input has the shape this rule gives it: a projection of an inner join
+   * not using the one column of its right side (the keys; a unique column's keys need no
+   * DISTINCT, so they may be a bare projection).
    */
   private static boolean alreadyReduced(Aggregate agg) {
     RelNode in = agg.getInput().stripped();
@@ -119,8 +133,8 @@ final class AggregateKeyReductionRule extends RelRule<RuleConfig> {
         && j.getJoinType() == JoinRelType.INNER
         && j.getRight().getRowType().getFieldCount() == 1) {
       int leftWidth = j.getLeft().getRowType().getFieldCount();
-      return p.getProjects().size() == leftWidth && p.getProjects().stream()
-          .allMatch(e -> e instanceof RexInputRef r && r.getIndex() < leftWidth);
+      return p.getProjects().stream().allMatch(e -> org.apache.calcite.plan.RelOptUtil
+          .InputFinder.bits(e).stream().allMatch(i -> i < leftWidth));
     }
     return false;
   }

@@ -113,6 +113,15 @@ public final class BasaltRules {
   /** Restricts an aggregate joined on a group key to the keys a filtered table gives. */
   public static final RelOptRule AGGREGATE_KEY_REDUCTION = AggregateKeyReductionRule.INSTANCE;
 
+  /** Adds the column equalities an inner multi-join's conditions imply ({@code a = c}). */
+  public static final RelOptRule JOIN_EQUALITY_CLOSURE = JoinEqualityClosureRule.INSTANCE;
+
+  /** Filters a join's side by what an OR in the join's condition implies for that side. */
+  public static final RelOptRule IMPLIED_SIDE_FILTER = ImpliedSideFilterRule.INSTANCE;
+
+  /** Join orders adding the table that gives the fewest rows next, one from each table. */
+  public static final RelOptRule SMALLEST_FIRST_JOIN_ORDER = SmallestFirstJoinOrderRule.INSTANCE;
+
   public static final List<RelOptRule> ALL =
       List.of(FILTER, PROJECT, SORT, AGGREGATE_COLUMNS, AGGREGATE, SNAPSHOT, PULL_FACTORS,
           TO_BASALT, TO_ENUMERABLE, LookupJoinRule.INSTANCE, LookupJoinRule.SWAPPED,

@@ -29,8 +29,9 @@ import org.apache.calcite.util.ImmutableBitSet;
  * rows (so a foreign-key join keeps one row per left row the right side kept), other columns
  * of Basalt tables the distinct values sampled from them ({@code BasaltSqlTable
  * .distinctValues}); equalities that together make one side's whole key count once, as a
- * foreign-key join. Unknown columns keep Calcite's guess; non-equi conditions and outer joins
- * are left to Calcite.
+ * foreign-key join; a column equated twice with the other side counts once (the two it equals
+ * are equal, an implied equality a join below applied). Unknown columns keep Calcite's guess;
+ * non-equi conditions and outer joins are left to Calcite.
  */
 public final class JoinCardinality implements MetadataHandler<BuiltInMetadata.RowCount> {
   private static final double GUESS = 0.15; // Calcite's selectivity of an unknown equality
@@ -156,7 +157,14 @@ public final class JoinCardinality implements MetadataHandler<BuiltInMetadata.Ro
     if (keyRows > 0 && info.leftKeys.size() > 1) {
       return Math.max(1, rows / keyRows);
     }
+    java.util.Set<Integer> seenLeft = new java.util.HashSet<>();
+    java.util.Set<Integer> seenRight = new java.util.HashSet<>();
     for (int i = 0; i < info.leftKeys.size(); i++) {
+      if (!seenLeft.add(info.leftKeys.get(i)) | !seenRight.add(info.rightKeys.get(i))) {
+        // a column equal to two columns of the other side: those two are equal, which the
+        // implied equalities (JoinEqualityClosureRule) already made a condition below
+        continue;
+      }
       // a column equal to another table's whole key takes at most that table's values (a
       // foreign key): its sampled estimate, scaled from a sample of mostly distinct values,
       // must not make l_suppkey = s_suppkey keep a 500th of the line items

@@ -53,31 +53,13 @@ class LookupJoinTest extends SqlTestBase {
           st.executeUpdate(s);
         }
       }
-      insert(conn, "customers", customers);
-      insert(conn, "orders", orders);
-      insert(conn, "items", items);
+      SqlTestSupport.insert(conn, "customers", customers);
+      SqlTestSupport.insert(conn, "orders", orders);
+      SqlTestSupport.insert(conn, "items", items);
     }
     update("CREATE INDEX o_cust ON orders (cust) INCLUDE (total)");
     try (Statement st = h2.createStatement()) {
       st.executeUpdate("CREATE INDEX o_cust ON orders (cust)");
-    }
-  }
-
-  private static void insert(Connection conn, String table, List<Object[]> rows)
-      throws SQLException {
-    try (java.sql.PreparedStatement p = conn.prepareStatement("INSERT INTO " + table
-        + " VALUES (?, ?, ?)")) {
-      int n = 0;
-      for (Object[] row : rows) {
-        for (int i = 0; i < row.length; i++) {
-          p.setObject(i + 1, row[i]);
-        }
-        p.addBatch();
-        if (++n % 1000 == 0) {
-          p.executeBatch();
-        }
-      }
-      p.executeBatch();
     }
   }
 
@@ -175,7 +157,7 @@ class LookupJoinTest extends SqlTestBase {
         st.executeUpdate("CREATE TABLE lines (o_id BIGINT NOT NULL, line INTEGER NOT NULL, "
             + "supp INTEGER, CONSTRAINT lines_pk PRIMARY KEY (o_id, line))");
       }
-      insert(conn, "lines", lines);
+      SqlTestSupport.insert(conn, "lines", lines);
     }
     same("SELECT o.o_id FROM orders o WHERE o.o_id < 2000 AND EXISTS (SELECT 1 FROM lines l "
         + "WHERE l.o_id = o.o_id AND l.supp <> o.cust)", "joinType=[semi], lookup=[key: O_ID");
@@ -208,12 +190,12 @@ class LookupJoinTest extends SqlTestBase {
     for (long i = 0; i < 60_000; i++) {
       kv.add(new Object[] {i, (int) (i / 10), i * 3});
     }
-    insert(c, "kv", kv);
+    SqlTestSupport.insert(c, "kv", kv);
     List<Object[]> cust = new ArrayList<>();
     for (int i = 0; i < 3000; i++) {
       cust.add(new Object[] {i, i % 25, "c" + i});
     }
-    insert(c, "cust", cust);
+    SqlTestSupport.insert(c, "cust", cust);
     try (java.sql.PreparedStatement p = c.prepareStatement("INSERT INTO nation VALUES (?, ?)")) {
       for (int i = 0; i < 25; i++) {
         p.setInt(1, i);
