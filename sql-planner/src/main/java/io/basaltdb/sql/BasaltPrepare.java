@@ -71,7 +71,12 @@ public class BasaltPrepare extends CalcitePrepareImpl {
     return (planner, rel, traits, materializations, lattices) -> {
       io.basaltdb.sql.rel.MetadataHandlers.startCompiling(); // the search asks metadata often
       org.apache.calcite.tools.Program program;
-      if (org.apache.calcite.plan.RelOptUtil.countJoins(rel) < HEURISTIC_JOINS) {
+      boolean heuristic = org.apache.calcite.plan.RelOptUtil.countJoins(rel) >= HEURISTIC_JOINS;
+      if (heuristic && !io.basaltdb.sql.rel.MetadataHandlers.compiled()
+          && io.basaltdb.sql.rel.MetadataHandlers.awaitCompiled(COMPILE_WAIT_MILLIS)) {
+        rel.getCluster().setMetadataQuerySupplier(io.basaltdb.sql.rel.MetadataHandlers.supplier());
+      }
+      if (!heuristic) {
         program = org.apache.calcite.tools.Programs.ofRules(rules);
       } else {
         var gather = new org.apache.calcite.plan.hep.HepProgramBuilder()
@@ -139,6 +144,12 @@ public class BasaltPrepare extends CalcitePrepareImpl {
       }
     }
   }
+
+  /**
+   * How long a statement whose joins are ordered heuristically waits for the compiled metadata
+   * handlers ({@link io.basaltdb.sql.rel.MetadataHandlers#awaitCompiled}).
+   */
+  static final long COMPILE_WAIT_MILLIS = 20_000;
 
   /** From this many joins in a query, joins are ordered heuristically. */
   static final int HEURISTIC_JOINS = 3;

@@ -29,11 +29,8 @@ class MetadataHandlersTest extends TemporaryDatabaseTest {
       MetadataHandlers.forceReflective = run == 0;
       try {
         if (run == 1) {
-          long deadline = System.nanoTime() + 120_000_000_000L;
-          while (!MetadataHandlers.compiled() && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-          }
-          assertTrue(MetadataHandlers.compiled(), "the compiled handlers are ready");
+          assertTrue(MetadataHandlers.awaitCompiled(120_000), "the compiled handlers are ready");
+          assertTrue(MetadataHandlers.compiled());
         }
         plans[run] = String.join("\n", explain("SELECT a.g, COUNT(*), MAX(b.w) FROM a JOIN b"
             + " ON b.id = a.id WHERE a.v > 'v" + run + "' GROUP BY a.g ORDER BY 2 DESC"))
