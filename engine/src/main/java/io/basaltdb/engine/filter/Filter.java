@@ -41,7 +41,10 @@ public interface Filter {
     return c;
   }
 
-  /** True to exclude the row given its kept cells. */
+  /**
+   * True to exclude the row given its kept cells. A pure test: a list of filters stops asking
+   * at the first that decides the row.
+   */
   default boolean filterRow(List<Cell> cells) {
     return false;
   }

@@ -109,14 +109,17 @@ public final class FilterList implements Filter {
 
   @Override
   public boolean filterRow(List<Cell> cells) {
-    boolean anyExcludes = false;
-    boolean allExclude = true;
+    // decided by the first filter that decides it, as HBase's lists do: for ALL the first that
+    // excludes the row, for ONE the first that keeps it (a row's filters are pure tests; rows
+    // are counted in rowReturned); the later ones, often dearer (a LIKE), are not asked
+    boolean all = all();
     for (int i = 0; i < filters.size(); i++) {
       boolean ex = keyExcluded[i] || filters.get(i).filterRow(cells);
-      anyExcludes |= ex;
-      allExclude &= ex;
+      if (ex == all) {
+        return all;
+      }
     }
-    return all() ? anyExcludes : allExclude;
+    return !all;
   }
 
   @Override

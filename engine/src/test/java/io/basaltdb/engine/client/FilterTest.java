@@ -180,6 +180,33 @@ class FilterTest {
         ByteComparator.regex("^row0(01|1[01])$"))));
   }
 
+  /**
+   * A list decides a row at the first filter that decides it (ALL: the first excluding it;
+   * ONE: the first keeping it) and asks the later ones nothing; the rows are those of asking
+   * all.
+   */
+  @Test
+  void aListStopsAtTheFirstFilterDecidingTheRow() {
+    int[] asked = new int[1];
+    Filter counting = new Filter() {
+      @Override
+      public boolean filterRow(List<io.basaltdb.engine.Cell> cells) {
+        asked[0]++;
+        return false;
+      }
+    };
+    Filter high = Filters.singleColumnValue(F, b("score"), CompareOperator.GREATER_OR_EQUAL,
+        ByteComparator.binary(b("097")), true);
+    assertEquals(List.of("row097", "row098", "row099"),
+        rows(new FilterList(FilterList.Operator.MUST_PASS_ALL, List.of(high, counting))));
+    assertEquals(3, asked[0], "asked only for the rows the first filter kept");
+    asked[0] = 0;
+    List<String> any = rows(new FilterList(FilterList.Operator.MUST_PASS_ONE,
+        List.of(high, counting)));
+    assertEquals(100, any.size());
+    assertEquals(97, asked[0], "not asked for the rows the first filter kept");
+  }
+
   @Test
   void singleColumnValueWithAndWithoutMissing() {
     Filter big = Filters.singleColumnValue(F, b("score"), CompareOperator.GREATER_OR_EQUAL,

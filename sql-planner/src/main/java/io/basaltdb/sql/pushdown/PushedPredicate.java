@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.calcite.DataContext;
-import org.apache.calcite.runtime.SqlFunctions;
 
 /**
  * A predicate evaluated inside the region scan by the engine's stock filters: a key column
@@ -34,6 +33,14 @@ public sealed interface PushedPredicate {
   void cellColumns(SqlTableDef def, Set<Integer> out);
 
   String describe(SqlTableDef def);
+
+  /**
+   * A rank of what testing a row costs, cheapest first: a comparison, two columns compared, an
+   * OR of tests, a LIKE (a pattern over a decoded string).
+   */
+  default int cost() {
+    return this instanceof Like ? 3 : this instanceof Or ? 2 : this instanceof CompareColumns ? 1 : 0;
+  }
 
   /** {@code column <op> value}. */
   record Compare(int column, CompareOperator op, Operand value) implements PushedPredicate {
@@ -179,10 +186,9 @@ public sealed interface PushedPredicate {
       if (p == null) {
         return NOTHING;
       }
-      SqlFunctions.LikeFunction like = new SqlFunctions.LikeFunction();
-      String pat = p.toString();
+      java.util.function.Predicate<String> like = LikeMatcher.of(p.toString());
       return columnFilter(def, column, CompareOperator.EQUAL,
-          v -> like.like(v.toString(), pat) ? 0 : 1);
+          v -> like.test(v.toString()) ? 0 : 1);
     }
 
     @Override
@@ -228,8 +234,11 @@ public sealed interface PushedPredicate {
     if (predicates.size() == 1) {
       return predicates.get(0).toFilter(def, ctx);
     }
+    // the cheaper tests first: the list stops at the first that excludes the row
+    List<PushedPredicate> ordered = new ArrayList<>(predicates);
+    ordered.sort(java.util.Comparator.comparingInt(PushedPredicate::cost));
     List<Filter> fs = new ArrayList<>();
-    for (PushedPredicate p : predicates) {
+    for (PushedPredicate p : ordered) {
       fs.add(p.toFilter(def, ctx));
     }
     return new FilterList(FilterList.Operator.MUST_PASS_ALL, fs);
