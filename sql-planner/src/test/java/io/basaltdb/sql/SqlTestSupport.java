@@ -52,4 +52,22 @@ public final class SqlTestSupport {
       p.executeBatch();
     }
   }
+
+  /** Runs each of {@code statements} on {@code conn}. */
+  public static void executeAll(Connection conn, List<String> statements) throws SQLException {
+    try (java.sql.Statement st = conn.createStatement()) {
+      for (String sql : statements) {
+        st.executeUpdate(sql);
+      }
+    }
+  }
+
+  /** How many times {@code part} occurs in {@code text} (a plan's operators, say). */
+  public static int occurrences(String text, String part) {
+    int n = 0;
+    for (int at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + part.length())) {
+      n++;
+    }
+    return n;
+  }
 }

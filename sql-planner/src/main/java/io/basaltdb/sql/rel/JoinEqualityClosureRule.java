@@ -89,10 +89,12 @@ final class JoinEqualityClosureRule extends RelRule<RuleConfig> {
         for (int y = x + 1; y < members.size(); y++) {
           int a = members.get(x);
           int b = members.get(y);
+          if (factorOf[a] == factorOf[b] || direct.contains(pairKey(a, b))) {
+            continue; // within one table, or already a condition
+          }
           RexInputRef ra = rb.makeInputRef(join, a);
           RexInputRef rbRef = rb.makeInputRef(join, b);
-          if (factorOf[a] != factorOf[b] && !direct.contains(pairKey(a, b))
-              && SqlTypeUtil.equalSansNullability(ra.getType(), rbRef.getType())) {
+          if (SqlTypeUtil.equalSansNullability(ra.getType(), rbRef.getType())) {
             added.add(rb.makeCall(SqlStdOperatorTable.EQUALS, ra, rbRef));
           }
         }
@@ -101,8 +103,7 @@ final class JoinEqualityClosureRule extends RelRule<RuleConfig> {
     if (added.isEmpty()) {
       return;
     }
-    RexNode filter = RexUtil.composeConjunction(rb,
-        concat(conjuncts, added));
+    RexNode filter = RexUtil.composeConjunction(rb, concat(conjuncts, added));
     call.transformTo(new MultiJoin(join.getCluster(), join.getInputs(), filter,
         join.getRowType(), false, join.getOuterJoinConditions(), join.getJoinTypes(),
         join.getProjFields(), refCounts(join, factorOf, added), join.getPostJoinFilter()));

@@ -72,7 +72,7 @@ public final class MetadataHandlers {
           LOCK.wait(Math.max(1, (end - System.nanoTime()) / 1_000_000));
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
-          return compiled;
+          break;
         }
       }
     }

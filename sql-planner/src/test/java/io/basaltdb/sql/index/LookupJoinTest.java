@@ -48,11 +48,7 @@ class LookupJoinTest extends SqlTestBase {
       }
     }
     for (Connection conn : List.of(c, h2)) {
-      try (Statement st = conn.createStatement()) {
-        for (String s : ddl) {
-          st.executeUpdate(s);
-        }
-      }
+      SqlTestSupport.executeAll(conn, ddl);
       SqlTestSupport.insert(conn, "customers", customers);
       SqlTestSupport.insert(conn, "orders", orders);
       SqlTestSupport.insert(conn, "items", items);
@@ -107,7 +103,7 @@ class LookupJoinTest extends SqlTestBase {
     String plan = String.join("\n", rows("EXPLAIN PLAN FOR SELECT o.total, c.name, i.qty "
         + "FROM orders o JOIN customers c ON c.c_id = o.cust JOIN items i ON i.o_id = o.o_id "
         + "WHERE o.o_id = 77"));
-    assertEquals(2, plan.split("BasaltLookupJoin", -1).length - 1, plan);
+    assertEquals(2, SqlTestSupport.occurrences(plan, "BasaltLookupJoin"), plan);
     same("SELECT o.total, c.name, i.qty FROM orders o JOIN customers c ON c.c_id = o.cust "
         + "JOIN items i ON i.o_id = o.o_id WHERE o.o_id = 77", null);
   }
@@ -207,7 +203,7 @@ class LookupJoinTest extends SqlTestBase {
     String q = "SELECT kv.val, cust.name, nation.name FROM kv JOIN cust ON cust.id = kv.grp "
         + "JOIN nation ON nation.id = cust.nation WHERE kv.id = 12345";
     String plan = String.join("\n", rows("EXPLAIN PLAN FOR " + q));
-    assertEquals(2, plan.split("BasaltLookupJoin", -1).length - 1, plan);
+    assertEquals(2, SqlTestSupport.occurrences(plan, "BasaltLookupJoin"), plan);
     assertEquals(List.of("37035|c1234|n9"), rows(q));
   }
 
@@ -224,7 +220,7 @@ class LookupJoinTest extends SqlTestBase {
         + "AND i.qty = (SELECT MAX(i2.qty) FROM items i2 WHERE i2.o_id = o.o_id)";
     same(q, null);
     String plan = String.join("\n", rows("EXPLAIN PLAN FOR " + q));
-    assertEquals(0, plan.split("BasaltScan\\(table=\\[\\[DEFAULT, ITEMS\\]\\]", -1).length - 1,
+    assertEquals(0, SqlTestSupport.occurrences(plan, "BasaltScan(table=[[DEFAULT, ITEMS]]"),
         "items only looked up:\n" + plan);
     update("UPDATE items SET qty = NULL WHERE line = 1");
     try (Statement st = h2.createStatement()) {
