@@ -79,6 +79,8 @@ public final class Database implements AutoCloseable {
   private final MemstoreBudget budget;
   private final BackgroundWork background;
   private final AtomicLong sequence = new AtomicLong();
+  private final io.basaltdb.engine.region.ReadPins pins =
+      new io.basaltdb.engine.region.ReadPins(sequence);
   private final AtomicLong splits = new AtomicLong();
   private final Map<TableName, TableState> tables = new ConcurrentHashMap<>();
   private final Map<String, Region> regionsByName = new ConcurrentHashMap<>();
@@ -122,7 +124,8 @@ public final class Database implements AutoCloseable {
     this.cache = new BlockCache(options.blockCacheBytes());
     this.budget = new MemstoreBudget(options.globalMemstoreLimitBytes());
     this.background = new BackgroundWork(options.backgroundThreads());
-    this.ctx = new RegionContext(() -> wal, sequence, options, cache, budget, new Scheduler());
+    this.ctx = new RegionContext(() -> wal, sequence, options, cache, budget, new Scheduler(),
+        pins);
     this.admin = new Admin(this);
     try {
       recover();
@@ -342,6 +345,20 @@ public final class Database implements AutoCloseable {
   }
 
   // ------------------------------------------------------------ public API
+
+  /**
+   * A consistent cut of every table as of now ({@link ReadSnapshot}); reads given it see one
+   * point of the database. Close it when done: it keeps compactions from dropping what it sees.
+   */
+  public ReadSnapshot snapshot() {
+    checkOpen();
+    return new ReadSnapshot(pins);
+  }
+
+  /** Snapshots not yet closed. */
+  public int openSnapshots() {
+    return pins.count();
+  }
 
   public Path directory() {
     return dir;

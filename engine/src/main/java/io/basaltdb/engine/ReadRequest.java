@@ -16,6 +16,7 @@ public abstract class ReadRequest<T extends ReadRequest<T>> {
   private long minTimestamp = 0;
   private long maxTimestamp = Long.MAX_VALUE;
   private io.basaltdb.engine.filter.Filter filter;
+  private ReadSnapshot snapshot;
 
   @SuppressWarnings("unchecked")
   private T self() {
@@ -76,12 +77,22 @@ public abstract class ReadRequest<T extends ReadRequest<T>> {
     return self();
   }
 
+  /**
+   * Reads at {@code snapshot}'s point (null: at each region's own read point when the read
+   * reaches it). The snapshot must stay open while the read runs.
+   */
+  public T setSnapshot(ReadSnapshot snapshot) {
+    this.snapshot = snapshot;
+    return self();
+  }
+
   public int maxVersions() {
     return maxVersions;
   }
 
   ReadSpec toSpec() {
-    return new ReadSpec(families, minTimestamp, maxTimestamp, maxVersions, filter);
+    return new ReadSpec(families, minTimestamp, maxTimestamp, maxVersions, filter,
+        snapshot == null ? -1 : snapshot.readPoint());
   }
 
   java.util.Set<byte[]> familySet() {

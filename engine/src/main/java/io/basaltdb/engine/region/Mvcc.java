@@ -99,21 +99,34 @@ public final class Mvcc {
 
   /** Waits until readers see every write up to {@code seq}. */
   public void awaitReadPoint(long seq) {
-    if (readPoint >= seq) {
-      return;
+    if (readPoint < seq) {
+      waitWhile(() -> readPoint < seq);
     }
-    synchronized (this) {
-      boolean interrupted = false;
-      while (readPoint < seq) {
-        try {
-          wait();
-        } catch (InterruptedException ie) {
-          interrupted = true;
-        }
+  }
+
+  /**
+   * Waits until every write of this region with a sequence id at or below {@code point} has
+   * completed (a consistent read at {@code point} may then begin). The queue's head is never a
+   * completed write, so it is the oldest in flight.
+   */
+  public void awaitSettled(long point) {
+    if (readPoint < point) {
+      waitWhile(() -> readPoint < point && !pending.isEmpty() && pending.peekFirst().seq <= point);
+    }
+  }
+
+  /** Waits (uninterruptibly, keeping the interrupt) while {@code blocked}, read under the monitor. */
+  private synchronized void waitWhile(java.util.function.BooleanSupplier blocked) {
+    boolean interrupted = false;
+    while (blocked.getAsBoolean()) {
+      try {
+        wait();
+      } catch (InterruptedException ie) {
+        interrupted = true;
       }
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
     }
   }
 

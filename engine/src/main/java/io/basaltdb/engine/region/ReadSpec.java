@@ -10,7 +10,8 @@ import java.util.TreeMap;
 /**
  * What a read asks of a region: families (empty map = every family) with their qualifiers
  * (null set = every qualifier), a time range {@code [minTimestamp, maxTimestamp)}, the
- * versions wanted per column and an optional filter (which holds per-scan state).
+ * versions wanted per column, an optional filter (which holds per-scan state) and an optional
+ * snapshot's read point.
  */
 public final class ReadSpec {
   public static final ReadSpec LATEST = new ReadSpec(Map.of(), 0, Long.MAX_VALUE, 1);
@@ -20,6 +21,7 @@ public final class ReadSpec {
   private final long maxTimestamp;
   private final int maxVersions;
   private final io.basaltdb.engine.filter.Filter filter;
+  private final long snapshotPoint;
 
   public ReadSpec(Map<byte[], NavigableSet<byte[]>> families, long minTimestamp,
       long maxTimestamp, int maxVersions) {
@@ -28,6 +30,13 @@ public final class ReadSpec {
 
   public ReadSpec(Map<byte[], NavigableSet<byte[]>> families, long minTimestamp,
       long maxTimestamp, int maxVersions, io.basaltdb.engine.filter.Filter filter) {
+    this(families, minTimestamp, maxTimestamp, maxVersions, filter, -1);
+  }
+
+  /** @param snapshotPoint the read point of a database snapshot, or -1: the region's own */
+  public ReadSpec(Map<byte[], NavigableSet<byte[]>> families, long minTimestamp,
+      long maxTimestamp, int maxVersions, io.basaltdb.engine.filter.Filter filter,
+      long snapshotPoint) {
     TreeMap<byte[], NavigableSet<byte[]>> f = new TreeMap<>(Arrays::compareUnsigned);
     f.putAll(families);
     this.families = Collections.unmodifiableMap(f);
@@ -35,6 +44,12 @@ public final class ReadSpec {
     this.maxTimestamp = maxTimestamp;
     this.maxVersions = maxVersions;
     this.filter = filter;
+    this.snapshotPoint = snapshotPoint;
+  }
+
+  /** The read point of the snapshot the read belongs to, or -1: the region's own. */
+  public long snapshotPoint() {
+    return snapshotPoint;
   }
 
   /** The scan's filter, or null. */
@@ -68,7 +83,7 @@ public final class ReadSpec {
   }
 
   public ReadSpec withVersions(int versions) {
-    return new ReadSpec(families, minTimestamp, maxTimestamp, versions, filter);
+    return new ReadSpec(families, minTimestamp, maxTimestamp, versions, filter, snapshotPoint);
   }
 
 }

@@ -488,10 +488,11 @@ public final class Region implements AutoCloseable {
   /**
    * The read point compactions resolve at. Readers take their read point after their store
    * views, so any reader that can see a compaction's output reads at this point or above;
-   * readers holding older views keep reading the files they hold.
+   * readers holding older views keep reading the files they hold; a snapshot's pinned point
+   * ({@link ReadPins}) lowers it.
    */
   public long smallestReadPoint() {
-    return mvcc.readPoint();
+    return ctx.pins().compactionPoint(mvcc);
   }
 
   public long readPoint() {

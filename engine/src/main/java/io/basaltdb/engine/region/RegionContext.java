@@ -7,11 +7,11 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What a region borrows from its database (nothing global): the shared WAL and sequence
- * counter, options, block cache, the memstore budget, and callbacks to schedule background
+ * counter, the pinned read points, options, block cache, the memstore budget, and callbacks to schedule background
  * flushes and compactions and to learn that a flush finished (WAL clean-up).
  */
 public record RegionContext(java.util.function.Supplier<WriteAheadLog> walSupplier, AtomicLong sequence, EngineOptions options,
-    BlockCache blockCache, MemstoreBudget budget, Scheduler scheduler) {
+    BlockCache blockCache, MemstoreBudget budget, Scheduler scheduler, ReadPins pins) {
 
   public WriteAheadLog wal() {
     return walSupplier.get();

@@ -10,8 +10,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The read side of a {@link Region}: gets and scans, forward and reversed, each over store
- * views and a read point taken together ({@link ReadSnapshots}), clipped to the region's rows;
- * and the row as the holder of its lock must see it (staged writes included). Keeps the
+ * views and a read point taken together ({@link ReadSnapshots}) or a database snapshot's point,
+ * clipped to the region's rows; and the row as the holder of its lock must see it (staged writes included). Keeps the
  * region's read count. The region checks that it is open before calling. Thread-safe.
  */
 final class RegionReads {
@@ -83,7 +83,7 @@ final class RegionReads {
         ? d.startRow() : lowerInclusive;
     List<Store> selected = selectStores(spec);
     List<StoreView> views = new ArrayList<>(selected.size());
-    long rp = snapshots.acquire(selected, views, mvcc);
+    long rp = acquire(spec, selected, views);
     return new ReverseRegionScanner(selected, views, spec, upper, lower, rp,
         ctx.options().clock().millis());
   }
@@ -93,9 +93,23 @@ final class RegionReads {
     count.incrementAndGet();
     List<Store> selected = selectStores(spec);
     List<StoreView> views = new ArrayList<>(selected.size());
-    long rp = snapshots.acquire(selected, views, mvcc);
+    long rp = staged ? snapshots.acquire(selected, views, mvcc) : acquire(spec, selected, views);
     return new RegionScanner(selected, views, spec, start, stop, getRow,
         staged ? Long.MAX_VALUE : rp, ctx.options().clock().millis());
+  }
+
+  /**
+   * Takes the views of {@code selected} and returns the point to read them at: the region's
+   * read point, or a snapshot's once every write of this region at or below it has completed
+   * (the views then hold all of them; the compactions behind the views kept what it sees).
+   */
+  private long acquire(ReadSpec spec, List<Store> selected, List<StoreView> views) {
+    long point = spec.snapshotPoint();
+    if (point >= 0) {
+      mvcc.awaitSettled(point);
+    }
+    long rp = snapshots.acquire(selected, views, mvcc);
+    return point >= 0 ? point : rp;
   }
 
   private List<Store> selectStores(ReadSpec spec) {

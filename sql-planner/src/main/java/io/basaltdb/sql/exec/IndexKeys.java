@@ -26,6 +26,7 @@ final class IndexKeys implements AutoCloseable {
   private final IndexLayout layout;
   private final List<KeyRange> ranges;
   private final long asOf;
+  private io.basaltdb.engine.ReadSnapshot snapshot;
   /** Ranges and entries read backwards: the index's order reversed (an ORDER BY against it). */
   private final boolean reversed;
   /** Non-null when the index covers the scan: how to build its rows and filter them. */
@@ -87,12 +88,13 @@ final class IndexKeys implements AutoCloseable {
     List<KeyRange> ranges = given != null ? given
         : spec.index().keys().bind(layout.keyDefinition(), ctx);
     boolean reversed = given == null && spec.reversed();
-    if (!covers(def, layout, read)) {
-      return new IndexKeys(table, layout, ranges, asOf, reversed, null, null);
-    }
-    return new IndexKeys(table, layout, ranges, asOf, reversed,
-        io.basaltdb.sql.catalog.CellNames.of(def),
-        io.basaltdb.sql.pushdown.PushedPredicate.all(spec.filters(), def, ctx));
+    IndexKeys keys = !covers(def, layout, read)
+        ? new IndexKeys(table, layout, ranges, asOf, reversed, null, null)
+        : new IndexKeys(table, layout, ranges, asOf, reversed,
+            io.basaltdb.sql.catalog.CellNames.of(def),
+            io.basaltdb.sql.pushdown.PushedPredicate.all(spec.filters(), def, ctx));
+    keys.snapshot = StatementSnapshot.of(ctx, db); // the table's rows are read at it too
+    return keys;
   }
 
   private static List<KeyRange> reverse(List<KeyRange> ranges) {
@@ -165,7 +167,7 @@ final class IndexKeys implements AutoCloseable {
         if (asOf >= 0) {
           scan.setTimeRange(0, asOf == Long.MAX_VALUE ? asOf : asOf + 1);
         }
-        scanner = index.getScanner(scan);
+        scanner = index.getScanner(scan.setSnapshot(snapshot));
       }
       Result entry = scanner.next();
       if (entry != null) {

@@ -264,6 +264,7 @@ public final class ScanExecutor {
     private final List<KeyRange> ranges;
     private final boolean points;
     private final Table table = db.table(def.table());
+    private final io.basaltdb.engine.ReadSnapshot snapshot = StatementSnapshot.of(ctx, db);
     private final RowKeyCodec codec = def.keyCodec();
     private final List<SqlColumn> cols = def.columns();
     private final io.basaltdb.sql.catalog.CellNames names =
@@ -437,6 +438,7 @@ public final class ScanExecutor {
 
     /** Columns, time range and filter, the same for scans and gets. */
     private <T extends ReadRequest<T>> T prepare(T read) {
+      read.setSnapshot(snapshot);
       if (asOf >= 0) {
         read.setTimeRange(0, asOf == Long.MAX_VALUE ? asOf : asOf + 1);
       }

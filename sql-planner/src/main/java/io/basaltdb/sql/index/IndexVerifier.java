@@ -2,6 +2,7 @@ package io.basaltdb.sql.index;
 
 import io.basaltdb.engine.Cell;
 import io.basaltdb.engine.Database;
+import io.basaltdb.engine.ReadSnapshot;
 import io.basaltdb.engine.Result;
 import io.basaltdb.engine.ResultScanner;
 import io.basaltdb.engine.Scan;
@@ -14,8 +15,9 @@ import java.util.TreeMap;
 
 /**
  * Checks an index against its table both ways: every base row has its entry (key and value
- * as the row's current values give them) and every entry has its row. Run while nothing
- * writes the table (writers racing the two scans would show as differences). Stateless.
+ * as the row's current values give them) and every entry has its row. Both are read at one
+ * database snapshot, so writers may go on meanwhile: what is checked is one instant's table
+ * and index. Stateless.
  */
 public final class IndexVerifier {
   private static final int SHOWN = 20;
@@ -38,11 +40,18 @@ public final class IndexVerifier {
   }
 
   public static Report verify(Database db, SqlTableDef def, SqlIndexDef index) {
+    try (ReadSnapshot snapshot = db.snapshot()) {
+      return verify(db, def, index, snapshot);
+    }
+  }
+
+  private static Report verify(Database db, SqlTableDef def, SqlIndexDef index,
+      ReadSnapshot snapshot) {
     IndexedRowWrite reader = new IndexedRowWrite(db, def, List.of(), -1);
     IndexLayout layout = new IndexLayout(def, index);
     Map<byte[], byte[]> expected = new TreeMap<>(Arrays::compareUnsigned);
     long rows = 0;
-    try (ResultScanner s = db.table(def.table()).getScanner(new Scan())) {
+    try (ResultScanner s = db.table(def.table()).getScanner(new Scan().setSnapshot(snapshot))) {
       for (Result r : s) {
         Object[] values = reader.values(r.row(), r);
         if (values != null) {
@@ -55,7 +64,7 @@ public final class IndexVerifier {
     long extra = 0;
     long differing = 0;
     List<String> examples = new ArrayList<>();
-    try (ResultScanner s = db.table(index.engineTable()).getScanner(new Scan())) {
+    try (ResultScanner s = db.table(index.engineTable()).getScanner(new Scan().setSnapshot(snapshot))) {
       for (Result r : s) {
         entries++;
         byte[] want = expected.remove(r.row());

@@ -1,5 +1,6 @@
 package io.basaltdb.sql.jdbc;
 
+import io.basaltdb.sql.exec.StatementSnapshot;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -27,7 +28,7 @@ import org.apache.calcite.util.Util;
  * ({@code CalciteConnectionImpl.enumerable}): the statement's parameters ({@code ?0, ?1, ...})
  * and internal parameters, its cancel flag, the instant it started as UTC, current, local and
  * system timestamps, the time zone, time frames, user, system user, locale and standard
- * streams. Calcite reads the connection's time zone and locale from its properties at every
+ * streams; and Basalt's {@link StatementSnapshot}, released with the execution's rows. Calcite reads the connection's time zone and locale from its properties at every
  * execution (parsing them each time, with a new statement wrapper to read parameters from:
  * a tenth of a literal counter UPDATE); here they are read once per connection
  * ({@link Settings}: a connection's properties are fixed when it opens). There is no SQL
@@ -97,7 +98,10 @@ final class ExecutionContext implements DataContext {
     values.put(Variable.STDIN.camelName, System.in);
     values.put(Variable.STDOUT.camelName, System.out);
     values.put(Variable.STDERR.camelName, System.err);
-    return signature.enumerable(new ExecutionContext(settings, signature.rootSchema, values));
+    StatementSnapshot snapshot = new StatementSnapshot();
+    values.put(StatementSnapshot.VARIABLE, snapshot);
+    return snapshot.around(
+        signature.enumerable(new ExecutionContext(settings, signature.rootSchema, values)));
   }
 
   @Override

@@ -1,0 +1,37 @@
+package io.basaltdb.engine;
+
+import io.basaltdb.engine.region.ReadPins;
+
+/**
+ * A consistent cut of a whole database: every read given this snapshot ({@link
+ * ReadRequest#setSnapshot}) sees exactly the writes whose sequence ids are at or below one
+ * point, in every region and table, whenever it runs: a write spanning regions (a row and its
+ * index entries) is seen whole or not at all, and a row moved between regions is seen once.
+ * The point is the newest sequence id when the snapshot is taken; a read in a region where a
+ * write at or below it is still in flight waits for that write (at most its log sync). The
+ * point stays pinned, so compactions keep the versions it sees, until {@link #close}: close
+ * it when the reads are done. Thread-safe.
+ */
+public final class ReadSnapshot implements AutoCloseable {
+  private final ReadPins pins;
+  private final long point;
+  private boolean closed;
+
+  ReadSnapshot(ReadPins pins) {
+    this.pins = pins;
+    this.point = pins.pin();
+  }
+
+  /** The sequence id reads see up to. */
+  public long readPoint() {
+    return point;
+  }
+
+  @Override
+  public synchronized void close() {
+    if (!closed) {
+      closed = true;
+      pins.unpin(point);
+    }
+  }
+}

@@ -1,0 +1,89 @@
+package io.basaltdb.sql.exec;
+
+import io.basaltdb.engine.Database;
+import io.basaltdb.engine.ReadSnapshot;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.linq4j.AbstractEnumerable;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Enumerator;
+
+/**
+ * One execution's consistent cut of the database: every table, index and region the statement
+ * reads is read at one engine snapshot ({@link ReadSnapshot}), taken at its first read, so a
+ * row and its index entries, or a row an UPDATE moved from one region to another, are seen as
+ * of one instant (read-your-writes holds: a write acknowledged before the statement is below
+ * the point). Writes read what they change under the row's lock, at its newest. The snapshot
+ * is released when the execution's rows are read to their end or its enumerator is closed
+ * ({@link #around}). Found in the execution's data context; an execution without one reads
+ * each region at its own read point. Thread-safe (parallel region scans share it).
+ */
+public final class StatementSnapshot {
+  /** The data context variable holding an execution's {@code StatementSnapshot}. */
+  public static final String VARIABLE = "basaltSnapshot";
+
+  private Database db;
+  private ReadSnapshot snapshot;
+
+  /** The snapshot of the execution behind {@code ctx} in {@code db}, or null: none. */
+  public static ReadSnapshot of(DataContext ctx, Database db) {
+    return ctx != null && ctx.get(VARIABLE) instanceof StatementSnapshot s ? s.get(db) : null;
+  }
+
+  private synchronized ReadSnapshot get(Database db) {
+    if (snapshot == null) {
+      this.db = db;
+      snapshot = db.snapshot();
+    } else if (this.db != db) {
+      return null; // a statement over two databases (not made by Basalt's schemas): per region
+    }
+    return snapshot;
+  }
+
+  /** Releases the snapshot; a later read of the execution takes a new one. */
+  public synchronized void release() {
+    if (snapshot != null) {
+      snapshot.close();
+      snapshot = null;
+      db = null;
+    }
+  }
+
+  /** {@code rows}, releasing this snapshot at their end or when their enumerator closes. */
+  public <T> Enumerable<T> around(Enumerable<T> rows) {
+    return new AbstractEnumerable<>() {
+      @Override
+      public Enumerator<T> enumerator() {
+        Enumerator<T> in = rows.enumerator();
+        return new Enumerator<>() {
+          @Override
+          public T current() {
+            return in.current();
+          }
+
+          @Override
+          public boolean moveNext() {
+            boolean more = in.moveNext();
+            if (!more) {
+              release();
+            }
+            return more;
+          }
+
+          @Override
+          public void reset() {
+            in.reset();
+          }
+
+          @Override
+          public void close() {
+            try {
+              in.close();
+            } finally {
+              release();
+            }
+          }
+        };
+      }
+    };
+  }
+}
