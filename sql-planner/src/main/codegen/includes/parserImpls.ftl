@@ -260,11 +260,12 @@ SqlCreate SqlCreateBasaltIndex(Span s, boolean replace) :
     final boolean ifNotExists;
     final SqlIdentifier name;
     final SqlIdentifier table;
-    final List<SqlIdentifier> columns = new ArrayList<SqlIdentifier>();
+    final List<SqlNode> columns = new ArrayList<SqlNode>();
     final List<Boolean> descending = new ArrayList<Boolean>();
     final List<SqlIdentifier> includes = new ArrayList<SqlIdentifier>();
     final List<SqlTableOption> indexOptions = new ArrayList<SqlTableOption>();
     SqlIdentifier col;
+    SqlNode part;
     boolean desc;
     SqlIdentifier optName;
     SqlNode optValue;
@@ -274,11 +275,13 @@ SqlCreate SqlCreateBasaltIndex(Span s, boolean replace) :
     <INDEX> ifNotExists = BasaltIfNotExists() name = SimpleIdentifier()
     <ON> table = CompoundIdentifier()
     <LPAREN>
-    col = SimpleIdentifier() { desc = false; } [ <ASC> | <DESC> { desc = true; } ]
-    { columns.add(col); descending.add(desc); }
+    part = Expression(ExprContext.ACCEPT_NON_QUERY) { desc = false; }
+    [ <ASC> | <DESC> { desc = true; } ]
+    { columns.add(part); descending.add(desc); }
     (
-        <COMMA> col = SimpleIdentifier() { desc = false; } [ <ASC> | <DESC> { desc = true; } ]
-        { columns.add(col); descending.add(desc); }
+        <COMMA> part = Expression(ExprContext.ACCEPT_NON_QUERY) { desc = false; }
+        [ <ASC> | <DESC> { desc = true; } ]
+        { columns.add(part); descending.add(desc); }
     )*
     <RPAREN>
     [

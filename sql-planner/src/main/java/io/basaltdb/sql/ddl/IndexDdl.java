@@ -9,6 +9,7 @@ import io.basaltdb.engine.TableNotFoundException;
 import io.basaltdb.sql.catalog.SqlCatalog;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.index.IndexBuilder;
+import io.basaltdb.sql.index.IndexExpression;
 import io.basaltdb.sql.index.IndexRegistry;
 import io.basaltdb.sql.index.SqlIndexDef;
 import io.basaltdb.sql.parser.SqlCreateBasaltIndex;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlNode;
 
 /**
  * CREATE INDEX, DROP INDEX and ALTER INDEX .. REBUILD ({@code doc/indexes.md}): an index is an
@@ -65,8 +67,21 @@ final class IndexDdl {
     }
     Set<String> seen = new HashSet<>();
     List<String> columns = new ArrayList<>();
-    for (SqlIdentifier c : create.columns) {
-      columns.add(column(def, c, seen, name));
+    List<Boolean> computed = new ArrayList<>();
+    for (SqlNode part : create.columns) {
+      if (part instanceof SqlIdentifier c && c.isSimple()) {
+        columns.add(column(def, c, seen, name));
+        computed.add(false);
+      } else { // an expression of columns: compiled now, so a bad one fails here
+        String text = IndexExpression.textOf(part);
+        IndexExpression.of(def, text);
+        if (!seen.add(text)) {
+          throw new InvalidArgumentException("index " + name + " has expression " + text
+              + " twice");
+        }
+        columns.add(text);
+        computed.add(true);
+      }
     }
     List<String> includes = new ArrayList<>();
     for (SqlIdentifier c : create.includes) {
@@ -85,7 +100,7 @@ final class IndexDdl {
       }
     }
     SqlIndexDef index = new SqlIndexDef(name, t, columns, create.descending, includes,
-        create.unique, salt, SqlIndexDef.State.BUILDING);
+        create.unique, salt, SqlIndexDef.State.BUILDING, null, computed);
     createEngineTable(db, def, index);
     build(db, catalog, def, index);
   }
@@ -235,8 +250,19 @@ final class IndexDdl {
 
   /** Refuses to drop a column an index uses. */
   static void checkNotIndexed(Database db, TableName t, String column) {
-    for (SqlIndexDef i : new SqlCatalog(db).indexes(t)) {
-      if (i.columns().contains(column) || i.includes().contains(column)) {
+    SqlCatalog catalog = new SqlCatalog(db);
+    for (SqlIndexDef i : catalog.indexes(t)) {
+      boolean used = i.includes().contains(column);
+      for (int p = 0; p < i.columns().size() && !used; p++) {
+        if (!i.computed().get(p)) {
+          used = i.columns().get(p).equals(column);
+        } else {
+          SqlTableDef def = catalog.get(t);
+          used = IndexExpression.of(def, i.columns().get(p)).inputs()
+              .get(def.columnIndex(column));
+        }
+      }
+      if (used) {
         throw new InvalidArgumentException("column " + column + " of " + t + " is used by index "
             + i.name() + "; drop the index first");
       }

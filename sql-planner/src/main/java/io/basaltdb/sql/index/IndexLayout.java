@@ -29,7 +29,10 @@ public final class IndexLayout {
 
   private final SqlIndexDef index;
   private final SqlTableDef table;
+  /** Per key part, its table column, or -1 for an expression ({@link #computedParts}). */
   private final int[] columns;
+  /** Per key part, its expression, or null for a column. */
+  private final IndexExpression[] expressions;
   private final int[] tail;
   private final int[] includes;
   private final SqlTableDef keyDefinition;
@@ -41,12 +44,25 @@ public final class IndexLayout {
   public IndexLayout(SqlTableDef table, SqlIndexDef index) {
     this.index = index;
     this.table = table;
-    columns = index.columns().stream().mapToInt(table::columnIndex).toArray();
+    int parts = index.columns().size();
+    columns = new int[parts];
+    expressions = new IndexExpression[parts];
+    java.util.Set<String> indexedNames = new java.util.HashSet<>();
+    for (int i = 0; i < parts; i++) {
+      String part = index.columns().get(i);
+      if (index.computed().get(i)) {
+        columns[i] = -1;
+        expressions[i] = IndexExpression.of(table, part);
+      } else {
+        columns[i] = table.columnIndex(part);
+        indexedNames.add(part);
+      }
+    }
     includes = index.includes().stream().mapToInt(table::columnIndex).toArray();
     List<Integer> tailColumns = new ArrayList<>();
     for (SqlColumn k : table.keyColumns()) {
       int i = table.columns().indexOf(k);
-      if (!index.columns().contains(k.name())) {
+      if (!indexedNames.contains(k.name())) {
         tailColumns.add(i);
       }
     }
@@ -65,6 +81,13 @@ public final class IndexLayout {
       } else {
         cols.add(new SqlColumn(c.name(), c.type(), c.precision(), c.scale(), c.nullable(), -1,
             false, c.isKey() ? "0" : c.family()));
+      }
+    }
+    for (int i = 0; i < parts; i++) { // an expression: a column after the table's
+      if (expressions[i] != null) {
+        SqlColumn e = expressions[i].column();
+        cols.add(new SqlColumn(e.name(), e.type(), e.precision(), e.scale(), true, i,
+            index.descending().get(i), null));
       }
     }
     keyDefinition = new SqlTableDef(index.engineTable(), cols, index.saltBuckets(), "0", false);
@@ -100,7 +123,35 @@ public final class IndexLayout {
     return keyDefinition;
   }
 
-  /** The table column indexes of the indexed columns, in key order. */
+  /**
+   * The expressions among the key parts, each with the column of {@link #keyDefinition} that
+   * stands for its value (after the table's columns), in key order; empty for an index of
+   * columns only.
+   */
+  public List<ComputedPart> computedParts() {
+    List<ComputedPart> out = new ArrayList<>();
+    int column = table.columns().size();
+    for (IndexExpression e : expressions) {
+      if (e != null) {
+        out.add(new ComputedPart(e, column++));
+      }
+    }
+    return out;
+  }
+
+  /** An expression key part and its column in {@link #keyDefinition}. */
+  public record ComputedPart(IndexExpression expression, int keyDefinitionColumn) {}
+
+  /** The key parts' values of a row ({@code row}: every table column, internal form). */
+  public Object[] partValues(Object[] row) {
+    Object[] out = new Object[columns.length];
+    for (int i = 0; i < columns.length; i++) {
+      out[i] = columns[i] >= 0 ? row[columns[i]] : expressions[i].evaluate(row);
+    }
+    return out;
+  }
+
+  /** The table column indexes of the indexed columns in key order (-1: an expression). */
   public int[] columns() {
     return columns.clone();
   }
@@ -134,6 +185,9 @@ public final class IndexLayout {
     cells.add(io.basaltdb.engine.Cell.put(key, names.markerFamily(), marker, timestamp,
         new byte[0]));
     for (int i = 0; i < columns.length; i++) {
+      if (columns[i] < 0) {
+        continue; // an expression's value is no column's
+      }
       SqlColumn c = table.columns().get(columns[i]);
       if (!c.isKey() && indexed[i] != null) {
         cells.add(io.basaltdb.engine.Cell.put(key, names.family(columns[i]),
@@ -156,23 +210,18 @@ public final class IndexLayout {
 
   /** True when an entry's key holds the tail (not a unique entry of non-NULL values). */
   public boolean keyEndsWithBaseKey(Object[] row) {
-    if (!index.unique()) {
-      return true;
-    }
-    for (int c : columns) {
-      if (row[c] == null) {
-        return true;
-      }
-    }
-    return false;
+    return !index.unique() || java.util.Arrays.asList(partValues(row)).contains(null);
   }
 
   /** The entry key of a base row ({@code row}: every table column, in internal form). */
   public byte[] entryKey(Object[] row, byte[] baseKey) {
-    boolean withTail = keyEndsWithBaseKey(row);
+    Object[] parts = partValues(row);
+    boolean withTail = !index.unique() || java.util.Arrays.asList(parts).contains(null);
     Object[] values = new Object[columns.length + (withTail ? tail.length : 0)];
     for (int i = 0; i < columns.length; i++) {
-      values[i] = keyValue(columns[i], row[columns[i]]);
+      SqlColumn c = columns[i] >= 0 ? table.columns().get(columns[i])
+          : expressions[i].column();
+      values[i] = parts[i] == null ? null : c.type().toKey(ColumnValues.fit(c, parts[i]));
     }
     if (!withTail) {
       return codec.salt(codec.encodePrefix(values));
@@ -229,9 +278,12 @@ public final class IndexLayout {
 
   /** True when two rows give the same entry (key and value) for the same base key. */
   public boolean sameEntry(Object[] a, Object[] b) {
-    for (int c : columns) {
-      if (!Objects.equals(a[c], b[c])) {
-        return false;
+    for (int i = 0; i < columns.length; i++) {
+      int[] read = columns[i] >= 0 ? new int[] {columns[i]} : expressions[i].inputs().toArray();
+      for (int c : read) { // an expression of equal values has an equal value
+        if (!Objects.equals(a[c], b[c])) {
+          return false;
+        }
       }
     }
     for (int c : includes) {

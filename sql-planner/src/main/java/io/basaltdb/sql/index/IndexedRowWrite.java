@@ -169,10 +169,7 @@ public final class IndexedRowWrite {
       Result existing) {
     byte[] v = existing.getValue(IndexLayout.FAMILY, IndexLayout.QUALIFIER);
     if (v != null && !Arrays.equals(layout.baseKey(entryKey, v), key)) {
-      List<Object> values = new ArrayList<>();
-      for (int c : layout.columns()) {
-        values.add(now[c]);
-      }
+      List<Object> values = Arrays.asList(layout.partValues(now));
       throw new UniqueViolationException("duplicate value " + values + " in unique index "
           + layout.index().name() + " on " + def.table() + " (" + String.join(", ",
               layout.index().columns()) + ")");

@@ -12,7 +12,7 @@ import org.apache.calcite.sql.SqlWriter;
 import org.apache.calcite.sql.parser.SqlParserPos;
 
 /**
- * {@code CREATE [UNIQUE] [LOCAL] INDEX [IF NOT EXISTS] name ON t (col [ASC|DESC], ...)
+ * {@code CREATE [UNIQUE] [LOCAL] INDEX [IF NOT EXISTS] name ON t (col|expr [ASC|DESC], ...)
  * [INCLUDE (col, ...)] [option = value, ...]} (Apache Phoenix's syntax).
  */
 public final class SqlCreateBasaltIndex extends SqlCreate {
@@ -21,14 +21,15 @@ public final class SqlCreateBasaltIndex extends SqlCreate {
 
   public final SqlIdentifier name;
   public final SqlIdentifier table;
-  public final List<SqlIdentifier> columns;
+  /** The key parts: a column (an identifier) or an expression of columns. */
+  public final List<SqlNode> columns;
   public final List<Boolean> descending;
   public final List<SqlIdentifier> includes;
   public final boolean unique;
   public final List<SqlTableOption> options;
 
   public SqlCreateBasaltIndex(SqlParserPos pos, boolean ifNotExists, boolean unique,
-      SqlIdentifier name, SqlIdentifier table, List<SqlIdentifier> columns,
+      SqlIdentifier name, SqlIdentifier table, List<SqlNode> columns,
       List<Boolean> descending, List<SqlIdentifier> includes, List<SqlTableOption> options) {
     super(OPERATOR, pos, false, ifNotExists);
     this.name = name;
