@@ -56,4 +56,12 @@ public interface Filter {
   default boolean filterAllRemaining() {
     return false;
   }
+
+  /**
+   * The only rows this filter can let through (sorted), or null: any. A scan reads no file whose
+   * bloom filter holds none of them. A stateless property of the filter.
+   */
+  default List<byte[]> onlyRows() {
+    return null;
+  }
 }

@@ -127,6 +127,20 @@ public final class FilterList implements Filter {
     filters.forEach(Filter::rowReturned);
   }
 
+  /** Under AND, the rows of the first filter that names them; under OR, none named. */
+  @Override
+  public List<byte[]> onlyRows() {
+    if (op == Operator.MUST_PASS_ALL) {
+      for (Filter f : filters) {
+        List<byte[]> rows = f.onlyRows();
+        if (rows != null) {
+          return rows;
+        }
+      }
+    }
+    return null;
+  }
+
   @Override
   public boolean filterAllRemaining() {
     if (all()) {

@@ -125,6 +125,11 @@ public final class Filters {
         int next = i >= 0 ? i + 1 : -i - 1;
         return next < sorted.length ? sorted[next] : null;
       }
+
+      @Override
+      public List<byte[]> onlyRows() {
+        return Arrays.asList(sorted);
+      }
     };
   }
 

@@ -227,12 +227,12 @@ public final class CellResolver {
   private boolean lastWantedColumnOfLastRow(Cell c) {
     byte[] r = c.row();
     return stopRow != null && stopRow.length == r.length + 1 && stopRow[r.length] == 0
-        && query.qualifiers() != null && query.qualifiers().higher(c.qualifier()) == null
-        && Arrays.equals(stopRow, 0, r.length, r, 0, r.length);
+        && Arrays.equals(stopRow, 0, r.length, r, 0, r.length)
+        && query.qualifiers() != null && query.higher(c.qualifier()) == null;
   }
 
   private void skipToWantedColumn(Cell c) {
-    byte[] next = query.qualifiers().higher(c.qualifier());
+    byte[] next = query.higher(c.qualifier());
     if (next != null) {
       in.seek(CellComparator.firstOnColumn(c.row(), c.family(), next));
     } else {

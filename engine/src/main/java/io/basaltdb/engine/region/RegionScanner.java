@@ -44,12 +44,13 @@ public final class RegionScanner implements RowScanner {
     this.readPoint = readPoint;
     this.filter = spec.filter();
     List<byte[]> fams = new ArrayList<>();
+    List<byte[]> onlyRows = filter == null ? null : filter.onlyRows();
     try {
       for (int i = 0; i < stores.size(); i++) {
         Store s = stores.get(i);
         var query = spec.queryFor(s.family());
         List<CellIterator> sources = s.sources(views.get(i), startRow, stopRow, getRow,
-            query.qualifiers(), spec.minTimestamp());
+            onlyRows, query.qualifiers(), spec.minTimestamp());
         if (sources.isEmpty()) {
           continue; // a point read that no memstore or file of this store can answer
         }

@@ -521,8 +521,14 @@ public final class Store implements AutoCloseable {
    */
   public List<CellIterator> sources(StoreView v, byte[] startRow, byte[] stopRow, byte[] getRow,
       java.util.NavigableSet<byte[]> qualifiers, long minTimestamp) {
-    return ViewSources.sources(v, family, stats, startRow, stopRow, getRow, qualifiers,
-        minTimestamp);
+    return sources(v, startRow, stopRow, getRow, null, qualifiers, minTimestamp);
+  }
+
+  /** As above, leaving out files whose bloom filter holds none of {@code onlyRows} (non-null). */
+  public List<CellIterator> sources(StoreView v, byte[] startRow, byte[] stopRow, byte[] getRow,
+      List<byte[]> onlyRows, java.util.NavigableSet<byte[]> qualifiers, long minTimestamp) {
+    return ViewSources.sources(v, family, stats, startRow, stopRow, getRow, onlyRows,
+        qualifiers, minTimestamp);
   }
 
   /** The last row before {@code row} the view holds ({@link ViewSources#lastRowBefore}). */

@@ -21,11 +21,16 @@ final class ViewSources {
    * The sources of a read over the view: the memstores and files that may hold cells in
    * {@code [startRow, stopRow)} (empty stop = to the end), and for a point read
    * ({@code getRow} non-null) only files whose bloom filter may hold the row or one of
-   * {@code qualifiers}, and files not wholly older than {@code minTimestamp}.
+   * {@code qualifiers}, and files not wholly older than {@code minTimestamp}. A scan of a few
+   * given rows ({@code onlyRows}, at most {@link #BLOOM_ROWS} of them; null: any rows) reads
+   * only files whose bloom filter may hold one of them.
    */
   static List<CellIterator> sources(StoreView v, byte[] family, StoreStats stats,
-      byte[] startRow, byte[] stopRow, byte[] getRow, java.util.NavigableSet<byte[]> qualifiers,
-      long minTimestamp) {
+      byte[] startRow, byte[] stopRow, byte[] getRow, List<byte[]> onlyRows,
+      java.util.NavigableSet<byte[]> qualifiers, long minTimestamp) {
+    if (onlyRows != null && onlyRows.size() > BLOOM_ROWS) {
+      onlyRows = null; // more bloom probes than a file's seek costs
+    }
     List<CellIterator> its = new ArrayList<>();
     if (getRow == null) {
       if (v.active.mayHoldRows(startRow, stopRow)) {
@@ -56,7 +61,9 @@ final class ViewSources {
       if (java.util.Arrays.compareUnsigned(info.lastCell().row(), startRow) < 0) {
         continue;
       }
-      if (getRow != null && !mightContain(f.reader(), getRow, qualifiers)) {
+      if (getRow != null && !mightContain(f.reader(), getRow, qualifiers)
+          || getRow == null && onlyRows != null && !mightContainAny(f.reader(), onlyRows,
+              qualifiers)) {
         stats.filesSkippedByBloom.incrementAndGet();
         continue;
       }
@@ -101,6 +108,22 @@ final class ViewSources {
     if (it != null) {
       its.add(it);
     }
+  }
+
+  /** Rows of a scan of given rows checked against each file's bloom filter, at most. */
+  static final int BLOOM_ROWS = 64;
+
+  private static boolean mightContainAny(BlockFileReader r, List<byte[]> rows,
+      java.util.NavigableSet<byte[]> qualifiers) {
+    if (r.info().bloomType() == io.basaltdb.engine.BloomType.NONE) {
+      return true;
+    }
+    for (byte[] row : rows) {
+      if (mightContain(r, row, qualifiers)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean mightContain(BlockFileReader r, byte[] row,
