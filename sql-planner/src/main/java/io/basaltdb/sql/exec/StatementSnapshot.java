@@ -14,15 +14,20 @@ import org.apache.calcite.linq4j.Enumerator;
  * of one instant (read-your-writes holds: a write acknowledged before the statement is below
  * the point). Writes read what they change under the row's lock, at its newest. The snapshot
  * is released when the execution's rows are read to their end or its enumerator is closed
- * ({@link #around}). Found in the execution's data context; an execution without one reads
+ * ({@link #around}), or, for a result set dropped unclosed, when the garbage collector finds it
+ * unreachable. Found in the execution's data context; an execution without one reads
  * each region at its own read point. Thread-safe (parallel region scans share it).
  */
 public final class StatementSnapshot {
   /** The data context variable holding an execution's {@code StatementSnapshot}. */
   public static final String VARIABLE = "basaltSnapshot";
 
+  /** Closes the snapshot of an execution whose result set was dropped without being closed. */
+  private static final java.lang.ref.Cleaner CLEANER = java.lang.ref.Cleaner.create();
+
   private Database db;
   private ReadSnapshot snapshot;
+  private java.lang.ref.Cleaner.Cleanable cleanable;
 
   /** The snapshot of the execution behind {@code ctx} in {@code db}, or null: none. */
   public static ReadSnapshot of(DataContext ctx, Database db) {
@@ -33,6 +38,7 @@ public final class StatementSnapshot {
     if (snapshot == null) {
       this.db = db;
       snapshot = db.snapshot();
+      cleanable = CLEANER.register(this, snapshot::close); // the action holds no reference to this
     } else if (this.db != db) {
       return null; // a statement over two databases (not made by Basalt's schemas): per region
     }
@@ -42,8 +48,9 @@ public final class StatementSnapshot {
   /** Releases the snapshot; a later read of the execution takes a new one. */
   public synchronized void release() {
     if (snapshot != null) {
-      snapshot.close();
+      cleanable.clean(); // closes the snapshot, once
       snapshot = null;
+      cleanable = null;
       db = null;
     }
   }

@@ -97,9 +97,23 @@ public final class BasaltConnection extends AvaticaConnection {
     Translated.run(() -> super.setAutoCommit(autoCommit));
   }
 
+  /**
+   * Closes the connection's statements first, and with them their open result sets (their
+   * scanners and snapshots), as JDBC asks; Avatica's connection leaves them open.
+   */
   @Override
   public void close() throws SQLException {
     try {
+      if (!isClosed()) {
+        for (org.apache.calcite.avatica.AvaticaStatement s
+            : new java.util.ArrayList<>(statementMap.values())) {
+          try {
+            s.close();
+          } catch (SQLException | RuntimeException e) {
+            // the connection closes all the same
+          }
+        }
+      }
       super.close();
     } finally {
       if (closed.compareAndSet(false, true)) {

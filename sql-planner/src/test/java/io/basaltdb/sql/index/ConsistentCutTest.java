@@ -2,6 +2,7 @@ package io.basaltdb.sql.index;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.basaltdb.sql.SqlTestBase;
@@ -87,6 +88,52 @@ class ConsistentCutTest extends SqlTestBase {
     }
     assertNull(failed.get(), () -> "writer failed: " + failed.get());
     assertTrue(queries >= 30, "queries run: " + queries);
+  }
+
+  /**
+   * A statement's snapshot is released when its rows are read to the end, when its result set
+   * or its connection closes, when it fails, and when a connection left open is garbage
+   * collected: none stays pinned (a pin keeps compactions from dropping old versions).
+   */
+  @Test
+  void snapshotsAreReleasedHoweverAStatementEnds() throws Exception {
+    update("CREATE TABLE t (id INTEGER PRIMARY KEY, k INTEGER, pad VARCHAR(12))");
+    List<Object[]> rows = new ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      rows.add(new Object[] {i, i, "p" + i});
+    }
+    SqlTestSupport.insert(c, "t", rows);
+    assertEquals(50, rows("SELECT id FROM t WHERE k >= 0").size());
+    assertEquals(0, db.openSnapshots(), "read to the end");
+    try (PreparedStatement q = c.prepareStatement("SELECT id FROM t")) {
+      ResultSet r = q.executeQuery();
+      assertTrue(r.next());
+      assertEquals(1, db.openSnapshots(), "a result set being read holds its snapshot");
+      r.close();
+      assertEquals(0, db.openSnapshots(), "closed");
+    }
+    assertThrows(SQLException.class, () -> rows("SELECT CAST(pad AS INTEGER) FROM t"));
+    assertEquals(0, db.openSnapshots(), "failed");
+    leaveOpen();
+    long deadline = System.nanoTime() + 10_000_000_000L;
+    while (db.openSnapshots() > 0 && System.nanoTime() < deadline) {
+      System.gc();
+      Thread.sleep(20);
+    }
+    assertEquals(0, db.openSnapshots(), "collected");
+  }
+
+  private void leaveOpen() throws SQLException {
+    try (Connection other = BasaltConnections.open(db)) {
+      ResultSet r = other.createStatement().executeQuery("SELECT id FROM t");
+      assertTrue(r.next());
+      assertEquals(1, db.openSnapshots());
+    } // closing the connection closes its statements and their result sets
+    assertEquals(0, db.openSnapshots(), "its connection closed");
+    Connection dropped = BasaltConnections.open(db); // dropped without closing anything
+    ResultSet r = dropped.createStatement().executeQuery("SELECT id FROM t");
+    assertTrue(r.next());
+    assertEquals(1, db.openSnapshots());
   }
 
   /** {@link IndexVerifier} reads table and index at one snapshot: no difference mid-writes. */
