@@ -107,6 +107,9 @@ final class Block implements io.basaltdb.engine.cache.BlockCache.Sized {
     private int valueLen;
     private boolean valid;
     private Cell current;
+    /** The last cell's row and qualifiers met lately: shared by the cells that repeat them. */
+    private byte[] lastRow;
+    private byte[][] qualifiers; // made at the first cell built
 
     Iter(byte[] family) {
       this.family = family;
@@ -120,7 +123,12 @@ final class Block implements io.basaltdb.engine.cache.BlockCache.Sized {
       if (current == null) {
         byte[] value = new byte[valueLen];
         System.arraycopy(data, valueOff, value, 0, valueLen);
-        current = BlockFileFormat.decodeKey(key, 0, keyLen, family, seq, value);
+        if (qualifiers == null) {
+          qualifiers = new byte[4][];
+        }
+        current = BlockFileFormat.decodeKey(key, 0, keyLen, family, seq, value, lastRow,
+            qualifiers);
+        lastRow = current.row();
       }
       return current;
     }

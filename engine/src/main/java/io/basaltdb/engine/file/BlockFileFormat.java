@@ -94,6 +94,17 @@ public final class BlockFileFormat {
   /** Decodes a key (of {@code len} bytes at {@code off}) back into a cell of {@code family}. */
   public static Cell decodeKey(byte[] key, int off, int len, byte[] family, long seq,
       byte[] value) {
+    return decodeKey(key, off, len, family, seq, value, null, null);
+  }
+
+  /**
+   * As above, sharing the row array of {@code previousRow} and a qualifier array of
+   * {@code recentQualifiers} (any null) when equal, instead of new copies: a block's cells
+   * repeat their row and, row after row, the same few qualifiers. A new qualifier replaces the
+   * slot its first byte picks. Cells never change their arrays.
+   */
+  public static Cell decodeKey(byte[] key, int off, int len, byte[] family, long seq,
+      byte[] value, byte[] previousRow, byte[][] recentQualifiers) {
     int end = off + len;
     long lenAndPos = rowLength(key, off, end);
     int rowLen = (int) lenAndPos;
@@ -102,11 +113,24 @@ public final class BlockFileFormat {
     if (rowLen < 0 || qualLen < 0) {
       throw new MalformedException("key of " + len + " bytes too short for row of " + rowLen);
     }
-    byte[] row = new byte[rowLen];
-    System.arraycopy(key, p, row, 0, rowLen);
+    byte[] row = previousRow != null && previousRow.length == rowLen
+        && java.util.Arrays.equals(key, p, p + rowLen, previousRow, 0, rowLen)
+        ? previousRow : java.util.Arrays.copyOfRange(key, p, p + rowLen);
     p += rowLen;
-    byte[] qual = new byte[qualLen];
-    System.arraycopy(key, p, qual, 0, qualLen);
+    byte[] qual;
+    if (recentQualifiers == null) {
+      qual = java.util.Arrays.copyOfRange(key, p, p + qualLen);
+    } else {
+      int slot = qualLen == 0 ? 0 : (key[p] & 0xff) % recentQualifiers.length;
+      byte[] seen = recentQualifiers[slot];
+      if (seen != null && seen.length == qualLen
+          && java.util.Arrays.equals(key, p, p + qualLen, seen, 0, qualLen)) {
+        qual = seen;
+      } else {
+        qual = java.util.Arrays.copyOfRange(key, p, p + qualLen);
+        recentQualifiers[slot] = qual;
+      }
+    }
     p += qualLen;
     long ts = 0;
     for (int i = 0; i < 8; i++) {

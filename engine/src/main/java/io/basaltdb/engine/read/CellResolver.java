@@ -243,11 +243,16 @@ public final class CellResolver {
 
   /** Delete markers seen in the current row (family) or column; usually zero or one. */
   private static final class MarkerList {
-    private long[] ts = new long[4];
-    private long[] seq = new long[4];
-    private boolean[] range = new boolean[4];
-    private Cell[] cells = new Cell[4];
-    private boolean[] emitted = new boolean[4];
+    private static final long[] NO_LONGS = {};
+    private static final boolean[] NO_FLAGS = {};
+    private static final Cell[] NO_CELLS = {};
+
+    // empty until the first marker: most reads meet none
+    private long[] ts = NO_LONGS;
+    private long[] seq = NO_LONGS;
+    private boolean[] range = NO_FLAGS;
+    private Cell[] cells = NO_CELLS;
+    private boolean[] emitted = NO_FLAGS;
     private int n;
 
     void clear() {
@@ -257,11 +262,12 @@ public final class CellResolver {
 
     void add(Cell m) {
       if (n == ts.length) {
-        ts = Arrays.copyOf(ts, n * 2);
-        seq = Arrays.copyOf(seq, n * 2);
-        range = Arrays.copyOf(range, n * 2);
-        cells = Arrays.copyOf(cells, n * 2);
-        emitted = Arrays.copyOf(emitted, n * 2);
+        int size = Math.max(4, n * 2);
+        ts = Arrays.copyOf(ts, size);
+        seq = Arrays.copyOf(seq, size);
+        range = Arrays.copyOf(range, size);
+        cells = Arrays.copyOf(cells, size);
+        emitted = Arrays.copyOf(emitted, size);
       }
       cells[n] = m;
       emitted[n] = false;

@@ -36,7 +36,8 @@ final class ViewSources {
       if (v.active.mayHoldRows(startRow, stopRow)) {
         its.add(v.active.iterator());
       }
-      for (MemStore m : v.flushing) {
+      for (int i = 0; i < v.flushing.size(); i++) { // indexed: no iterator per read
+        MemStore m = v.flushing.get(i);
         if (m.mayHoldRows(startRow, stopRow)) {
           its.add(m.iterator());
         }
@@ -48,7 +49,8 @@ final class ViewSources {
         addIfPresent(its, m.iteratorAtRow(getRow, target));
       }
     }
-    for (StoreFile f : v.files) {
+    for (int i = 0; i < v.files.size(); i++) {
+      StoreFile f = v.files.get(i);
       FileInfo info = f.info();
       if (info.maxTimestamp() < minTimestamp) {
         stats.filesSkippedByTime.incrementAndGet();

@@ -411,16 +411,23 @@ public final class ScanExecutor {
       scan.setFilter(own == null ? keyFilter : new io.basaltdb.engine.filter.FilterList(
           io.basaltdb.engine.filter.FilterList.Operator.MUST_PASS_ALL, keyFilter, own));
       scan.setCaching(Math.min(1000, distinct.size()));
-      java.util.Map<java.nio.ByteBuffer, Result> found = new java.util.HashMap<>();
+      Result[] found = new Result[distinct.size()]; // rows come in key order, as distinct
       try (ResultScanner s = table.getScanner(scan)) {
+        int j = 0;
         for (Result r : s) {
-          found.put(java.nio.ByteBuffer.wrap(r.row()), r);
+          while (j < found.length
+              && java.util.Arrays.compareUnsigned(distinct.get(j), r.row()) < 0) {
+            j++;
+          }
+          if (j < found.length && java.util.Arrays.equals(distinct.get(j), r.row())) {
+            found[j++] = r;
+          }
         }
       }
       List<Result> out = new ArrayList<>(keys.size());
       for (byte[] k : keys) {
-        Result r = found.get(java.nio.ByteBuffer.wrap(k));
-        out.add(r != null ? r : new Result(k, List.of()));
+        int j = java.util.Collections.binarySearch(distinct, k, java.util.Arrays::compareUnsigned);
+        out.add(found[j] != null ? found[j] : new Result(k, List.of()));
       }
       return out;
     }
