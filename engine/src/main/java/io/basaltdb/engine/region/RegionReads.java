@@ -11,8 +11,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The read side of a {@link Region}: gets and scans, forward and reversed, each over store
  * views and a read point taken together ({@link ReadSnapshots}) or a database snapshot's point,
- * clipped to the region's rows; and the row as the holder of its lock must see it (staged writes included). Keeps the
- * region's read count. The region checks that it is open before calling. Thread-safe.
+ * clipped to the region's rows; and the row as the holder of its lock must see it (staged
+ * writes included). Keeps the region's read count. The region checks that it is open before
+ * calling. Thread-safe.
  */
 final class RegionReads {
   private static final byte[] EMPTY = new byte[0];

@@ -210,7 +210,15 @@ public final class IndexLayout {
 
   /** True when an entry's key holds the tail (not a unique entry of non-NULL values). */
   public boolean keyEndsWithBaseKey(Object[] row) {
-    return !index.unique() || java.util.Arrays.asList(partValues(row)).contains(null);
+    if (!index.unique()) {
+      return true;
+    }
+    for (int i = 0; i < columns.length; i++) {
+      if ((columns[i] >= 0 ? row[columns[i]] : expressions[i].evaluate(row)) == null) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The entry key of a base row ({@code row}: every table column, in internal form). */
