@@ -40,6 +40,12 @@ public final class IndexLayout {
   private final RowKeyCodec baseCodec;
   /** Per base key column (key order), its field in a decoded entry key. */
   private final int[] baseKeyFields;
+  /**
+   * True when no key column is indexed: the tail is then the base key's columns in its order,
+   * each encoded as the base key encodes it (same type and direction, not nullable; a field's
+   * encoding does not depend on its place), so an entry's tail bytes are the unsalted base key.
+   */
+  private final boolean tailIsBaseKey;
 
   public IndexLayout(SqlTableDef table, SqlIndexDef index) {
     this.index = index;
@@ -100,6 +106,11 @@ public final class IndexLayout {
       int pos = position(columns, column);
       baseKeyFields[k] = pos >= 0 ? pos : columns.length + position(tail, column);
     }
+    boolean inOrder = tail.length == keys.size();
+    for (int k = 0; inOrder && k < keys.size(); k++) {
+      inOrder = baseKeyFields[k] == columns.length + k;
+    }
+    tailIsBaseKey = inOrder;
   }
 
   private static int position(int[] in, int column) {
@@ -275,6 +286,13 @@ public final class IndexLayout {
             + " holds no row key");
       }
       return k;
+    }
+    if (tailIsBaseKey) { // the tail's fields are the base key's, byte for byte: slice them
+      int pos = codec.saltBuckets() == 0 ? 0 : 1;
+      for (int i = 0; i < columns.length; i++) {
+        pos = codec.fieldEnd(i, entryKey, pos);
+      }
+      return baseCodec.salt(java.util.Arrays.copyOfRange(entryKey, pos, entryKey.length));
     }
     Object[] all = codec.decode(entryKey);
     Object[] key = new Object[baseKeyFields.length];
