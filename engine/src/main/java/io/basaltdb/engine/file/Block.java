@@ -107,8 +107,13 @@ final class Block implements io.basaltdb.engine.cache.BlockCache.Sized {
     private int valueLen;
     private boolean valid;
     private Cell current;
-    /** The last cell's row and qualifiers met lately: shared by the cells that repeat them. */
+    /**
+     * The row of the last cell built, while every entry since shared the key bytes encoding it
+     * ({@code [0, lastRowEnd)}): the current entry's row, without a comparison. And the
+     * qualifiers met lately. Shared by the cells that repeat them.
+     */
     private byte[] lastRow;
+    private int lastRowEnd;
     private byte[][] qualifiers; // made at the first cell built
 
     Iter(byte[] family) {
@@ -128,7 +133,10 @@ final class Block implements io.basaltdb.engine.cache.BlockCache.Sized {
         }
         current = BlockFileFormat.decodeKey(key, 0, keyLen, family, seq, value, lastRow,
             qualifiers);
-        lastRow = current.row();
+        if (lastRow == null) {
+          lastRow = current.row();
+          lastRowEnd = BlockFileFormat.rowEnd(key, 0, keyLen);
+        }
       }
       return current;
     }
@@ -192,6 +200,9 @@ final class Block implements io.basaltdb.engine.cache.BlockCache.Sized {
       int vlen = in.getVarInt();
       if (shared > keyLen) {
         throw new MalformedException("shared prefix " + shared + " longer than previous key");
+      }
+      if (shared < lastRowEnd) {
+        lastRow = null; // this entry's row may differ from the last cell's
       }
       if (shared + unshared > key.length) {
         key = java.util.Arrays.copyOf(key, Math.max(shared + unshared, key.length * 2));

@@ -77,6 +77,22 @@ public final class BlockFileFormat {
   }
 
   /** The key's row-length varint: the length in the low 32 bits, the row's offset in the high. */
+  /** True when {@code key} holds {@code part} at {@code p} (short arrays: a plain loop). */
+  private static boolean startsWith(byte[] key, int p, byte[] part) {
+    for (int i = 0; i < part.length; i++) {
+      if (key[p + i] != part[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Where the row of the key (of {@code len} bytes at {@code off}) ends in it. */
+  static int rowEnd(byte[] key, int off, int len) {
+    long lenAndPos = rowLength(key, off, off + len);
+    return (int) (lenAndPos >>> 32) + (int) lenAndPos;
+  }
+
   private static long rowLength(byte[] key, int p, int end) {
     int rowLen = 0;
     for (int shift = 0; ; shift += 7) {
@@ -98,13 +114,14 @@ public final class BlockFileFormat {
   }
 
   /**
-   * As above, sharing the row array of {@code previousRow} and a qualifier array of
-   * {@code recentQualifiers} (any null) when equal, instead of new copies: a block's cells
+   * As above, with {@code sameRow} (non-null: the caller knows the key's row equals it, as the
+   * entry shares its row bytes with the one before) as the cell's row, and a qualifier array of
+   * {@code recentQualifiers} (null: none) when equal, instead of new copies: a block's cells
    * repeat their row and, row after row, the same few qualifiers. A new qualifier replaces the
    * slot its first byte picks. Cells never change their arrays.
    */
   public static Cell decodeKey(byte[] key, int off, int len, byte[] family, long seq,
-      byte[] value, byte[] previousRow, byte[][] recentQualifiers) {
+      byte[] value, byte[] sameRow, byte[][] recentQualifiers) {
     int end = off + len;
     long lenAndPos = rowLength(key, off, end);
     int rowLen = (int) lenAndPos;
@@ -113,9 +130,7 @@ public final class BlockFileFormat {
     if (rowLen < 0 || qualLen < 0) {
       throw new MalformedException("key of " + len + " bytes too short for row of " + rowLen);
     }
-    byte[] row = previousRow != null && previousRow.length == rowLen
-        && java.util.Arrays.equals(key, p, p + rowLen, previousRow, 0, rowLen)
-        ? previousRow : java.util.Arrays.copyOfRange(key, p, p + rowLen);
+    byte[] row = sameRow != null ? sameRow : java.util.Arrays.copyOfRange(key, p, p + rowLen);
     p += rowLen;
     byte[] qual;
     if (recentQualifiers == null) {
@@ -123,8 +138,7 @@ public final class BlockFileFormat {
     } else {
       int slot = qualLen == 0 ? 0 : (key[p] & 0xff) % recentQualifiers.length;
       byte[] seen = recentQualifiers[slot];
-      if (seen != null && seen.length == qualLen
-          && java.util.Arrays.equals(key, p, p + qualLen, seen, 0, qualLen)) {
+      if (seen != null && seen.length == qualLen && startsWith(key, p, seen)) {
         qual = seen;
       } else {
         qual = java.util.Arrays.copyOfRange(key, p, p + qualLen);
