@@ -346,10 +346,7 @@ public final class Database implements AutoCloseable {
 
   // ------------------------------------------------------------ public API
 
-  /**
-   * A consistent cut of every table as of now ({@link ReadSnapshot}); reads given it see one
-   * point of the database. Close it when done: it keeps compactions from dropping what it sees.
-   */
+  /** One consistent cut of every table as of now ({@link ReadSnapshot}); close it when done. */
   public ReadSnapshot snapshot() {
     checkOpen();
     return new ReadSnapshot(pins);

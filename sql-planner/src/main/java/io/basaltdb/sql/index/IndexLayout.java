@@ -150,6 +150,35 @@ public final class IndexLayout {
     return out;
   }
 
+  /**
+   * Conditions on the table's columns as conditions on an index seen as a table: each
+   * expression the index keys by (a functional index's {@code UPPER(name)}), wherever it
+   * occurs, becomes the index key definition's column standing for its value.
+   */
+  public List<org.apache.calcite.rex.RexNode> onIndex(
+      List<org.apache.calcite.rex.RexNode> onTable, org.apache.calcite.rex.RexBuilder rb) {
+    List<ComputedPart> parts = computedParts();
+    if (parts.isEmpty()) {
+      return onTable;
+    }
+    org.apache.calcite.rex.RexShuttle replace = new org.apache.calcite.rex.RexShuttle() {
+      @Override
+      public org.apache.calcite.rex.RexNode visitCall(org.apache.calcite.rex.RexCall call) {
+        for (ComputedPart p : parts) {
+          if (call.equals(p.expression().node())) {
+            return rb.makeInputRef(call.getType(), p.keyDefinitionColumn());
+          }
+        }
+        return super.visitCall(call);
+      }
+    };
+    List<org.apache.calcite.rex.RexNode> out = new ArrayList<>(onTable.size());
+    for (org.apache.calcite.rex.RexNode n : onTable) {
+      out.add(n.accept(replace));
+    }
+    return out;
+  }
+
   /** An expression key part and its column in {@link #keyDefinition}. */
   public record ComputedPart(IndexExpression expression, int keyDefinitionColumn) {}
 

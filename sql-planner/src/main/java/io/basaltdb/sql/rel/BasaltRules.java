@@ -202,7 +202,7 @@ public final class BasaltRules {
         // filter still applies to the rows fetched (the cost decides between them)
         for (io.basaltdb.sql.index.IndexLayout index : scan.usableIndexes()) {
           KeyConditions keys = KeyRangeExtractor.analyze(index.keyDefinition(),
-              onIndex(index, onTable, rb)).keys();
+              index.onIndex(onTable, rb)).keys();
           if (!keys.isNone() || scan.indexHint().forced()) { // hinted: the whole index if need be
             RelNode through = scan.with(scan.spec().withFilter(KeyConditions.NONE, a.pushed())
                 .withIndex(new ScanSpec.IndexAccess(index.index().name(), keys)),
@@ -214,35 +214,6 @@ public final class BasaltRules {
         }
       }
     }
-  }
-
-  /**
-   * Conditions on the table's columns as conditions on an index seen as a table: each
-   * expression the index keys by (a functional index's {@code UPPER(name)}), wherever it
-   * occurs, becomes the index key definition's column standing for its value.
-   */
-  private static List<RexNode> onIndex(io.basaltdb.sql.index.IndexLayout index,
-      List<RexNode> onTable, RexBuilder rb) {
-    List<io.basaltdb.sql.index.IndexLayout.ComputedPart> parts = index.computedParts();
-    if (parts.isEmpty()) {
-      return onTable;
-    }
-    RexShuttle replace = new RexShuttle() {
-      @Override
-      public RexNode visitCall(org.apache.calcite.rex.RexCall call) {
-        for (io.basaltdb.sql.index.IndexLayout.ComputedPart p : parts) {
-          if (call.equals(p.expression().node())) {
-            return rb.makeInputRef(call.getType(), p.keyDefinitionColumn());
-          }
-        }
-        return super.visitCall(call);
-      }
-    };
-    List<RexNode> out = new ArrayList<>(onTable.size());
-    for (RexNode n : onTable) {
-      out.add(n.accept(replace));
-    }
-    return out;
   }
 
   /** Project over a scan: the scan returns only the columns the projection uses. */
