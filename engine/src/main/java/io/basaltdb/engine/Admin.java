@@ -1,362 +1,70 @@
 package io.basaltdb.engine;
 
-import io.basaltdb.engine.catalog.CatalogFile;
-import io.basaltdb.engine.region.Region;
-import io.basaltdb.engine.util.FileTrees;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.SortedSet;
-import java.util.TreeSet;
 
 /**
- * Schema and maintenance operations, in the manner of HBase's {@code Admin}: namespaces,
- * create (optionally pre-split) / alter / disable / enable / truncate / drop tables, list
- * tables and regions, flush and compact. Every schema change is recorded in the catalog
- * atomically before it takes effect. Thread-safe: changes are serialised on this object.
+ * Schema and maintenance operations of a {@link Storage}, in the manner of HBase's
+ * {@code Admin}: namespaces, create (optionally pre-split) / alter / disable / enable /
+ * truncate / drop tables, list tables and regions, split, flush and compact. Thread-safe.
  */
-public final class Admin {
-  private final Database db;
-
-  Admin(Database db) {
-    this.db = db;
-  }
-
-  // ------------------------------------------------------------ namespaces
-
-  public synchronized void createNamespace(String namespace) {
-    db.checkOpen();
-    TableName.checkName("namespace", namespace);
-    CatalogFile c = db.catalog();
-    if (c.namespaces().contains(namespace)) {
-      throw new InvalidArgumentException("namespace " + namespace + " already exists");
-    }
-    SortedSet<String> ns = new TreeSet<>(c.namespaces());
-    ns.add(namespace);
-    db.installCatalog(c.withNamespaces(ns));
-  }
+public interface Admin {
+  void createNamespace(String namespace);
 
   /** Drops an empty namespace; {@code default} cannot be dropped. */
-  public synchronized void dropNamespace(String namespace) {
-    db.checkOpen();
-    CatalogFile c = db.catalog();
-    if (!c.namespaces().contains(namespace)) {
-      throw new TableNotFoundException("namespace " + namespace + " does not exist");
-    }
-    if (namespace.equals(TableName.DEFAULT_NAMESPACE)) {
-      throw new InvalidArgumentException("the default namespace cannot be dropped");
-    }
-    for (CatalogFile.TableEntry t : c.tables()) {
-      if (t.descriptor().name().namespace().equals(namespace)) {
-        throw new InvalidArgumentException("namespace " + namespace + " is not empty: it holds "
-            + t.descriptor().name());
-      }
-    }
-    SortedSet<String> ns = new TreeSet<>(c.namespaces());
-    ns.remove(namespace);
-    db.installCatalog(c.withNamespaces(ns));
-  }
+  void dropNamespace(String namespace);
 
-  public List<String> listNamespaces() {
-    db.checkOpen();
-    return List.copyOf(db.catalog().namespaces());
-  }
+  List<String> listNamespaces();
 
-  // ------------------------------------------------------------ tables
-
-  public void createTable(TableDescriptor desc) {
-    createTable(desc, new byte[0][]);
-  }
+  void createTable(TableDescriptor desc);
 
   /**
    * Creates a table pre-split at {@code splitKeys} (strictly ascending, non-empty keys): a table
    * with n split keys starts with n + 1 regions.
    */
-  public synchronized void createTable(TableDescriptor desc, byte[][] splitKeys) {
-    db.checkOpen();
-    CatalogFile c = db.catalog();
-    TableName name = desc.name();
-    if (!c.namespaces().contains(name.namespace())) {
-      throw new TableNotFoundException("namespace " + name.namespace() + " does not exist");
-    }
-    if (c.table(name) != null) {
-      throw new InvalidArgumentException("table " + name + " already exists");
-    }
-    checkSplitKeys(splitKeys);
-    long next = c.nextRegionId();
-    List<CatalogFile.RegionEntry> entries = new ArrayList<>();
-    byte[] start = new byte[0];
-    for (byte[] k : splitKeys) {
-      entries.add(new CatalogFile.RegionEntry(next++, start, k));
-      start = k;
-    }
-    entries.add(new CatalogFile.RegionEntry(next++, start, new byte[0]));
-    CatalogFile.TableEntry t = new CatalogFile.TableEntry(desc, true, entries);
-    // the regions exist (each store with its manifest) before the catalog names them
-    try {
-      for (CatalogFile.RegionEntry re : entries) {
-        Region.create(db.fileSystem(), db.regionDirectory(re.dirName()),
-            desc.families().keySet());
-      }
-      db.fileSystem().crashPoint("createTable.beforeCatalog");
-      db.installCatalog(c.withTable(t, next));
-    } catch (RuntimeException e) {
-      for (CatalogFile.RegionEntry re : entries) {
-        try {
-          FileTrees.delete(db.fileSystem(), db.regionDirectory(re.dirName()));
-        } catch (RuntimeException suppressed) {
-          e.addSuppressed(suppressed);
-        }
-      }
-      throw e;
-    }
-    List<Region> regions = new ArrayList<>();
-    for (CatalogFile.RegionEntry re : entries) {
-      regions.add(db.openRegion(desc, re));
-    }
-    db.tableStates().put(name, new Database.TableState(desc, true, regions));
-  }
+  void createTable(TableDescriptor desc, byte[][] splitKeys);
 
-  private static void checkSplitKeys(byte[][] keys) {
-    if (keys == null) {
-      throw new InvalidArgumentException("split keys must not be null");
-    }
-    for (int i = 0; i < keys.length; i++) {
-      if (keys[i] == null || keys[i].length == 0) {
-        throw new InvalidArgumentException("split key #" + i + " is null or empty");
-      }
-      if (i > 0 && Arrays.compareUnsigned(keys[i - 1], keys[i]) >= 0) {
-        throw new InvalidArgumentException("split keys must be strictly ascending: #" + (i - 1)
-            + " " + Cell.printable(keys[i - 1]) + " >= #" + i + " " + Cell.printable(keys[i]));
-      }
-    }
-  }
+  boolean tableExists(TableName name);
 
-  public boolean tableExists(TableName name) {
-    db.checkOpen();
-    return db.catalog().table(name) != null;
-  }
+  List<TableName> listTables();
 
-  public List<TableName> listTables() {
-    db.checkOpen();
-    List<TableName> out = new ArrayList<>();
-    for (CatalogFile.TableEntry t : db.catalog().tables()) {
-      out.add(t.descriptor().name());
-    }
-    out.sort(null);
-    return out;
-  }
+  List<TableName> listTables(String namespace);
 
-  public List<TableName> listTables(String namespace) {
-    List<TableName> out = new ArrayList<>();
-    for (TableName t : listTables()) {
-      if (t.namespace().equals(namespace)) {
-        out.add(t);
-      }
-    }
-    return out;
-  }
+  TableDescriptor describe(TableName name);
 
-  public TableDescriptor describe(TableName name) {
-    return db.state(name).descriptor;
-  }
-
-  public boolean isEnabled(TableName name) {
-    return db.state(name).enabled;
-  }
+  boolean isEnabled(TableName name);
 
   /**
-   * Disables a table: its regions refuse new writes and wait for those in flight, flush
-   * everything they acknowledged, then the catalog records the table disabled and the regions
-   * close. Writers racing the disable get {@link TableDisabledException} (after retrying while
-   * it runs); none of their acknowledged writes is lost. If a flush or the catalog switch fails,
-   * the table stays enabled and takes writes again.
+   * Disables a table: it refuses new writes ({@link TableDisabledException}) and keeps every
+   * write it acknowledged.
    */
-  public synchronized void disableTable(TableName name) {
-    Database.TableState s = db.state(name);
-    if (!s.enabled) {
-      throw new InvalidArgumentException("table " + name + " is already disabled");
-    }
-    CatalogFile c = db.catalog();
-    CatalogFile.TableEntry t = c.table(name);
-    List<Region> regions = s.regions;
-    try {
-      for (Region r : regions) {
-        r.blockWrites();
-      }
-      for (Region r : regions) {
-        r.flush();
-      }
-      db.fileSystem().crashPoint("disable.beforeCatalog");
-      db.installCatalog(c.withTable(new CatalogFile.TableEntry(t.descriptor(), false,
-          t.regions()), c.nextRegionId()));
-    } catch (RuntimeException e) {
-      regions.forEach(Region::unblockWrites);
-      throw e;
-    }
-    s.enabled = false;
-    s.regions = List.of();
-    for (Region r : regions) {
-      db.closeRegion(r);
-    }
-  }
+  void disableTable(TableName name);
 
-  public synchronized void enableTable(TableName name) {
-    Database.TableState s = db.state(name);
-    if (s.enabled) {
-      throw new InvalidArgumentException("table " + name + " is already enabled");
-    }
-    CatalogFile c = db.catalog();
-    CatalogFile.TableEntry t = c.table(name);
-    db.installCatalog(c.withTable(new CatalogFile.TableEntry(t.descriptor(), true, t.regions()),
-        c.nextRegionId()));
-    List<Region> regions = new ArrayList<>();
-    for (CatalogFile.RegionEntry re : t.regions()) {
-      regions.add(db.openRegion(t.descriptor(), re));
-    }
-    s.regions = List.copyOf(regions);
-    s.enabled = true;
-  }
+  void enableTable(TableName name);
 
   /** Drops a table and its data (enabled or not). */
-  public synchronized void deleteTable(TableName name) {
-    Database.TableState s = db.state(name);
-    CatalogFile c = db.catalog();
-    CatalogFile.TableEntry t = c.table(name);
-    s.enabled = false;
-    for (Region r : s.regions) {
-      db.closeRegion(r);
-    }
-    db.installCatalog(c.withoutTable(name));
-    db.tableStates().remove(name);
-    db.fileSystem().crashPoint("dropTable.afterCatalog");
-    for (CatalogFile.RegionEntry re : t.regions()) {
-      FileTrees.delete(db.fileSystem(), db.regionDirectory(re.dirName()));
-    }
-  }
+  void deleteTable(TableName name);
 
   /** Removes every row; keeps the descriptor and (if asked) the region boundaries. */
-  public synchronized void truncateTable(TableName name, boolean preserveSplits) {
-    Database.TableState s = db.state(name);
-    TableDescriptor desc = s.descriptor;
-    List<byte[]> splits = new ArrayList<>();
-    if (preserveSplits) {
-      for (CatalogFile.RegionEntry re : db.catalog().table(name).regions()) {
-        if (re.startRow().length > 0) {
-          splits.add(re.startRow());
-        }
-      }
-    }
-    deleteTable(name);
-    createTable(desc, splits.toArray(new byte[0][]));
-  }
+  void truncateTable(TableName name, boolean preserveSplits);
 
-  // ------------------------------------------------------------ families (online)
-
-  public synchronized void addFamily(TableName name, String family, FamilyOptions options) {
-    Database.TableState s = db.state(name);
-    if (s.descriptor.families().containsKey(family)) {
-      throw new InvalidArgumentException("table " + name + " already has column family " + family);
-    }
-    // every region (open or not) has the new, empty store before the catalog names it
-    for (CatalogFile.RegionEntry re : db.catalog().table(name).regions()) {
-      io.basaltdb.engine.store.Store.create(db.fileSystem(),
-          db.regionDirectory(re.dirName()).resolve(family), db.currentSequenceId());
-    }
-    changeFamilies(name, s.descriptor.withFamily(family, options));
-    for (Region r : s.regions) {
-      r.addFamily(family, options);
-    }
-  }
+  void addFamily(TableName name, String family, FamilyOptions options);
 
   /** New settings apply to reads at once and to files written from now on (flush, compaction). */
-  public synchronized void modifyFamily(TableName name, String family, FamilyOptions options) {
-    Database.TableState s = db.state(name);
-    requireFamily(s, name, family);
-    changeFamilies(name, s.descriptor.withFamily(family, options));
-    for (Region r : s.regions) {
-      r.store(family).setOptions(options);
-    }
-  }
+  void modifyFamily(TableName name, String family, FamilyOptions options);
 
   /** Removes a family and its data. A table keeps at least one family. */
-  public synchronized void deleteFamily(TableName name, String family) {
-    Database.TableState s = db.state(name);
-    requireFamily(s, name, family);
-    if (s.descriptor.families().size() == 1) {
-      throw new InvalidArgumentException("cannot remove " + family + ", the last family of "
-          + name);
-    }
-    changeFamilies(name, s.descriptor.withoutFamily(family));
-    for (Region r : s.regions) {
-      r.removeFamily(family);
-    }
-  }
+  void deleteFamily(TableName name, String family);
 
-  private static void requireFamily(Database.TableState s, TableName name, String family) {
-    if (!s.descriptor.families().containsKey(family)) {
-      throw new InvalidArgumentException("table " + name + " has no column family " + family
-          + "; families: " + s.descriptor.families().keySet());
-    }
-  }
-
-  private void changeFamilies(TableName name, TableDescriptor desc) {
-    CatalogFile c = db.catalog();
-    CatalogFile.TableEntry t = c.table(name);
-    db.installCatalog(c.withTable(new CatalogFile.TableEntry(desc, t.enabled(), t.regions()),
-        c.nextRegionId()));
-    db.state(name).setDescriptor(desc);
-  }
-
-  // ------------------------------------------------------------ regions and maintenance
-
-  public List<RegionInfo> regions(TableName name) {
-    List<RegionInfo> out = new ArrayList<>();
-    for (Region r : db.state(name).regions) {
-      out.add(new RegionInfo(name, r.name(), r.descriptor().startRow(), r.descriptor().endRow(),
-          r.stats()));
-    }
-    return out;
-  }
+  /** The table's regions in key order, with their sizes and row estimates. */
+  List<RegionInfo> regions(TableName name);
 
   /** Splits every region of the table that has data to split at its middle; returns how many. */
-  public int split(TableName name) {
-    int n = 0;
-    for (Region r : enabledRegions(name)) {
-      r.flush();
-      if (db.split(r)) {
-        n++;
-      }
-    }
-    return n;
-  }
+  int split(TableName name);
 
-  public void flush(TableName name) {
-    for (Region r : enabledRegions(name)) {
-      r.flush();
-    }
-  }
+  void flush(TableName name);
 
-  public void compact(TableName name) {
-    for (Region r : enabledRegions(name)) {
-      r.compact(false);
-    }
-  }
+  void compact(TableName name);
 
   /** Rewrites every store into one file, dropping deleted, expired and excess versions. */
-  public void majorCompact(TableName name) {
-    for (Region r : enabledRegions(name)) {
-      r.flush();
-      r.compact(true);
-    }
-  }
-
-  private List<Region> enabledRegions(TableName name) {
-    Database.TableState s = db.state(name);
-    if (!s.enabled) {
-      throw new TableDisabledException(name);
-    }
-    return s.regions;
-  }
-
+  void majorCompact(TableName name);
 }

@@ -25,8 +25,8 @@ final class AtomicWrites {
       return;
     }
     Durability durability = changes.get(0).durability();
-    Table.whileRegionsMove(db, () -> {
-      MultiRegionWrite.apply(parts(changes), durability, ctx);
+    LocalTable.whileRegionsMove(db, () -> {
+      MultiRegionWrite.apply(parts(db, changes), durability, ctx);
       return null;
     });
   }
@@ -41,22 +41,31 @@ final class AtomicWrites {
    */
   static void applyAfterRead(Database db, Table table, byte[] row, Durability durability,
       Function<Result, List<RowChange>> plan, RegionContext ctx) {
-    Table.whileRegionsMove(db, () -> {
-      MultiRegionWrite.applyAfterRead(table.regionFor(row), row, durability,
-          cells -> parts(plan.apply(new Result(row, cells))), ctx);
+    LocalTable.whileRegionsMove(db, () -> {
+      MultiRegionWrite.applyAfterRead(local(db, table).regionFor(row), row, durability,
+          cells -> parts(db, plan.apply(new Result(row, cells))), ctx);
       return null;
     });
   }
 
-  private static List<MultiRegionWrite.Part> parts(List<RowChange> changes) {
+  private static List<MultiRegionWrite.Part> parts(Database db, List<RowChange> changes) {
     List<MultiRegionWrite.Part> parts = new ArrayList<>(changes.size());
     for (RowChange c : changes) {
       byte[] row = c.mutation().row();
       Consumer<List<io.basaltdb.engine.Cell>> check = c.check() == null ? null
           : cells -> c.check().accept(new Result(row, cells));
-      parts.add(new MultiRegionWrite.Part(c.table().regionFor(row), row,
-          c.table().cellsOf(c.mutation()), check));
+      LocalTable t = local(db, c.table());
+      parts.add(new MultiRegionWrite.Part(t.regionFor(row), row, t.cellsOf(c.mutation()), check));
     }
     return parts;
+  }
+
+  /** {@code t} as a table of {@code db}: one atomic write stays within one database. */
+  private static LocalTable local(Database db, Table t) {
+    if (t instanceof LocalTable lt && lt.database() == db) {
+      return lt;
+    }
+    throw new InvalidArgumentException("table " + t.name() + " is not a table of database "
+        + db.directory() + "; an atomic write stays within one database");
   }
 }

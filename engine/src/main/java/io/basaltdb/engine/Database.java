@@ -42,7 +42,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * dropped, or disabled after a flush), then starts a fresh WAL segment. Thread-safe; schema
  * changes are serialised by {@link Admin}.
  */
-public final class Database implements AutoCloseable {
+public final class Database implements Storage {
   private static final long WAL_ROLL_AFTER_FLUSH_BYTES = 1 << 20;
 
   /** A table's live state: descriptor, enabled flag and open regions in row order. */
@@ -126,7 +126,7 @@ public final class Database implements AutoCloseable {
     this.background = new BackgroundWork(options.backgroundThreads());
     this.ctx = new RegionContext(() -> wal, sequence, options, cache, budget, new Scheduler(),
         pins);
-    this.admin = new Admin(this);
+    this.admin = new LocalAdmin(this);
     try {
       recover();
     } catch (RuntimeException e) {
@@ -262,19 +262,15 @@ public final class Database implements AutoCloseable {
     regionsByName.remove(r.name());
   }
 
-  /**
-   * Applies puts and deletes to rows of one or more tables as one write, atomically (see
-   * {@link AtomicWrites#apply}).
-   */
+  /** See {@link AtomicWrites#apply}. */
+  @Override
   public void mutateAtomically(List<RowChange> changes) {
     checkOpen();
     AtomicWrites.apply(this, changes, ctx);
   }
 
-  /**
-   * A read-modify-write led by one row, atomic with the other rows it writes (a row and its
-   * index entries; see {@link AtomicWrites#applyAfterRead}).
-   */
+  /** See {@link AtomicWrites#applyAfterRead}. */
+  @Override
   public void mutateAfterRead(Table table, byte[] row, Durability durability,
       java.util.function.Function<Result, List<RowChange>> plan) {
     checkOpen();
@@ -346,7 +342,7 @@ public final class Database implements AutoCloseable {
 
   // ------------------------------------------------------------ public API
 
-  /** One consistent cut of every table as of now ({@link ReadSnapshot}); close it when done. */
+  @Override
   public ReadSnapshot snapshot() {
     checkOpen();
     return new ReadSnapshot(pins);
@@ -357,6 +353,17 @@ public final class Database implements AutoCloseable {
     return pins.count();
   }
 
+  @Override
+  public String location() {
+    return dir.toString();
+  }
+
+  /** True: rows of several tables and regions are written as one (one log record). */
+  @Override
+  public boolean atomicAcrossRows() {
+    return true;
+  }
+
   public Path directory() {
     return dir;
   }
@@ -365,19 +372,17 @@ public final class Database implements AutoCloseable {
     return options;
   }
 
+  @Override
   public Admin admin() {
     checkOpen();
     return admin;
   }
 
   /** A handle on an existing table (cheap; handles may be kept and shared by threads). */
+  @Override
   public Table table(TableName name) {
     state(name);
-    return new Table(this, name);
-  }
-
-  public Table table(String qualifiedName) {
-    return table(TableName.of(qualifiedName));
+    return new LocalTable(this, name);
   }
 
   /** The open regions of a table, in row order (empty when disabled). */
@@ -411,11 +416,7 @@ public final class Database implements AutoCloseable {
     return budget;
   }
 
-  /**
-   * State a layer above keeps for this open database (the SQL layer's catalog version and plan
-   * cache), one object per {@code type}, made by {@code create} on first use and gone with the
-   * database: nothing static outlives it or mixes two databases.
-   */
+  @Override
   public <T> T extension(Class<T> type, java.util.function.Supplier<? extends T> create) {
     return type.cast(extensions.computeIfAbsent(type, k -> create.get()));
   }
@@ -439,6 +440,7 @@ public final class Database implements AutoCloseable {
    * Returns once everything written so far (ASYNC writes included) is in the log on stable
    * storage: what a SYNC statement that wrote through ASYNC batches waits for.
    */
+  @Override
   public void sync() {
     WriteAheadLog w = wal;
     if (w != null) {

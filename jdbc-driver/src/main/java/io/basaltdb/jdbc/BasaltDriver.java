@@ -1,6 +1,6 @@
 package io.basaltdb.jdbc;
 
-import io.basaltdb.engine.Database;
+import io.basaltdb.engine.Storage;
 import io.basaltdb.sql.jdbc.BasaltConnections;
 import io.basaltdb.sql.ConnectionProperty;
 import java.sql.Connection;
@@ -13,9 +13,9 @@ import java.util.Properties;
 import java.util.logging.Logger;
 
 /**
- * The embedded Basalt JDBC driver ({@code jdbc:basalt:<dir>}, {@code jdbc:basalt:mem:<name>};
- * see {@link BasaltUrl}). Connections of a process to one location share one open database
- * ({@link Databases}); each is a Calcite connection with Basalt's schema, parser and planner
+ * The Basalt JDBC driver ({@code jdbc:basalt:<dir>}, {@code jdbc:basalt:mem:<name>},
+ * {@code jdbc:basalt:hbase:<quorum>} with the HBase backend's jar; see {@link BasaltUrl}).
+ * Connections of a process to one location share one open storage ({@link Storages}); each is a Calcite connection with Basalt's schema, parser and planner
  * rules. Connection properties: {@link ConnectionProperty}. Registered with
  * {@link DriverManager} when loaded (and through {@code META-INF/services}).
  */
@@ -34,11 +34,12 @@ public final class BasaltDriver implements Driver {
       return null; // the JDBC contract: not ours
     }
     BasaltUrl parsed = BasaltUrl.parse(url, info);
-    Database db = Databases.acquire(parsed);
+    Storage storage = Storages.acquire(parsed);
     try {
-      return BasaltConnections.open(db, parsed.properties(), url, () -> Databases.release(db));
+      return BasaltConnections.open(storage, parsed.properties(), url,
+          () -> Storages.release(storage));
     } catch (SQLException | RuntimeException e) {
-      Databases.release(db);
+      Storages.release(storage);
       throw e instanceof SQLException s ? s : io.basaltdb.sql.jdbc.SqlErrors.toSqlException(e);
     }
   }

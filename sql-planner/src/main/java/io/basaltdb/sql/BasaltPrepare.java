@@ -2,7 +2,7 @@ package io.basaltdb.sql;
 
 import io.basaltdb.sql.rel.BasaltTableModify;
 import java.lang.reflect.Type;
-import io.basaltdb.engine.Database;
+import io.basaltdb.engine.Storage;
 import io.basaltdb.sql.catalog.CatalogVersion;
 import java.util.ArrayList;
 import java.util.List;
@@ -162,7 +162,7 @@ public class BasaltPrepare extends CalcitePrepareImpl {
   @Override
   public <T> CalciteSignature<T> prepareSql(CalcitePrepare.Context context,
       CalcitePrepare.Query<T> query, Type elementType, long maxRowCount) {
-    Database db = query.sql == null ? null
+    Storage db = query.sql == null ? null
         : BasaltSchema.connectionDatabase(context.getMutableRootSchema());
     if (db == null) {
       return super.prepareSql(context, query, elementType, maxRowCount);
@@ -236,7 +236,7 @@ public class BasaltPrepare extends CalcitePrepareImpl {
    * connection settings at each execution, so it is safe to share.
    */
   @SuppressWarnings("unchecked")
-  private <T> CalciteSignature<T> planOrReuse(Database db, CalcitePrepare.Context context,
+  private <T> CalciteSignature<T> planOrReuse(Storage db, CalcitePrepare.Context context,
       CalcitePrepare.Query<T> query, Type elementType, long maxRowCount) {
     PlanCache plans = PlanCache.of(db);
     PlanCache.Key key = new PlanCache.Key(CatalogVersion.current(db),

@@ -1,6 +1,6 @@
 package io.basaltdb.sql;
 
-import io.basaltdb.engine.Database;
+import io.basaltdb.engine.Storage;
 import io.basaltdb.engine.TableName;
 import io.basaltdb.sql.catalog.SqlCatalog;
 import io.basaltdb.sql.catalog.SqlTableDef;
@@ -21,13 +21,13 @@ import org.apache.calcite.schema.impl.AbstractSchema;
  * schema {@code DEFAULT}; other namespaces keep their names.
  */
 public final class BasaltSchema extends AbstractSchema {
-  private final Database db;
+  private final Storage db;
   private final SqlCatalog catalog;
   private final String namespace;
   /** This schema as Calcite holds it (views expand against it); set when registered. */
   private volatile SchemaPlus self;
 
-  BasaltSchema(Database db, SqlCatalog catalog, String namespace) {
+  BasaltSchema(Storage db, SqlCatalog catalog, String namespace) {
     this.db = db;
     this.catalog = catalog;
     this.namespace = namespace;
@@ -42,7 +42,7 @@ public final class BasaltSchema extends AbstractSchema {
    * Adds a sub-schema per engine namespace (but the system one) under {@code root}, and the
    * {@link InformationSchema} (unless a namespace has its name).
    */
-  public static SqlCatalog register(SchemaPlus root, Database db) {
+  public static SqlCatalog register(SchemaPlus root, Storage db) {
     SqlCatalog catalog = new SqlCatalog(db);
     if (!db.admin().listNamespaces().contains(InformationSchema.NAME)) {
       root.add(InformationSchema.NAME, new InformationSchema(db));
@@ -57,7 +57,7 @@ public final class BasaltSchema extends AbstractSchema {
   }
 
   /** Adds the schema of a namespace created after the connection registered the others. */
-  public static void addNamespace(CalciteSchema root, Database db, String namespace) {
+  public static void addNamespace(CalciteSchema root, Storage db, String namespace) {
     BasaltSchema schema = new BasaltSchema(db, new SqlCatalog(db), namespace);
     schema.self = root.add(schemaName(namespace), schema).plus();
   }
@@ -95,7 +95,7 @@ public final class BasaltSchema extends AbstractSchema {
    * engine's namespaces (another connection may have created or dropped one since this
    * connection opened); cheap when nothing changed.
    */
-  public static void sync(Database db, CalciteSchema... roots) {
+  public static void sync(Storage db, CalciteSchema... roots) {
     List<String> namespaces = db.admin().listNamespaces();
     for (CalciteSchema root : roots) {
       java.util.Set<String> wanted = new java.util.HashSet<>();
@@ -125,7 +125,7 @@ public final class BasaltSchema extends AbstractSchema {
    * plan against a fresh snapshot each), so a dropped table stayed listed and a table another
    * connection created never appeared.
    */
-  public static void refresh(Database db, CalciteSchema connection) {
+  public static void refresh(Storage db, CalciteSchema connection) {
     long version = io.basaltdb.sql.catalog.CatalogVersion.current(db);
     Long read = READ_AT.get(connection);
     if (read != null && read == version) {
@@ -150,7 +150,7 @@ public final class BasaltSchema extends AbstractSchema {
    * had the engine's namespaces then, the snapshot has them too, and only the namespaces are
    * listed (a statement's cost, where a whole sync costs microseconds).
    */
-  public static void syncStatement(Database db, CalciteSchema connection,
+  public static void syncStatement(Storage db, CalciteSchema connection,
       CalciteSchema statement) {
     List<String> namespaces = db.admin().listNamespaces();
     if (namespaces.equals(SYNCED.get(connection))) {
@@ -165,16 +165,16 @@ public final class BasaltSchema extends AbstractSchema {
    * plan cache holds schema snapshots that reach the connection's schemas, so a strong value
    * would keep every connection ever opened (and its database) alive.
    */
-  private static final Map<CalciteSchema, java.lang.ref.WeakReference<Database>> DATABASE_OF =
+  private static final Map<CalciteSchema, java.lang.ref.WeakReference<Storage>> DATABASE_OF =
       java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
 
   /**
    * The database behind a connection (its mutable root schema), or null; remembered, since
    * finding it lists the root's sub-schemas (a tenth of a cached one-row statement).
    */
-  public static Database connectionDatabase(CalciteSchema connection) {
-    java.lang.ref.WeakReference<Database> ref = DATABASE_OF.get(connection);
-    Database db = ref == null ? null : ref.get();
+  public static Storage connectionDatabase(CalciteSchema connection) {
+    java.lang.ref.WeakReference<Storage> ref = DATABASE_OF.get(connection);
+    Storage db = ref == null ? null : ref.get();
     if (db == null) {
       db = database(connection);
       if (db != null) {
@@ -185,12 +185,12 @@ public final class BasaltSchema extends AbstractSchema {
   }
 
   /** The database behind a statement's root schema, or null. */
-  public static Database database(SchemaPlus root) {
+  public static Storage database(SchemaPlus root) {
     return database(CalciteSchema.from(root));
   }
 
   /** The database behind a connection's root schema, or null. */
-  public static Database database(CalciteSchema root) {
+  public static Storage database(CalciteSchema root) {
     for (CalciteSchema sub : root.getSubSchemaMap().values()) {
       if (sub.schema instanceof BasaltSchema b) {
         return b.db;

@@ -1,6 +1,6 @@
 package io.basaltdb.sql;
 
-import io.basaltdb.engine.Database;
+import io.basaltdb.engine.Storage;
 import io.basaltdb.sql.catalog.CellNames;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
@@ -32,10 +32,10 @@ public final class BasaltSqlTable extends AbstractTable implements TranslatableT
   /** The marker cell's qualifier (Phoenix calls it the empty key value). */
   public static final byte[] MARKER = {'_', '0'};
 
-  private final Database db;
+  private final Storage db;
   private final SqlTableDef def;
 
-  BasaltSqlTable(Database db, SqlTableDef def) {
+  BasaltSqlTable(Storage db, SqlTableDef def) {
     this.db = db;
     this.def = def;
   }

@@ -1,7 +1,7 @@
 package io.basaltdb.sql;
 
 import io.basaltdb.engine.Cell;
-import io.basaltdb.engine.Database;
+import io.basaltdb.engine.Storage;
 import io.basaltdb.engine.Result;
 import io.basaltdb.engine.ResultScanner;
 import io.basaltdb.engine.Scan;
@@ -35,10 +35,10 @@ import org.apache.calcite.sql.type.SqlTypeName;
 public final class HistoryTable extends AbstractTable implements ScannableTable {
   public static final String SUFFIX = "$HISTORY";
 
-  private final Database db;
+  private final Storage db;
   private final SqlTableDef def;
 
-  HistoryTable(Database db, SqlTableDef def) {
+  HistoryTable(Storage db, SqlTableDef def) {
     this.db = db;
     this.def = def;
   }

@@ -1,6 +1,6 @@
 package io.basaltdb.sql;
 
-import io.basaltdb.engine.Database;
+import io.basaltdb.engine.Storage;
 import io.basaltdb.engine.TableName;
 import io.basaltdb.sql.catalog.SqlCatalog;
 import io.basaltdb.sql.catalog.SqlColumn;
@@ -39,9 +39,9 @@ public final class InformationSchema extends AbstractSchema {
   public record KeyColumn(String schema, String table, String column, int position,
       boolean descending) {}
 
-  private final Database db;
+  private final Storage db;
 
-  InformationSchema(Database db) {
+  InformationSchema(Storage db) {
     this.db = db;
   }
 
@@ -49,7 +49,7 @@ public final class InformationSchema extends AbstractSchema {
    * The key columns of the tables named {@code table} in the schema named {@code schema}
    * (null: any), ordered by schema, table and position.
    */
-  public static List<KeyColumn> keyColumns(Database db, String schema, String table) {
+  public static List<KeyColumn> keyColumns(Storage db, String schema, String table) {
     SqlCatalog catalog = new SqlCatalog(db);
     List<KeyColumn> keys = new ArrayList<>();
     for (String ns : db.admin().listNamespaces()) {
@@ -83,7 +83,7 @@ public final class InformationSchema extends AbstractSchema {
    * The indexed columns of the secondary indexes of the tables named {@code table} in the
    * schema named {@code schema} (null: any), ordered by schema, table, index and position.
    */
-  public static List<IndexColumn> indexColumns(Database db, String schema, String table) {
+  public static List<IndexColumn> indexColumns(Storage db, String schema, String table) {
     SqlCatalog catalog = new SqlCatalog(db);
     List<IndexColumn> out = new ArrayList<>();
     for (String ns : db.admin().listNamespaces()) {

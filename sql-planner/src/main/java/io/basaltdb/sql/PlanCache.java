@@ -1,6 +1,6 @@
 package io.basaltdb.sql;
 
-import io.basaltdb.engine.Database;
+import io.basaltdb.engine.Storage;
 import java.lang.reflect.Type;
 import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
@@ -10,7 +10,7 @@ import org.apache.calcite.jdbc.CalcitePrepare.CalciteSignature;
 
 /**
  * The plans of one open database, shared by its connections (kept by the database,
- * {@link Database#extension}: two databases never share a plan, and the plans go with the
+ * {@link Storage#extension}: two databases never share a plan, and the plans go with the
  * database). Least recently used out past its capacity ({@link #DEFAULT_CAPACITY}, or the
  * connection property {@code planCacheSize} of a connection to it: the last one opened with
  * it sets it; 0 keeps none); hit and miss counts kept, and statements run on a plan shared
@@ -37,7 +37,7 @@ public final class PlanCache {
     return CacheBuilder.newBuilder().maximumSize(capacity).build();
   }
 
-  static PlanCache of(Database db) {
+  static PlanCache of(Storage db) {
     return db.extension(PlanCache.class, PlanCache::new);
   }
 
@@ -55,7 +55,7 @@ public final class PlanCache {
   }
 
   /** Keeps at most {@code n} plans from now on (the most recently used are kept). */
-  public static void setCapacity(Database db, int n) {
+  public static void setCapacity(Storage db, int n) {
     PlanCache c = of(db);
     synchronized (c) {
       if (n == c.capacity) {
@@ -75,7 +75,7 @@ public final class PlanCache {
     shared.incrementAndGet();
   }
 
-  public static Stats stats(Database db) {
+  public static Stats stats(Storage db) {
     PlanCache c = of(db);
     c.plans.cleanUp();
     return new Stats(c.capacity, (int) c.plans.size(), c.hits.get(), c.misses.get(),

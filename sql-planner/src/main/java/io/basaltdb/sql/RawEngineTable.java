@@ -1,7 +1,7 @@
 package io.basaltdb.sql;
 
 import io.basaltdb.engine.Cell;
-import io.basaltdb.engine.Database;
+import io.basaltdb.engine.Storage;
 import io.basaltdb.engine.Result;
 import io.basaltdb.engine.ResultScanner;
 import io.basaltdb.engine.Scan;
@@ -27,10 +27,10 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * {@code MAP<VARCHAR, VARBINARY>} column per family (qualifier to newest value).
  */
 public final class RawEngineTable extends AbstractTable implements ScannableTable {
-  private final Database db;
+  private final Storage db;
   private final TableName name;
 
-  RawEngineTable(Database db, TableName name) {
+  RawEngineTable(Storage db, TableName name) {
     this.db = db;
     this.name = name;
   }

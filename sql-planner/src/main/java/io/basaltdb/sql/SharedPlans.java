@@ -1,6 +1,6 @@
 package io.basaltdb.sql;
 
-import io.basaltdb.engine.Database;
+import io.basaltdb.engine.Storage;
 import io.basaltdb.sql.parser.BasaltParserFactory;
 import io.basaltdb.sql.parser.LiteralParameters;
 import io.basaltdb.sql.parser.StatementShape;
@@ -52,7 +52,7 @@ final class SharedPlans {
    * The statement's signature on the plan of its normalized text ({@code plan} makes or
    * reuses that), or null when it has nothing to share or a value does not fit.
    */
-  static <T> CalciteSignature<T> prepare(Database db, CalcitePrepare.Context context,
+  static <T> CalciteSignature<T> prepare(Storage db, CalcitePrepare.Context context,
       String sql, Function<String, CalciteSignature<T>> plan) {
     if ("false".equals(System.getProperty(SWITCH))) {
       return null;

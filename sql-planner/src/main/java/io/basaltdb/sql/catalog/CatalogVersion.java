@@ -1,10 +1,10 @@
 package io.basaltdb.sql.catalog;
 
-import io.basaltdb.engine.Database;
+import io.basaltdb.engine.Storage;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A counter per open database (kept by the database, {@link Database#extension}) that moves on
+ * A counter per open database (kept by the database, {@link Storage#extension}) that moves on
  * every SQL DDL statement: cached plans made under an older version are not reused (their
  * tables, columns or views may have changed).
  */
@@ -16,15 +16,15 @@ public final class CatalogVersion {
 
   private CatalogVersion() {}
 
-  private static AtomicLong of(Database db) {
+  private static AtomicLong of(Storage db) {
     return db.extension(Counter.class, Counter::new);
   }
 
-  public static long current(Database db) {
+  public static long current(Storage db) {
     return of(db).get();
   }
 
-  public static void bump(Database db) {
+  public static void bump(Storage db) {
     of(db).incrementAndGet();
   }
 }

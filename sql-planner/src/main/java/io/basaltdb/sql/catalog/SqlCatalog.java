@@ -1,6 +1,6 @@
 package io.basaltdb.sql.catalog;
 
-import io.basaltdb.engine.Database;
+import io.basaltdb.engine.Storage;
 import io.basaltdb.engine.Delete;
 import io.basaltdb.engine.Get;
 import io.basaltdb.engine.Put;
@@ -31,7 +31,7 @@ public final class SqlCatalog {
 
   private final Table table;
 
-  public SqlCatalog(Database db) {
+  public SqlCatalog(Storage db) {
     synchronized (db.admin()) {
       if (!db.admin().listNamespaces().contains(SYSTEM_NAMESPACE)) {
         db.admin().createNamespace(SYSTEM_NAMESPACE);

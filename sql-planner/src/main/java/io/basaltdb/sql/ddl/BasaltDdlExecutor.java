@@ -2,7 +2,7 @@ package io.basaltdb.sql.ddl;
 
 import io.basaltdb.engine.BloomType;
 import io.basaltdb.engine.Compression;
-import io.basaltdb.engine.Database;
+import io.basaltdb.engine.Storage;
 import io.basaltdb.engine.FamilyOptions;
 import io.basaltdb.engine.InvalidArgumentException;
 import io.basaltdb.engine.TableDescriptor;
@@ -53,8 +53,8 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
 
   private BasaltDdlExecutor() {}
 
-  private static Database database(CalcitePrepare.Context context) {
-    Database db = BasaltSchema.database(context.getMutableRootSchema());
+  private static Storage database(CalcitePrepare.Context context) {
+    Storage db = BasaltSchema.database(context.getMutableRootSchema());
     if (db == null) {
       throw new IllegalStateException("no Basalt database behind this connection");
     }
@@ -75,7 +75,7 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
   /** Every DDL statement moves the catalog version (before and after), so no stale plan runs. */
   @Override
   public void executeDdl(CalcitePrepare.Context context, org.apache.calcite.sql.SqlNode node) {
-    Database db = io.basaltdb.sql.BasaltSchema.database(context.getRootSchema());
+    Storage db = io.basaltdb.sql.BasaltSchema.database(context.getRootSchema());
     if (context.getDataContext().getQueryProvider()
         instanceof org.apache.calcite.jdbc.CalciteConnection c) {
       io.basaltdb.sql.exec.ConnectionSettings.of(c).checkWritable("DDL");
@@ -93,7 +93,7 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
   }
 
   public void execute(SqlCreateSchema create, CalcitePrepare.Context context) {
-    Database db = database(context);
+    Storage db = database(context);
     String ns = create.name.getSimple();
     if (db.admin().listNamespaces().contains(ns)) {
       if (create.ifNotExists) {
@@ -106,7 +106,7 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
   }
 
   public void execute(SqlDropSchema drop, CalcitePrepare.Context context) {
-    Database db = database(context);
+    Storage db = database(context);
     String ns = drop.name.getSimple();
     if (!db.admin().listNamespaces().contains(ns)) {
       if (drop.ifExists) {
@@ -119,7 +119,7 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
   }
 
   public void execute(SqlDropTable drop, CalcitePrepare.Context context) {
-    Database db = database(context);
+    Storage db = database(context);
     TableName t = tableName(drop.name);
     if (!db.admin().tableExists(t)) {
       if (drop.ifExists) {
@@ -156,7 +156,7 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
    */
   public void execute(io.basaltdb.sql.parser.SqlAlterBasaltTable alter,
       CalcitePrepare.Context context) {
-    Database db = database(context);
+    Storage db = database(context);
     TableName name = tableName(alter.name);
     SqlCatalog catalog = new SqlCatalog(db);
     SqlTableDef def = catalog.get(name);
@@ -208,7 +208,7 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
   /** A view: its query text kept in the SQL catalog, expanded by Calcite where it is used. */
   public void execute(org.apache.calcite.sql.ddl.SqlCreateView create,
       CalcitePrepare.Context context) {
-    Database db = database(context);
+    Storage db = database(context);
     TableName name = tableName(create.name);
     SqlCatalog catalog = new SqlCatalog(db);
     if (db.admin().tableExists(name)) {
@@ -232,7 +232,7 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
 
   public void execute(org.apache.calcite.sql.ddl.SqlDropView drop,
       CalcitePrepare.Context context) {
-    Database db = database(context);
+    Storage db = database(context);
     TableName name = tableName(drop.name);
     SqlCatalog catalog = new SqlCatalog(db);
     if (catalog.getView(name) == null) {
@@ -247,7 +247,7 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
   /** A sequence: an engine counter in the SQL catalog ({@link SqlCatalog#putSequence}). */
   public void execute(io.basaltdb.sql.parser.SqlBasaltSequence.Create create,
       CalcitePrepare.Context context) {
-    Database db = database(context);
+    Storage db = database(context);
     TableName name = tableName(create.name);
     SqlCatalog catalog = new SqlCatalog(db);
     if (create.increment == 0) {
@@ -272,7 +272,7 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
 
   public void execute(io.basaltdb.sql.parser.SqlBasaltSequence.Drop drop,
       CalcitePrepare.Context context) {
-    Database db = database(context);
+    Storage db = database(context);
     TableName name = tableName(drop.name);
     SqlCatalog catalog = new SqlCatalog(db);
     if (catalog.sequenceIncrement(name) == null) {
@@ -286,7 +286,7 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
   }
 
   public void execute(SqlCreateBasaltTable create, CalcitePrepare.Context context) {
-    Database db = database(context);
+    Storage db = database(context);
     TableName name = tableName(create.name);
     if (db.admin().tableExists(name)) {
       if (create.ifNotExists) {

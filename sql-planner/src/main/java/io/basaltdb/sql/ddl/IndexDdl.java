@@ -1,6 +1,6 @@
 package io.basaltdb.sql.ddl;
 
-import io.basaltdb.engine.Database;
+import io.basaltdb.engine.Storage;
 import io.basaltdb.engine.FamilyOptions;
 import io.basaltdb.engine.InvalidArgumentException;
 import io.basaltdb.engine.TableDescriptor;
@@ -35,7 +35,12 @@ import org.apache.calcite.sql.SqlNode;
 final class IndexDdl {
   private IndexDdl() {}
 
-  static void create(Database db, SqlCreateBasaltIndex create) {
+  static void create(Storage db, SqlCreateBasaltIndex create) {
+    if (!db.atomicAcrossRows()) {
+      throw new io.basaltdb.sql.SqlStateException("0A000", "index " + create.name
+          + ": secondary indexes are kept atomically with their rows, which needs a storage that"
+          + " writes several rows as one; " + db.location() + " does not");
+    }
     IndexRegistry.of(db); // first: what a crash left of index DDL is cleared away
     TableName t = BasaltDdlExecutor.tableName(create.table);
     SqlCatalog catalog = new SqlCatalog(db);
@@ -123,7 +128,7 @@ final class IndexDdl {
     return c;
   }
 
-  private static void createEngineTable(Database db, SqlTableDef def, SqlIndexDef index) {
+  private static void createEngineTable(Storage db, SqlTableDef def, SqlIndexDef index) {
     FamilyOptions options = db.admin().describe(def.table()).families()
         .getOrDefault(def.markerFamily(), FamilyOptions.DEFAULT);
     List<byte[]> splits = new ArrayList<>();
@@ -135,7 +140,7 @@ final class IndexDdl {
   }
 
   /** Registers {@code index} BUILDING, builds it, then makes it ACTIVE; undone on failure. */
-  private static void build(Database db, SqlCatalog catalog, SqlTableDef def,
+  private static void build(Storage db, SqlCatalog catalog, SqlTableDef def,
       SqlIndexDef index) {
     IndexRegistry registry = IndexRegistry.of(db);
     TableName t = def.table();
@@ -175,7 +180,7 @@ final class IndexDdl {
         rows, (System.nanoTime() - start) / 1e9);
   }
 
-  private static void drop(Database db, SqlCatalog catalog, SqlIndexDef index) {
+  private static void drop(Storage db, SqlCatalog catalog, SqlIndexDef index) {
     catalog.removeIndex(index.table(), index.name());
     IndexRegistry.of(db).set(index.table(), catalog.indexes(index.table()));
     if (db.admin().tableExists(index.engineTable())) {
@@ -183,7 +188,7 @@ final class IndexDdl {
     }
   }
 
-  static void drop(Database db, SqlDropBasaltIndex drop) {
+  static void drop(Storage db, SqlDropBasaltIndex drop) {
     SqlCatalog catalog = new SqlCatalog(db);
     SqlIndexDef index = find(db, catalog, drop.name.getSimple(), drop.table);
     if (index == null) {
@@ -197,7 +202,7 @@ final class IndexDdl {
   }
 
   /** ALTER INDEX .. REBUILD: the index emptied and built again, online. */
-  static void rebuild(Database db, io.basaltdb.sql.parser.SqlAlterBasaltIndex alter) {
+  static void rebuild(Storage db, io.basaltdb.sql.parser.SqlAlterBasaltIndex alter) {
     SqlCatalog catalog = new SqlCatalog(db);
     SqlIndexDef index = find(db, catalog, alter.name.getSimple(), alter.table);
     if (index == null) {
@@ -211,7 +216,7 @@ final class IndexDdl {
     rebuild(db, catalog, index);
   }
 
-  private static void rebuild(Database db, SqlCatalog catalog, SqlIndexDef index) {
+  private static void rebuild(Storage db, SqlCatalog catalog, SqlIndexDef index) {
     SqlTableDef def = catalog.get(index.table());
     drop(db, catalog, index);
     SqlIndexDef fresh = index.withState(SqlIndexDef.State.BUILDING);
@@ -220,7 +225,7 @@ final class IndexDdl {
   }
 
   /** The index named {@code name} on {@code table}, or on any table of the default schema. */
-  private static SqlIndexDef find(Database db, SqlCatalog catalog, String name,
+  private static SqlIndexDef find(Storage db, SqlCatalog catalog, String name,
       SqlIdentifier table) {
     if (table != null) {
       TableName t = BasaltDdlExecutor.tableName(table);
@@ -237,7 +242,7 @@ final class IndexDdl {
   }
 
   /** Drops every index of a table being dropped (their engine tables; the catalog row goes). */
-  static void dropAll(Database db, TableName t) {
+  static void dropAll(Storage db, TableName t) {
     SqlCatalog catalog = new SqlCatalog(db);
     List<SqlIndexDef> indexes = catalog.indexes(t);
     IndexRegistry.of(db).forget(t);
@@ -249,7 +254,7 @@ final class IndexDdl {
   }
 
   /** Refuses to drop a column an index uses. */
-  static void checkNotIndexed(Database db, TableName t, String column) {
+  static void checkNotIndexed(Storage db, TableName t, String column) {
     SqlCatalog catalog = new SqlCatalog(db);
     for (SqlIndexDef i : catalog.indexes(t)) {
       boolean used = i.includes().contains(column);

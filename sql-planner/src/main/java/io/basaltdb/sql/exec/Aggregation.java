@@ -63,7 +63,7 @@ final class Aggregation {
   /** Partial results per region, computed in parallel, merged. */
   private Object[] total() {
     List<KeyRange> ranges = scan.ranges();
-    List<List<KeyRange>> perRegion = RegionSplits.byRegion(scan.database(), def.table(), ranges)
+    List<List<KeyRange>> perRegion = RegionSplits.byRegion(scan.storage(), def.table(), ranges)
         .ranges();
     if (perRegion.size() <= 1) {
       return accumulate(ranges);

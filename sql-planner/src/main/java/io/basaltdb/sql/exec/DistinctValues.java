@@ -1,6 +1,6 @@
 package io.basaltdb.sql.exec;
 
-import io.basaltdb.engine.Database;
+import io.basaltdb.engine.Storage;
 import io.basaltdb.engine.Result;
 import io.basaltdb.engine.ResultScanner;
 import io.basaltdb.engine.Scan;
@@ -26,7 +26,7 @@ public final class DistinctValues {
   private DistinctValues() {}
 
   /** The estimated distinct values of column {@code column} in a table of {@code rows} rows. */
-  public static double estimate(Database db, SqlTableDef def, int column, double rows) {
+  public static double estimate(Storage db, SqlTableDef def, int column, double rows) {
     SqlColumn c = def.columns().get(column);
     CellNames names = CellNames.of(def);
     io.basaltdb.sql.type.RowKeyCodec codec = def.keyCodec();

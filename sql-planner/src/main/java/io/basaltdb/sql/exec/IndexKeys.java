@@ -1,6 +1,6 @@
 package io.basaltdb.sql.exec;
 
-import io.basaltdb.engine.Database;
+import io.basaltdb.engine.Storage;
 import io.basaltdb.engine.Result;
 import io.basaltdb.engine.ResultScanner;
 import io.basaltdb.engine.Scan;
@@ -69,7 +69,7 @@ final class IndexKeys implements AutoCloseable {
    * The keys {@code access} gives, or null when its index is not ACTIVE now (dropped, or
    * being rebuilt): the caller scans the table instead.
    */
-  static IndexKeys open(Database db, SqlTableDef def, ScanSpec spec, DataContext ctx,
+  static IndexKeys open(Storage db, SqlTableDef def, ScanSpec spec, DataContext ctx,
       long asOf, java.util.Collection<Integer> read) {
     return open(db, def, spec.index().name(), null, asOf, read, spec, ctx);
   }
@@ -78,7 +78,7 @@ final class IndexKeys implements AutoCloseable {
    * As above, over {@code ranges} of index {@code name} (null: the ranges of the spec's index
    * conditions).
    */
-  static IndexKeys open(Database db, SqlTableDef def, String name, List<KeyRange> given,
+  static IndexKeys open(Storage db, SqlTableDef def, String name, List<KeyRange> given,
       long asOf, java.util.Collection<Integer> read, ScanSpec spec, DataContext ctx) {
     IndexLayout layout = IndexRegistry.of(db).active(def, name);
     if (layout == null) {

@@ -1,6 +1,6 @@
 package io.basaltdb.sql.exec;
 
-import io.basaltdb.engine.Database;
+import io.basaltdb.engine.Storage;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.index.IndexLayout;
@@ -88,7 +88,7 @@ public final class LookupJoins {
 
   /** Called by the generated code. */
   public static Enumerable<Object[]> join(Enumerable<Object[]> left, DataContext root,
-      Database db, SqlTableDef def, ScanSpec right, Plan plan) {
+      Storage db, SqlTableDef def, ScanSpec right, Plan plan) {
     return new AbstractEnumerable<>() {
       @Override
       public Enumerator<Object[]> enumerator() {
@@ -139,7 +139,7 @@ public final class LookupJoins {
     private Object[] current;
     private boolean leftDone;
 
-    Batches(Enumerator<Object[]> left, DataContext root, Database db, SqlTableDef def,
+    Batches(Enumerator<Object[]> left, DataContext root, Storage db, SqlTableDef def,
         ScanSpec right, Plan plan) {
       this.left = left;
       this.root = root;

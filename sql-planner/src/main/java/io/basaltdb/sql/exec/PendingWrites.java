@@ -1,6 +1,6 @@
 package io.basaltdb.sql.exec;
 
-import io.basaltdb.engine.Database;
+import io.basaltdb.engine.Storage;
 import io.basaltdb.engine.InvalidArgumentException;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -22,15 +22,15 @@ import org.apache.calcite.jdbc.CalciteConnection;
 public final class PendingWrites {
   public static final int MAX_ROWS = 1_000_000;
 
-  private final Database db;
+  private final Storage db;
   private final List<Runnable> actions = new ArrayList<>();
 
-  private PendingWrites(Database db) {
+  private PendingWrites(Storage db) {
     this.db = db;
   }
 
   /** The open transaction of the connection behind {@code ctx}, or null in auto-commit. */
-  static PendingWrites of(DataContext ctx, Database db) {
+  static PendingWrites of(DataContext ctx, Storage db) {
     if (ctx == null || !(ctx.getQueryProvider() instanceof CalciteConnection c)) {
       return null;
     }

@@ -1,6 +1,6 @@
 package io.basaltdb.sql.exec;
 
-import io.basaltdb.engine.Database;
+import io.basaltdb.engine.Storage;
 import io.basaltdb.engine.RegionInfo;
 import io.basaltdb.engine.TableName;
 import io.basaltdb.sql.pushdown.KeyRange;
@@ -17,7 +17,7 @@ import java.util.List;
  * @param cells per region touched, its cell count
  */
 record RegionSplits(List<List<KeyRange>> ranges, List<Long> cells) {
-  static RegionSplits byRegion(Database db, TableName table, List<KeyRange> ranges) {
+  static RegionSplits byRegion(Storage db, TableName table, List<KeyRange> ranges) {
     List<List<KeyRange>> out = new ArrayList<>();
     List<Long> cells = new ArrayList<>();
     for (RegionInfo region : db.admin().regions(table)) {

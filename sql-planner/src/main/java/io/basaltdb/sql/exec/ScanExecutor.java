@@ -1,6 +1,6 @@
 package io.basaltdb.sql.exec;
 
-import io.basaltdb.engine.Database;
+import io.basaltdb.engine.Storage;
 import io.basaltdb.engine.Get;
 import io.basaltdb.engine.ReadRequest;
 import io.basaltdb.engine.Result;
@@ -35,7 +35,7 @@ public final class ScanExecutor {
   /** Point gets sent to the engine at once. */
   private static final int GET_BATCH = 128;
 
-  private final Database db;
+  private final Storage db;
   private final SqlTableDef def;
   private final ScanSpec spec;
   private final DataContext ctx;
@@ -45,7 +45,7 @@ public final class ScanExecutor {
    * @param readTimestamp the connection's read timestamp (-1: none); the spec's own
    *     {@code AS OF} time, when earlier, wins
    */
-  public ScanExecutor(Database db, SqlTableDef def, ScanSpec spec, DataContext ctx,
+  public ScanExecutor(Storage db, SqlTableDef def, ScanSpec spec, DataContext ctx,
       long readTimestamp) {
     this.db = db;
     this.def = def;
@@ -233,7 +233,7 @@ public final class ScanExecutor {
     return keys == null ? null : new RowEnumerator(List.of(), false, keys, true);
   }
 
-  Database database() {
+  Storage storage() {
     return db;
   }
 

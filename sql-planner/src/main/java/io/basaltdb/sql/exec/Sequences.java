@@ -1,6 +1,6 @@
 package io.basaltdb.sql.exec;
 
-import io.basaltdb.engine.Database;
+import io.basaltdb.engine.Storage;
 import io.basaltdb.engine.TableName;
 import io.basaltdb.sql.BasaltSchema;
 import io.basaltdb.sql.catalog.SqlCatalog;
@@ -32,7 +32,7 @@ public final class Sequences {
 
   /** Draws the next value (called by the generated code). */
   public static long next(DataContext root, String schema, String name) {
-    Database db = BasaltSchema.database(root.getRootSchema());
+    Storage db = BasaltSchema.database(root.getRootSchema());
     String namespace = schema.equals("DEFAULT") ? TableName.DEFAULT_NAMESPACE : schema;
     return new SqlCatalog(db).nextValue(new TableName(namespace, name));
   }

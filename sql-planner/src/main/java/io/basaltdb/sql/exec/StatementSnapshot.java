@@ -1,6 +1,6 @@
 package io.basaltdb.sql.exec;
 
-import io.basaltdb.engine.Database;
+import io.basaltdb.engine.Storage;
 import io.basaltdb.engine.ReadSnapshot;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.AbstractEnumerable;
@@ -15,8 +15,9 @@ import org.apache.calcite.linq4j.Enumerator;
  * the point). Writes read what they change under the row's lock, at its newest. The snapshot
  * is released when the execution's rows are read to their end or its enumerator is closed
  * ({@link #around}), or, for a result set dropped unclosed, when the garbage collector finds it
- * unreachable. Found in the execution's data context; an execution without one reads
- * each region at its own read point. Thread-safe (parallel region scans share it).
+ * unreachable. Found in the execution's data context; an execution without one, or over a
+ * storage that keeps no snapshots (HBase), reads each region at its own read point, each row
+ * atomically. Thread-safe (parallel region scans share it).
  */
 public final class StatementSnapshot {
   /** The data context variable holding an execution's {@code StatementSnapshot}. */
@@ -25,34 +26,36 @@ public final class StatementSnapshot {
   /** Closes the snapshot of an execution whose result set was dropped without being closed. */
   private static final java.lang.ref.Cleaner CLEANER = java.lang.ref.Cleaner.create();
 
-  private Database db;
+  private Storage db;
   private ReadSnapshot snapshot;
   private java.lang.ref.Cleaner.Cleanable cleanable;
 
   /** The snapshot of the execution behind {@code ctx} in {@code db}, or null: none. */
-  public static ReadSnapshot of(DataContext ctx, Database db) {
+  public static ReadSnapshot of(DataContext ctx, Storage db) {
     return ctx != null && ctx.get(VARIABLE) instanceof StatementSnapshot s ? s.get(db) : null;
   }
 
-  private synchronized ReadSnapshot get(Database db) {
-    if (snapshot == null) {
+  private synchronized ReadSnapshot get(Storage db) {
+    if (this.db == null) {
       this.db = db;
-      snapshot = db.snapshot();
-      cleanable = CLEANER.register(this, snapshot::close); // the action holds no reference to this
+      snapshot = db.snapshot(); // null from a storage that keeps no cuts: each row read alone
+      if (snapshot != null) {
+        cleanable = CLEANER.register(this, snapshot::close); // holds no reference to this
+      }
     } else if (this.db != db) {
-      return null; // a statement over two databases (not made by Basalt's schemas): per region
+      return null; // a statement over two storages (not made by Basalt's schemas): per region
     }
     return snapshot;
   }
 
   /** Releases the snapshot; a later read of the execution takes a new one. */
   public synchronized void release() {
-    if (snapshot != null) {
+    if (cleanable != null) {
       cleanable.clean(); // closes the snapshot, once
-      snapshot = null;
-      cleanable = null;
-      db = null;
     }
+    snapshot = null;
+    cleanable = null;
+    db = null;
   }
 
   /** {@code rows}, releasing this snapshot at their end or when their enumerator closes. */

@@ -2,7 +2,7 @@ package io.basaltdb.sql.exec;
 
 import io.basaltdb.engine.CheckAndMutate;
 import io.basaltdb.engine.CounterOverflowException;
-import io.basaltdb.engine.Database;
+import io.basaltdb.engine.Storage;
 import io.basaltdb.engine.Delete;
 import io.basaltdb.engine.Durability;
 import io.basaltdb.engine.Get;
@@ -53,7 +53,7 @@ public final class WriteExecutor {
   private static final int PUT_BATCH = 256;
   private static final int CAS_ATTEMPTS = 10_000;
 
-  private final Database db;
+  private final Storage db;
   private final SqlTableDef def;
   private final WriteSpec spec;
   private final DataContext ctx;
@@ -72,7 +72,7 @@ public final class WriteExecutor {
   /** The durability of the mutations made now: SYNC for a statement's only row. */
   private Durability rowDurability = Durability.ASYNC;
 
-  public WriteExecutor(Database db, SqlTableDef def, WriteSpec spec, DataContext ctx) {
+  public WriteExecutor(Storage db, SqlTableDef def, WriteSpec spec, DataContext ctx) {
     this.db = db;
     this.def = def;
     this.spec = spec;
@@ -263,7 +263,7 @@ public final class WriteExecutor {
   }
 
   /** With SYNC durability, waits until everything written so far is in the log on disk. */
-  static void syncLog(Database db, ConnectionSettings settings) {
+  static void syncLog(Storage db, ConnectionSettings settings) {
     if (settings.durability() == Durability.SYNC) {
       db.sync();
     }

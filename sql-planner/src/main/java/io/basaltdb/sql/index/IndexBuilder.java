@@ -1,6 +1,6 @@
 package io.basaltdb.sql.index;
 
-import io.basaltdb.engine.Database;
+import io.basaltdb.engine.Storage;
 import io.basaltdb.engine.Result;
 import io.basaltdb.engine.ResultScanner;
 import io.basaltdb.engine.Scan;
@@ -24,7 +24,7 @@ public final class IndexBuilder {
    * Writes every entry of {@code index} (registered BUILDING) from {@code def}'s rows; the
    * number of rows indexed. {@code progress} hears the count now and then.
    */
-  public static long build(Database db, SqlTableDef def, SqlIndexDef index,
+  public static long build(Storage db, SqlTableDef def, SqlIndexDef index,
       LongConsumer progress) {
     IndexedRowWrite writer = new IndexedRowWrite(db, def, List.of(index), -1);
     CellNames names = CellNames.of(def);

@@ -1,6 +1,6 @@
 package io.basaltdb.sql.index;
 
-import io.basaltdb.engine.Database;
+import io.basaltdb.engine.Storage;
 import io.basaltdb.engine.TableName;
 import io.basaltdb.sql.catalog.SqlCatalog;
 import java.util.List;
@@ -9,17 +9,17 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * The indexes of each table of one open database, as every writer must maintain them (kept by
- * the database, {@link Database#extension}; read from the catalog on a table's first write).
+ * the database, {@link Storage#extension}; read from the catalog on a table's first write).
  * The invariant an online build rests on: a write statement holds its table's
  * {@linkplain Indexes#writing shared lock} from reading the index list to its last row, and
  * DDL changes the list under the exclusive lock, so once a new index is registered every write
  * that follows maintains it and none that ignored it is still running.
  */
 public final class IndexRegistry {
-  private final Database db;
+  private final Storage db;
   private final ConcurrentHashMap<TableName, Indexes> tables = new ConcurrentHashMap<>();
 
-  private IndexRegistry(Database db) {
+  private IndexRegistry(Storage db) {
     this.db = db;
   }
 
@@ -27,7 +27,7 @@ public final class IndexRegistry {
    * The database's registry; its first use in a process deletes the engine tables a crash left
    * behind an index's DDL ({@link OrphanIndexTables}), every caller waiting until that is done.
    */
-  public static IndexRegistry of(Database db) {
+  public static IndexRegistry of(Storage db) {
     IndexRegistry r = db.extension(IndexRegistry.class, () -> new IndexRegistry(db));
     if (!r.recovered) {
       r.recover();

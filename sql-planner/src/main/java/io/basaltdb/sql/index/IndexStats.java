@@ -1,6 +1,6 @@
 package io.basaltdb.sql.index;
 
-import io.basaltdb.engine.Database;
+import io.basaltdb.engine.Storage;
 import io.basaltdb.engine.Result;
 import io.basaltdb.engine.ResultScanner;
 import io.basaltdb.engine.Scan;
@@ -33,7 +33,7 @@ public record IndexStats(long rows, List<Long> distinct) {
   }
 
   /** Counts them over {@code layout}'s built index; null for a salted index. */
-  public static IndexStats count(Database db, IndexLayout layout) {
+  public static IndexStats count(Storage db, IndexLayout layout) {
     if (layout.index().saltBuckets() > 0) {
       return null;
     }

@@ -1,7 +1,7 @@
 package io.basaltdb.sql.index;
 
 import io.basaltdb.engine.Cell;
-import io.basaltdb.engine.Database;
+import io.basaltdb.engine.Storage;
 import io.basaltdb.engine.ReadSnapshot;
 import io.basaltdb.engine.Result;
 import io.basaltdb.engine.ResultScanner;
@@ -39,13 +39,13 @@ public final class IndexVerifier {
     }
   }
 
-  public static Report verify(Database db, SqlTableDef def, SqlIndexDef index) {
+  public static Report verify(Storage db, SqlTableDef def, SqlIndexDef index) {
     try (ReadSnapshot snapshot = db.snapshot()) {
       return verify(db, def, index, snapshot);
     }
   }
 
-  private static Report verify(Database db, SqlTableDef def, SqlIndexDef index,
+  private static Report verify(Storage db, SqlTableDef def, SqlIndexDef index,
       ReadSnapshot snapshot) {
     IndexedRowWrite reader = new IndexedRowWrite(db, def, List.of(), -1);
     IndexLayout layout = new IndexLayout(def, index);

@@ -1,6 +1,6 @@
 package io.basaltdb.sql.index;
 
-import io.basaltdb.engine.Database;
+import io.basaltdb.engine.Storage;
 import io.basaltdb.engine.Delete;
 import io.basaltdb.engine.Durability;
 import io.basaltdb.engine.Put;
@@ -19,7 +19,7 @@ import java.util.List;
 
 /**
  * Writes one base row of a table with indexes together with its index entries, as one engine
- * write ({@link Database#mutateAfterRead}): under the base row's lock the row's current values
+ * write ({@link Storage#mutateAfterRead}): under the base row's lock the row's current values
  * are read, the statement's change computes the new values and the base mutation, and the
  * entries of the old values that change are deleted and those of the new values put, all in
  * one log record. A UNIQUE entry held by another base row refuses the whole write (23505).
@@ -36,7 +36,7 @@ public final class IndexedRowWrite {
   /** A base row's mutation and its values after it (null when it deletes the row). */
   public record Outcome(Row mutation, Object[] values) {}
 
-  private final Database db;
+  private final Storage db;
   private final SqlTableDef def;
   private final Table table;
   private final CellNames names;
@@ -46,7 +46,7 @@ public final class IndexedRowWrite {
   private final long writeTimestamp;
 
   /** {@code writeTimestamp}: the statement's explicit cell timestamp, or -1. */
-  public IndexedRowWrite(Database db, SqlTableDef def, List<SqlIndexDef> indexes,
+  public IndexedRowWrite(Storage db, SqlTableDef def, List<SqlIndexDef> indexes,
       long writeTimestamp) {
     this.db = db;
     this.def = def;

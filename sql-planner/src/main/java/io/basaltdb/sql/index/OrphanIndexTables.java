@@ -1,6 +1,6 @@
 package io.basaltdb.sql.index;
 
-import io.basaltdb.engine.Database;
+import io.basaltdb.engine.Storage;
 import io.basaltdb.engine.TableName;
 import io.basaltdb.sql.catalog.SqlCatalog;
 import java.util.ArrayList;
@@ -21,7 +21,7 @@ final class OrphanIndexTables {
   private OrphanIndexTables() {}
 
   /** Deletes them; returns their names. */
-  static List<TableName> remove(Database db) {
+  static List<TableName> remove(Storage db) {
     SqlCatalog catalog = new SqlCatalog(db);
     List<TableName> removed = new ArrayList<>();
     for (String namespace : db.admin().listNamespaces()) {
@@ -35,7 +35,7 @@ final class OrphanIndexTables {
     return removed;
   }
 
-  static boolean orphan(Database db, SqlCatalog catalog, TableName engine) {
+  static boolean orphan(Storage db, SqlCatalog catalog, TableName engine) {
     String n = engine.name();
     if (n.indexOf('.') < 0 || catalog.get(engine) != null
         || !db.admin().describe(engine).families().keySet().equals(Set.of("0"))) {

@@ -34,12 +34,25 @@ public final class BasaltConnection extends AvaticaConnection {
   }
 
   /**
-   * The engine database under this connection, for an embedded program that also uses the
-   * engine's API ({@code connection.unwrap(BasaltConnection.class).database()}); shared with
-   * every connection to the same location.
+   * The storage under this connection (the embedded database or an HBase cluster), for a program
+   * that also uses the engine's API ({@code connection.unwrap(BasaltConnection.class).storage()});
+   * shared with every connection to the same location.
    */
-  public io.basaltdb.engine.Database database() {
-    return (io.basaltdb.engine.Database) info.get(io.basaltdb.engine.Database.class);
+  public io.basaltdb.engine.Storage storage() {
+    return (io.basaltdb.engine.Storage) info.get(io.basaltdb.engine.Storage.class);
+  }
+
+  /**
+   * The embedded engine database under this connection, for its engine-only operations.
+   *
+   * @throws SQLException (0A000) when the connection is to another storage, such as HBase
+   */
+  public io.basaltdb.engine.Database database() throws SQLException {
+    if (storage() instanceof io.basaltdb.engine.Database d) {
+      return d;
+    }
+    throw new SQLException("the connection to " + storage().location()
+        + " is not to an embedded Basalt database", "0A000");
   }
 
   BasaltMeta basaltMeta() {

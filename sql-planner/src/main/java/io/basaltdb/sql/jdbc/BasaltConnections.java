@@ -1,6 +1,6 @@
 package io.basaltdb.sql.jdbc;
 
-import io.basaltdb.engine.Database;
+import io.basaltdb.engine.Storage;
 import io.basaltdb.sql.BasaltSchema;
 import io.basaltdb.sql.ConnectionProperty;
 
@@ -101,7 +101,7 @@ public final class BasaltConnections {
 
   private BasaltConnections() {}
 
-  public static Connection open(Database db) throws SQLException {
+  public static Connection open(Storage db) throws SQLException {
     return open(db, new Properties());
   }
 
@@ -144,7 +144,7 @@ public final class BasaltConnections {
     return p;
   }
 
-  public static Connection open(Database db, Properties properties) throws SQLException {
+  public static Connection open(Storage db, Properties properties) throws SQLException {
     return open(db, properties, null, () -> { });
   }
 
@@ -152,7 +152,7 @@ public final class BasaltConnections {
    * A connection to {@code db}. {@code url} is what its metadata reports (null:
    * {@code jdbc:basalt:}); {@code onClose} runs once, when the connection is first closed.
    */
-  public static Connection open(Database db, Properties properties, String url,
+  public static Connection open(Storage db, Properties properties, String url,
       Runnable onClose) throws SQLException {
     Properties p = accepted(properties);
     String planCacheSize = p.getProperty(ConnectionProperty.PLAN_CACHE_SIZE.camelName());
@@ -162,7 +162,7 @@ public final class BasaltConnections {
     p.setProperty("parserFactory", PARSER_FACTORY);
     p.setProperty("typeSystem", io.basaltdb.sql.type.BasaltTypeSystem.class.getName()
         + "#INSTANCE");
-    p.put(Database.class, db); // for BasaltMeta.create; a class key is no property name
+    p.put(Storage.class, db); // for BasaltMeta.create; a class key is no property name
     BasaltConnection c;
     try {
       c = DRIVER.open(url == null ? "jdbc:basalt:" : url, p);
@@ -181,7 +181,7 @@ public final class BasaltConnections {
 
   /** The Calcite connection inside a {@link BasaltMeta}, set up over the database. */
   static CalciteConnection calcite(Properties p) throws SQLException {
-    Database db = (Database) p.get(Database.class);
+    Storage db = (Storage) p.get(Storage.class);
     CalciteConnection c = ENGINE.connect("jdbc:calcite:", p).unwrap(CalciteConnection.class);
     try {
       // Calcite's "metadata" schema: DatabaseMetaData is the way to the catalog here

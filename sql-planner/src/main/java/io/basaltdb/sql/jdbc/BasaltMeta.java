@@ -1,6 +1,6 @@
 package io.basaltdb.sql.jdbc;
 
-import io.basaltdb.engine.Database;
+import io.basaltdb.engine.Storage;
 import io.basaltdb.sql.InformationSchema;
 import io.basaltdb.sql.exec.PendingWrites;
 import io.basaltdb.sql.rel.BatchWrite;
@@ -48,12 +48,12 @@ public final class BasaltMeta extends ForwardingMeta {
   private final BasaltConnection owner;
   private final Meta calciteMeta;
   private final CalciteConnection connection;
-  private final Database db;
+  private final Storage db;
   private final Map<Integer, BatchWrite> batches = new ConcurrentHashMap<>();
   /** The connection's time zone and locale for execution contexts, read at the first. */
   private volatile ExecutionContext.Settings executionSettings;
 
-  private BasaltMeta(BasaltConnection owner, CalciteConnection connection, Database db,
+  private BasaltMeta(BasaltConnection owner, CalciteConnection connection, Storage db,
       Meta calciteMeta) {
     this.calciteMeta = calciteMeta;
     this.owner = owner;
@@ -63,12 +63,12 @@ public final class BasaltMeta extends ForwardingMeta {
 
   /**
    * The meta of a {@link BasaltConnection} being constructed: opens the Calcite connection
-   * with the same properties (the database under the key {@code Database.class}).
+   * with the same properties (the database under the key {@code Storage.class}).
    */
   static BasaltMeta create(AvaticaConnection avatica) {
     BasaltConnection owner = (BasaltConnection) avatica;
     Properties info = owner.properties();
-    Database db = (Database) info.get(Database.class);
+    Storage db = (Storage) info.get(Storage.class);
     try {
       CalciteConnection c = BasaltConnections.calcite((Properties) info.clone());
       return new BasaltMeta(owner, c, db,
