@@ -25,9 +25,19 @@ public interface Admin {
 
   boolean tableExists(TableName name);
 
+  /** Every table, in name order. */
   List<TableName> listTables();
 
-  List<TableName> listTables(String namespace);
+  /** The tables of one namespace, in name order. */
+  default List<TableName> listTables(String namespace) {
+    List<TableName> out = new java.util.ArrayList<>();
+    for (TableName t : listTables()) {
+      if (t.namespace().equals(namespace)) {
+        out.add(t);
+      }
+    }
+    return out;
+  }
 
   TableDescriptor describe(TableName name);
 

@@ -24,6 +24,11 @@ public final class Delete extends Mutation {
     this.timestamp = timestamp;
   }
 
+  /** The delete's own timestamp (the whole row's, and of what is added without one). */
+  public long timestamp() {
+    return timestamp;
+  }
+
   /** The newest version of a column. */
   public Delete addColumn(byte[] family, byte[] qualifier) {
     return add(family, qualifier, timestamp, CellType.DELETE);

@@ -148,17 +148,6 @@ final class LocalAdmin implements Admin {
   }
 
   @Override
-  public List<TableName> listTables(String namespace) {
-    List<TableName> out = new ArrayList<>();
-    for (TableName t : listTables()) {
-      if (t.namespace().equals(namespace)) {
-        out.add(t);
-      }
-    }
-    return out;
-  }
-
-  @Override
   public TableDescriptor describe(TableName name) {
     return db.state(name).descriptor;
   }

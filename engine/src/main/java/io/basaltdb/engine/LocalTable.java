@@ -370,44 +370,6 @@ final class LocalTable implements Table {
     return i > 0 ? rs.get(i - 1) : null;
   }
 
-  @Override
-  public Object[] batch(List<? extends Row> actions) {
-    Object[] results = new Object[actions.size()];
-    for (int i = 0; i < actions.size(); i++) {
-      Row a = actions.get(i);
-      try {
-        results[i] = apply(a);
-      } catch (BasaltException e) {
-        throw new BasaltException("batch action #" + i + " (" + a.getClass().getSimpleName()
-            + " of row " + Cell.printable(a.row()) + ") failed; actions before it were applied: "
-            + e.getMessage(), e);
-      }
-    }
-    return results;
-  }
-
-  private Object apply(Row a) {
-    if (a instanceof Put p) {
-      put(p);
-      return Result.EMPTY;
-    } else if (a instanceof Delete d) {
-      delete(d);
-      return Result.EMPTY;
-    } else if (a instanceof Get g) {
-      return get(g);
-    } else if (a instanceof Increment i) {
-      return increment(i);
-    } else if (a instanceof Append ap) {
-      return append(ap);
-    } else if (a instanceof RowMutations rm) {
-      mutateRow(rm);
-      return Result.EMPTY;
-    } else if (a instanceof CheckAndMutate cam) {
-      return checkAndMutate(cam);
-    }
-    throw new InvalidArgumentException("unsupported batch action " + a.getClass().getName());
-  }
-
   /** Rows in descending order, region by region from the top, following splits. */
   private final class ReverseTableScanner extends RegionChainScanner {
     private final ReadSpec spec;

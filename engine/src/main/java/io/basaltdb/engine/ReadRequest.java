@@ -90,6 +90,29 @@ public abstract class ReadRequest<T extends ReadRequest<T>> {
     return maxVersions;
   }
 
+  /**
+   * The wanted families (none: all), each with its wanted qualifiers, or null for the whole
+   * family; a read-only view.
+   */
+  public java.util.NavigableMap<byte[], NavigableSet<byte[]>> columns() {
+    return java.util.Collections.unmodifiableNavigableMap(families);
+  }
+
+  /** Lower bound (inclusive) of the cells' timestamps read. */
+  public long minTimestamp() {
+    return minTimestamp;
+  }
+
+  /** Upper bound (exclusive) of the cells' timestamps read. */
+  public long maxTimestamp() {
+    return maxTimestamp;
+  }
+
+  /** The read's filter, or null. */
+  public io.basaltdb.engine.filter.Filter filter() {
+    return filter;
+  }
+
   ReadSpec toSpec() {
     return new ReadSpec(families, minTimestamp, maxTimestamp, maxVersions, filter,
         snapshot == null ? -1 : snapshot.readPoint());

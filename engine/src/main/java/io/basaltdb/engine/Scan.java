@@ -126,6 +126,24 @@ public final class Scan extends ReadRequest<Scan> {
     return limit;
   }
 
+  /** The start row as given (empty: the table's first row); see {@link #includesStartRow}. */
+  public byte[] startRow() {
+    return startRow;
+  }
+
+  public boolean includesStartRow() {
+    return startInclusive;
+  }
+
+  /** The stop row as given (empty: past the table's last row); see {@link #includesStopRow}. */
+  public byte[] stopRow() {
+    return stopRow;
+  }
+
+  public boolean includesStopRow() {
+    return stopInclusive;
+  }
+
   /** The first row key the scan may return (inclusive). */
   byte[] effectiveStart() {
     return startInclusive || startRow.length == 0 ? startRow

@@ -31,6 +31,12 @@ public final class BasaltSqlTable extends AbstractTable implements TranslatableT
     org.apache.calcite.schema.ModifiableTable, org.apache.calcite.schema.TemporalTable {
   /** The marker cell's qualifier (Phoenix calls it the empty key value). */
   public static final byte[] MARKER = {'_', '0'};
+  /**
+   * The marker cell's value, one byte as Phoenix's: HBase's check-and-mutate takes an empty
+   * value for a missing one, so INSERT's "not exists" needs it non-empty. Rows written before
+   * carry an empty marker; a marker of any value means the row exists.
+   */
+  public static final byte[] MARKER_VALUE = {'x'};
 
   private final Storage db;
   private final SqlTableDef def;

@@ -309,7 +309,8 @@ public final class WriteExecutor {
    */
   private Put put(byte[] key, Object[] row) {
     Put put = new Put(key);
-    addCell(put, markerFamily, io.basaltdb.sql.BasaltSqlTable.MARKER, new byte[0]);
+    addCell(put, markerFamily, io.basaltdb.sql.BasaltSqlTable.MARKER,
+        io.basaltdb.sql.BasaltSqlTable.MARKER_VALUE);
     for (CellNames.PackedFamily f : names.packedFamilies()) {
       byte[][] values = new byte[f.columns().length][];
       for (int slot = 0; slot < values.length; slot++) {

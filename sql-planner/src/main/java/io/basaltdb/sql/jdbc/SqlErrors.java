@@ -40,6 +40,7 @@ public final class SqlErrors {
       Map.entry(InvalidArgumentException.class, "22023"),
       Map.entry(CorruptionException.class, "XX001"),
       Map.entry(StorageIOException.class, "58030"),
+      Map.entry(io.basaltdb.engine.StorageUnavailableException.class, "08006"),
       Map.entry(ClosedException.class, "08003"),
       Map.entry(org.apache.calcite.sql.parser.SqlParseException.class, "42000"),
       Map.entry(org.apache.calcite.sql.validate.SqlValidatorException.class, "42000"));

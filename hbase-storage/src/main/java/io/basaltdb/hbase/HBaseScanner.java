@@ -1,0 +1,99 @@
+package io.basaltdb.hbase;
+
+import io.basaltdb.engine.Cell;
+import io.basaltdb.engine.ClosedException;
+import io.basaltdb.engine.Result;
+import io.basaltdb.engine.ResultScanner;
+import io.basaltdb.engine.TableName;
+import io.basaltdb.engine.filter.Filter;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Rows of an HBase scan as Basalt's, with the scan's Basalt filter applied here to each row the
+ * region servers sent, exactly as a region scan applies it (reset, row key, each cell kept and
+ * transformed, the row's kept cells, then counted as returned; the end when it says nothing more
+ * can pass), and the row limit counted after the filter. Owns the HBase table handle and
+ * scanner: closing this closes both. Not thread-safe.
+ */
+final class HBaseScanner implements ResultScanner {
+  private final org.apache.hadoop.hbase.client.Table table;
+  private final org.apache.hadoop.hbase.client.ResultScanner in;
+  private final Filter filter;
+  private final TableName name;
+  private long remaining;
+  private boolean closed;
+
+  HBaseScanner(org.apache.hadoop.hbase.client.Table table,
+      org.apache.hadoop.hbase.client.ResultScanner in, Filter filter, long limit, TableName name) {
+    this.table = table;
+    this.in = in;
+    this.filter = filter;
+    this.remaining = limit;
+    this.name = name;
+  }
+
+  @Override
+  public Result next() {
+    if (closed) {
+      throw new ClosedException("scanner of " + name);
+    }
+    while (remaining > 0) {
+      if (filter != null && filter.filterAllRemaining()) {
+        return null;
+      }
+      org.apache.hadoop.hbase.client.Result raw;
+      try {
+        raw = in.next();
+      } catch (IOException e) {
+        throw HBaseErrors.translate("scan", name, e);
+      }
+      if (raw == null) {
+        return null;
+      }
+      Result r = HBaseForms.result(raw);
+      if (filter != null) {
+        r = filtered(r);
+        if (r == null) {
+          continue;
+        }
+      }
+      remaining--;
+      return r;
+    }
+    return null;
+  }
+
+  private Result filtered(Result r) {
+    filter.reset();
+    if (filter.filterRowKey(r.row())) {
+      return null;
+    }
+    List<Cell> kept = new ArrayList<>(r.size());
+    for (Cell c : r.cells()) {
+      if (filter.filterCell(c)) {
+        kept.add(filter.transformCell(c));
+      }
+    }
+    if (kept.isEmpty() || filter.filterRow(kept)) {
+      return null;
+    }
+    filter.rowReturned();
+    return new Result(r.row(), kept);
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    in.close();
+    try {
+      table.close();
+    } catch (IOException ignored) {
+      // a table handle holds nothing the cluster needs back
+    }
+  }
+}

@@ -1,0 +1,134 @@
+package io.basaltdb.hbase;
+
+import io.basaltdb.engine.Admin;
+import io.basaltdb.engine.ClosedException;
+import io.basaltdb.engine.Durability;
+import io.basaltdb.engine.ReadSnapshot;
+import io.basaltdb.engine.Result;
+import io.basaltdb.engine.RowChange;
+import io.basaltdb.engine.Storage;
+import io.basaltdb.engine.StorageUnavailableException;
+import io.basaltdb.engine.Table;
+import io.basaltdb.engine.TableName;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+
+/**
+ * Basalt's {@link Storage} over an Apache HBase 2.x cluster, through one shared HBase client
+ * {@link Connection} (thread-safe, heavy: one per location per process, closed with the last
+ * JDBC connection). HBase keeps no consistent cut across rows ({@link #snapshot()} is null) and
+ * writes one row atomically, not several ({@link #atomicAcrossRows()} is false); a write is
+ * durable when a region server acknowledged it ({@link #sync()} has nothing left to do).
+ */
+public final class HBaseStorage implements Storage {
+  private final Connection connection;
+  private final String location;
+  private final HBaseAdmin admin;
+  private final Map<Class<?>, Object> extensions = new ConcurrentHashMap<>();
+  private volatile boolean closed;
+
+  private HBaseStorage(Connection connection, String location) {
+    this.connection = connection;
+    this.location = location;
+    this.admin = new HBaseAdmin(this);
+  }
+
+  /**
+   * Connects to the cluster {@code conf} names ({@code hbase.zookeeper.quorum} and the like);
+   * {@code location} is how messages name it. Fails at once when ZooKeeper or the master cannot
+   * be reached within the client's retries.
+   */
+  public static HBaseStorage connect(Configuration conf, String location) {
+    Connection c;
+    try {
+      c = ConnectionFactory.createConnection(conf);
+    } catch (IOException e) {
+      throw new StorageUnavailableException("cannot connect to HBase at " + location + ": "
+          + e.getMessage(), e);
+    }
+    HBaseStorage s = new HBaseStorage(c, location);
+    try (org.apache.hadoop.hbase.client.Admin a = c.getAdmin()) {
+      a.listNamespaces(); // reaches the master now, so a wrong address fails the connect
+    } catch (IOException e) {
+      s.close();
+      throw new StorageUnavailableException("cannot reach HBase at " + location + ": "
+          + e.getMessage(), e);
+    }
+    return s;
+  }
+
+  Connection connection() {
+    if (closed) {
+      throw new ClosedException("HBase storage " + location);
+    }
+    return connection;
+  }
+
+  @Override
+  public String location() {
+    return "hbase:" + location;
+  }
+
+  @Override
+  public Admin admin() {
+    return admin;
+  }
+
+  @Override
+  public Table table(TableName name) {
+    return new HBaseTable(this, name);
+  }
+
+  /** None: HBase reads each row atomically at its region's point. */
+  @Override
+  public ReadSnapshot snapshot() {
+    return null;
+  }
+
+  /** Nothing to do: a write HBase acknowledged is in its region server's WAL. */
+  @Override
+  public void sync() {}
+
+  @Override
+  public <T> T extension(Class<T> type, Supplier<? extends T> create) {
+    return type.cast(extensions.computeIfAbsent(type, k -> create.get()));
+  }
+
+  @Override
+  public boolean atomicAcrossRows() {
+    return false;
+  }
+
+  @Override
+  public void mutateAtomically(List<RowChange> changes) {
+    throw new UnsupportedOperationException("HBase writes one row atomically, not several ("
+        + location() + ")");
+  }
+
+  @Override
+  public void mutateAfterRead(Table table, byte[] row, Durability durability,
+      Function<Result, List<RowChange>> plan) {
+    throw new UnsupportedOperationException("HBase writes one row atomically, not several ("
+        + location() + ")");
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      connection.close();
+    } catch (IOException ignored) {
+      // closing: nothing left to save
+    }
+  }
+}

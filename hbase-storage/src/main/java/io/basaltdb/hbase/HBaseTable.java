@@ -1,0 +1,270 @@
+package io.basaltdb.hbase;
+
+import io.basaltdb.engine.Append;
+import io.basaltdb.engine.Cell;
+import io.basaltdb.engine.CheckAndMutate;
+import io.basaltdb.engine.Delete;
+import io.basaltdb.engine.Get;
+import io.basaltdb.engine.Increment;
+import io.basaltdb.engine.InvalidArgumentException;
+import io.basaltdb.engine.Put;
+import io.basaltdb.engine.Result;
+import io.basaltdb.engine.ResultScanner;
+import io.basaltdb.engine.Row;
+import io.basaltdb.engine.RowMutations;
+import io.basaltdb.engine.Scan;
+import io.basaltdb.engine.Table;
+import io.basaltdb.engine.TableDescriptor;
+import io.basaltdb.engine.TableName;
+import io.basaltdb.engine.filter.Filter;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.filter.MultiRowRangeFilter;
+
+/**
+ * A Basalt {@link Table} over an HBase table. Each operation takes a lightweight HBase table
+ * handle from the shared connection and closes it, so this handle is thread-safe. Every write
+ * is one HBase call, atomic within its row as HBase makes it; lists of puts go in batches of
+ * distinct rows (HBase does not order a batch's actions, Basalt applies them in order). A scan's
+ * key bounds, columns, versions, time range and limit run on the region servers; its filter (an
+ * in-process object) runs here, on each fetched row, with the calls a region scan makes.
+ */
+final class HBaseTable implements Table {
+  private final HBaseStorage storage;
+  private final TableName name;
+  private final org.apache.hadoop.hbase.TableName hname;
+
+  HBaseTable(HBaseStorage storage, TableName name) {
+    this.storage = storage;
+    this.name = name;
+    this.hname = HBaseForms.name(name);
+  }
+
+  private interface Call<R> {
+    R run(org.apache.hadoop.hbase.client.Table t) throws IOException;
+  }
+
+  private <R> R call(String what, Call<R> op) {
+    Connection c = storage.connection();
+    try (org.apache.hadoop.hbase.client.Table t = c.getTable(hname)) {
+      return op.run(t);
+    } catch (IOException e) {
+      throw HBaseErrors.translate(what, name, e);
+    }
+  }
+
+  @Override
+  public TableName name() {
+    return name;
+  }
+
+  @Override
+  public TableDescriptor descriptor() {
+    return call("describe", t -> HBaseForms.descriptor(name, t.getDescriptor()));
+  }
+
+  @Override
+  public void put(Put put) {
+    if (put.isEmpty()) {
+      throw new InvalidArgumentException("put of row " + Cell.printable(put.row())
+          + " has no columns");
+    }
+    call("put", t -> {
+      t.put(HBaseForms.put(put));
+      return null;
+    });
+  }
+
+  @Override
+  public void put(List<Put> puts) {
+    for (List<Put> run : distinctRowRuns(puts)) {
+      List<org.apache.hadoop.hbase.client.Put> batch = new ArrayList<>(run.size());
+      for (Put p : run) {
+        if (p.isEmpty()) {
+          throw new InvalidArgumentException("put of row " + Cell.printable(p.row())
+              + " has no columns");
+        }
+        batch.add(HBaseForms.put(p));
+      }
+      call("put", t -> {
+        t.put(batch);
+        return null;
+      });
+    }
+  }
+
+  /** Consecutive runs of {@code rows} in which no row appears twice, in order. */
+  static <R extends Row> List<List<R>> distinctRowRuns(List<R> rows) {
+    List<List<R>> runs = new ArrayList<>();
+    List<R> run = new ArrayList<>();
+    Set<ByteBuffer> seen = new HashSet<>();
+    for (R r : rows) {
+      if (!seen.add(ByteBuffer.wrap(r.row()))) {
+        runs.add(run);
+        run = new ArrayList<>();
+        seen.clear();
+        seen.add(ByteBuffer.wrap(r.row()));
+      }
+      run.add(r);
+    }
+    if (!run.isEmpty()) {
+      runs.add(run);
+    }
+    return runs;
+  }
+
+  @Override
+  public void delete(Delete delete) {
+    call("delete", t -> {
+      t.delete(HBaseForms.delete(delete));
+      return null;
+    });
+  }
+
+  @Override
+  public void delete(List<Delete> deletes) {
+    for (List<Delete> run : distinctRowRuns(deletes)) {
+      List<org.apache.hadoop.hbase.client.Delete> batch = new ArrayList<>(run.size());
+      run.forEach(d -> batch.add(HBaseForms.delete(d)));
+      call("delete", t -> {
+        t.delete(batch);
+        return null;
+      });
+    }
+  }
+
+  @Override
+  public void mutateRow(RowMutations rm) {
+    if (rm.mutations().isEmpty()) {
+      return;
+    }
+    call("mutate row", t -> t.mutateRow(HBaseForms.rowMutations(rm)));
+  }
+
+  @Override
+  public Result increment(Increment inc) {
+    if (inc.amounts().isEmpty()) {
+      throw new InvalidArgumentException("increment of row " + Cell.printable(inc.row())
+          + " has no columns");
+    }
+    return call("increment", t -> HBaseForms.result(t.increment(HBaseForms.increment(inc))));
+  }
+
+  @Override
+  public long incrementColumnValue(byte[] row, byte[] family, byte[] qualifier, long amount) {
+    return call("increment", t -> t.incrementColumnValue(row, family, qualifier, amount));
+  }
+
+  @Override
+  public Result append(Append app) {
+    if (app.suffixes().isEmpty()) {
+      throw new InvalidArgumentException("append to row " + Cell.printable(app.row())
+          + " has no columns");
+    }
+    return call("append", t -> HBaseForms.result(t.append(HBaseForms.append(app))));
+  }
+
+  @Override
+  public boolean checkAndMutate(CheckAndMutate cam) {
+    return call("check-and-mutate",
+        t -> t.checkAndMutate(HBaseForms.checkAndMutate(cam)).isSuccess());
+  }
+
+  @Override
+  public Result get(Get get) {
+    if (get.filter() != null) {
+      return onlyRow(scan(get));
+    }
+    return call("get", t -> HBaseForms.result(t.get(HBaseForms.get(get))));
+  }
+
+  /** A get with a filter: a one-row scan, so the filter runs as a scan's does. */
+  private Result onlyRow(Scan s) {
+    try (ResultScanner rs = getScanner(s)) {
+      Result r = rs.next();
+      return r == null ? Result.EMPTY : r;
+    }
+  }
+
+  private static Scan scan(Get get) {
+    Scan s = new Scan().withStartRow(get.row(), true).withStopRow(get.row(), true)
+        .setFilter(get.filter()).readVersions(get.maxVersions())
+        .setTimeRange(get.minTimestamp(), get.maxTimestamp());
+    get.columns().forEach((f, qs) -> {
+      if (qs == null) {
+        s.addFamily(f);
+      } else {
+        qs.forEach(q -> s.addColumn(f, q));
+      }
+    });
+    return s;
+  }
+
+  @Override
+  public List<Result> get(List<Get> gets) {
+    if (gets.stream().anyMatch(g -> g.filter() != null)) {
+      List<Result> out = new ArrayList<>(gets.size());
+      gets.forEach(g -> out.add(get(g)));
+      return out;
+    }
+    List<org.apache.hadoop.hbase.client.Get> hgets = new ArrayList<>(gets.size());
+    return call("get", t -> {
+      for (Get g : gets) {
+        hgets.add(HBaseForms.get(g));
+      }
+      List<Result> out = new ArrayList<>(gets.size());
+      for (org.apache.hadoop.hbase.client.Result r : t.get(hgets)) {
+        out.add(HBaseForms.result(r));
+      }
+      return out;
+    });
+  }
+
+  @Override
+  public boolean exists(Get get) {
+    return !get(get).isEmpty();
+  }
+
+  @Override
+  public ResultScanner getScanner(Scan scan) {
+    Filter filter = scan.filter();
+    org.apache.hadoop.hbase.client.Table t;
+    try {
+      t = storage.connection().getTable(hname);
+    } catch (IOException e) {
+      throw HBaseErrors.translate("scan", name, e);
+    }
+    try {
+      org.apache.hadoop.hbase.client.Scan hs = HBaseForms.scan(scan);
+      List<byte[]> rows = filter == null ? null : filter.onlyRows();
+      if (rows != null) {
+        hs.setFilter(pointRanges(rows)); // only those rows leave the region servers
+      }
+      if (filter == null && scan.limit() != Long.MAX_VALUE) {
+        hs.setLimit((int) Math.min(Integer.MAX_VALUE, scan.limit()));
+      }
+      return new HBaseScanner(t, t.getScanner(hs), filter, scan.limit(), name);
+    } catch (IOException | RuntimeException e) {
+      try {
+        t.close();
+      } catch (IOException ignored) {
+        // the scan failed to start; its error is the one to report
+      }
+      throw e instanceof IOException io ? HBaseErrors.translate("scan", name, io)
+          : (RuntimeException) e;
+    }
+  }
+
+  private static MultiRowRangeFilter pointRanges(List<byte[]> rows) {
+    List<MultiRowRangeFilter.RowRange> ranges = new ArrayList<>(rows.size());
+    for (byte[] r : rows) {
+      ranges.add(new MultiRowRangeFilter.RowRange(r, true, r, true));
+    }
+    return new MultiRowRangeFilter(ranges);
+  }
+}

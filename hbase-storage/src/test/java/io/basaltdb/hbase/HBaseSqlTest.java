@@ -1,0 +1,82 @@
+package io.basaltdb.hbase;
+
+import static io.basaltdb.sql.SqlTestSupport.rows;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The SQL surface over HBase: DDL, DML with exact counts, reads, errors. */
+class HBaseSqlTest {
+  @Test
+  void tablesRowsAndCounts() throws Exception {
+    try (Connection c = DriverManager.getConnection(SharedCluster.url(""));
+        Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE people (id BIGINT NOT NULL PRIMARY KEY, name VARCHAR,"
+          + " age INTEGER)");
+      assertEquals(3, st.executeUpdate("INSERT INTO people VALUES (1, 'ann', 31),"
+          + " (2, 'bob', 42), (3, 'cy', 27)"));
+      assertEquals(List.of("2|bob|42"), rows(c, "SELECT * FROM people WHERE id = 2"));
+      assertEquals(List.of("1|ann", "3|cy"),
+          rows(c, "SELECT id, name FROM people WHERE age < 40 ORDER BY id"));
+      assertEquals(List.of("3|cy", "2|bob", "1|ann"),
+          rows(c, "SELECT id, name FROM people ORDER BY id DESC"));
+      SQLException dup = assertThrows(SQLException.class,
+          () -> st.executeUpdate("INSERT INTO people VALUES (2, 'bo', 1)"));
+      assertEquals("23505", dup.getSQLState());
+      assertEquals(2, st.executeUpdate("UPDATE people SET age = age + 1 WHERE age > 30"));
+      assertEquals(List.of("32", "43", "27"), rows(c, "SELECT age FROM people ORDER BY id"));
+      assertEquals(1, st.executeUpdate("DELETE FROM people WHERE name = 'cy'"));
+      assertEquals(List.of("2"), rows(c, "SELECT COUNT(*) FROM people"));
+      try (PreparedStatement p = c.prepareStatement("UPSERT INTO people VALUES (?, ?, ?)")) {
+        for (int i = 10; i < 20; i++) {
+          p.setLong(1, i);
+          p.setString(2, "p" + i);
+          p.setInt(3, i);
+          p.addBatch();
+        }
+        int[] counts = p.executeBatch();
+        assertEquals(10, counts.length);
+      }
+      assertEquals(List.of("12|220"), rows(c, "SELECT COUNT(*), SUM(age) FROM people"));
+      st.execute("DROP TABLE people");
+      SQLException gone = assertThrows(SQLException.class,
+          () -> st.executeQuery("SELECT * FROM people"));
+      assertTrue(gone.getMessage().contains("PEOPLE"), gone.getMessage());
+    }
+  }
+
+  @Test
+  void indexesAreRefusedClearly() throws Exception {
+    try (Connection c = DriverManager.getConnection(SharedCluster.url(""));
+        Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE ix (id INTEGER PRIMARY KEY, v VARCHAR)");
+      SQLException e = assertThrows(SQLException.class,
+          () -> st.execute("CREATE INDEX ix_v ON ix (v)"));
+      assertEquals("0A000", e.getSQLState());
+      assertTrue(e.getMessage().contains("hbase:"), e.getMessage());
+      assertFalse(rows(c, "SELECT * FROM ix").iterator().hasNext());
+      st.execute("DROP TABLE ix");
+    }
+  }
+
+  @Test
+  void aClusterThatIsNotThereIsAClearError() {
+    long t0 = System.nanoTime();
+    SQLException e = assertThrows(SQLException.class, () -> DriverManager.getConnection(
+        "jdbc:basalt:hbase:127.0.0.1:1:/nothing;hbase.client.retries.number=1"));
+    assertEquals("08001", e.getSQLState());
+    System.out.printf("no cluster: refused in %.1f s: %s%n", (System.nanoTime() - t0) / 1e9,
+        e.getMessage());
+  }
+}
