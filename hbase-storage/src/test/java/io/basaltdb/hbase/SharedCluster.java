@@ -2,8 +2,6 @@ package io.basaltdb.hbase;
 
 import io.basaltdb.hbase.local.LocalHBase;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 
 /**
  * The one mini cluster of this module's test run: started by the first test class that asks
@@ -16,9 +14,8 @@ final class SharedCluster {
 
   static synchronized LocalHBase get() throws IOException {
     if (cluster == null) {
-      Path dir = Files.createTempDirectory("basalt-hbase-test");
       long t0 = System.nanoTime();
-      cluster = LocalHBase.start(dir);
+      cluster = LocalHBase.startTemporary();
       System.out.printf("HBase mini cluster up in %.1f s: %s%n", (System.nanoTime() - t0) / 1e9,
           cluster.jdbcUrl());
       LocalHBase c = cluster;

@@ -68,10 +68,13 @@ public final class BasaltServer implements AutoCloseable {
   public static final ServerMeta.Limits DEFAULT_LIMITS =
       new ServerMeta.Limits(IDLE_MILLIS, 100, 1000, 600);
 
-  /** Options of a server. */
+  /**
+   * Options of a server: it serves the embedded database in {@code data}, or, when {@code url}
+   * is given, the storage of that Basalt URL (such as {@code jdbc:basalt:hbase:...}).
+   */
   public record Options(Path data, int port, String bind, Path users,
       boolean allowUnauthenticatedRemote, Path tlsKeystore, Path tlsPasswordFile,
-      long maxRequestBytes, ServerMeta.Limits limits) {
+      long maxRequestBytes, ServerMeta.Limits limits, String url) {
     public Options(Path data, int port, String bind, Path users,
         boolean allowUnauthenticatedRemote) {
       this(data, port, bind, users, allowUnauthenticatedRemote, null, null);
@@ -80,13 +83,24 @@ public final class BasaltServer implements AutoCloseable {
     public Options(Path data, int port, String bind, Path users,
         boolean allowUnauthenticatedRemote, Path tlsKeystore, Path tlsPasswordFile) {
       this(data, port, bind, users, allowUnauthenticatedRemote, tlsKeystore, tlsPasswordFile,
-          DEFAULT_MAX_REQUEST_BYTES, DEFAULT_LIMITS);
+          DEFAULT_MAX_REQUEST_BYTES, DEFAULT_LIMITS, null);
     }
 
     /** These options with other limits. */
     public Options withLimits(long maxRequestBytes, ServerMeta.Limits limits) {
       return new Options(data, port, bind, users, allowUnauthenticatedRemote, tlsKeystore,
-          tlsPasswordFile, maxRequestBytes, limits);
+          tlsPasswordFile, maxRequestBytes, limits, url);
+    }
+
+    /** These options serving the storage of a Basalt URL instead of a directory. */
+    public Options withUrl(String url) {
+      return new Options(data, port, bind, users, allowUnauthenticatedRemote, tlsKeystore,
+          tlsPasswordFile, maxRequestBytes, limits, url);
+    }
+
+    /** The URL connections are made to. */
+    public String jdbcUrl() {
+      return url != null ? url : "jdbc:basalt:" + data.toAbsolutePath();
     }
 
     public Options {
@@ -101,8 +115,8 @@ public final class BasaltServer implements AutoCloseable {
       if ((tlsKeystore == null) != (tlsPasswordFile == null)) {
         throw new IllegalArgumentException("--tls-keystore and --tls-password-file go together");
       }
-      if (data == null) {
-        throw new IllegalArgumentException("--data DIR is required");
+      if ((data == null) == (url == null)) {
+        throw new IllegalArgumentException("give one of --data DIR and --url URL");
       }
       if (port < 0 || port > 65535) {
         throw new IllegalArgumentException("--port must be 0..65535, got " + port);
@@ -133,7 +147,7 @@ public final class BasaltServer implements AutoCloseable {
     String tlsPassword = o.tlsPasswordFile() == null ? null
         : Files.readString(o.tlsPasswordFile()).strip();
     BasaltDriver driver = new BasaltDriver();
-    String url = "jdbc:basalt:" + o.data().toAbsolutePath();
+    String url = o.jdbcUrl();
     Connection keepOpen = driver.connect(url, new Properties());
     ServerMeta meta = new ServerMeta(info -> driver.connect(url, info), o.limits(),
         RequestGate::currentClient, BasaltServer::refused);
@@ -209,6 +223,7 @@ public final class BasaltServer implements AutoCloseable {
 
   public static void main(String[] args) throws Exception {
     Path data = null;
+    String url = null;
     int port = DEFAULT_PORT;
     String bind = "127.0.0.1";
     Path users = null;
@@ -224,6 +239,7 @@ public final class BasaltServer implements AutoCloseable {
       for (int i = 0; i < args.length; i++) {
         switch (args[i]) {
           case "--data" -> data = Path.of(value(args, ++i, "--data"));
+          case "--url" -> url = value(args, ++i, "--url");
           case "--port" -> port = Integer.parseInt(value(args, ++i, "--port"));
           case "--bind" -> bind = value(args, ++i, "--bind");
           case "--users" -> users = Path.of(value(args, ++i, "--users"));
@@ -251,12 +267,13 @@ public final class BasaltServer implements AutoCloseable {
       BasaltServer server = start(new Options(data, port, bind, users, allowRemote, keystore,
           passwordFile).withLimits(maxRequestBytes,
               new ServerMeta.Limits(idleMillis, maxConnections, maxStatements,
-                  statementSeconds)));
+                  statementSeconds)).withUrl(url));
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
         System.err.println("basalt server: stopping");
         server.stop();
       }, "basalt-server-stop"));
-      System.err.println("basalt server: serving " + data.toAbsolutePath() + " at "
+      System.err.println("basalt server: serving "
+          + (url != null ? url : data.toAbsolutePath()) + " at "
           + (keystore != null ? "https" : "http") + "://" + bind
           + ":" + server.port() + (users != null ? " (HTTP BASIC authentication)" : "")
           + "; clients: " + server.clientUrl());
@@ -279,13 +296,14 @@ public final class BasaltServer implements AutoCloseable {
   }
 
   private static void usage(java.io.PrintStream out) {
-    out.println("usage: basalt server --data DIR [--port 8765] [--bind 127.0.0.1] "
+    out.println("usage: basalt server --data DIR | --url URL [--port 8765] [--bind 127.0.0.1] "
         + "[--users FILE] [--allow-unauthenticated-remote]");
     out.println("       [--tls-keystore FILE.p12 --tls-password-file FILE]");
     out.println("       [--max-request-bytes N] [--max-connections-per-client N]");
     out.println("       [--max-statements-per-client N] [--idle-timeout-seconds N]");
     out.println("       [--statement-timeout-seconds N (600; 0: none)]");
-    out.println("  serves Avatica's protocol (protobuf) over an embedded Basalt database;");
+    out.println("  serves Avatica's protocol (protobuf) over an embedded Basalt database, or");
+    out.println("  the storage of a Basalt URL (--url jdbc:basalt:hbase:<quorum>[:<port>]);");
     out.println("  the users file has lines 'user: HASH,ROLE' (HTTP BASIC), HASH from");
     out.println("  'bin/basalt passwd USER basalt-admin --file FILE'.");
   }

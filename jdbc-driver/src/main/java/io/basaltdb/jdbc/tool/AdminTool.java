@@ -4,6 +4,7 @@ import io.basaltdb.engine.Cell;
 import io.basaltdb.engine.Database;
 import io.basaltdb.engine.EngineOptions;
 import io.basaltdb.engine.RegionInfo;
+import io.basaltdb.engine.Storage;
 import io.basaltdb.engine.TableName;
 import io.basaltdb.engine.region.RegionStats;
 import java.io.PrintStream;
@@ -14,7 +15,8 @@ import java.util.Locale;
 
 /**
  * The admin subcommands of {@code bin/basalt}, on a database directory no other process has
- * open: {@code regions}, {@code flush}, {@code compact [--major]} and {@code stats} of a table
+ * open, or on the storage of a Basalt URL ({@code --url jdbc:basalt:hbase:...}):
+ * {@code regions}, {@code flush}, {@code compact [--major]} and {@code stats} of a table
  * named as in SQL ({@code T} in the default schema, or {@code SCHEMA.T}), and
  * {@code verify-index}, which checks a secondary index against its table both ways (exit
  * status 1 when they differ).
@@ -41,6 +43,7 @@ public final class AdminTool {
     String table = null;
     String index = null;
     Path dir = Path.of("basalt-data");
+    String url = null;
     boolean major = false;
     for (int i = 1; i < args.length; i++) {
       switch (args[i]) {
@@ -50,6 +53,13 @@ public final class AdminTool {
             return 2;
           }
           dir = Path.of(args[i]);
+        }
+        case "--url" -> {
+          if (++i >= args.length) {
+            err.println("basalt " + command + ": --url needs a Basalt JDBC URL");
+            return 2;
+          }
+          url = args[i];
         }
         case "--major" -> major = true;
         case "--help", "-h" -> {
@@ -76,12 +86,13 @@ public final class AdminTool {
       usage(err);
       return 2;
     }
-    if (!Files.isDirectory(dir)) {
+    if (url == null && !Files.isDirectory(dir)) {
       err.println("basalt " + command + ": no database at " + dir.toAbsolutePath());
       return 1;
     }
     TableName name = sqlName(table);
-    try (Database db = Database.open(dir, EngineOptions.defaults())) {
+    try (Opened opened = open(url, dir)) {
+      Storage db = opened.storage();
       if (!db.admin().tableExists(name)) {
         err.println("basalt " + command + ": no table " + table + " (engine table " + name + ")");
         return 1;
@@ -112,14 +123,38 @@ public final class AdminTool {
         default -> stats(db, name, table, out);
       }
       return 0;
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | java.sql.SQLException e) {
       err.println("basalt " + command + ": " + e.getMessage());
       return 1;
     }
   }
 
+  /** The storage a command works on, and what to close after it. */
+  private record Opened(Storage storage, AutoCloseable owner) implements AutoCloseable {
+    @Override
+    public void close() throws java.sql.SQLException {
+      try {
+        owner.close();
+      } catch (java.sql.SQLException | RuntimeException e) {
+        throw e;
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    }
+  }
+
+  /** The storage of a Basalt URL (through the driver), else the database in {@code dir}. */
+  private static Opened open(String url, Path dir) throws java.sql.SQLException {
+    if (url == null) {
+      Database db = Database.open(dir, EngineOptions.defaults());
+      return new Opened(db, db);
+    }
+    java.sql.Connection c = java.sql.DriverManager.getConnection(url);
+    return new Opened(c.unwrap(io.basaltdb.sql.jdbc.BasaltConnection.class).storage(), c);
+  }
+
   /** Checks index {@code index} of table {@code name}: 0 when it matches its table, else 1. */
-  private static int verifyIndex(Database db, TableName name, String index, PrintStream out,
+  private static int verifyIndex(Storage db, TableName name, String index, PrintStream out,
       PrintStream err) {
     io.basaltdb.sql.catalog.SqlCatalog catalog = new io.basaltdb.sql.catalog.SqlCatalog(db);
     io.basaltdb.sql.catalog.SqlTableDef def = catalog.get(name);
@@ -135,7 +170,7 @@ public final class AdminTool {
     return report.consistent() ? 0 : 1;
   }
 
-  private static void stats(Database db, TableName name, String table, PrintStream out) {
+  private static void stats(Storage db, TableName name, String table, PrintStream out) {
     long files = 0;
     long bytes = 0;
     long memory = 0;
@@ -173,11 +208,13 @@ public final class AdminTool {
   }
 
   private static void usage(PrintStream out) {
-    out.println("usage: basalt regions|flush|compact|stats TABLE [--data DIR] [--major]");
-    out.println("       basalt admin verify-index TABLE INDEX [--data DIR]");
+    out.println("usage: basalt regions|flush|compact|stats TABLE [--data DIR | --url URL]"
+        + " [--major]");
+    out.println("       basalt admin verify-index TABLE INDEX [--data DIR | --url URL]");
     out.println("  TABLE as SQL names it (upper case unless quoted): PAGES or WEB.PAGES");
     out.println("  --data   the database directory (default ./basalt-data); no other process");
     out.println("           may have it open (stop the server first)");
+    out.println("  --url    a Basalt JDBC URL instead, such as jdbc:basalt:hbase:<quorum>:<port>");
     out.println("  --major  with compact: a major compaction (drops deleted and expired cells)");
   }
 }
