@@ -75,7 +75,7 @@ final class Storages {
     }
     throw new SQLException("no Basalt storage for " + BasaltUrl.PREFIX + scheme + ": URLs on the"
         + " class path; the " + scheme + " backend comes in its own jar (basalt-" + scheme
-        + "-jdbc-<version>-all.jar)", "08001");
+        + "-<version>-all.jar)", "08001");
   }
 
   /** One connection to {@code storage} closed: the last one closes the storage. */
