@@ -6,37 +6,26 @@ import io.basaltdb.engine.InvalidArgumentException;
 import io.basaltdb.engine.RegionInfo;
 import io.basaltdb.engine.TableDescriptor;
 import io.basaltdb.engine.TableName;
-import io.basaltdb.engine.region.RegionStats;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.apache.hadoop.hbase.NamespaceDescriptor;
-import org.apache.hadoop.hbase.RegionMetrics;
-import org.apache.hadoop.hbase.ServerName;
-import org.apache.hadoop.hbase.Size;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
-import org.apache.hadoop.hbase.client.RegionLocator;
-import org.apache.hadoop.hbase.HRegionLocation;
 
 /**
  * Basalt's {@link Admin} over HBase's: each call takes an HBase admin from the shared
  * connection and closes it (thread-safe). Creating a table in a namespace HBase does not have
  * yet creates the namespace first, as the embedded engine keeps {@code default} and
- * {@code system} always present. Region sizes come from the region servers' metrics (reported
- * every few seconds, so a fresh load shows late); HBase keeps no cell counts, so a region's
- * cell count is estimated from its bytes and the table's bytes per cell sampled from its first
- * rows.
+ * {@code system} always present. Regions, their sizes and cell estimates: {@link HBaseRegions}.
  */
 final class HBaseAdmin implements Admin {
   private final HBaseStorage storage;
-  /** Sampled bytes per cell by table (a table's first rows; refreshed by a later sample). */
-  private final Map<TableName, Double> bytesPerCell = new java.util.concurrent.ConcurrentHashMap<>();
+  private final HBaseRegions regions;
 
   HBaseAdmin(HBaseStorage storage) {
     this.storage = storage;
+    this.regions = new HBaseRegions(storage);
   }
 
   private interface Call<R> {
@@ -146,6 +135,7 @@ final class HBaseAdmin implements Admin {
       }
       return null;
     });
+    regions.forget(desc.name());
   }
 
   @Override
@@ -205,7 +195,7 @@ final class HBaseAdmin implements Admin {
       a.deleteTable(n);
       return null;
     });
-    bytesPerCell.remove(name);
+    regions.forget(name);
   }
 
   @Override
@@ -218,6 +208,7 @@ final class HBaseAdmin implements Admin {
       a.truncateTable(n, preserveSplits); // leaves it enabled
       return null;
     });
+    regions.forget(name);
   }
 
   @Override
@@ -258,98 +249,18 @@ final class HBaseAdmin implements Admin {
 
   @Override
   public List<RegionInfo> regions(TableName name) {
-    org.apache.hadoop.hbase.TableName n = HBaseForms.name(name);
-    List<HRegionLocation> locations;
-    try (RegionLocator locator = storage.connection().getRegionLocator(n)) {
-      locations = locator.getAllRegionLocations();
-    } catch (IOException e) {
-      throw HBaseErrors.translate("list regions", name, e);
-    }
-    Map<String, RegionMetrics> metrics = metrics(name, locations);
-    double perCell = bytesPerCell(name);
-    List<RegionInfo> out = new ArrayList<>(locations.size());
-    for (HRegionLocation l : locations) {
-      org.apache.hadoop.hbase.client.RegionInfo r = l.getRegion();
-      RegionMetrics m = metrics.get(r.getRegionNameAsString());
-      long memstore = m == null ? 0 : bytes(m.getMemStoreSize());
-      long files = m == null ? 0 : bytes(m.getStoreFileSize());
-      long cells = perCell <= 0 ? 0 : Math.round((memstore + files) / perCell);
-      out.add(new RegionInfo(name, r.getEncodedName(), r.getStartKey(), r.getEndKey(),
-          new RegionStats(r.getEncodedName(), memstore, m == null ? 0 : m.getStoreFileCount(),
-              files, m == null ? 0 : m.getReadRequestCount(),
-              m == null ? 0 : m.getWriteRequestCount(), 0, cells)));
-    }
-    return out;
-  }
-
-  private static long bytes(Size s) {
-    return (long) s.get(Size.Unit.BYTE);
-  }
-
-  private Map<String, RegionMetrics> metrics(TableName name, List<HRegionLocation> locations) {
-    return call("region metrics", name, a -> {
-      Map<String, RegionMetrics> out = new HashMap<>();
-      java.util.Set<ServerName> servers = new java.util.HashSet<>();
-      for (HRegionLocation l : locations) {
-        if (l.getServerName() != null) {
-          servers.add(l.getServerName());
-        }
-      }
-      for (ServerName s : servers) {
-        for (RegionMetrics m : a.getRegionMetrics(s, HBaseForms.name(name))) {
-          out.put(m.getNameAsString(), m);
-        }
-      }
-      return out;
-    });
-  }
-
-  /**
-   * The table's stored bytes per cell, sampled from up to 500 of its first rows (key, family,
-   * qualifier, value and HBase's per-cell overhead): a region's cell count is its bytes divided
-   * by this. Kept per table until the table is dropped.
-   */
-  private double bytesPerCell(TableName name) {
-    Double known = bytesPerCell.get(name);
-    if (known != null) {
-      return known;
-    }
-    double sampled = sampleBytesPerCell(name);
-    if (sampled > 0) {
-      bytesPerCell.put(name, sampled); // an empty table is sampled again next time
-    }
-    return sampled;
-  }
-
-  private double sampleBytesPerCell(TableName n) {
-    {
-      try (org.apache.hadoop.hbase.client.Table t = storage.connection()
-          .getTable(HBaseForms.name(n));
-          org.apache.hadoop.hbase.client.ResultScanner s = t.getScanner(
-              new org.apache.hadoop.hbase.client.Scan().setLimit(500).setCaching(500))) {
-        long cells = 0;
-        long bytes = 0;
-        for (org.apache.hadoop.hbase.client.Result r : s) {
-          for (org.apache.hadoop.hbase.Cell c : r.rawCells()) {
-            cells++;
-            bytes += c.getRowLength() + c.getFamilyLength() + c.getQualifierLength()
-                + c.getValueLength() + 20; // key lengths, timestamp and type as HBase stores them
-          }
-        }
-        return cells == 0 ? 0.0 : (double) bytes / cells;
-      } catch (IOException e) {
-        throw HBaseErrors.translate("sample", n, e);
-      }
-    }
+    return regions.of(name);
   }
 
   @Override
   public int split(TableName name) {
+    regions.forget(name);
     int before = regions(name).size();
     call("split", name, a -> {
       a.split(HBaseForms.name(name));
       return null;
     });
+    regions.forget(name);
     return Math.max(0, regions(name).size() - before);
   }
 

@@ -1,0 +1,120 @@
+package io.basaltdb.hbase;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.basaltdb.engine.CheckAndMutate;
+import io.basaltdb.engine.CompareOperator;
+import io.basaltdb.engine.Delete;
+import io.basaltdb.engine.Get;
+import io.basaltdb.engine.Put;
+import io.basaltdb.engine.RegionInfo;
+import io.basaltdb.engine.Result;
+import io.basaltdb.engine.ResultScanner;
+import io.basaltdb.engine.Scan;
+import io.basaltdb.engine.Table;
+import io.basaltdb.engine.TableDescriptor;
+import io.basaltdb.engine.TableName;
+import io.basaltdb.engine.TableNotFoundException;
+import io.basaltdb.engine.filter.Filters;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The seam's HBase implementation on its own: the engine's client semantics over HBase. */
+class HBaseStorageTest {
+  private static byte[] b(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static HBaseStorage storage() throws Exception {
+    return HBaseStorage.connect(SharedCluster.get().configuration(), "test");
+  }
+
+  @Test
+  void checkAndMutateReadsStoredOpGivenAsTheEngineDoes() throws Exception {
+    try (HBaseStorage s = storage()) {
+      s.admin().createTable(TableDescriptor.of("cam", "f"));
+      Table t = s.table(TableName.of("cam"));
+      t.put(new Put(b("r")).addColumn(b("f"), b("n"), b("5")).addColumn(b("f"), b("e"),
+          new byte[0]));
+      // stored "5" LESS given "7": true in the engine's reading
+      assertTrue(t.checkAndMutate(CheckAndMutate.newBuilder(b("r"))
+          .ifMatches(b("f"), b("n"), CompareOperator.LESS, b("7"))
+          .build(new Put(b("r")).addColumn(b("f"), b("x"), b("1")))));
+      assertFalse(t.checkAndMutate(CheckAndMutate.newBuilder(b("r"))
+          .ifMatches(b("f"), b("n"), CompareOperator.GREATER, b("7"))
+          .build(new Put(b("r")).addColumn(b("f"), b("x"), b("2")))));
+      assertEquals("1", new String(t.get(new Get(b("r"))).getValue(b("f"), b("x")),
+          StandardCharsets.UTF_8));
+      // an empty stored value exists; a missing one does not
+      assertTrue(t.checkAndMutate(CheckAndMutate.newBuilder(b("r")).ifExists(b("f"), b("e"))
+          .build(new Put(b("r")).addColumn(b("f"), b("y"), b("1")))));
+      assertFalse(t.checkAndMutate(CheckAndMutate.newBuilder(b("r")).ifExists(b("f"), b("no"))
+          .build(new Put(b("r")).addColumn(b("f"), b("z"), b("1")))));
+      assertFalse(t.checkAndMutate(CheckAndMutate.newBuilder(b("none"))
+          .ifExists(b("f"), b("n")).build(new Put(b("none")).addColumn(b("f"), b("z"), b("1")))));
+      assertTrue(t.checkAndMutate(CheckAndMutate.newBuilder(b("r"))
+          .ifMatches(b("f"), b("e"), CompareOperator.EQUAL, new byte[0])
+          .build(new Delete(b("r")).addColumns(b("f"), b("y")))));
+      assertNull(t.get(new Get(b("r"))).getValue(b("f"), b("y")));
+      assertTrue(t.checkAndMutate(CheckAndMutate.newBuilder(b("new"))
+          .ifNotExists(b("f"), b("n")).build(new Put(b("new")).addColumn(b("f"), b("n"),
+              b("1")))));
+      assertFalse(t.checkAndMutate(CheckAndMutate.newBuilder(b("new"))
+          .ifNotExists(b("f"), b("n")).build(new Put(b("new")).addColumn(b("f"), b("n"),
+              b("2")))));
+      s.admin().deleteTable(TableName.of("cam"));
+    }
+  }
+
+  @Test
+  void filtersRunOnFetchedRowsAndLimitsCountWhatPasses() throws Exception {
+    try (HBaseStorage s = storage()) {
+      s.admin().createTable(TableDescriptor.of("flt", "f"), new byte[][] {b("k5")});
+      Table t = s.table(TableName.of("flt"));
+      List<Put> puts = new ArrayList<>();
+      for (int i = 0; i < 10; i++) {
+        puts.add(new Put(b("k" + i)).addColumn(b("f"), b("v"), b(String.valueOf(i % 3))));
+      }
+      t.put(puts);
+      List<String> rows = new ArrayList<>();
+      try (ResultScanner rs = t.getScanner(new Scan().setLimit(3).setFilter(Filters.value(
+          CompareOperator.EQUAL, io.basaltdb.engine.filter.ByteComparator.binary(b("0")))))) {
+        for (Result r : rs) {
+          rows.add(new String(r.row(), StandardCharsets.UTF_8));
+        }
+      }
+      assertEquals(List.of("k0", "k3", "k6"), rows, "the limit counts rows the filter passed");
+      rows.clear();
+      try (ResultScanner rs = t.getScanner(new Scan().withStartRow(b("k1"))
+          .withStopRow(b("k9")).setFilter(Filters.rowKeys(List.of(b("k2"), b("k7"), b("x")))))) {
+        for (Result r : rs) {
+          rows.add(new String(r.row(), StandardCharsets.UTF_8));
+        }
+      }
+      assertEquals(List.of("k2", "k7"), rows);
+      rows.clear();
+      try (ResultScanner rs = t.getScanner(new Scan().withStartRow(b("k8"), true)
+          .withStopRow(b("k2"), false).setReversed(true))) {
+        for (Result r : rs) {
+          rows.add(new String(r.row(), StandardCharsets.UTF_8));
+        }
+      }
+      assertEquals(List.of("k8", "k7", "k6", "k5", "k4", "k3"), rows, "reversed, across regions");
+      long cells = 0;
+      List<RegionInfo> regions = s.admin().regions(TableName.of("flt"));
+      for (RegionInfo r : regions) {
+        cells += r.stats().cellCount();
+      }
+      assertEquals(2, regions.size());
+      assertEquals(10, cells, "small regions are counted, not estimated");
+      s.admin().deleteTable(TableName.of("flt"));
+      assertThrows(TableNotFoundException.class, () -> t.get(new Get(b("k1"))));
+    }
+  }
+}
