@@ -17,6 +17,7 @@ import io.basaltdb.engine.Table;
 import io.basaltdb.engine.TableDescriptor;
 import io.basaltdb.engine.TableName;
 import io.basaltdb.engine.filter.Filter;
+import io.basaltdb.engine.filter.Filters;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -241,9 +242,14 @@ final class HBaseTable implements Table {
     }
     try {
       org.apache.hadoop.hbase.client.Scan hs = HBaseForms.scan(scan);
-      List<byte[]> rows = filter == null ? null : filter.onlyRows();
+      // forward scans only: the filter still runs here, so the ranges only save transfer
+      List<byte[]> rows = filter == null || scan.isReversed() ? null : filter.onlyRows();
+      List<Filters.RowRange> ranges = filter == null || rows != null || scan.isReversed() ? null
+          : filter.onlyRanges();
       if (rows != null) {
         hs.setFilter(pointRanges(rows)); // only those rows leave the region servers
+      } else if (ranges != null && !ranges.isEmpty()) {
+        hs.setFilter(rowRanges(ranges)); // the region servers seek from range to range
       }
       if (filter == null && scan.limit() != Long.MAX_VALUE) {
         hs.setLimit((int) Math.min(Integer.MAX_VALUE, scan.limit()));
@@ -258,6 +264,14 @@ final class HBaseTable implements Table {
       throw e instanceof IOException io ? HBaseErrors.translate("scan", name, io)
           : (RuntimeException) e;
     }
+  }
+
+  private static MultiRowRangeFilter rowRanges(List<Filters.RowRange> ranges) {
+    List<MultiRowRangeFilter.RowRange> out = new ArrayList<>(ranges.size());
+    for (Filters.RowRange r : ranges) {
+      out.add(new MultiRowRangeFilter.RowRange(r.start(), true, r.stop(), false));
+    }
+    return new MultiRowRangeFilter(out);
   }
 
   private static MultiRowRangeFilter pointRanges(List<byte[]> rows) {

@@ -99,6 +99,19 @@ class HBaseStorageTest {
       }
       assertEquals(List.of("k2", "k7"), rows);
       rows.clear();
+      List<Filters.RowRange> ranges = List.of(new Filters.RowRange(b("k1"), b("k3")),
+          new Filters.RowRange(b("k6"), b("k6\0")), new Filters.RowRange(b("k8"), null));
+      for (boolean reversed : new boolean[] {false, true}) {
+        Scan scan = reversed ? new Scan().setReversed(true) : new Scan();
+        try (ResultScanner rs = t.getScanner(scan.setFilter(Filters.rowRanges(ranges)))) {
+          for (Result r : rs) {
+            rows.add(new String(r.row(), StandardCharsets.UTF_8));
+          }
+        }
+      }
+      assertEquals(List.of("k1", "k2", "k6", "k8", "k9", "k9", "k8", "k6", "k2", "k1"), rows,
+          "row ranges forward, then reversed");
+      rows.clear();
       try (ResultScanner rs = t.getScanner(new Scan().withStartRow(b("k8"), true)
           .withStopRow(b("k2"), false).setReversed(true))) {
         for (Result r : rs) {

@@ -64,4 +64,13 @@ public interface Filter {
   default List<byte[]> onlyRows() {
     return null;
   }
+
+  /**
+   * Row ranges outside which this filter lets no row through (sorted, not overlapping), or
+   * null: no such bound. A stateless property, as {@link #onlyRows}: a storage that cannot run
+   * the filter where the rows are may skip what lies outside them there.
+   */
+  default List<Filters.RowRange> onlyRanges() {
+    return null;
+  }
 }

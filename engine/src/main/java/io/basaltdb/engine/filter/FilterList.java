@@ -142,6 +142,19 @@ public final class FilterList implements Filter {
   }
 
   @Override
+  public List<Filters.RowRange> onlyRanges() {
+    if (op == Operator.MUST_PASS_ALL) {
+      for (Filter f : filters) {
+        List<Filters.RowRange> ranges = f.onlyRanges();
+        if (ranges != null) {
+          return ranges;
+        }
+      }
+    }
+    return null;
+  }
+
+  @Override
   public boolean filterAllRemaining() {
     if (all()) {
       for (Filter f : filters) {

@@ -5,6 +5,7 @@ import io.basaltdb.engine.CompareOperator;
 import io.basaltdb.engine.InvalidArgumentException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
@@ -85,6 +86,11 @@ public final class Filters {
       public byte[] nextRowHint(byte[] row) {
         int next = floor(row) + 1;
         return next < starts.length ? starts[next] : null;
+      }
+
+      @Override
+      public List<RowRange> onlyRanges() {
+        return Collections.unmodifiableList(merged);
       }
     };
   }
