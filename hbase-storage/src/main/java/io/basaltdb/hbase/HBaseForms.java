@@ -30,7 +30,10 @@ import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import io.basaltdb.engine.filter.FilterSpec;
 import org.apache.hadoop.hbase.filter.BinaryComparator;
+import org.apache.hadoop.hbase.filter.FilterList;
+import org.apache.hadoop.hbase.filter.LongComparator;
 import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
 import org.apache.hadoop.hbase.io.compress.Compression.Algorithm;
 
@@ -310,6 +313,47 @@ final class HBaseForms {
       out.setBatch(s.batch());
     }
     return out;
+  }
+
+  /**
+   * A Basalt filter's stated condition ({@link FilterSpec}) as HBase's filters, run on the
+   * region servers: a cell comparison as a single-column-value filter on the newest version
+   * that drops a row without the cell ({@code LongComparator} for signed longs, else byte
+   * comparison), AND/OR as filter lists. What HBase cannot state exactly is left out (under
+   * AND) or makes the whole OR null; the Basalt filter still runs on what comes back.
+   */
+  static org.apache.hadoop.hbase.filter.Filter filter(FilterSpec spec) {
+    if (spec instanceof FilterSpec.ColumnValue c) {
+      boolean signed = c.order() == FilterSpec.Order.SIGNED_LONG;
+      if (signed && c.value().length != Long.BYTES) {
+        return null;
+      }
+      org.apache.hadoop.hbase.filter.ByteArrayComparable cmp = signed
+          ? new LongComparator(java.nio.ByteBuffer.wrap(c.value()).getLong())
+          : new BinaryComparator(c.value());
+      SingleColumnValueFilter f = new SingleColumnValueFilter(c.family(), c.qualifier(),
+          natural(c.op()), cmp);
+      f.setFilterIfMissing(true);
+      f.setLatestVersionOnly(true);
+      return f;
+    }
+    boolean all = spec instanceof FilterSpec.AllOf;
+    List<FilterSpec> parts = all ? ((FilterSpec.AllOf) spec).specs()
+        : ((FilterSpec.AnyOf) spec).specs();
+    List<org.apache.hadoop.hbase.filter.Filter> out = new ArrayList<>(parts.size());
+    for (FilterSpec p : parts) {
+      org.apache.hadoop.hbase.filter.Filter f = filter(p);
+      if (f != null) {
+        out.add(f);
+      } else if (!all) {
+        return null; // an OR with a branch HBase cannot test would drop that branch's rows
+      }
+    }
+    if (out.isEmpty()) {
+      return null;
+    }
+    return out.size() == 1 ? out.get(0) : new FilterList(all ? FilterList.Operator.MUST_PASS_ALL
+        : FilterList.Operator.MUST_PASS_ONE, out);
   }
 
   /** An HBase result as Basalt's (same cell order: family, qualifier, newest first). */

@@ -246,10 +246,20 @@ final class HBaseTable implements Table {
       List<byte[]> rows = filter == null || scan.isReversed() ? null : filter.onlyRows();
       List<Filters.RowRange> ranges = filter == null || rows != null || scan.isReversed() ? null
           : filter.onlyRanges();
+      List<org.apache.hadoop.hbase.filter.Filter> onServers = new ArrayList<>(2);
       if (rows != null) {
-        hs.setFilter(pointRanges(rows)); // only those rows leave the region servers
+        onServers.add(pointRanges(rows)); // only those rows leave the region servers
       } else if (ranges != null && !ranges.isEmpty()) {
-        hs.setFilter(rowRanges(ranges)); // the region servers seek from range to range
+        onServers.add(rowRanges(ranges)); // the region servers seek from range to range
+      }
+      org.apache.hadoop.hbase.filter.Filter cells =
+          filter == null || filter.spec() == null ? null : HBaseForms.filter(filter.spec());
+      if (cells != null) {
+        onServers.add(cells); // typed comparisons the region servers test on the cell bytes
+      }
+      if (!onServers.isEmpty()) {
+        hs.setFilter(onServers.size() == 1 ? onServers.get(0)
+            : new org.apache.hadoop.hbase.filter.FilterList(onServers));
       }
       if (filter == null && scan.limit() != Long.MAX_VALUE) {
         hs.setLimit((int) Math.min(Integer.MAX_VALUE, scan.limit()));

@@ -19,6 +19,7 @@ import io.basaltdb.engine.Table;
 import io.basaltdb.engine.TableDescriptor;
 import io.basaltdb.engine.TableName;
 import io.basaltdb.engine.TableNotFoundException;
+import io.basaltdb.engine.filter.FilterSpec;
 import io.basaltdb.engine.filter.Filters;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -70,6 +71,42 @@ class HBaseStorageTest {
               b("2")))));
       s.admin().deleteTable(TableName.of("cam"));
     }
+  }
+
+  @Test
+  void statedConditionsRunOnTheRegionServers() throws Exception {
+    try (HBaseStorage s = storage()) {
+      s.admin().createTable(TableDescriptor.of("spec", "f"));
+      Table t = s.table(TableName.of("spec"));
+      List<Put> puts = new ArrayList<>();
+      for (long i = -3; i < 4; i++) {
+        puts.add(new Put(b("r" + i)).addColumn(b("f"), b("n"),
+            java.nio.ByteBuffer.allocate(8).putLong(i).array()));
+      }
+      puts.add(new Put(b("r-none")).addColumn(b("f"), b("other"), b("x")));
+      t.put(puts);
+      // a filter that passes everything, stating n < 1 as signed longs: what comes back is
+      // what the region servers let through (a real filter's spec is never stricter than it)
+      FilterSpec lessThanOne = new FilterSpec.ColumnValue(b("f"), b("n"), CompareOperator.LESS,
+          java.nio.ByteBuffer.allocate(8).putLong(1).array(), FilterSpec.Order.SIGNED_LONG);
+      assertEquals(List.of("r-1", "r-2", "r-3", "r0"), rowsOf(t, new Scan().setFilter(
+          Filters.described(new io.basaltdb.engine.filter.Filter() {}, lessThanOne))));
+      FilterSpec either = new FilterSpec.AnyOf(List.of(lessThanOne, new FilterSpec.ColumnValue(
+          b("f"), b("other"), CompareOperator.EQUAL, b("x"), FilterSpec.Order.EQUALITY)));
+      assertEquals(List.of("r-1", "r-2", "r-3", "r-none", "r0"), rowsOf(t, new Scan().setFilter(
+          Filters.described(new io.basaltdb.engine.filter.Filter() {}, either))));
+      s.admin().deleteTable(TableName.of("spec"));
+    }
+  }
+
+  private static List<String> rowsOf(Table t, Scan scan) {
+    List<String> rows = new ArrayList<>();
+    try (ResultScanner rs = t.getScanner(scan)) {
+      for (Result r : rs) {
+        rows.add(new String(r.row(), StandardCharsets.UTF_8));
+      }
+    }
+    return rows;
   }
 
   @Test

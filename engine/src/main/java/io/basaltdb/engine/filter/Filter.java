@@ -73,4 +73,9 @@ public interface Filter {
   default List<Filters.RowRange> onlyRanges() {
     return null;
   }
+
+  /** This filter's condition on cells as data, exact or weaker ({@link FilterSpec}), or null. */
+  default FilterSpec spec() {
+    return null;
+  }
 }

@@ -141,6 +141,28 @@ public final class FilterList implements Filter {
     return null;
   }
 
+  /**
+   * AND: the specs of the members that have one (each is necessary); OR: the members' specs
+   * when every member has one, else none.
+   */
+  @Override
+  public FilterSpec spec() {
+    List<FilterSpec> specs = new java.util.ArrayList<>();
+    for (Filter f : filters) {
+      FilterSpec s = f.spec();
+      if (s != null) {
+        specs.add(s);
+      } else if (op != Operator.MUST_PASS_ALL) {
+        return null;
+      }
+    }
+    if (specs.isEmpty()) {
+      return null;
+    }
+    return op == Operator.MUST_PASS_ALL ? new FilterSpec.AllOf(List.copyOf(specs))
+        : new FilterSpec.AnyOf(List.copyOf(specs));
+  }
+
   @Override
   public List<Filters.RowRange> onlyRanges() {
     if (op == Operator.MUST_PASS_ALL) {

@@ -19,6 +19,69 @@ import java.util.TreeSet;
 public final class Filters {
   private Filters() {}
 
+  /**
+   * {@code filter} stating {@code spec} ({@link Filter#spec()}): every call goes to
+   * {@code filter}; {@code spec} must be exact or weaker than it.
+   */
+  public static Filter described(Filter filter, FilterSpec spec) {
+    return new Filter() {
+      @Override
+      public void reset() {
+        filter.reset();
+      }
+
+      @Override
+      public boolean filterRowKey(byte[] row) {
+        return filter.filterRowKey(row);
+      }
+
+      @Override
+      public byte[] nextRowHint(byte[] row) {
+        return filter.nextRowHint(row);
+      }
+
+      @Override
+      public boolean filterCell(Cell c) {
+        return filter.filterCell(c);
+      }
+
+      @Override
+      public Cell transformCell(Cell c) {
+        return filter.transformCell(c);
+      }
+
+      @Override
+      public boolean filterRow(List<Cell> cells) {
+        return filter.filterRow(cells);
+      }
+
+      @Override
+      public void rowReturned() {
+        filter.rowReturned();
+      }
+
+      @Override
+      public boolean filterAllRemaining() {
+        return filter.filterAllRemaining();
+      }
+
+      @Override
+      public List<byte[]> onlyRows() {
+        return filter.onlyRows();
+      }
+
+      @Override
+      public List<RowRange> onlyRanges() {
+        return filter.onlyRanges();
+      }
+
+      @Override
+      public FilterSpec spec() {
+        return spec;
+      }
+    };
+  }
+
   /** A row range {@code [start, stop)} (empty = unbounded). */
   public record RowRange(byte[] start, byte[] stop) {
     public RowRange {

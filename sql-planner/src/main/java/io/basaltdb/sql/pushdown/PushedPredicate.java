@@ -51,7 +51,9 @@ public sealed interface PushedPredicate {
       if (v == null) {
         return NOTHING; // a comparison with NULL holds for no row
       }
-      return columnFilter(def, column, op, typed(c.type(), v));
+      Filter f = columnFilter(def, column, op, typed(c.type(), v));
+      io.basaltdb.engine.filter.FilterSpec spec = CellConditions.compare(def, column, op, v);
+      return spec == null ? f : Filters.described(f, spec);
     }
 
     @Override
@@ -163,8 +165,11 @@ public sealed interface PushedPredicate {
           return slot >= 0 && CellArray.get(stored, slot) == null ? 0 : 1;
         }
       };
-      return Filters.singleColumnValue(bytes(c.family()), qualifier(def, c),
+      Filter f = Filters.singleColumnValue(bytes(c.family()), qualifier(def, c),
           isNull ? CompareOperator.EQUAL : CompareOperator.NOT_EQUAL, nullIsEqual, !isNull);
+      io.basaltdb.engine.filter.FilterSpec spec = isNull ? null
+          : CellConditions.present(def, column);
+      return spec == null ? f : Filters.described(f, spec);
     }
 
     @Override
