@@ -34,6 +34,7 @@ public final class TpchBench {
     Path csv = null;
     int threads = Runtime.getRuntime().availableProcessors();
     int timeout = 0;
+    String url = null;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--sf" -> sf = Double.parseDouble(args[++i]);
@@ -51,9 +52,11 @@ public final class TpchBench {
         case "--csv" -> csv = Path.of(args[++i]);
         case "--threads" -> threads = Integer.parseInt(args[++i]);
         case "--h2-timeout" -> timeout = Integer.parseInt(args[++i]);
+        case "--url" -> url = args[++i];
         default -> {
           System.err.println("usage: basalt tpch [--sf 0.1] [--queries 1,3,6] [--compare-h2] "
-              + "[--dir bench-data] [--csv out.csv] [--threads n] [--h2-timeout seconds]");
+              + "[--dir bench-data] [--csv out.csv] [--threads n] [--h2-timeout seconds]"
+              + " [--url jdbc:basalt:hbase:...]");
           System.exit(args[i].equals("--help") ? 0 : 2);
         }
       }
@@ -68,8 +71,9 @@ public final class TpchBench {
     Class.forName("io.basaltdb.jdbc.BasaltDriver");
     // a statement may hold two thirds of the heap (the default, a quarter, is too little for
     // the sorts of Q21's merge joins at scale factor 1 with -Xmx6g)
-    String basaltUrl = "jdbc:basalt:" + base.resolve("basalt") + ";durability=ASYNC"
-        + ";queryMemory=" + Runtime.getRuntime().maxMemory() / 3 * 2;
+    // --url: the tables go to that storage (an HBase cluster), which must not have them yet
+    String basaltUrl = (url != null ? url : "jdbc:basalt:" + base.resolve("basalt"))
+        + ";durability=ASYNC;queryMemory=" + Runtime.getRuntime().maxMemory() / 3 * 2;
     String h2Url = "jdbc:h2:file:" + base.resolve("h2/db") + ";OPTIMIZE_REUSE_RESULTS=FALSE";
     try (Connection basalt = DriverManager.getConnection(basaltUrl);
         Connection ref = h2 ? DriverManager.getConnection(h2Url) : null) {
