@@ -46,6 +46,15 @@ public interface Storage extends AutoCloseable {
    */
   <T> T extension(Class<T> type, Supplier<? extends T> create);
 
+  /**
+   * Whether other processes may change this storage's tables at the same time (an HBase
+   * cluster): state derived from them, such as the SQL catalog's version, is then kept in the
+   * storage, not only in this process.
+   */
+  default boolean sharedByProcesses() {
+    return false;
+  }
+
   /** Whether {@link #mutateAtomically} and {@link #mutateAfterRead} are available. */
   boolean atomicAcrossRows();
 

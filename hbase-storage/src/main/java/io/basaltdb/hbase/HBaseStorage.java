@@ -101,6 +101,12 @@ public final class HBaseStorage implements Storage {
     return type.cast(extensions.computeIfAbsent(type, k -> create.get()));
   }
 
+  /** True: any client of the cluster may change its tables. */
+  @Override
+  public boolean sharedByProcesses() {
+    return true;
+  }
+
   @Override
   public boolean atomicAcrossRows() {
     return false;

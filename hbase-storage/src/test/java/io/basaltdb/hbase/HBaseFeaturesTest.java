@@ -97,6 +97,36 @@ class HBaseFeaturesTest {
     }
   }
 
+  /**
+   * Two storages on one cluster stand for two processes: DDL by one reaches the other's plans
+   * and metadata within the shared catalog version's read interval.
+   */
+  @Test
+  void ddlOfAnotherProcessIsSeen() throws Exception {
+    String urlA = SharedCluster.url("");
+    String urlB = urlA.replace("127.0.0.1", "localhost"); // another location: its own storage
+    try (Connection a = DriverManager.getConnection(urlA);
+        Connection b = DriverManager.getConnection(urlB)) {
+      exec(a, "CREATE TABLE xp (id INTEGER PRIMARY KEY, v VARCHAR)");
+      exec(a, "UPSERT INTO xp VALUES (1, 'one')");
+      assertEquals(List.of("1|one"), rows(b, "SELECT * FROM xp"));
+      assertEquals(List.of("1|one"), rows(b, "SELECT * FROM xp")); // now a cached plan in b
+      exec(a, "DROP TABLE xp");
+      exec(a, "CREATE TABLE xp (id INTEGER PRIMARY KEY, w INTEGER, v VARCHAR)");
+      exec(a, "UPSERT INTO xp VALUES (2, 7, 'two')");
+      Thread.sleep(1_100); // the shared version's read interval
+      assertEquals(List.of("2|7|two"), rows(b, "SELECT * FROM xp"));
+      List<String> columns = new ArrayList<>();
+      try (ResultSet rs = b.getMetaData().getColumns(null, null, "XP", "%")) {
+        while (rs.next()) {
+          columns.add(rs.getString("COLUMN_NAME"));
+        }
+      }
+      assertEquals(List.of("ID", "W", "V"), columns);
+      exec(a, "DROP TABLE xp");
+    }
+  }
+
   @Test
   void sequencesCountFromTheirStart() throws Exception {
     try (Connection c = DriverManager.getConnection(SharedCluster.url(""))) {

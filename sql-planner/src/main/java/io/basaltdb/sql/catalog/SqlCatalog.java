@@ -31,16 +31,36 @@ public final class SqlCatalog {
 
   private final Table table;
 
+  /** Set once a storage's catalog table is known to exist (checked once per open storage). */
+  private static final class Ready {
+    volatile boolean done;
+  }
+
   public SqlCatalog(Storage db) {
-    synchronized (db.admin()) {
-      if (!db.admin().listNamespaces().contains(SYSTEM_NAMESPACE)) {
-        db.admin().createNamespace(SYSTEM_NAMESPACE);
-      }
-      if (!db.admin().tableExists(CATALOG_TABLE)) {
-        db.admin().createTable(TableDescriptor.of(CATALOG_TABLE.toString(), "d"));
+    Ready ready = db.extension(Ready.class, Ready::new);
+    if (!ready.done) {
+      synchronized (db.admin()) {
+        if (!db.admin().listNamespaces().contains(SYSTEM_NAMESPACE)) {
+          db.admin().createNamespace(SYSTEM_NAMESPACE);
+        }
+        if (!db.admin().tableExists(CATALOG_TABLE)) {
+          createRacing(db, TableDescriptor.of(CATALOG_TABLE.toString(), "d"));
+        }
+        ready.done = true;
       }
     }
     table = db.table(CATALOG_TABLE);
+  }
+
+  /** Creates a system table another process may be creating too (a shared storage). */
+  static void createRacing(Storage db, TableDescriptor d) {
+    try {
+      db.admin().createTable(d);
+    } catch (io.basaltdb.engine.InvalidArgumentException e) {
+      if (!db.admin().tableExists(d.name())) {
+        throw e; // not "already exists"
+      }
+    }
   }
 
   private static byte[] key(TableName t) {
