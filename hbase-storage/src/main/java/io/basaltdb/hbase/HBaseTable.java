@@ -3,6 +3,7 @@ package io.basaltdb.hbase;
 import io.basaltdb.engine.Append;
 import io.basaltdb.engine.Cell;
 import io.basaltdb.engine.CheckAndMutate;
+import io.basaltdb.engine.CounterOverflowException;
 import io.basaltdb.engine.Delete;
 import io.basaltdb.engine.Get;
 import io.basaltdb.engine.Increment;
@@ -23,6 +24,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.filter.MultiRowRangeFilter;
@@ -153,12 +155,51 @@ final class HBaseTable implements Table {
       throw new InvalidArgumentException("increment of row " + Cell.printable(inc.row())
           + " has no columns");
     }
-    return call("increment", t -> HBaseForms.result(t.increment(HBaseForms.increment(inc))));
+    Result r = call("increment", t -> HBaseForms.result(t.increment(HBaseForms.increment(inc))));
+    refuseOverflow(inc, r);
+    return r;
+  }
+
+  /**
+   * An increment that overflowed is refused as the engine refuses it (22003 in SQL): HBase adds
+   * without a check and has applied it, so the same amounts are taken back (increments by
+   * others meanwhile commute with both); the wrapped value is visible until then.
+   */
+  private void refuseOverflow(Increment inc, Result r) {
+    Increment undo = null;
+    String overflow = null;
+    for (Map.Entry<Increment.Column, Long> e : inc.amounts().entrySet()) {
+      Cell c = r.getLatestCell(e.getKey().family(), e.getKey().qualifier());
+      if (c != null && c.value().length == Long.BYTES
+          && wrapped(Increment.toLong(c.value()), e.getValue())) {
+        undo = undo == null ? new Increment(inc.row()) : undo;
+        undo.addColumn(e.getKey().family(), e.getKey().qualifier(), -e.getValue());
+        overflow = Cell.printable(inc.row()) + "/" + HBaseForms.utf8(e.getKey().family()) + ":"
+            + Cell.printable(e.getKey().qualifier()) + " + " + e.getValue();
+      }
+    }
+    if (undo != null) {
+      Increment back = undo;
+      call("undo increment", t -> t.increment(HBaseForms.increment(back)));
+      throw new CounterOverflowException("cannot increment " + overflow
+          + ": out of a long's range");
+    }
+  }
+
+  /**
+   * Whether adding {@code amount} wrapped around to give {@code result}: HBase adds without a
+   * check, but a sum that stayed in range is at least MIN + amount (amount > 0) or at most
+   * MAX + amount (amount < 0), and a wrapped one is not.
+   */
+  static boolean wrapped(long result, long amount) {
+    return amount > 0 ? result < Long.MIN_VALUE + amount
+        : amount < 0 && result > Long.MAX_VALUE + amount;
   }
 
   @Override
   public long incrementColumnValue(byte[] row, byte[] family, byte[] qualifier, long amount) {
-    return call("increment", t -> t.incrementColumnValue(row, family, qualifier, amount));
+    Result r = increment(new Increment(row).addColumn(family, qualifier, amount));
+    return Increment.toLong(r.getValue(family, qualifier));
   }
 
   @Override
@@ -172,8 +213,11 @@ final class HBaseTable implements Table {
 
   @Override
   public boolean checkAndMutate(CheckAndMutate cam) {
-    return call("check-and-mutate",
-        t -> t.checkAndMutate(HBaseForms.checkAndMutate(cam)).isSuccess());
+    var done = call("check-and-mutate", t -> t.checkAndMutate(HBaseForms.checkAndMutate(cam)));
+    if (done.isSuccess() && cam.action() instanceof Increment inc) {
+      refuseOverflow(inc, HBaseForms.result(done.getResult()));
+    }
+    return done.isSuccess();
   }
 
   @Override

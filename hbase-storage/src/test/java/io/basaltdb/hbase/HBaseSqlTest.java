@@ -57,6 +57,24 @@ class HBaseSqlTest {
   }
 
   @Test
+  void aCounterThatWouldOverflowIsRefusedAndKept() throws Exception {
+    try (Connection c = DriverManager.getConnection(SharedCluster.url(""));
+        Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE big (id INTEGER PRIMARY KEY, n BIGINT)");
+      st.executeUpdate("UPSERT INTO big VALUES (1, " + (Long.MAX_VALUE - 1) + "), (2, "
+          + (Long.MIN_VALUE + 1) + ")");
+      assertEquals(1, st.executeUpdate("UPDATE big SET n = n + 1 WHERE id = 1"));
+      assertEquals("22003", assertThrows(SQLException.class,
+          () -> st.executeUpdate("UPDATE big SET n = n + 1 WHERE id = 1")).getSQLState());
+      assertEquals("22003", assertThrows(SQLException.class,
+          () -> st.executeUpdate("UPDATE big SET n = n - 5 WHERE id = 2")).getSQLState());
+      assertEquals(List.of(Long.MAX_VALUE + "", (Long.MIN_VALUE + 1) + ""),
+          rows(c, "SELECT n FROM big ORDER BY id"), "the refused increments were taken back");
+      st.execute("DROP TABLE big");
+    }
+  }
+
+  @Test
   void indexesAreRefusedClearly() throws Exception {
     try (Connection c = DriverManager.getConnection(SharedCluster.url(""));
         Statement st = c.createStatement()) {
