@@ -5,8 +5,7 @@ import io.basaltdb.sql.catalog.CellNames;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.exec.ConnectionSettings;
-import io.basaltdb.sql.exec.ScanExecutor;
-import io.basaltdb.sql.exec.WriteExecutor;
+import io.basaltdb.sql.exec.TableRuns;
 import io.basaltdb.sql.pushdown.ScanSpec;
 import io.basaltdb.sql.pushdown.WriteSpec;
 import io.basaltdb.sql.rel.BasaltScan;
@@ -29,21 +28,22 @@ import org.apache.calcite.schema.impl.AbstractTable;
  */
 public final class BasaltSqlTable extends AbstractTable implements TranslatableTable,
     org.apache.calcite.schema.ModifiableTable, org.apache.calcite.schema.TemporalTable {
-  /** The marker cell's qualifier (Phoenix calls it the empty key value). */
-  public static final byte[] MARKER = {'_', '0'};
-  /**
-   * The marker cell's value, one byte as Phoenix's: HBase's check-and-mutate takes an empty
-   * value for a missing one, so INSERT's "not exists" needs it non-empty. Rows written before
-   * carry an empty marker; a marker of any value means the row exists.
-   */
-  public static final byte[] MARKER_VALUE = {'x'};
-
   private final Storage db;
   private final SqlTableDef def;
 
   BasaltSqlTable(Storage db, SqlTableDef def) {
     this.db = db;
     this.def = def;
+  }
+
+  /** The storage the table is in. */
+  public Storage storage() {
+    return db;
+  }
+
+  /** What plans of this table call at run time (scans, lookup joins, writes). */
+  public TableRuns runs() {
+    return new TableRuns(db, def);
   }
 
   public SqlTableDef definition() {
@@ -115,12 +115,6 @@ public final class BasaltSqlTable extends AbstractTable implements TranslatableT
         op, updateColumns, sourceExpressions, flattened, this, null);
   }
 
-  /** Writes the rows of one execution (called by the generated code): the update count. */
-  public Enumerable<Long> modify(DataContext root, WriteSpec spec, Enumerable<?> rows) {
-    return org.apache.calcite.linq4j.Linq4j.singletonEnumerable(
-        new WriteExecutor(db, def, spec, root).run(rows));
-  }
-
   @Override
   public <T> org.apache.calcite.linq4j.Queryable<T> asQueryable(
       org.apache.calcite.linq4j.QueryProvider provider, org.apache.calcite.schema.SchemaPlus schema,
@@ -130,10 +124,9 @@ public final class BasaltSqlTable extends AbstractTable implements TranslatableT
       @Override
       @SuppressWarnings("unchecked")
       public Enumerator<T> enumerator() {
-        return (Enumerator<T>) new ScanExecutor(db, def, ScanSpec.all(def), null,
-            ConnectionSettings.of(provider instanceof org.apache.calcite.jdbc.CalciteConnection c
-                ? c.getProperties() : new java.util.Properties()).readTimestamp())
-            .enumerable().enumerator();
+        return (Enumerator<T>) (Enumerator<?>) runs().all(ConnectionSettings.of(
+            provider instanceof org.apache.calcite.jdbc.CalciteConnection c
+                ? c.getProperties() : new java.util.Properties()).readTimestamp()).enumerator();
       }
     };
   }
@@ -174,23 +167,6 @@ public final class BasaltSqlTable extends AbstractTable implements TranslatableT
   @Override
   public String getSysEndFieldName() {
     return "SYS_END";
-  }
-
-  /** Runs a planned scan for one execution (called by the generated code). */
-  public Enumerable<Object[]> query(DataContext root, ScanSpec spec) {
-    return new ScanExecutor(db, def, spec, root,
-        ConnectionSettings.of(root).readTimestamp()).enumerable();
-  }
-
-  /** Runs a lookup join with this table on the right (called by the generated code). */
-  public Enumerable<Object[]> lookupJoin(Enumerable<Object[]> left, DataContext root,
-      ScanSpec spec, io.basaltdb.sql.exec.LookupJoins.Plan plan) {
-    return io.basaltdb.sql.exec.LookupJoins.join(left, root, db, def, spec, plan);
-  }
-
-  /** {@link #query} for one-column rows: the values themselves. */
-  public Enumerable<Object> queryScalar(DataContext root, ScanSpec spec) {
-    return query(root, spec).select(row -> row[0]);
   }
 
   /** Row count estimated from the regions' cell counts, for the cost model. */

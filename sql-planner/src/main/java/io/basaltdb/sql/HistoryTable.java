@@ -79,7 +79,7 @@ public final class HistoryTable extends AbstractTable implements ScannableTable 
       for (Result r : s) {
         Object[] key = codec.decode(r.row());
         for (Cell cell : r.cells()) {
-          if (Arrays.equals(cell.qualifier(), BasaltSqlTable.MARKER)) {
+          if (Arrays.equals(cell.qualifier(), CellNames.MARKER)) {
             continue;
           }
           String family = new String(cell.family(), StandardCharsets.UTF_8);

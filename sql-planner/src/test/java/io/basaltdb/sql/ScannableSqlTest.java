@@ -48,7 +48,7 @@ class ScannableSqlTest {
     Table t = db.table("T");
     RowKeyCodec codec = def.keyCodec();
     for (long id = -5; id < 100; id++) {
-      Put p = new Put(codec.encode(id)).addColumn(b("F"), BasaltSqlTable.MARKER, new byte[0])
+      Put p = new Put(codec.encode(id)).addColumn(b("F"), io.basaltdb.sql.catalog.CellNames.MARKER, new byte[0])
           .addColumn(b("F"), b("NAME"), ColumnType.VARCHAR.toCell("item " + id));
       if (id % 10 != 0) {
         p.addColumn(b("F"), b("PRICE"), ColumnType.DECIMAL.toCell(BigDecimal.valueOf(id * 25, 2)));

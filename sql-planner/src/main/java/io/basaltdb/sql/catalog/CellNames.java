@@ -11,6 +11,18 @@ import java.util.List;
  * Immutable.
  */
 public final class CellNames {
+  /**
+   * The qualifier of the marker cell every row writes in its table's first family, so a row of
+   * NULLs exists (Phoenix calls it the empty key value).
+   */
+  public static final byte[] MARKER = {'_', '0'};
+  /**
+   * The marker cell's value, one byte as Phoenix's: HBase's check-and-mutate takes an empty
+   * value for a missing one, so INSERT's "not exists" needs it non-empty. Rows written before
+   * carry an empty marker; a marker of any value means the row exists.
+   */
+  public static final byte[] MARKER_VALUE = {'x'};
+
   private static final byte[] PACKED =
       SqlTableDef.PACKED_QUALIFIER.getBytes(StandardCharsets.UTF_8);
 

@@ -113,7 +113,7 @@ final class IndexKeys implements AutoCloseable {
       io.basaltdb.engine.Cell cell = entry.getLatestCell(IndexLayout.FAMILY,
           IndexLayout.QUALIFIER);
       Result row = layout.baseRow(entry.row(), cell.value(), cell.timestamp(), names,
-          io.basaltdb.sql.BasaltSqlTable.MARKER);
+          io.basaltdb.sql.catalog.CellNames.MARKER);
       if (filter == null) {
         return row;
       }

@@ -449,7 +449,7 @@ public final class ScanExecutor {
       if (asOf >= 0) {
         read.setTimeRange(0, asOf == Long.MAX_VALUE ? asOf : asOf + 1);
       }
-      read.addColumn(names.markerFamily(), io.basaltdb.sql.BasaltSqlTable.MARKER);
+      read.addColumn(names.markerFamily(), io.basaltdb.sql.catalog.CellNames.MARKER);
       for (int i : readColumns) {
         if (names.family(i) != null) {
           read.addColumn(names.family(i), names.qualifier(i));

@@ -309,8 +309,8 @@ public final class WriteExecutor {
    */
   private Put put(byte[] key, Object[] row) {
     Put put = new Put(key);
-    addCell(put, markerFamily, io.basaltdb.sql.BasaltSqlTable.MARKER,
-        io.basaltdb.sql.BasaltSqlTable.MARKER_VALUE);
+    addCell(put, markerFamily, CellNames.MARKER,
+        CellNames.MARKER_VALUE);
     for (CellNames.PackedFamily f : names.packedFamilies()) {
       byte[][] values = new byte[f.columns().length][];
       for (int slot = 0; slot < values.length; slot++) {
@@ -342,7 +342,7 @@ public final class WriteExecutor {
 
   private Runnable insert(byte[] key, Object[] row) {
     CheckAndMutate cam = CheckAndMutate.newBuilder(key)
-        .ifNotExists(markerFamily, io.basaltdb.sql.BasaltSqlTable.MARKER).build(put(key, row));
+        .ifNotExists(markerFamily, CellNames.MARKER).build(put(key, row));
     return () -> {
       if (!table.checkAndMutate(cam)) {
         throw duplicate(key);

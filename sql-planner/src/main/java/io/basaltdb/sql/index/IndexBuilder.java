@@ -4,7 +4,6 @@ import io.basaltdb.engine.Storage;
 import io.basaltdb.engine.Result;
 import io.basaltdb.engine.ResultScanner;
 import io.basaltdb.engine.Scan;
-import io.basaltdb.sql.BasaltSqlTable;
 import io.basaltdb.sql.catalog.CellNames;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import java.util.List;
@@ -30,7 +29,7 @@ public final class IndexBuilder {
     CellNames names = CellNames.of(def);
     long rows = 0;
     long lastReport = System.nanoTime();
-    Scan scan = new Scan().addColumn(names.markerFamily(), BasaltSqlTable.MARKER);
+    Scan scan = new Scan().addColumn(names.markerFamily(), CellNames.MARKER);
     try (ResultScanner s = db.table(def.table()).getScanner(scan)) {
       for (Result r : s) {
         writer.writeEntries(r.row());

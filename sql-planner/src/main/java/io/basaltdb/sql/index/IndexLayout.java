@@ -223,7 +223,7 @@ public final class IndexLayout {
     Object[] indexed = codec.decodePrefix(entryKey, columns.length);
     List<io.basaltdb.engine.Cell> cells = new ArrayList<>();
     cells.add(io.basaltdb.engine.Cell.put(key, names.markerFamily(), marker, timestamp,
-        io.basaltdb.sql.BasaltSqlTable.MARKER_VALUE));
+        io.basaltdb.sql.catalog.CellNames.MARKER_VALUE));
     for (int i = 0; i < columns.length; i++) {
       if (columns[i] < 0) {
         continue; // an expression's value is no column's

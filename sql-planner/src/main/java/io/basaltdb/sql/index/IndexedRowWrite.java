@@ -8,7 +8,6 @@ import io.basaltdb.engine.Result;
 import io.basaltdb.engine.Row;
 import io.basaltdb.engine.RowChange;
 import io.basaltdb.engine.Table;
-import io.basaltdb.sql.BasaltSqlTable;
 import io.basaltdb.sql.catalog.CellNames;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
@@ -125,7 +124,7 @@ public final class IndexedRowWrite {
 
   /** Every column's value of the row (internal form), or null when the row does not exist. */
   public Object[] values(byte[] key, Result current) {
-    if (current.getValue(names.markerFamily(), BasaltSqlTable.MARKER) == null) {
+    if (current.getValue(names.markerFamily(), CellNames.MARKER) == null) {
       return null;
     }
     List<SqlColumn> cols = def.columns();

@@ -1,5 +1,6 @@
 package io.basaltdb.sql.rel;
 
+import io.basaltdb.sql.exec.TableRuns;
 import io.basaltdb.sql.BasaltSqlTable;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.exec.LookupJoins;
@@ -133,7 +134,7 @@ public final class BasaltLookupJoin extends SingleRel implements EnumerableRel {
     boolean scalar = getRowType().getFieldCount() == 1;
     PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
         scalar ? JavaRowFormat.SCALAR : JavaRowFormat.ARRAY, false);
-    Expression table = implementor.stash(right.basaltTable(), BasaltSqlTable.class);
+    Expression table = implementor.stash(right.basaltTable().runs(), TableRuns.class);
     Expression spec = implementor.stash(right.spec(), ScanSpec.class);
     Expression planExpr = implementor.stash(plan, LookupJoins.Plan.class);
     Expression joined = Expressions.call(table, "lookupJoin", asArrays,

@@ -1,5 +1,6 @@
 package io.basaltdb.sql.rel;
 
+import io.basaltdb.sql.exec.TableRuns;
 import io.basaltdb.sql.BasaltSqlTable;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
@@ -215,7 +216,7 @@ public final class BasaltTableModify extends TableModify implements EnumerableRe
     if (child.physType.getFormat() != JavaRowFormat.ARRAY) {
       rows = builder.append("arrays", child.physType.convertTo(rows, JavaRowFormat.ARRAY));
     }
-    Expression table = implementor.stash(basaltTable, BasaltSqlTable.class);
+    Expression table = implementor.stash(basaltTable.runs(), TableRuns.class);
     Expression s = implementor.stash(spec.withCounterKey(counterKey(getInput())),
         WriteSpec.class);
     BatchWrite batch = BatchWrite.of(this, basaltTable);
@@ -223,7 +224,7 @@ public final class BasaltTableModify extends TableModify implements EnumerableRe
       implementor.stash(batch, BatchWrite.class); // found with the plan by batch executions
     }
     java.lang.reflect.Method modify = org.apache.calcite.linq4j.tree.Types.lookupMethod(
-        BasaltSqlTable.class, "modify", org.apache.calcite.DataContext.class, WriteSpec.class,
+        TableRuns.class, "modify", org.apache.calcite.DataContext.class, WriteSpec.class,
         org.apache.calcite.linq4j.Enumerable.class);
     builder.add(Expressions.return_(null, Expressions.call(table, modify,
         implementor.getRootExpression(), s,

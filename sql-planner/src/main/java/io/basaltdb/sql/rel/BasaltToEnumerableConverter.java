@@ -1,5 +1,6 @@
 package io.basaltdb.sql.rel;
 
+import io.basaltdb.sql.exec.TableRuns;
 import io.basaltdb.sql.BasaltSqlTable;
 import io.basaltdb.sql.pushdown.ScanSpec;
 import java.util.List;
@@ -48,7 +49,7 @@ public final class BasaltToEnumerableConverter extends ConverterImpl implements 
     boolean scalar = getRowType().getFieldCount() == 1;
     PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
         scalar ? JavaRowFormat.SCALAR : JavaRowFormat.ARRAY, false);
-    Expression table = implementor.stash(scan.basaltTable(), BasaltSqlTable.class);
+    Expression table = implementor.stash(scan.basaltTable().runs(), TableRuns.class);
     Expression spec = implementor.stash(scan.spec(), ScanSpec.class);
     BlockBuilder b = new BlockBuilder();
     b.add(Expressions.return_(null, Expressions.call(table, scalar ? "queryScalar" : "query",

@@ -1,5 +1,6 @@
 package io.basaltdb.sql.rel;
 
+import io.basaltdb.sql.exec.TableRuns;
 import io.basaltdb.sql.BasaltSqlTable;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.pushdown.Operand;
@@ -36,11 +37,11 @@ import org.apache.calcite.sql.type.SqlTypeUtil;
  * row by row as before. Immutable.
  */
 public final class BatchWrite {
-  private final BasaltSqlTable table;
+  private final TableRuns table;
   private final WriteSpec spec;
   private final List<Operand> values;
 
-  private BatchWrite(BasaltSqlTable table, WriteSpec spec, List<Operand> values) {
+  private BatchWrite(TableRuns table, WriteSpec spec, List<Operand> values) {
     this.table = table;
     this.spec = spec;
     this.values = List.copyOf(values);
@@ -67,7 +68,7 @@ public final class BatchWrite {
       }
       values.add(o);
     }
-    return new BatchWrite(table, spec, values);
+    return new BatchWrite(table.runs(), spec, values);
   }
 
   /**
@@ -75,7 +76,7 @@ public final class BatchWrite {
    * column, the operand its value comes from.
    */
   public static BatchWrite of(BasaltSqlTable table, WriteSpec spec, List<Operand> values) {
-    return new BatchWrite(table, spec, values);
+    return new BatchWrite(table.runs(), spec, values);
   }
 
   /** The expressions of a one-row input computed from no input fields, or null. */

@@ -1,5 +1,6 @@
 package io.basaltdb.sql.rel;
 
+import io.basaltdb.sql.exec.TableRuns;
 import io.basaltdb.sql.BasaltSqlTable;
 import io.basaltdb.sql.pushdown.ScanSpec;
 import java.lang.reflect.Type;
@@ -54,7 +55,8 @@ public final class DirectExecution implements Bindable<Object>, Typed {
   }
 
   /** The direct execution of a scan of {@code table} (one column: its values themselves). */
-  public static DirectExecution scan(BasaltSqlTable table, ScanSpec spec, boolean oneColumn) {
+  public static DirectExecution scan(BasaltSqlTable basalt, ScanSpec spec, boolean oneColumn) {
+    TableRuns table = basalt.runs();
     return oneColumn
         ? new DirectExecution(Object.class, ctx -> table.queryScalar(ctx, spec), null)
         : new DirectExecution(Object[].class, ctx -> table.query(ctx, spec), null);

@@ -1,0 +1,53 @@
+package io.basaltdb.sql.exec;
+
+import io.basaltdb.engine.Storage;
+import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.pushdown.ScanSpec;
+import io.basaltdb.sql.pushdown.WriteSpec;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.linq4j.Enumerable;
+
+/**
+ * What a planned statement calls at run time on one table (the code the Basalt rel nodes
+ * generate, and their direct executions): its scans, lookup joins and writes, run by the
+ * executors against the storage. Holds only the storage and the table definition the plan was
+ * made for, so plans (rel nodes) point to the executors, and the executors to the storage
+ * seam, never back. Immutable; shared by the executions of a cached plan.
+ */
+public final class TableRuns {
+  private final Storage db;
+  private final SqlTableDef def;
+
+  public TableRuns(Storage db, SqlTableDef def) {
+    this.db = db;
+    this.def = def;
+  }
+
+  /** Runs a planned scan for one execution. */
+  public Enumerable<Object[]> query(DataContext root, ScanSpec spec) {
+    return new ScanExecutor(db, def, spec, root, ConnectionSettings.of(root).readTimestamp())
+        .enumerable();
+  }
+
+  /** {@link #query} for one-column rows: the values themselves. */
+  public Enumerable<Object> queryScalar(DataContext root, ScanSpec spec) {
+    return query(root, spec).select(row -> row[0]);
+  }
+
+  /** Runs a lookup join with this table on the right. */
+  public Enumerable<Object[]> lookupJoin(Enumerable<Object[]> left, DataContext root,
+      ScanSpec spec, LookupJoins.Plan plan) {
+    return LookupJoins.join(left, root, db, def, spec, plan);
+  }
+
+  /** Writes the rows of one execution: the update count. */
+  public Enumerable<Long> modify(DataContext root, WriteSpec spec, Enumerable<?> rows) {
+    return org.apache.calcite.linq4j.Linq4j.singletonEnumerable(
+        new WriteExecutor(db, def, spec, root).run(rows));
+  }
+
+  /** Every row of the table as of {@code readTimestamp} (or the newest: -1), outside a plan. */
+  public Enumerable<Object[]> all(long readTimestamp) {
+    return new ScanExecutor(db, def, ScanSpec.all(def), null, readTimestamp).enumerable();
+  }
+}
