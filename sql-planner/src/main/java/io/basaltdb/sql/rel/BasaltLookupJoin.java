@@ -1,7 +1,6 @@
 package io.basaltdb.sql.rel;
 
 import io.basaltdb.sql.exec.TableRuns;
-import io.basaltdb.sql.BasaltSqlTable;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.exec.LookupJoins;
 import io.basaltdb.sql.pushdown.ScanSpec;
