@@ -4,7 +4,6 @@ import io.basaltdb.engine.catalog.CatalogFile;
 import io.basaltdb.engine.region.Region;
 import io.basaltdb.engine.util.FileTrees;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.SortedSet;
 import java.util.TreeSet;
@@ -80,7 +79,7 @@ final class LocalAdmin implements Admin {
     if (c.table(name) != null) {
       throw new InvalidArgumentException("table " + name + " already exists");
     }
-    checkSplitKeys(splitKeys);
+    Splits.check(splitKeys);
     long next = c.nextRegionId();
     List<CatalogFile.RegionEntry> entries = new ArrayList<>();
     byte[] start = new byte[0];
@@ -113,21 +112,6 @@ final class LocalAdmin implements Admin {
       regions.add(db.openRegion(desc, re));
     }
     db.tableStates().put(name, new Database.TableState(desc, true, regions));
-  }
-
-  private static void checkSplitKeys(byte[][] keys) {
-    if (keys == null) {
-      throw new InvalidArgumentException("split keys must not be null");
-    }
-    for (int i = 0; i < keys.length; i++) {
-      if (keys[i] == null || keys[i].length == 0) {
-        throw new InvalidArgumentException("split key #" + i + " is null or empty");
-      }
-      if (i > 0 && Arrays.compareUnsigned(keys[i - 1], keys[i]) >= 0) {
-        throw new InvalidArgumentException("split keys must be strictly ascending: #" + (i - 1)
-            + " " + Cell.printable(keys[i - 1]) + " >= #" + i + " " + Cell.printable(keys[i]));
-      }
-    }
   }
 
   @Override

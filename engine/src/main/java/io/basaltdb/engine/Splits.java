@@ -65,4 +65,20 @@ public final class Splits {
     System.arraycopy(raw, raw.length - n, out, width - n, n);
     return out;
   }
+
+  /** Refuses split keys that are null, empty or not strictly ascending (any storage's rule). */
+  public static void check(byte[][] keys) {
+    if (keys == null) {
+      throw new InvalidArgumentException("split keys must not be null");
+    }
+    for (int i = 0; i < keys.length; i++) {
+      if (keys[i] == null || keys[i].length == 0) {
+        throw new InvalidArgumentException("split key #" + i + " is null or empty");
+      }
+      if (i > 0 && Arrays.compareUnsigned(keys[i - 1], keys[i]) >= 0) {
+        throw new InvalidArgumentException("split keys must be strictly ascending: #" + (i - 1)
+            + " " + Cell.printable(keys[i - 1]) + " >= #" + i + " " + Cell.printable(keys[i]));
+      }
+    }
+  }
 }

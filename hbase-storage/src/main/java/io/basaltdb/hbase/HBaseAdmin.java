@@ -106,18 +106,7 @@ final class HBaseAdmin implements Admin {
 
   @Override
   public void createTable(TableDescriptor desc, byte[][] splitKeys) {
-    if (splitKeys == null) {
-      throw new InvalidArgumentException("split keys must not be null");
-    }
-    for (int i = 0; i < splitKeys.length; i++) {
-      if (splitKeys[i] == null || splitKeys[i].length == 0) {
-        throw new InvalidArgumentException("split key #" + i + " is null or empty");
-      }
-      if (i > 0 && Arrays.compareUnsigned(splitKeys[i - 1], splitKeys[i]) >= 0) {
-        throw new InvalidArgumentException("split keys must be strictly ascending: #" + (i - 1)
-            + " and #" + i);
-      }
-    }
+    io.basaltdb.engine.Splits.check(splitKeys);
     org.apache.hadoop.hbase.client.TableDescriptor d = HBaseForms.descriptor(desc);
     call("create", desc.name(), a -> {
       String ns = d.getTableName().getNamespaceAsString();
