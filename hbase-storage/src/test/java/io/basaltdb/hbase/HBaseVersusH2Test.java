@@ -1,5 +1,7 @@
 package io.basaltdb.hbase;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import io.basaltdb.sql.RandomQueries;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -19,7 +21,8 @@ class HBaseVersusH2Test {
     long seed = RandomQueries.seed("HBaseVersusH2Test");
     try (Connection b = DriverManager.getConnection(SharedCluster.url(""));
         Connection h2 = DriverManager.getConnection("jdbc:h2:mem:hbversus" + seed)) {
-      RandomQueries.run(b, h2, seed, "IMMUTABLE_STORAGE_SCHEME=" + scheme);
+      assertEquals(450, RandomQueries.run(b, h2, seed, "IMMUTABLE_STORAGE_SCHEME=" + scheme),
+          "400 queries and 50 bindings compared");
     }
   }
 }

@@ -34,11 +34,12 @@ public final class RandomQueries {
    * Creates {@code ev} and {@code grp} in {@code b}'s and {@code h2}'s default schemas (with
    * Basalt table options {@code storage}), fills both alike from {@code seed}, and asserts that
    * 400 random queries and 50 parameter bindings give H2's rows; drops the two tables at the
-   * end (a shared storage runs it again).
+   * end (a shared storage runs it again). Returns how many results it compared.
    */
-  public static void run(Connection b, Connection h2, long seed, String storage)
+  public static int run(Connection b, Connection h2, long seed, String storage)
       throws SQLException {
     Random r = new Random(seed);
+    int compared = 0;
     {
       both(b, h2,
           "CREATE TABLE ev (g VARCHAR NOT NULL, k INTEGER NOT NULL, f.v BIGINT, f.s VARCHAR, "
@@ -75,6 +76,7 @@ public final class RandomQueries {
           Collections.sort(actual);
         }
         assertEquals(expected, actual, query.sql + " (seed " + seed + ")");
+        compared++;
       }
       // the same through statement parameters: one plan, many bindings
       String sql = "SELECT g, k, v FROM ev WHERE g = ? AND k >= ? AND k < ? ORDER BY g, k";
@@ -90,11 +92,13 @@ public final class RandomQueries {
             p.setInt(3, hi);
           }
           assertEquals(rows(ph), rows(pb), sql + " " + g + "," + lo + "," + hi + " (seed " + seed + ")");
+          compared++;
         }
       }
       both(b, h2, "DROP TABLE ev", "DROP TABLE ev");
       both(b, h2, "DROP TABLE grp", "DROP TABLE grp");
     }
+    return compared;
   }
 
   private static String group(Random r) {

@@ -1,5 +1,7 @@
 package io.basaltdb.sql;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import io.basaltdb.engine.Database;
 import io.basaltdb.engine.EngineOptions;
 import io.basaltdb.sql.jdbc.BasaltConnections;
@@ -43,7 +45,8 @@ class SqlVersusH2Test {
     try (Database db = Database.openTemporary(EngineOptions.defaults());
         Connection h2 = DriverManager.getConnection("jdbc:h2:mem:versus" + seed);
         Connection b = BasaltConnections.open(db)) {
-      RandomQueries.run(b, h2, seed, storage);
+      assertEquals(450, RandomQueries.run(b, h2, seed, storage),
+          "400 queries and 50 bindings compared");
     }
   }
 }
