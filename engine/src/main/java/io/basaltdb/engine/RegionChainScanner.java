@@ -45,7 +45,7 @@ abstract class RegionChainScanner implements ResultScanner {
         remaining--;
         byte[] key = row.get(0).row();
         returned(key);
-        return new Result(key, row);
+        return Result.owning(key, row); // a scanner's row list is fresh per row
       }
       current.close();
       current = null;

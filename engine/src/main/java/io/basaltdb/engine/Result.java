@@ -21,6 +21,19 @@ public final class Result {
     this.cells = List.copyOf(cells); // one copy, array-backed, read by index
   }
 
+  private Result(List<Cell> cells, byte[] row) {
+    this.row = row;
+    this.cells = java.util.Collections.unmodifiableList(cells);
+  }
+
+  /**
+   * A result over {@code cells} without a copy: for a list the caller made for this result
+   * and never touches again (a region scan's row).
+   */
+  static Result owning(byte[] row, List<Cell> cells) {
+    return new Result(cells, row);
+  }
+
   public byte[] row() {
     return row;
   }

@@ -16,6 +16,8 @@ public final class FilterList implements Filter {
 
   private final Operator op;
   private final List<Filter> filters;
+  /** The same filters, walked by index on every row (no iterator per call). */
+  private final Filter[] members;
   /** Under OR: which filters excluded the current row by its key (they pass nothing of it). */
   private final boolean[] keyExcluded;
 
@@ -29,6 +31,7 @@ public final class FilterList implements Filter {
     }
     this.op = op;
     this.filters = List.copyOf(filters);
+    this.members = this.filters.toArray(new Filter[0]);
     this.keyExcluded = new boolean[this.filters.size()];
   }
 
@@ -38,7 +41,9 @@ public final class FilterList implements Filter {
 
   @Override
   public void reset() {
-    filters.forEach(Filter::reset);
+    for (Filter f : members) {
+      f.reset();
+    }
     java.util.Arrays.fill(keyExcluded, false);
   }
 
@@ -46,8 +51,8 @@ public final class FilterList implements Filter {
   public boolean filterRowKey(byte[] row) {
     boolean anyExcludes = false;
     boolean allExclude = true;
-    for (int i = 0; i < filters.size(); i++) {
-      boolean ex = filters.get(i).filterRowKey(row);
+    for (int i = 0; i < members.length; i++) {
+      boolean ex = members[i].filterRowKey(row);
       keyExcluded[i] = ex;
       anyExcludes |= ex;
       allExclude &= ex;
@@ -58,7 +63,7 @@ public final class FilterList implements Filter {
   @Override
   public byte[] nextRowHint(byte[] row) {
     byte[] best = null;
-    for (Filter f : filters) {
+    for (Filter f : members) {
       if (!f.filterRowKey(row)) {
         if (!all()) {
           return null; // under OR a passing filter means no skip
@@ -83,7 +88,7 @@ public final class FilterList implements Filter {
   @Override
   public boolean filterCell(Cell c) {
     if (all()) {
-      for (Filter f : filters) {
+      for (Filter f : members) {
         if (!f.filterCell(c)) {
           return false;
         }
@@ -91,9 +96,9 @@ public final class FilterList implements Filter {
       return true;
     }
     boolean any = false;
-    for (int i = 0; i < filters.size(); i++) {
+    for (int i = 0; i < members.length; i++) {
       if (!keyExcluded[i]) {
-        any |= filters.get(i).filterCell(c); // each live filter sees every cell
+        any |= members[i].filterCell(c); // each live filter sees every cell
       }
     }
     return any;
@@ -101,7 +106,7 @@ public final class FilterList implements Filter {
 
   @Override
   public Cell transformCell(Cell c) {
-    for (Filter f : filters) {
+    for (Filter f : members) {
       c = f.transformCell(c);
     }
     return c;
@@ -113,8 +118,8 @@ public final class FilterList implements Filter {
     // excludes the row, for ONE the first that keeps it (a row's filters are pure tests; rows
     // are counted in rowReturned); the later ones, often dearer (a LIKE), are not asked
     boolean all = all();
-    for (int i = 0; i < filters.size(); i++) {
-      boolean ex = keyExcluded[i] || filters.get(i).filterRow(cells);
+    for (int i = 0; i < members.length; i++) {
+      boolean ex = keyExcluded[i] || members[i].filterRow(cells);
       if (ex == all) {
         return all;
       }
@@ -124,7 +129,9 @@ public final class FilterList implements Filter {
 
   @Override
   public void rowReturned() {
-    filters.forEach(Filter::rowReturned);
+    for (Filter f : members) {
+      f.rowReturned();
+    }
   }
 
   /** Under AND, the rows of the first filter that names them; under OR, none named. */
@@ -179,14 +186,14 @@ public final class FilterList implements Filter {
   @Override
   public boolean filterAllRemaining() {
     if (all()) {
-      for (Filter f : filters) {
+      for (Filter f : members) {
         if (f.filterAllRemaining()) {
           return true;
         }
       }
       return false;
     }
-    for (Filter f : filters) {
+    for (Filter f : members) {
       if (!f.filterAllRemaining()) {
         return false;
       }

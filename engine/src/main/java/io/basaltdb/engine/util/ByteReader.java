@@ -83,6 +83,17 @@ public final class ByteReader {
   }
 
   public long getVarLong() {
+    if (limit - pos >= 10) { // room for the longest varint: no bounds check per byte
+      long v = 0;
+      for (int shift = 0; shift < 64; shift += 7) {
+        byte b = buf[pos++];
+        v |= (long) (b & 0x7F) << shift;
+        if (b >= 0) {
+          return v;
+        }
+      }
+      throw new MalformedException("varint longer than 10 bytes at " + pos);
+    }
     long v = 0;
     for (int shift = 0; shift < 64; shift += 7) {
       need(1);
@@ -96,6 +107,9 @@ public final class ByteReader {
   }
 
   public int getVarInt() {
+    if (pos < limit && buf[pos] >= 0) { // one byte, 0..127: most lengths
+      return buf[pos++];
+    }
     long v = getVarLong();
     if (v < 0 || v > Integer.MAX_VALUE) {
       throw new MalformedException("varint " + v + " out of int range at " + pos);

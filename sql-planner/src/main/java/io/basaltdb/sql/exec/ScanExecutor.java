@@ -407,7 +407,7 @@ public final class ScanExecutor {
       Scan scan = prepare(new Scan().withStartRow(distinct.get(0))
           .withStopRow(java.util.Arrays.copyOf(last, last.length + 1)));
       Filter keyFilter = io.basaltdb.engine.filter.Filters.rowKeys(distinct);
-      Filter own = PushedPredicate.all(spec.filters(), def, ctx);
+      Filter own = scan.filter(); // the scan's own, as prepare made it
       scan.setFilter(own == null ? keyFilter : new io.basaltdb.engine.filter.FilterList(
           io.basaltdb.engine.filter.FilterList.Operator.MUST_PASS_ALL, keyFilter, own));
       scan.setCaching(Math.min(1000, distinct.size()));
