@@ -226,6 +226,88 @@ class BatchWriteTest extends SqlTestBase {
     }
   }
 
+  /**
+   * A transaction mixing batched and single UPSERTs (applied at commit as lists of puts) with
+   * INSERTs and DELETEs ends as the same statements in auto-commit. Only writes whose effect
+   * does not depend on what they read, as a transaction does not read its own writes: DELETEs
+   * of rows committed before, each once; INSERTs of new keys.
+   */
+  @Test
+  void committedUpsertsKeepTheirPlaceAmongOtherWrites() throws SQLException {
+    Random r = seeded();
+    String inTx = newTable(List.of());
+    String autoCommit = newTable(List.of());
+    List<Object[]> statements = new ArrayList<>(); // {kind, k, i}
+    List<Long> deletable = new ArrayList<>();
+    for (long k = 0; k < 40; k++) {
+      deletable.add(k);
+    }
+    java.util.Collections.shuffle(deletable, r);
+    for (int n = 0; n < 600; n++) {
+      int kind = r.nextInt(5);
+      if (kind == 3 && deletable.isEmpty()) {
+        kind = 0; // every row committed before is deleted once: a batch instead
+      }
+      long k = kind == 3 ? deletable.remove(0) : r.nextInt(60);
+      statements.add(new Object[] {kind, k, r.nextInt(1000)});
+    }
+    for (String t : List.of(inTx, autoCommit)) {
+      for (long k = 0; k < 40; k++) {
+        update("UPSERT INTO " + t + " (k, s, f.i, f.nn) VALUES (" + k + ", 'a', -1, -1)");
+      }
+    }
+    c.setAutoCommit(false);
+    try {
+      apply(inTx, statements);
+      assertEquals(contents(autoCommit), contents(inTx), "nothing visible before the commit");
+      c.commit();
+    } finally {
+      c.setAutoCommit(true);
+    }
+    apply(autoCommit, statements);
+    assertEquals(contents(autoCommit), contents(inTx));
+  }
+
+  private void apply(String t, List<Object[]> statements) throws SQLException {
+    try (PreparedStatement up = c.prepareStatement("UPSERT INTO " + t
+            + " (k, s, f.i, f.nn) VALUES (?, 'a', ?, ?)");
+        PreparedStatement ins = c.prepareStatement("INSERT INTO " + t
+            + " (k, s, f.i, f.nn) VALUES (?, 'a', ?, 0)");
+        PreparedStatement del = c.prepareStatement("DELETE FROM " + t + " WHERE k = ?")) {
+      int inserts = 0;
+      for (Object[] st : statements) {
+        long k = (Long) st[1];
+        int i = (Integer) st[2];
+        switch ((Integer) st[0]) {
+          case 0, 1 -> { // a batch of three rows, the last of the same key
+            for (int j = 0; j < 3; j++) {
+              up.setLong(1, j < 2 ? k + j : k);
+              up.setInt(2, i + j);
+              up.setInt(3, j);
+              up.addBatch();
+            }
+            up.executeBatch();
+          }
+          case 2 -> {
+            ins.setLong(1, 1000 + inserts++); // a new key: a duplicate would end the commit
+            ins.setInt(2, i);
+            ins.executeUpdate();
+          }
+          case 3 -> {
+            del.setLong(1, k);
+            del.executeUpdate();
+          }
+          default -> { // one row, its i deleted (NULL)
+            up.setLong(1, k);
+            up.setNull(2, java.sql.Types.INTEGER);
+            up.setInt(3, i);
+            up.executeUpdate();
+          }
+        }
+      }
+    }
+  }
+
   @Test
   void statementsComputingValuesRunRowByRow() throws SQLException {
     String t = newTable(List.of());

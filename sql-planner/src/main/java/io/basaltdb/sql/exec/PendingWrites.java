@@ -23,7 +23,22 @@ public final class PendingWrites {
   public static final int MAX_ROWS = 1_000_000;
 
   private final Storage db;
-  private final List<Runnable> actions = new ArrayList<>();
+  /** In statement order: {@link Runnable}s and {@link GroupedPut}s. */
+  private final List<Object> actions = new ArrayList<>();
+  /** The most puts one call applies at commit. */
+  private static final int PUTS_PER_CALL = 1000;
+
+  /**
+   * Where buffered puts may be applied together: consecutive puts of one group (by equals) go
+   * to {@link #putAll} as one list, in order (over HBase one call for many rows instead of a
+   * round trip each).
+   */
+  interface PutGroup {
+    /** Applies {@code puts} in order, or does nothing and says false: then each goes alone. */
+    boolean putAll(List<io.basaltdb.engine.Put> puts);
+  }
+
+  private record GroupedPut(PutGroup group, io.basaltdb.engine.Put put, Runnable alone) {}
 
   private PendingWrites(Storage db) {
     this.db = db;
@@ -46,11 +61,21 @@ public final class PendingWrites {
   }
 
   synchronized void add(Runnable action) {
+    checkRoom();
+    actions.add(action);
+  }
+
+  /** A put that may go with its neighbours of the same group; {@code alone} applies it by itself. */
+  synchronized void addPut(PutGroup group, io.basaltdb.engine.Put put, Runnable alone) {
+    checkRoom();
+    actions.add(new GroupedPut(group, put, alone));
+  }
+
+  private void checkRoom() {
     if (actions.size() >= MAX_ROWS) {
       throw new InvalidArgumentException("more than " + MAX_ROWS + " row writes wait for "
           + "commit(): commit more often");
     }
-    actions.add(action);
   }
 
   /** Applies the connection's buffered writes in order (nothing when there are none). */
@@ -60,11 +85,30 @@ public final class PendingWrites {
       return;
     }
     synchronized (p) {
-      for (Runnable a : p.actions) {
-        a.run();
-      }
+      p.applyAll();
       if (!p.actions.isEmpty()) {
         WriteExecutor.syncLog(p.db, ConnectionSettings.of(c));
+      }
+    }
+  }
+
+  private void applyAll() {
+    int i = 0;
+    while (i < actions.size()) {
+      if (!(actions.get(i) instanceof GroupedPut first)) {
+        ((Runnable) actions.get(i++)).run();
+        continue;
+      }
+      List<GroupedPut> run = new ArrayList<>();
+      while (i < actions.size() && run.size() < PUTS_PER_CALL
+          && actions.get(i) instanceof GroupedPut g && g.group().equals(first.group())) {
+        run.add(g);
+        i++;
+      }
+      List<io.basaltdb.engine.Put> puts = new ArrayList<>(run.size());
+      run.forEach(g -> puts.add(g.put()));
+      if (!first.group().putAll(puts)) {
+        run.forEach(g -> g.alone().run());
       }
     }
   }

@@ -160,8 +160,12 @@ public final class WriteExecutor {
         Object[] amounts = amounts();
         if (pending != null) {
           Object op = plainOp(key, row, amounts);
-          Runnable plain = op instanceof Put p ? () -> table.put(p) : (Runnable) op;
-          pending.add(() -> atCommit(plain, key, row, amounts));
+          if (op instanceof Put p) {
+            pending.addPut(new TablePuts(indexes, table), p,
+                () -> atCommit(() -> table.put(p), key, row, amounts));
+          } else {
+            pending.add(() -> atCommit((Runnable) op, key, row, amounts));
+          }
         } else if (indexed != null) {
           writeIndexed(indexed, key, row, amounts);
         } else {
@@ -230,6 +234,45 @@ public final class WriteExecutor {
       }
     } finally {
       writing.unlock();
+    }
+  }
+
+  /**
+   * Committed puts of one table, applied as one list while the table has no index (with one,
+   * each row goes alone, to write its entries). Equal for the same table's index registry.
+   */
+  private static final class TablePuts implements PendingWrites.PutGroup {
+    private final IndexRegistry.Indexes indexes;
+    private final Table table;
+
+    TablePuts(IndexRegistry.Indexes indexes, Table table) {
+      this.indexes = indexes;
+      this.table = table;
+    }
+
+    @Override
+    public boolean putAll(List<Put> puts) {
+      java.util.concurrent.locks.Lock writing = indexes.writing();
+      writing.lock();
+      try {
+        if (!indexes.list().isEmpty()) {
+          return false;
+        }
+        table.put(puts);
+        return true;
+      } finally {
+        writing.unlock();
+      }
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof TablePuts t && t.indexes == indexes;
+    }
+
+    @Override
+    public int hashCode() {
+      return System.identityHashCode(indexes);
     }
   }
 

@@ -214,6 +214,34 @@ class IndexMaintenanceTest extends SqlTestBase {
     assertEquals(List.of("1|11", "3|30"), rows("SELECT id, b FROM t"));
   }
 
+  /**
+   * UPSERTs buffered before an index exists and committed after another connection made it
+   * write their entries (they are not applied as one list of plain puts then).
+   */
+  @Test
+  void upsertsCommittedAfterAnIndexAppearsWriteItsEntries() throws SQLException {
+    createTable();
+    update("UPSERT INTO t (id, b) VALUES (1, 10)");
+    c.setAutoCommit(false);
+    try (java.sql.PreparedStatement p = c.prepareStatement("UPSERT INTO t (id, b) VALUES (?, ?)")) {
+      for (int i = 2; i <= 50; i++) {
+        p.setInt(1, i);
+        p.setInt(2, i * 10);
+        p.addBatch();
+      }
+      p.executeBatch();
+    }
+    try (java.sql.Connection other = io.basaltdb.sql.jdbc.BasaltConnections.open(db);
+        java.sql.Statement st = other.createStatement()) {
+      st.execute("CREATE INDEX ib ON t (b)");
+    }
+    assertEquals(1, verifyCount("IB"), "the committed row only");
+    c.commit();
+    c.setAutoCommit(true);
+    assertEquals(50, verify("IB").entries());
+    assertEquals(List.of("25|250"), rows("SELECT id, b FROM t WHERE b = 250"));
+  }
+
   private long verifyCount(String name) {
     return verify(name).entries();
   }
