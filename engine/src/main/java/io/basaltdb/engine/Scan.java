@@ -15,7 +15,8 @@ public final class Scan extends ReadRequest<Scan> {
   private byte[] stopRow = EMPTY;
   private boolean stopInclusive = false;
   private long limit = Long.MAX_VALUE;
-  private int caching = 100;
+  /** 0: not set, the remote client's own default (over HBase: rows up to 2 MB a call). */
+  private int caching = 0;
   private int batch = Integer.MAX_VALUE;
   private boolean reversed;
 
@@ -99,12 +100,16 @@ public final class Scan extends ReadRequest<Scan> {
     return this;
   }
 
-  /** A hint: rows fetched per round trip by remote clients; embedded scans ignore it. */
+  /**
+   * A hint: rows fetched per round trip by remote clients (unset: their default, which fills
+   * each call up to a size); embedded scans ignore it.
+   */
   public Scan setCaching(int rows) {
     caching = Math.max(1, rows);
     return this;
   }
 
+  /** The rows per round trip asked for, or 0 when not set. */
   public int caching() {
     return caching;
   }

@@ -308,7 +308,9 @@ final class HBaseForms {
     out.withStopRow(s.stopRow(), s.includesStopRow());
     readShape(s, out, out::addColumn, out::addFamily);
     out.readVersions(s.maxVersions());
-    out.setCaching(s.caching());
+    if (s.caching() > 0) { // else HBase's default: each call filled up to its size limit
+      out.setCaching(s.caching());
+    }
     if (s.batch() != Integer.MAX_VALUE) {
       out.setBatch(s.batch());
     }
