@@ -13,7 +13,9 @@ import org.apache.calcite.sql.SqlKind;
  * A value a pushed-down predicate compares a column with: a constant known when the query is
  * planned, or a statement parameter ({@code ?}) bound only when it executes. Plans hold
  * operands, never bound values, so a prepared statement is planned once and every execution
- * computes its key ranges and filters from that execution's parameters. Immutable.
+ * computes its key ranges and filters from that execution's parameters. A parameter of an
+ * integral type may carry a constant addend ({@code ? + 100}, {@code ? - 1}): the bound value
+ * is the parameter's plus it, refused with 22003 outside the type's range. Immutable.
  */
 public final class Operand {
   private final ColumnType type;
@@ -21,16 +23,19 @@ public final class Operand {
   private final int param;
   /** A parameter's value is negated ({@code c - ?} as an increment). */
   private final boolean negated;
+  /** Added to a parameter's (possibly negated) value: {@code ? + 100}; 0 for none. */
+  private final long addend;
 
   private Operand(ColumnType type, Object constant, int param) {
-    this(type, constant, param, false);
+    this(type, constant, param, false, 0);
   }
 
-  private Operand(ColumnType type, Object constant, int param, boolean negated) {
+  private Operand(ColumnType type, Object constant, int param, boolean negated, long addend) {
     this.type = type;
     this.constant = constant;
     this.param = param;
     this.negated = negated;
+    this.addend = addend;
   }
 
   /**
@@ -38,8 +43,12 @@ public final class Operand {
    * refused with 22003 when planned, a parameter's when bound.
    */
   public Operand negate() {
-    return param >= 0 ? new Operand(type, null, param, !negated)
-        : new Operand(type, negate(constant), -1, false);
+    if (param >= 0 && addend == Long.MIN_VALUE) {
+      throw new io.basaltdb.sql.SqlStateException("22003", "numeric value out of range: -("
+          + addend + ")");
+    }
+    return param >= 0 ? new Operand(type, null, param, !negated, -addend)
+        : new Operand(type, negate(constant), -1, false, 0);
   }
 
   private static Object negate(Object v) {
@@ -85,12 +94,78 @@ public final class Operand {
     if (n instanceof RexDynamicParam p) {
       return new Operand(type, null, p.getIndex());
     }
+    if (n.getKind() == SqlKind.CAST && integral(type)
+        && ((RexCall) n).getOperands().get(0) instanceof RexCall sum
+        && sum.getKind().belongsTo(ARITHMETIC)) {
+      n = sum; // ? + 100 typed as the literal, then cast to the column's type: its range rules
+    }
+    boolean plus = n.getKind() == SqlKind.PLUS || n.getKind() == SqlKind.CHECKED_PLUS;
+    boolean minus = n.getKind() == SqlKind.MINUS || n.getKind() == SqlKind.CHECKED_MINUS;
+    if ((plus || minus) && integral(type)) {
+      // a parameter plus or minus an integer constant, in either order for PLUS
+      List<RexNode> ops = ((RexCall) n).getOperands();
+      for (int i = 0; i < 2; i++) {
+        Operand p = of(ops.get(i), type);
+        RexNode other = ops.get(1 - i);
+        if (p != null && p.isParameter() && p.addend == 0 && !p.negated
+            && other instanceof RexLiteral l && !l.isNull()
+            && (i == 0 || plus)) {
+          Long k = exactLong(l);
+          if (k == null || (minus && k == Long.MIN_VALUE)) {
+            return null;
+          }
+          return new Operand(type, null, p.param, false, plus ? k : -k);
+        }
+      }
+      return null;
+    }
     if (n instanceof RexLiteral l && !l.isNull()
         && l.getType().getSqlTypeName().getFamily() == typeFamily(type)) {
       Object v = literalValue(l, type);
       return v == null ? null : new Operand(type, v, -1);
     }
     return null;
+  }
+
+  private static final java.util.Set<SqlKind> ARITHMETIC = java.util.EnumSet.of(SqlKind.PLUS,
+      SqlKind.CHECKED_PLUS, SqlKind.MINUS, SqlKind.CHECKED_MINUS);
+
+  private static boolean integral(ColumnType t) {
+    return t == ColumnType.TINYINT || t == ColumnType.SMALLINT || t == ColumnType.INTEGER
+        || t == ColumnType.BIGINT;
+  }
+
+  /** An exact integer literal's value, or null (fractional, or beyond a long). */
+  private static Long exactLong(RexLiteral l) {
+    try {
+      java.math.BigDecimal d = l.getValueAs(java.math.BigDecimal.class);
+      return d == null ? null : d.longValueExact();
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+
+  /** {@code v} (an integral value of this operand's type, or null) plus the addend. */
+  private Object add(Object v) {
+    if (addend == 0 || v == null) {
+      return v;
+    }
+    long max = switch (type) {
+      case TINYINT -> Byte.MAX_VALUE;
+      case SMALLINT -> Short.MAX_VALUE;
+      case INTEGER -> Integer.MAX_VALUE;
+      default -> Long.MAX_VALUE;
+    };
+    try {
+      long sum = Math.addExact(((Number) v).longValue(), addend);
+      if (sum <= max && sum >= -max - 1) {
+        return type.coerce(sum);
+      }
+    } catch (ArithmeticException beyondLong) {
+      // refused below
+    }
+    throw new io.basaltdb.sql.SqlStateException("22003", "numeric value out of range: " + v
+        + (addend > 0 ? " + " + addend : " - " + -addend) + " for " + type);
   }
 
   /** A constant operand (a value in the type's internal form). */
@@ -146,7 +221,7 @@ public final class Operand {
       throw new IllegalStateException("parameter ?" + param + " has no value at plan time");
     }
     Object v = type.coerce(ctx.get("?" + param));
-    return negated ? negate(v) : v;
+    return add(negated ? negate(v) : v);
   }
 
   /** The value for one execution given all its parameters' values (Calcite's local form). */
@@ -155,13 +230,14 @@ public final class Operand {
       return constant;
     }
     Object v = type.coerce(params.get(param));
-    return negated ? negate(v) : v;
+    return add(negated ? negate(v) : v);
   }
 
   @Override
   public String toString() {
     if (param >= 0) {
-      return (negated ? "-?" : "?") + param;
+      return (negated ? "-?" : "?") + param
+          + (addend == 0 ? "" : addend > 0 ? "+" + addend : String.valueOf(addend));
     }
     return constant instanceof String s ? "'" + s.replace("'", "''") + "'"
         : String.valueOf(constant);

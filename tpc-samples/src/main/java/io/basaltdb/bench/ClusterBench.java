@@ -1,0 +1,229 @@
+package io.basaltdb.bench;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The issue-14 workload over one JDBC URL, for Basalt over HBase and for Phoenix on the same
+ * cluster (each in its own JVM: their HBase clients cannot share one): a batched UPSERT load,
+ * point SELECTs by key, 100-row key ranges, COUNT(*) and SUM over the table, a scan filtering
+ * a non-key column, and a counter incremented from two threads. Only {@code java.sql}: the
+ * same class runs on Basalt's classpath and on Phoenix's. Results print one per line as
+ * {@code name value unit} (rates per second, times in seconds).
+ *
+ * <pre>
+ * bin/basalt bench cluster --url jdbc:basalt:hbase:127.0.0.1:PORT:/hbase [--rows 1000000]
+ *     [--seconds 10] [--dialect basalt|phoenix]
+ * </pre>
+ *
+ * The dialects differ in one statement: Phoenix has no UPDATE, so its counter is
+ * {@code UPSERT ... ON DUPLICATE KEY UPDATE n = n + 1}; Basalt's is {@code UPDATE ... SET
+ * n = n + 1} (an HBase Increment). Both run with auto-commit on except the load (a commit
+ * per 1000 rows, as Phoenix's loaders do).
+ */
+public final class ClusterBench {
+  private final String url;
+  private final boolean phoenix;
+  private final int rows;
+  private final double seconds;
+  private final Map<String, String> results = new LinkedHashMap<>();
+
+  ClusterBench(String url, boolean phoenix, int rows, double seconds) {
+    this.url = url;
+    this.phoenix = phoenix;
+    this.rows = rows;
+    this.seconds = seconds;
+  }
+
+  public static void main(String[] args) throws Exception {
+    String url = null;
+    String dialect = null;
+    int rows = 1_000_000;
+    double seconds = 10;
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--url" -> url = args[++i];
+        case "--dialect" -> dialect = args[++i];
+        case "--rows" -> rows = Integer.parseInt(args[++i]);
+        case "--seconds" -> seconds = Double.parseDouble(args[++i]);
+        default -> {
+          url = null;
+          i = args.length;
+        }
+      }
+    }
+    if (url == null) {
+      System.err.println("usage: bench cluster --url URL [--rows N] [--seconds S]"
+          + " [--dialect basalt|phoenix]");
+      System.exit(2);
+    }
+    boolean phoenix = dialect != null ? dialect.equals("phoenix") : url.startsWith("jdbc:phoenix:");
+    new ClusterBench(url, phoenix, rows, seconds).run();
+  }
+
+  Map<String, String> run() throws Exception {
+    try (Connection c = DriverManager.getConnection(url)) {
+      c.setAutoCommit(true);
+      exec(c, "DROP TABLE IF EXISTS bench_kv");
+      exec(c, "DROP TABLE IF EXISTS bench_ctr");
+      StringBuilder split = new StringBuilder();
+      for (int i = 1; i < 4; i++) {
+        split.append(i > 1 ? ", " : "").append((long) rows * i / 4);
+      }
+      exec(c, "CREATE TABLE bench_kv (id BIGINT NOT NULL PRIMARY KEY, grp INTEGER, val BIGINT,"
+          + " pad VARCHAR(100)) SPLIT ON (" + split + ")");
+      exec(c, "CREATE TABLE bench_ctr (id BIGINT NOT NULL PRIMARY KEY, n BIGINT)");
+      record("batched UPSERT load", load(c), "rows/s");
+      record("point SELECT by key", rate(c, "SELECT val FROM bench_kv WHERE id = ?", 1, 1),
+          "ops/s");
+      record("100-row key range", rate(c,
+          "SELECT id, val FROM bench_kv WHERE id >= ? AND id < ? + 100", 2, 100), "ranges/s");
+      long t0 = System.nanoTime();
+      long count = single(c, "SELECT COUNT(*) FROM bench_kv");
+      long sum = single(c, "SELECT SUM(val) FROM bench_kv");
+      check(count == rows, "COUNT(*) " + count);
+      check(sum == 7L * rows * (rows - 1L) / 2, "SUM(val) " + sum);
+      record("COUNT(*) + SUM over all rows", (System.nanoTime() - t0) / 1e9, "s");
+      t0 = System.nanoTime();
+      long found = single(c, "SELECT COUNT(*) FROM bench_kv WHERE val = " + 7L * (rows / 2));
+      check(found == 1, "filter scan found " + found);
+      record("non-key filter scan", (System.nanoTime() - t0) / 1e9, "s");
+      record("counter +1 from 2 threads", counters(), "ops/s");
+      exec(c, "DROP TABLE bench_kv");
+      exec(c, "DROP TABLE bench_ctr");
+    }
+    return results;
+  }
+
+  private double load(Connection c) throws SQLException {
+    long t0 = System.nanoTime();
+    c.setAutoCommit(false);
+    try (PreparedStatement p = c.prepareStatement("UPSERT INTO bench_kv VALUES (?, ?, ?, ?)")) {
+      for (int i = 0; i < rows; i++) {
+        p.setLong(1, i);
+        p.setInt(2, i / 10);
+        p.setLong(3, 7L * i);
+        p.setString(4, "pad-" + i + "-0123456789abcdefghij");
+        p.addBatch();
+        if (i % 1000 == 999) {
+          p.executeBatch();
+          c.commit();
+        }
+      }
+      p.executeBatch();
+      c.commit();
+    } finally {
+      c.setAutoCommit(true);
+    }
+    return rows / ((System.nanoTime() - t0) / 1e9);
+  }
+
+  /** Executions per second of {@code sql} over random keys for the set time, each giving {@code expect} rows. */
+  private double rate(Connection c, String sql, int params, int expect) throws SQLException {
+    Random r = new Random(14);
+    try (PreparedStatement p = c.prepareStatement(sql)) {
+      for (int pass = 0; pass < 2; pass++) { // the first pass warms up
+        long t0 = System.nanoTime();
+        long end = t0 + (long) (seconds * 1e9 / (pass == 0 ? 4 : 1));
+        long n = 0;
+        while (System.nanoTime() < end) {
+          long k = r.nextInt(rows - expect);
+          for (int i = 1; i <= params; i++) {
+            p.setLong(i, k);
+          }
+          int got = 0;
+          try (ResultSet rs = p.executeQuery()) {
+            while (rs.next()) {
+              got++;
+            }
+          }
+          check(got == expect, sql + " gave " + got + " rows for " + k);
+          n++;
+        }
+        if (pass == 1) {
+          return n / ((System.nanoTime() - t0) / 1e9);
+        }
+      }
+    }
+    throw new AssertionError();
+  }
+
+  private double counters() throws Exception {
+    String sql = phoenix
+        ? "UPSERT INTO bench_ctr (id, n) VALUES (1, 1) ON DUPLICATE KEY UPDATE n = n + 1"
+        : "UPDATE bench_ctr SET n = n + 1 WHERE id = 1";
+    try (Connection c = DriverManager.getConnection(url)) {
+      c.setAutoCommit(true);
+      exec(c, "UPSERT INTO bench_ctr (id, n) VALUES (1, 0)");
+    }
+    AtomicLong done = new AtomicLong();
+    List<Thread> threads = new ArrayList<>();
+    List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+    long end = System.nanoTime() + (long) (seconds * 1e9);
+    long t0 = System.nanoTime();
+    for (int t = 0; t < 2; t++) {
+      Thread th = new Thread(() -> {
+        try (Connection c = DriverManager.getConnection(url);
+            PreparedStatement p = c.prepareStatement(sql)) {
+          c.setAutoCommit(true);
+          while (System.nanoTime() < end) {
+            p.executeUpdate();
+            done.incrementAndGet();
+          }
+        } catch (Throwable e) {
+          failures.add(e);
+        }
+      });
+      th.start();
+      threads.add(th);
+    }
+    for (Thread th : threads) {
+      th.join();
+    }
+    double elapsed = (System.nanoTime() - t0) / 1e9;
+    if (!failures.isEmpty()) {
+      throw new IllegalStateException("a counter thread failed", failures.get(0));
+    }
+    try (Connection c = DriverManager.getConnection(url)) {
+      long n = single(c, "SELECT n FROM bench_ctr WHERE id = 1");
+      check(n == done.get(), "counter " + n + " after " + done.get() + " increments");
+    }
+    return done.get() / elapsed;
+  }
+
+  private void record(String name, double value, String unit) {
+    String v = String.format(Locale.ROOT, "%.3f", value);
+    results.put(name, v + " " + unit);
+    System.out.printf(Locale.ROOT, "%-32s %14s %s%n", name, v, unit);
+  }
+
+  private static void check(boolean ok, String what) {
+    if (!ok) {
+      throw new IllegalStateException("wrong answer: " + what);
+    }
+  }
+
+  private static long single(Connection c, String sql) throws SQLException {
+    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+      check(rs.next(), sql + " gave no row");
+      return rs.getLong(1);
+    }
+  }
+
+  private static void exec(Connection c, String sql) throws SQLException {
+    try (Statement st = c.createStatement()) {
+      st.execute(sql);
+    }
+  }
+}

@@ -1,0 +1,31 @@
+package io.basaltdb.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The cluster workload runs end to end on an embedded database (its answers are checked as it
+ * runs: counts, sums, range sizes, the counter against the increments made) and reports
+ * every measure.
+ */
+class ClusterBenchTest {
+  @Test
+  void everyMeasureRunsAndIsChecked() throws Exception {
+    Path dir = Files.createTempDirectory("cluster-bench");
+    try {
+      Class.forName("io.basaltdb.jdbc.BasaltDriver");
+      Map<String, String> r = new ClusterBench("jdbc:basalt:" + dir.resolve("db"), false, 5000,
+          0.3).run();
+      assertEquals(List.of("batched UPSERT load", "point SELECT by key", "100-row key range",
+          "COUNT(*) + SUM over all rows", "non-key filter scan", "counter +1 from 2 threads"),
+          List.copyOf(r.keySet()));
+    } finally {
+      EngineBench.deleteRecursively(dir);
+    }
+  }
+}
