@@ -12,7 +12,9 @@ import org.apache.calcite.jdbc.CalciteConnection;
  * The writes of a connection with auto-commit off, buffered in statement order until it
  * commits (then applied, each row atomically, and the log synced once) or rolls back (then
  * dropped). There is no transaction across rows, as in HBase and Phoenix: a commit that fails
- * on a row (a duplicate key) has applied the rows before it and drops the rest. Reads do not
+ * on a row (a duplicate key) has applied the rows before it and drops the rest; plain puts go
+ * in lists ({@link PutGroup}), so a storage failing in the middle of one list (an I/O error)
+ * may have applied any of that list's rows, as a failed batch would. Reads do not
  * see the connection's own uncommitted writes. At most {@link #MAX_ROWS} row writes wait.
  *
  * <p>A connection's pending writes live on the connection itself, in its properties object
