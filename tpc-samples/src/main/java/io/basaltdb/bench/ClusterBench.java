@@ -20,30 +20,53 @@ import java.util.concurrent.atomic.AtomicLong;
  * point SELECTs by key, 100-row key ranges, COUNT(*) and SUM over the table, a scan filtering
  * a non-key column, and a counter incremented from two threads. Only {@code java.sql}: the
  * same class runs on Basalt's classpath and on Phoenix's. Results print one per line as
- * {@code name value unit} (rates per second, times in seconds).
+ * {@code name value unit} (rates per second, times in seconds); {@code phoenix-bench} reads
+ * them back from Basalt's JVM in that form.
  *
  * <pre>
  * bin/basalt bench cluster --url jdbc:basalt:hbase:127.0.0.1:PORT:/hbase [--rows 1000000]
- *     [--seconds 10] [--dialect basalt|phoenix]
+ *     [--seconds 10] [--dialect basalt|phoenix] [--tables PREFIX]
  * </pre>
  *
  * The dialects differ in one statement: Phoenix has no UPDATE, so its counter is
  * {@code UPSERT ... ON DUPLICATE KEY UPDATE n = n + 1}; Basalt's is {@code UPDATE ... SET
  * n = n + 1} (an HBase Increment). Both run with auto-commit on except the load (a commit
- * per 1000 rows, as Phoenix's loaders do).
+ * per 1000 rows, as Phoenix's loaders do). The tables are {@code PREFIX_kv} and
+ * {@code PREFIX_ctr} ({@code bench} by default), dropped at the end: Basalt and Phoenix on one
+ * cluster each use their own.
  */
 public final class ClusterBench {
   private final String url;
   private final boolean phoenix;
   private final int rows;
   private final double seconds;
-  private final Map<String, String> results = new LinkedHashMap<>();
+  private final String kv;
+  private final String ctr;
+  private final Map<String, Measure> results = new LinkedHashMap<>();
 
-  ClusterBench(String url, boolean phoenix, int rows, double seconds) {
+  /** One figure of the workload: a rate per second or a time in seconds. */
+  public record Measure(String name, double value, String unit) {
+    /** The line {@link ClusterBench} prints for this figure. */
+    public String line() {
+      return String.format(Locale.ROOT, "%-32s %14.3f %s", name, value, unit);
+    }
+
+    /** The figure a {@link #line()} printed, or null for another line. */
+    public static Measure parse(String line) {
+      java.util.regex.Matcher m = java.util.regex.Pattern
+          .compile("(\\S.*?)\\s+(-?[0-9]+\\.[0-9]+) (\\S+)").matcher(line.strip());
+      return m.matches() ? new Measure(m.group(1), Double.parseDouble(m.group(2)), m.group(3)) : null;
+    }
+  }
+
+  /** The workload over {@code url} on tables {@code tables_kv} and {@code tables_ctr}. */
+  public ClusterBench(String url, boolean phoenix, int rows, double seconds, String tables) {
     this.url = url;
     this.phoenix = phoenix;
     this.rows = rows;
     this.seconds = seconds;
+    this.kv = tables + "_kv";
+    this.ctr = tables + "_ctr";
   }
 
   public static void main(String[] args) throws Exception {
@@ -51,12 +74,14 @@ public final class ClusterBench {
     String dialect = null;
     int rows = 1_000_000;
     double seconds = 10;
+    String tables = "bench";
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--url" -> url = args[++i];
         case "--dialect" -> dialect = args[++i];
         case "--rows" -> rows = Integer.parseInt(args[++i]);
         case "--seconds" -> seconds = Double.parseDouble(args[++i]);
+        case "--tables" -> tables = args[++i];
         default -> {
           url = null;
           i = args.length;
@@ -65,43 +90,44 @@ public final class ClusterBench {
     }
     if (url == null) {
       System.err.println("usage: bench cluster --url URL [--rows N] [--seconds S]"
-          + " [--dialect basalt|phoenix]");
+          + " [--dialect basalt|phoenix] [--tables PREFIX]");
       System.exit(2);
     }
     boolean phoenix = dialect != null ? dialect.equals("phoenix") : url.startsWith("jdbc:phoenix:");
-    new ClusterBench(url, phoenix, rows, seconds).run();
+    new ClusterBench(url, phoenix, rows, seconds, tables).run();
   }
 
-  Map<String, String> run() throws Exception {
+  /** Runs the workload, printing each figure as it is measured; every answer is checked. */
+  public Map<String, Measure> run() throws Exception {
     try (Connection c = DriverManager.getConnection(url)) {
       c.setAutoCommit(true);
-      exec(c, "DROP TABLE IF EXISTS bench_kv");
-      exec(c, "DROP TABLE IF EXISTS bench_ctr");
+      exec(c, "DROP TABLE IF EXISTS " + kv);
+      exec(c, "DROP TABLE IF EXISTS " + ctr);
       StringBuilder split = new StringBuilder();
       for (int i = 1; i < 4; i++) {
         split.append(i > 1 ? ", " : "").append((long) rows * i / 4);
       }
-      exec(c, "CREATE TABLE bench_kv (id BIGINT NOT NULL PRIMARY KEY, grp INTEGER, val BIGINT,"
+      exec(c, "CREATE TABLE " + kv + " (id BIGINT NOT NULL PRIMARY KEY, grp INTEGER, val BIGINT,"
           + " pad VARCHAR(100)) SPLIT ON (" + split + ")");
-      exec(c, "CREATE TABLE bench_ctr (id BIGINT NOT NULL PRIMARY KEY, n BIGINT)");
+      exec(c, "CREATE TABLE " + ctr + " (id BIGINT NOT NULL PRIMARY KEY, n BIGINT)");
       record("batched UPSERT load", load(c), "rows/s");
-      record("point SELECT by key", rate(c, "SELECT val FROM bench_kv WHERE id = ?", 1, 1),
+      record("point SELECT by key", rate(c, "SELECT val FROM " + kv + " WHERE id = ?", 1, 1),
           "ops/s");
       record("100-row key range", rate(c,
-          "SELECT id, val FROM bench_kv WHERE id >= ? AND id < ? + 100", 2, 100), "ranges/s");
+          "SELECT id, val FROM " + kv + " WHERE id >= ? AND id < ? + 100", 2, 100), "ranges/s");
       long t0 = System.nanoTime();
-      long count = single(c, "SELECT COUNT(*) FROM bench_kv");
-      long sum = single(c, "SELECT SUM(val) FROM bench_kv");
+      long count = single(c, "SELECT COUNT(*) FROM " + kv);
+      long sum = single(c, "SELECT SUM(val) FROM " + kv);
       check(count == rows, "COUNT(*) " + count);
       check(sum == 7L * rows * (rows - 1L) / 2, "SUM(val) " + sum);
       record("COUNT(*) + SUM over all rows", (System.nanoTime() - t0) / 1e9, "s");
       t0 = System.nanoTime();
-      long found = single(c, "SELECT COUNT(*) FROM bench_kv WHERE val = " + 7L * (rows / 2));
+      long found = single(c, "SELECT COUNT(*) FROM " + kv + " WHERE val = " + 7L * (rows / 2));
       check(found == 1, "filter scan found " + found);
       record("non-key filter scan", (System.nanoTime() - t0) / 1e9, "s");
       record("counter +1 from 2 threads", counters(), "ops/s");
-      exec(c, "DROP TABLE bench_kv");
-      exec(c, "DROP TABLE bench_ctr");
+      exec(c, "DROP TABLE " + kv);
+      exec(c, "DROP TABLE " + ctr);
     }
     return results;
   }
@@ -109,7 +135,7 @@ public final class ClusterBench {
   private double load(Connection c) throws SQLException {
     long t0 = System.nanoTime();
     c.setAutoCommit(false);
-    try (PreparedStatement p = c.prepareStatement("UPSERT INTO bench_kv VALUES (?, ?, ?, ?)")) {
+    try (PreparedStatement p = c.prepareStatement("UPSERT INTO " + kv + " VALUES (?, ?, ?, ?)")) {
       for (int i = 0; i < rows; i++) {
         p.setLong(1, i);
         p.setInt(2, i / 10);
@@ -161,11 +187,11 @@ public final class ClusterBench {
 
   private double counters() throws Exception {
     String sql = phoenix
-        ? "UPSERT INTO bench_ctr (id, n) VALUES (1, 1) ON DUPLICATE KEY UPDATE n = n + 1"
-        : "UPDATE bench_ctr SET n = n + 1 WHERE id = 1";
+        ? "UPSERT INTO " + ctr + " (id, n) VALUES (1, 1) ON DUPLICATE KEY UPDATE n = n + 1"
+        : "UPDATE " + ctr + " SET n = n + 1 WHERE id = 1";
     try (Connection c = DriverManager.getConnection(url)) {
       c.setAutoCommit(true);
-      exec(c, "UPSERT INTO bench_ctr (id, n) VALUES (1, 0)");
+      exec(c, "UPSERT INTO " + ctr + " (id, n) VALUES (1, 0)");
     }
     AtomicLong done = new AtomicLong();
     List<Thread> threads = new ArrayList<>();
@@ -196,16 +222,17 @@ public final class ClusterBench {
       throw new IllegalStateException("a counter thread failed", failures.get(0));
     }
     try (Connection c = DriverManager.getConnection(url)) {
-      long n = single(c, "SELECT n FROM bench_ctr WHERE id = 1");
+      long n = single(c, "SELECT n FROM " + ctr + " WHERE id = 1");
       check(n == done.get(), "counter " + n + " after " + done.get() + " increments");
     }
     return done.get() / elapsed;
   }
 
   private void record(String name, double value, String unit) {
-    String v = String.format(Locale.ROOT, "%.3f", value);
-    results.put(name, v + " " + unit);
-    System.out.printf(Locale.ROOT, "%-32s %14s %s%n", name, v, unit);
+    Measure m = new Measure(name, value, unit);
+    results.put(name, m);
+    System.out.println(m.line());
+    System.out.flush();
   }
 
   private static void check(boolean ok, String what) {

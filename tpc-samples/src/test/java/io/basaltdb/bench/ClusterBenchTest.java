@@ -1,6 +1,8 @@
 package io.basaltdb.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,11 +21,18 @@ class ClusterBenchTest {
     Path dir = Files.createTempDirectory("cluster-bench");
     try {
       Class.forName("io.basaltdb.jdbc.BasaltDriver");
-      Map<String, String> r = new ClusterBench("jdbc:basalt:" + dir.resolve("db"), false, 5000,
-          0.3).run();
+      Map<String, ClusterBench.Measure> r = new ClusterBench("jdbc:basalt:" + dir.resolve("db"),
+          false, 5000, 0.3, "bench").run();
       assertEquals(List.of("batched UPSERT load", "point SELECT by key", "100-row key range",
           "COUNT(*) + SUM over all rows", "non-key filter scan", "counter +1 from 2 threads"),
           List.copyOf(r.keySet()));
+      for (ClusterBench.Measure m : r.values()) {
+        assertTrue(m.value() > 0, m.line());
+        ClusterBench.Measure back = ClusterBench.Measure.parse("  " + m.line() + " ");
+        assertEquals(m.name() + " " + m.unit(), back.name() + " " + back.unit());
+        assertEquals(m.value(), back.value(), 0.0005, "read back: " + m.line());
+      }
+      assertNull(ClusterBench.Measure.parse("basalt: building tpc-samples..."));
     } finally {
       EngineBench.deleteRecursively(dir);
     }
