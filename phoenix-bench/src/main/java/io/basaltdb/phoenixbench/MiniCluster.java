@@ -62,6 +62,11 @@ final class MiniCluster implements AutoCloseable {
     }
   }
 
+  /** Flushes every region's memstore to files. */
+  void flushAll() throws IOException {
+    hbase.flushcache();
+  }
+
   int zookeeperPort() {
     return zookeeper.getClientPort();
   }

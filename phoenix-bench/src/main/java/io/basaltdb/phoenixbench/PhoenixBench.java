@@ -4,6 +4,8 @@ import io.basaltdb.bench.ClusterBench;
 import io.basaltdb.bench.ClusterBench.Measure;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -23,7 +25,7 @@ import java.util.Map;
  * ratio to Phoenix (above 1: Basalt better).
  *
  * <pre>
- * bin/basalt bench phoenix [--rows 1000000] [--seconds 10] [--rounds 1]
+ * bin/basalt bench phoenix [--rows 1000000] [--seconds 10] [--rounds 1] [--clients basalt,phoenix,hbase]
  * </pre>
  */
 public final class PhoenixBench {
@@ -36,12 +38,14 @@ public final class PhoenixBench {
     double seconds = 10;
     int rounds = 1;
     String basalt = null;
+    List<String> clients = CLIENTS;
     for (int i = 0; i + 1 < args.length; i += 2) {
       switch (args[i]) {
         case "--rows" -> rows = Integer.parseInt(args[i + 1]);
         case "--seconds" -> seconds = Double.parseDouble(args[i + 1]);
         case "--rounds" -> rounds = Integer.parseInt(args[i + 1]);
         case "--basalt" -> basalt = args[i + 1];
+        case "--clients" -> clients = clients(args[i + 1]);
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
@@ -57,11 +61,11 @@ public final class PhoenixBench {
       System.out.printf(Locale.ROOT, "HBase 2.6.1 mini cluster up in %.1f s, ZooKeeper at 127.0.0.1:%d%n",
           (System.nanoTime() - t0) / 1e9, port);
       for (int round = 0; round < rounds; round++) {
-        for (int i = 0; i < CLIENTS.size(); i++) {
-          String client = CLIENTS.get((i + round) % CLIENTS.size());
+        for (int i = 0; i < clients.size(); i++) {
+          String client = clients.get((i + round) % clients.size());
           List<String> command = command(client, basalt, port, rows, seconds);
           System.out.printf("%n== round %d: %s%n", round + 1, client);
-          int rc = run(command, client, figures, units);
+          int rc = run(command, client, cluster, figures, units);
           if (rc != 0) {
             failures.add(client + " (round " + (round + 1) + ") exited with " + rc);
           }
@@ -76,6 +80,21 @@ public final class PhoenixBench {
     System.exit(0); // the cluster's non-daemon threads
   }
 
+  /** The clients named in {@code list} ("basalt,phoenix,hbase"), in the table's order. */
+  private static List<String> clients(String list) {
+    List<String> names = List.of(list.toLowerCase(Locale.ROOT).split(","));
+    List<String> chosen = new ArrayList<>();
+    for (String c : CLIENTS) {
+      if (names.contains(c.toLowerCase(Locale.ROOT).split(" ")[0])) {
+        chosen.add(c);
+      }
+    }
+    if (chosen.size() != names.size()) {
+      throw new IllegalArgumentException("--clients takes basalt, phoenix, hbase: " + list);
+    }
+    return chosen;
+  }
+
   private static List<String> command(String client, String basalt, int port, int rows,
       double seconds) {
     List<String> c = new ArrayList<>();
@@ -83,7 +102,7 @@ public final class PhoenixBench {
     String s = Double.toString(seconds);
     if (client.equals("Basalt")) {
       c.addAll(List.of(basalt, "bench", "cluster", "--url",
-          "jdbc:basalt:hbase:127.0.0.1:" + port + ":/hbase"));
+          "jdbc:basalt:hbase:127.0.0.1:" + port + ":/hbase", "--hold-after-load"));
     } else {
       c.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
       for (String flag : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
@@ -94,23 +113,36 @@ public final class PhoenixBench {
       c.addAll(List.of("-Xmx2g", "-cp", System.getProperty("java.class.path")));
       if (client.equals("Phoenix")) {
         c.addAll(List.of(ClusterBench.class.getName(), "--url", "jdbc:phoenix:127.0.0.1:" + port,
-            "--dialect", "phoenix", "--tables", "phx"));
+            "--dialect", "phoenix", "--tables", "phx", "--hold-after-load"));
       } else {
-        c.addAll(List.of(PlainHBaseWorkload.class.getName(), "--zk", Integer.toString(port)));
+        c.addAll(List.of(PlainHBaseWorkload.class.getName(), "--zk", Integer.toString(port),
+            "--hold-after-load", "true"));
       }
     }
     c.addAll(List.of("--rows", n, "--seconds", s));
     return c;
   }
 
-  /** Runs one client, echoing its output and keeping the figures it prints. */
-  private static int run(List<String> command, String client,
+  /**
+   * Runs one client, echoing its output and keeping the figures it prints. When it holds after
+   * its load, every memstore is flushed before it goes on: each client reads files, not the
+   * memstores its load happened to leave.
+   */
+  private static int run(List<String> command, String client, MiniCluster cluster,
       Map<String, Map<String, List<Double>>> figures, Map<String, String> units) throws Exception {
     Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     try (BufferedReader out = new BufferedReader(
-        new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+        new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        Writer in = new OutputStreamWriter(p.getOutputStream(), StandardCharsets.UTF_8)) {
       for (String line; (line = out.readLine()) != null; ) {
         System.out.println("  " + line);
+        if (line.equals(ClusterBench.HOLDING)) {
+          long t0 = System.nanoTime();
+          cluster.flushAll();
+          System.out.printf(Locale.ROOT, "  (memstores flushed in %.1f s)%n", (System.nanoTime() - t0) / 1e9);
+          in.write("go\n");
+          in.flush();
+        }
         Measure m = Measure.parse(line);
         if (m != null) {
           units.put(m.name(), m.unit());

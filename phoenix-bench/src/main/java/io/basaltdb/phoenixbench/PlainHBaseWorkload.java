@@ -1,7 +1,11 @@
 package io.basaltdb.phoenixbench;
 
+import io.basaltdb.bench.ClusterBench;
 import io.basaltdb.bench.ClusterBench.Measure;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -37,7 +41,7 @@ import org.apache.hadoop.hbase.util.Bytes;
  * single-threaded scans summed in this client (key-only, then the value column); the filter
  * scan is a {@link SingleColumnValueFilter}; the counter is an HBase {@code Increment}.
  *
- * <pre>PlainHBaseWorkload --zk PORT [--rows N] [--seconds S]</pre>
+ * <pre>PlainHBaseWorkload --zk PORT [--rows N] [--seconds S] [--hold-after-load true]</pre>
  */
 public final class PlainHBaseWorkload {
   private static final TableName TABLE = TableName.valueOf("plain_kv");
@@ -51,22 +55,26 @@ public final class PlainHBaseWorkload {
   private final Connection connection;
   private final int rows;
   private final double seconds;
+  private final boolean holdAfterLoad;
 
-  private PlainHBaseWorkload(Connection connection, int rows, double seconds) {
+  private PlainHBaseWorkload(Connection connection, int rows, double seconds, boolean hold) {
     this.connection = connection;
     this.rows = rows;
     this.seconds = seconds;
+    this.holdAfterLoad = hold;
   }
 
   public static void main(String[] args) throws Exception {
     int port = -1;
     int rows = 1_000_000;
     double seconds = 10;
+    boolean hold = false;
     for (int i = 0; i + 1 < args.length; i += 2) {
       switch (args[i]) {
         case "--zk" -> port = Integer.parseInt(args[i + 1]);
         case "--rows" -> rows = Integer.parseInt(args[i + 1]);
         case "--seconds" -> seconds = Double.parseDouble(args[i + 1]);
+        case "--hold-after-load" -> hold = Boolean.parseBoolean(args[i + 1]);
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
@@ -77,7 +85,7 @@ public final class PlainHBaseWorkload {
     conf.set("hbase.zookeeper.quorum", "127.0.0.1");
     conf.setInt("hbase.zookeeper.property.clientPort", port);
     try (Connection c = ConnectionFactory.createConnection(conf)) {
-      new PlainHBaseWorkload(c, rows, seconds).run();
+      new PlainHBaseWorkload(c, rows, seconds, hold).run();
     }
   }
 
@@ -99,6 +107,11 @@ public final class PlainHBaseWorkload {
           .setColumnFamily(ColumnFamilyDescriptorBuilder.of(F)).build());
       try (Table table = connection.getTable(TABLE)) {
         print("batched UPSERT load", load(), "rows/s");
+        if (holdAfterLoad) { // as ClusterBench's --hold-after-load
+          System.out.println(ClusterBench.HOLDING);
+          System.out.flush();
+          new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
+        }
         print("point SELECT by key", rate(table, 1), "ops/s");
         print("100-row key range", rate(table, 100), "ranges/s");
         long t0 = System.nanoTime();
