@@ -2,9 +2,10 @@
   Basalt's DDL, after Apache Phoenix's syntax for column families and table options:
 
   CREATE TABLE [IF NOT EXISTS] name (
-      column type [NOT NULL] [PRIMARY KEY [ASC|DESC]],   -- a column may be family-qualified: f.col
+      column type [NOT NULL | NULL | PRIMARY KEY [ASC|DESC] | UNIQUE]...,  -- may be f.col
       ...
-      [CONSTRAINT pk PRIMARY KEY (col [ASC|DESC], ...)]
+      [[CONSTRAINT name] PRIMARY KEY (col [ASC|DESC], ...)]
+      [[CONSTRAINT name] UNIQUE (col, ...)]...     -- a unique index, named name or T_COL_KEY
   ) [option = value [, option = value]...] [SPLIT ON (literal, ...)]
 
   CREATE SCHEMA [IF NOT EXISTS] name;  DROP TABLE [IF EXISTS] name;  DROP SCHEMA [IF EXISTS] name
@@ -14,6 +15,26 @@
       [INCLUDE (col, ...)] [option = value, ...]
   DROP INDEX [IF EXISTS] name [ON t];  ALTER INDEX name ON t REBUILD
 -->
+
+/** CLOB, BLOB and DATETIME (keywords, so not read as type names by Calcite's grammar) as names
+ * the DDL maps to VARCHAR, VARBINARY and TIMESTAMP. */
+SqlTypeNameSpec BasaltKeywordTypeName() :
+{
+    final Span s = Span.of();
+    final String name;
+}
+{
+    (
+        <CLOB> { name = "CLOB"; }
+    |
+        <BLOB> { name = "BLOB"; }
+    |
+        <DATETIME> { name = "DATETIME"; }
+    )
+    {
+        return new SqlUserDefinedTypeNameSpec(name, s.end(this));
+    }
+}
 
 boolean BasaltIfNotExists() :
 {
@@ -34,36 +55,58 @@ boolean BasaltIfExists() :
 }
 
 void BasaltColumnOrConstraint(List<SqlColumnDef> columns, List<SqlIdentifier> pkColumns,
-    List<Boolean> pkDescending) :
+    List<Boolean> pkDescending, List<SqlCreateBasaltTable.Unique> uniques) :
 {
     final SqlIdentifier name;
     final SqlDataTypeSpec type;
     boolean notNull = false;
     boolean pk = false;
     boolean desc = false;
+    boolean unique = false;
     SqlIdentifier pkCol;
+    SqlIdentifier constraint = null;
+    List<SqlIdentifier> uniqueCols;
     final Span s = Span.of();
 }
 {
     (
-        <CONSTRAINT> SimpleIdentifier() <PRIMARY> <KEY> <LPAREN>
-        pkCol = SimpleIdentifier() { desc = false; }
-        [ <ASC> | <DESC> { desc = true; } ]
-        { pkColumns.add(pkCol); pkDescending.add(desc); }
+        [ <CONSTRAINT> constraint = SimpleIdentifier() ]
         (
-            <COMMA> pkCol = SimpleIdentifier() { desc = false; }
+            <PRIMARY> <KEY> <LPAREN>
+            pkCol = SimpleIdentifier() { desc = false; }
             [ <ASC> | <DESC> { desc = true; } ]
             { pkColumns.add(pkCol); pkDescending.add(desc); }
-        )*
-        <RPAREN>
+            (
+                <COMMA> pkCol = SimpleIdentifier() { desc = false; }
+                [ <ASC> | <DESC> { desc = true; } ]
+                { pkColumns.add(pkCol); pkDescending.add(desc); }
+            )*
+            <RPAREN>
+        |
+            <UNIQUE> <LPAREN> { uniqueCols = new ArrayList<SqlIdentifier>(); }
+            pkCol = SimpleIdentifier() { uniqueCols.add(pkCol); }
+            ( <COMMA> pkCol = SimpleIdentifier() { uniqueCols.add(pkCol); } )*
+            <RPAREN>
+            { uniques.add(new SqlCreateBasaltTable.Unique(constraint, uniqueCols)); }
+        )
     |
         name = CompoundIdentifier()
         type = DataType()
-        [ <NOT> <NULL> { notNull = true; } | <NULL> ]
-        [ <PRIMARY> <KEY> { pk = true; notNull = true; }
-          [ <ASC> | <DESC> { desc = true; } ] ]
+        (
+            <NOT> <NULL> { notNull = true; }
+        |
+            <NULL>
+        |
+            <PRIMARY> <KEY> { pk = true; notNull = true; }
+            [ <ASC> | <DESC> { desc = true; } ]
+        |
+            <UNIQUE> { unique = true; }
+        )*
         {
             columns.add(new SqlColumnDef(s.end(this), name, type, notNull, pk, desc));
+            if (unique) {
+                uniques.add(new SqlCreateBasaltTable.Unique(null, List.of(name)));
+            }
         }
     )
 }
@@ -77,6 +120,7 @@ SqlCreate SqlCreateBasaltTable(Span s, boolean replace) :
     final List<Boolean> pkDescending = new ArrayList<Boolean>();
     final List<SqlTableOption> tableOptions = new ArrayList<SqlTableOption>();
     final List<SqlNode> splits = new ArrayList<SqlNode>();
+    final List<SqlCreateBasaltTable.Unique> uniques = new ArrayList<SqlCreateBasaltTable.Unique>();
     SqlIdentifier optName;
     SqlNode optValue;
     SqlNode split;
@@ -84,8 +128,8 @@ SqlCreate SqlCreateBasaltTable(Span s, boolean replace) :
 {
     <TABLE> ifNotExists = BasaltIfNotExists() id = CompoundIdentifier()
     <LPAREN>
-    BasaltColumnOrConstraint(columns, pkColumns, pkDescending)
-    ( <COMMA> BasaltColumnOrConstraint(columns, pkColumns, pkDescending) )*
+    BasaltColumnOrConstraint(columns, pkColumns, pkDescending, uniques)
+    ( <COMMA> BasaltColumnOrConstraint(columns, pkColumns, pkDescending, uniques) )*
     <RPAREN>
     [
         LOOKAHEAD(2)
@@ -103,7 +147,7 @@ SqlCreate SqlCreateBasaltTable(Span s, boolean replace) :
     ]
     {
         return new SqlCreateBasaltTable(s.end(this), replace, ifNotExists, id, columns,
-            pkColumns, pkDescending, tableOptions, splits);
+            pkColumns, pkDescending, uniques, tableOptions, splits);
     }
 }
 

@@ -85,6 +85,15 @@ class HBaseSqlTest {
       assertTrue(e.getMessage().contains("hbase:"), e.getMessage());
       assertFalse(rows(c, "SELECT * FROM ix").iterator().hasNext());
       st.execute("DROP TABLE ix");
+      // a UNIQUE constraint is kept by a unique index: refused the same way, nothing made
+      SQLException u = assertThrows(SQLException.class,
+          () -> st.execute("CREATE TABLE uq (id INTEGER PRIMARY KEY, v VARCHAR UNIQUE)"));
+      assertEquals("0A000", u.getSQLState());
+      assertTrue(u.getMessage().contains("UNIQUE"), u.getMessage());
+      assertEquals("42000", assertThrows(SQLException.class,
+          () -> rows(c, "SELECT * FROM uq")).getSQLState());
+      st.execute("CREATE TABLE uq (id INTEGER PRIMARY KEY UNIQUE, v VARCHAR)"); // the key: no index
+      st.execute("DROP TABLE uq");
     }
   }
 

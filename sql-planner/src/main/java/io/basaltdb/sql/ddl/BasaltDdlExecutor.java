@@ -295,6 +295,8 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
       throw new DuplicateObjectException("table " + create.name + " already exists");
     }
     List<SqlColumn> columns = columns(create);
+    List<io.basaltdb.sql.parser.SqlCreateBasaltIndex> uniques = UniqueConstraints.indexes(db,
+        create, columns);
     int salt = 0;
     boolean packed = false;
     Map<String, FamilyOptions> families = new LinkedHashMap<>();
@@ -347,6 +349,7 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
     splits.sort(java.util.Arrays::compareUnsigned);
     db.admin().createTable(new TableDescriptor(name, families), splits.toArray(new byte[0][]));
     new SqlCatalog(db).put(def);
+    UniqueConstraints.create(db, name, uniques);
   }
 
   private static List<SqlColumn> columns(SqlCreateBasaltTable create) {
@@ -399,25 +402,37 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
     return out;
   }
 
-  private static ColumnType columnType(SqlDataTypeSpec spec) {
+  /**
+   * A declared type as Basalt's column type. Besides the standard names, the names users bring
+   * from other databases map to the type they mean there: {@code TEXT}, {@code STRING},
+   * {@code CLOB} and {@code CHARACTER VARYING} are VARCHAR, {@code BLOB} and {@code BYTEA}
+   * VARBINARY, {@code INT2/INT4/INT8} SMALLINT/INTEGER/BIGINT, {@code BOOL} BOOLEAN,
+   * {@code FLOAT4/FLOAT8} REAL/DOUBLE, {@code DATETIME} TIMESTAMP. Anything else is refused with
+   * 0A000 naming the type; Phoenix's {@code UNSIGNED_*} types say which signed type to use.
+   */
+  static ColumnType columnType(SqlDataTypeSpec spec) {
     String n = spec.getTypeName().getSimple().toUpperCase(Locale.ROOT);
     return switch (n) {
-      case "BOOLEAN" -> ColumnType.BOOLEAN;
+      case "BOOLEAN", "BOOL" -> ColumnType.BOOLEAN;
       case "TINYINT" -> ColumnType.TINYINT;
-      case "SMALLINT" -> ColumnType.SMALLINT;
-      case "INTEGER", "INT" -> ColumnType.INTEGER;
-      case "BIGINT" -> ColumnType.BIGINT;
-      case "REAL", "FLOAT" -> ColumnType.REAL;
-      case "DOUBLE" -> ColumnType.DOUBLE;
+      case "SMALLINT", "INT2" -> ColumnType.SMALLINT;
+      case "INTEGER", "INT", "INT4" -> ColumnType.INTEGER;
+      case "BIGINT", "INT8" -> ColumnType.BIGINT;
+      case "REAL", "FLOAT", "FLOAT4" -> ColumnType.REAL;
+      case "DOUBLE", "FLOAT8" -> ColumnType.DOUBLE;
       case "DECIMAL", "NUMERIC" -> ColumnType.DECIMAL;
       case "CHAR" -> ColumnType.CHAR;
-      case "VARCHAR" -> ColumnType.VARCHAR;
+      case "VARCHAR", "TEXT", "STRING", "CLOB" -> ColumnType.VARCHAR;
       case "BINARY" -> ColumnType.BINARY;
-      case "VARBINARY" -> ColumnType.VARBINARY;
+      case "VARBINARY", "BLOB", "BYTEA" -> ColumnType.VARBINARY;
       case "DATE" -> ColumnType.DATE;
       case "TIME" -> ColumnType.TIME;
-      case "TIMESTAMP" -> ColumnType.TIMESTAMP;
-      default -> throw new InvalidArgumentException("unsupported column type " + n);
+      case "TIMESTAMP", "DATETIME" -> ColumnType.TIMESTAMP;
+      default -> throw new io.basaltdb.sql.SqlStateException("0A000", "unsupported column type "
+          + n + (n.startsWith("UNSIGNED_") ? " (Phoenix's unsigned types are not kept; use "
+              + "the signed type, e.g. BIGINT for UNSIGNED_LONG)" : "") + "; the types are "
+          + "BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT, REAL, DOUBLE, DECIMAL(p, s), CHAR(n), "
+          + "VARCHAR(n), BINARY(n), VARBINARY(n), DATE, TIME, TIMESTAMP");
     };
   }
 

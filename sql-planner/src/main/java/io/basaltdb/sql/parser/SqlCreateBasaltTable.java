@@ -13,7 +13,8 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 
 /**
  * {@code CREATE TABLE} in Basalt's dialect: columns (family-qualified or not), the primary key
- * (inline or as a constraint, with directions), table and family options, split points.
+ * (inline or as a constraint, with directions), UNIQUE constraints (each kept by a unique
+ * index), table and family options, split points.
  */
 public final class SqlCreateBasaltTable extends SqlCreate {
   private static final SqlOperator OPERATOR =
@@ -23,17 +24,27 @@ public final class SqlCreateBasaltTable extends SqlCreate {
   public final List<SqlColumnDef> columns;
   public final List<SqlIdentifier> primaryKey;
   public final List<Boolean> primaryKeyDescending;
+  public final List<Unique> uniques;
   public final List<SqlTableOption> options;
   public final List<SqlNode> splitPoints;
 
+  /** A UNIQUE constraint: its name (null when not named) and columns. */
+  public record Unique(SqlIdentifier name, List<SqlIdentifier> columns) {
+    public Unique {
+      columns = List.copyOf(columns);
+    }
+  }
+
   public SqlCreateBasaltTable(SqlParserPos pos, boolean replace, boolean ifNotExists,
       SqlIdentifier name, List<SqlColumnDef> columns, List<SqlIdentifier> primaryKey,
-      List<Boolean> primaryKeyDescending, List<SqlTableOption> options, List<SqlNode> splitPoints) {
+      List<Boolean> primaryKeyDescending, List<Unique> uniques, List<SqlTableOption> options,
+      List<SqlNode> splitPoints) {
     super(OPERATOR, pos, replace, ifNotExists);
     this.name = name;
     this.columns = List.copyOf(columns);
     this.primaryKey = List.copyOf(primaryKey);
     this.primaryKeyDescending = List.copyOf(primaryKeyDescending);
+    this.uniques = List.copyOf(uniques);
     this.options = List.copyOf(options);
     this.splitPoints = List.copyOf(splitPoints);
   }
@@ -70,6 +81,20 @@ public final class SqlCreateBasaltTable extends SqlCreate {
         }
       }
       writer.endList(pk);
+    }
+    for (Unique u : uniques) {
+      writer.sep(",");
+      if (u.name() != null) {
+        writer.keyword("CONSTRAINT");
+        u.name().unparse(writer, 0, 0);
+      }
+      writer.keyword("UNIQUE");
+      SqlWriter.Frame uf = writer.startList("(", ")");
+      for (SqlIdentifier c : u.columns()) {
+        writer.sep(",");
+        c.unparse(writer, 0, 0);
+      }
+      writer.endList(uf);
     }
     writer.endList(frame);
     for (int i = 0; i < options.size(); i++) {

@@ -1,0 +1,201 @@
+package io.basaltdb.sql.ddl;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.basaltdb.engine.TableName;
+import io.basaltdb.sql.RandomQueries;
+import io.basaltdb.sql.SqlTestBase;
+import io.basaltdb.sql.jdbc.SqlErrors;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Column types by the names users bring from other databases, and UNIQUE constraints (kept by
+ * unique indexes): the same outcomes as H2 for the same statements, bad declarations refused
+ * with a SQLState and nothing created.
+ */
+class ColumnConstraintsTest extends SqlTestBase {
+  @Test
+  void typeNamesFromOtherDatabasesMapToTheirTypes() throws Exception {
+    update("CREATE TABLE tn (id INT4 PRIMARY KEY, a TEXT, b STRING, c CLOB, d BLOB, e INT8, "
+        + "f INT2, g BOOL, h DOUBLE PRECISION, i DATETIME, j FLOAT8, k CHARACTER VARYING(5), "
+        + "l BYTEA, m FLOAT4)");
+    update("INSERT INTO tn VALUES (1, 'a', 'b', 'c', X'0102', 9000000000, 7, TRUE, 0.5, "
+        + "TIMESTAMP '2026-11-26 10:00:00', 1.25, 'five', X'03', 0.75)");
+    try (Statement st = c.createStatement(); ResultSet r = st.executeQuery("SELECT * FROM tn")) {
+      ResultSetMetaData md = r.getMetaData();
+      int[] expected = {Types.INTEGER, Types.VARCHAR, Types.VARCHAR, Types.VARCHAR,
+          Types.VARBINARY, Types.BIGINT, Types.SMALLINT, Types.BOOLEAN, Types.DOUBLE,
+          Types.TIMESTAMP, Types.DOUBLE, Types.VARCHAR, Types.VARBINARY, Types.REAL};
+      assertEquals(expected.length, md.getColumnCount());
+      for (int i = 0; i < expected.length; i++) {
+        assertEquals(expected[i], md.getColumnType(i + 1), md.getColumnName(i + 1));
+      }
+      assertTrue(r.next());
+      assertEquals(9000000000L, r.getLong("E"));
+      assertTrue(r.getBoolean("G"));
+      assertEquals("2026-11-26 10:00:00.0", r.getTimestamp("I").toString());
+    }
+    SQLException tooLong = assertThrows(SQLException.class,
+        () -> update("INSERT INTO tn (id, k) VALUES (2, 'sixsix')"));
+    assertEquals("22001", SqlErrors.sqlState(tooLong), tooLong.getMessage());
+  }
+
+  @Test
+  void typesWithoutAMeaningHereAreRefusedByName() throws Exception {
+    for (String type : List.of("UNSIGNED_INT", "MONEY", "JSONB")) {
+      SQLException e = assertThrows(SQLException.class,
+          () -> update("CREATE TABLE bad (id INTEGER PRIMARY KEY, v " + type + ")"));
+      assertEquals("0A000", SqlErrors.sqlState(e), e.getMessage());
+      assertTrue(e.getMessage().contains(type), e.getMessage());
+      assertFalse(db.admin().tableExists(TableName.of("BAD")));
+    }
+    SQLException unsigned = assertThrows(SQLException.class,
+        () -> update("CREATE TABLE bad (id UNSIGNED_LONG PRIMARY KEY)"));
+    assertTrue(unsigned.getMessage().contains("signed type"), unsigned.getMessage());
+  }
+
+  @Test
+  void aUniqueColumnRefusesADuplicateAndAcceptsManyNulls() throws Exception {
+    try (Connection h2 = DriverManager.getConnection("jdbc:h2:mem:uniq1")) {
+      List<String> script = List.of(
+          "CREATE TABLE t3 (z INTEGER UNIQUE)",
+          "INSERT INTO t3 VALUES (1)",
+          "INSERT INTO t3 VALUES (1)",
+          "INSERT INTO t3 VALUES (NULL)",
+          "INSERT INTO t3 VALUES (NULL)",
+          "INSERT INTO t3 VALUES (2)",
+          "UPDATE t3 SET z = 1 WHERE z IS NULL",
+          "UPDATE t3 SET z = 3 WHERE z = 1",
+          "INSERT INTO t3 VALUES (1)");
+      assertEquals(outcomes(h2, script), outcomes(c, script));
+      String all = "SELECT z FROM t3 ORDER BY z NULLS FIRST";
+      assertEquals(rows(h2, all), rows(all));
+      // the UPDATE of the two NULLs to 1 (one is there) changed neither
+      assertEquals(List.of("null", "null", "1", "2", "3"), rows(all));
+    }
+    try (ResultSet r = c.getMetaData().getIndexInfo(null, "DEFAULT", "T3", true, false)) {
+      assertTrue(r.next());
+      assertEquals("T3_Z_KEY", r.getString("INDEX_NAME"));
+      assertFalse(r.getBoolean("NON_UNIQUE"));
+      assertEquals("Z", r.getString("COLUMN_NAME"));
+    }
+  }
+
+  @Test
+  void aNamedConstraintOverSeveralColumnsHoldsAcrossWrites() throws Exception {
+    try (Connection h2 = DriverManager.getConnection("jdbc:h2:mem:uniq2")) {
+      List<String> script = List.of(
+          "CREATE TABLE u2 (id INT PRIMARY KEY, a INT, b VARCHAR(10), CONSTRAINT ab_uq "
+              + "UNIQUE (a, b), UNIQUE (b, a), id2 INT UNIQUE)",
+          "INSERT INTO u2 VALUES (1, 1, 'x', 10)",
+          "INSERT INTO u2 VALUES (2, 1, 'y', 20)",
+          "INSERT INTO u2 VALUES (3, 1, 'x', 30)",
+          "INSERT INTO u2 VALUES (4, 2, 'x', 10)",
+          "UPDATE u2 SET b = 'y' WHERE id = 1",
+          "UPDATE u2 SET b = 'z' WHERE id = 1",
+          "INSERT INTO u2 VALUES (5, 1, 'x', 50)",
+          "DELETE FROM u2 WHERE id = 2",
+          "INSERT INTO u2 VALUES (6, 1, 'y', NULL)");
+      assertEquals(outcomes(h2, script), outcomes(c, script));
+      String all = "SELECT id, a, b, id2 FROM u2 ORDER BY id";
+      assertEquals(rows(h2, all), rows(all));
+    }
+    List<String> names = new ArrayList<>();
+    try (ResultSet r = c.getMetaData().getIndexInfo(null, "DEFAULT", "U2", true, false)) {
+      while (r.next()) {
+        if (!r.getString("INDEX_NAME").equals("PK")) { // the primary key is listed too
+          names.add(r.getString("INDEX_NAME") + ":" + r.getString("COLUMN_NAME"));
+        }
+      }
+    }
+    // (b, a) is (a, b) again: one index keeps both
+    assertEquals(List.of("AB_UQ:A", "AB_UQ:B", "U2_ID2_KEY:ID2"), names.stream().sorted().toList());
+    update("DROP TABLE u2");
+    update("CREATE TABLE u2 (id INT PRIMARY KEY, CONSTRAINT ab_uq UNIQUE (id))");
+    update("INSERT INTO u2 VALUES (1)");
+    try (ResultSet r = c.getMetaData().getIndexInfo(null, "DEFAULT", "U2", true, false)) {
+      assertTrue(r.next());
+      assertEquals("PK", r.getString("INDEX_NAME"));
+      assertFalse(r.next(), "a constraint on the primary key needs no index");
+    }
+  }
+
+  @Test
+  void aBadConstraintCreatesNothing() throws Exception {
+    for (String ddl : List.of(
+        "CREATE TABLE bad (id INT PRIMARY KEY, a INT, UNIQUE (nosuch))",
+        "CREATE TABLE bad (id INT PRIMARY KEY, a INT, UNIQUE (a, a))",
+        "CREATE TABLE bad (id INT PRIMARY KEY, a INT, b INT, CONSTRAINT k UNIQUE (a), "
+            + "CONSTRAINT k UNIQUE (b))")) {
+      SQLException e = assertThrows(SQLException.class, () -> update(ddl));
+      assertEquals("22023", SqlErrors.sqlState(e), ddl + ": " + e.getMessage());
+      assertFalse(db.admin().tableExists(TableName.of("BAD")), ddl);
+    }
+    update("CREATE TABLE bad (id INT PRIMARY KEY, a INT UNIQUE)");
+    assertEquals(1, update("INSERT INTO bad VALUES (1, 1)"));
+  }
+
+  /**
+   * Random one-row writes to a table with UNIQUE constraints: each outcome and the table after
+   * it as H2's. (One row each: a statement failing at its tenth row keeps the nine before it
+   * here, as in HBase and Phoenix, where H2 undoes them.)
+   */
+  @Test
+  void randomWritesAgreeWithH2() throws Exception {
+    long seed = RandomQueries.seed("ColumnConstraintsTest");
+    Random r = new Random(seed);
+    try (Connection h2 = DriverManager.getConnection("jdbc:h2:mem:uniq" + seed)) {
+      List<String> script = new ArrayList<>();
+      script.add("CREATE TABLE rw (id INT PRIMARY KEY, a INT UNIQUE, b INT, c VARCHAR(4), "
+          + "UNIQUE (b, c))");
+      for (int i = 0; i < 300; i++) {
+        String a = r.nextInt(5) == 0 ? "NULL" : Integer.toString(r.nextInt(30));
+        String b = r.nextInt(5) == 0 ? "NULL" : Integer.toString(r.nextInt(4));
+        String cv = r.nextInt(5) == 0 ? "NULL" : "'" + (char) ('p' + r.nextInt(4)) + "'";
+        int id = r.nextInt(40);
+        script.add(switch (r.nextInt(6)) {
+          case 0, 1, 2 -> "INSERT INTO rw VALUES (" + id + ", " + a + ", " + b + ", " + cv + ")";
+          case 3 -> "UPDATE rw SET a = " + a + " WHERE id = " + id;
+          case 4 -> "UPDATE rw SET b = " + b + ", c = " + cv + " WHERE id = " + id;
+          default -> "DELETE FROM rw WHERE id = " + id;
+        });
+      }
+      String all = "SELECT id, a, b, c FROM rw ORDER BY id";
+      for (int i = 0; i < script.size(); i++) {
+        List<String> one = script.subList(i, i + 1);
+        assertEquals(outcomes(h2, one), outcomes(c, one), "seed " + seed + ": " + script.get(i));
+        assertEquals(rows(h2, all), rows(all), "seed " + seed + ", after " + script.get(i));
+      }
+    }
+  }
+
+  /** Each statement's update count, or its SQLState when refused. */
+  private static List<String> outcomes(Connection conn, List<String> script) {
+    List<String> out = new ArrayList<>();
+    for (String sql : script) {
+      try (Statement st = conn.createStatement()) {
+        out.add(Integer.toString(st.executeUpdate(sql)));
+      } catch (SQLException e) {
+        out.add(e.getSQLState() == null ? SqlErrors.sqlState(e) : e.getSQLState());
+      }
+    }
+    return out;
+  }
+
+  private static List<String> rows(Connection conn, String sql) throws SQLException {
+    return io.basaltdb.sql.SqlTestSupport.rows(conn, sql);
+  }
+}
