@@ -69,6 +69,10 @@ public final class SqlErrors {
       if (c instanceof SqlStateException s) {
         return s.sqlState();
       }
+      if (c instanceof org.apache.calcite.sql.validate.SqlValidatorException v
+          && v.getMessage() != null && v.getMessage().contains("does not allow NULLs")) {
+        return "23502"; // Calcite's validator: an INSERT leaving a NOT NULL column without value
+      }
       if (c instanceof StackOverflowError) {
         return "54001";
       }

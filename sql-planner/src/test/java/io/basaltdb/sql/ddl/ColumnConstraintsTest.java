@@ -133,6 +133,46 @@ class ColumnConstraintsTest extends SqlTestBase {
     }
   }
 
+  /** NOT NULL holds on every way of writing: literal, prepared, batched, UPDATE, UPSERT. */
+  @Test
+  void notNullIsKeptByEveryWrite() throws Exception {
+    try (Connection h2 = DriverManager.getConnection("jdbc:h2:mem:notnull")) {
+      List<String> script = List.of(
+          "CREATE TABLE nn (id INTEGER PRIMARY KEY, a VARCHAR(5) NOT NULL, b INTEGER)",
+          "INSERT INTO nn (id, b) VALUES (1, 2)",
+          "INSERT INTO nn VALUES (2, NULL, 3)",
+          "INSERT INTO nn VALUES (3, 'x', 3)",
+          "UPDATE nn SET a = NULL WHERE id = 3",
+          "UPDATE nn SET a = CASE WHEN b > 2 THEN NULL ELSE 'y' END WHERE id = 3",
+          "UPDATE nn SET b = NULL WHERE id = 3");
+      List<String> got = outcomes(c, script);
+      assertEquals(outcomes(h2, script), got);
+      assertEquals(List.of("0", "23502", "23502", "1", "23502", "23502", "1"), got);
+    }
+    for (String sql : List.of("INSERT INTO nn VALUES (?, ?, 1)", "INSERT INTO nn (id, a) VALUES (?, ?)",
+        "UPSERT INTO nn VALUES (?, ?, 1)",
+        "UPSERT INTO nn (id, a) VALUES (?, ?)", "UPDATE nn SET a = ? WHERE id = ?")) {
+      try (var p = c.prepareStatement(sql)) {
+        boolean update = sql.startsWith("UPDATE");
+        p.setInt(update ? 2 : 1, 3);
+        p.setNull(update ? 1 : 2, Types.VARCHAR);
+        SQLException e = assertThrows(SQLException.class, p::executeUpdate, sql);
+        assertEquals("23502", SqlErrors.sqlState(e), sql + ": " + e.getMessage());
+        assertTrue(e.getMessage().contains("column A of table"), e.getMessage());
+        p.setInt(update ? 2 : 1, update ? 3 : 4); // the UPDATE's row must exist
+        p.setNull(update ? 1 : 2, Types.VARCHAR);
+        p.addBatch();
+        assertThrows(SQLException.class, p::executeBatch, sql + " batched");
+      }
+    }
+    assertEquals(List.of("3|x|null"), rows("SELECT * FROM nn"), "nothing of the refused rows");
+    // an UPSERT may make the row, so it names every NOT NULL column
+    assertEquals("23502", SqlErrors.sqlState(assertThrows(SQLException.class,
+        () -> update("UPSERT INTO nn (id, b) VALUES (3, 7)"))));
+    assertEquals(1, update("UPSERT INTO nn (id, a) VALUES (3, 'z')"));
+    assertEquals(List.of("3|z|null"), rows("SELECT * FROM nn"));
+  }
+
   @Test
   void aBadConstraintCreatesNothing() throws Exception {
     for (String ddl : List.of(
