@@ -2,8 +2,8 @@
   Basalt's DDL, after Apache Phoenix's syntax for column families and table options:
 
   CREATE TABLE [IF NOT EXISTS] name (
-      column type [NOT NULL | NULL | PRIMARY KEY [ASC|DESC] | UNIQUE]...,  -- may be f.col
-      ...
+      column type [NOT NULL | NULL | PRIMARY KEY [ASC|DESC] | UNIQUE | DEFAULT expr]...,
+      ...                                           -- a column may be f.col
       [[CONSTRAINT name] PRIMARY KEY (col [ASC|DESC], ...)]
       [[CONSTRAINT name] UNIQUE (col, ...)]...     -- a unique index, named name or T_COL_KEY
   ) [option = value [, option = value]...] [SPLIT ON (literal, ...)]
@@ -63,6 +63,7 @@ void BasaltColumnOrConstraint(List<SqlColumnDef> columns, List<SqlIdentifier> pk
     boolean pk = false;
     boolean desc = false;
     boolean unique = false;
+    SqlNode defaultValue = null;
     SqlIdentifier pkCol;
     SqlIdentifier constraint = null;
     List<SqlIdentifier> uniqueCols;
@@ -101,9 +102,12 @@ void BasaltColumnOrConstraint(List<SqlColumnDef> columns, List<SqlIdentifier> pk
             [ <ASC> | <DESC> { desc = true; } ]
         |
             <UNIQUE> { unique = true; }
+        |
+            <DEFAULT_> defaultValue = Expression3(ExprContext.ACCEPT_NON_QUERY)
         )*
         {
-            columns.add(new SqlColumnDef(s.end(this), name, type, notNull, pk, desc));
+            columns.add(new SqlColumnDef(s.end(this), name, type, notNull, pk, desc,
+                defaultValue));
             if (unique) {
                 uniques.add(new SqlCreateBasaltTable.Unique(null, List.of(name)));
             }

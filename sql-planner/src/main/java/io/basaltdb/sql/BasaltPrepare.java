@@ -476,6 +476,19 @@ public class BasaltPrepare extends CalcitePrepareImpl {
           SqlIdentifier id = (SqlIdentifier) n;
           listed.add(def.columnIndex(id.names.get(id.names.size() - 1)));
         }
+        for (int i = 0; i < def.visibleColumnCount(); i++) {
+          io.basaltdb.sql.catalog.SqlColumn c = def.columns().get(i);
+          if (listed.contains(i) || !def.defaults().containsKey(c.name())) {
+            continue;
+          }
+          if (!call.isUpsert()) {
+            listed.add(i); // an INSERT makes the row: the column gets its default
+          } else if (!c.nullable()) { // the validator let it through for its default
+            throw new SqlStateException("23502", "UPSERT INTO " + def.table() + " must name "
+                + "NOT NULL column " + c.name() + ": the row may be new, and an UPSERT writes "
+                + "only the columns it names");
+          }
+        }
       }
       return call.isUpsert() || listed != null ? modify.asUpsert(call.isUpsert(), listed)
           : modify;

@@ -45,6 +45,16 @@ public final class BasaltSqlTable extends AbstractTable implements TranslatableT
     return def;
   }
 
+  /** The column defaults ({@link ColumnDefaults}) where Calcite asks for an initializer. */
+  @Override
+  public <C> C unwrap(Class<C> aClass) {
+    if (aClass == org.apache.calcite.sql2rel.InitializerExpressionFactory.class
+        && !def.defaults().isEmpty()) {
+      return aClass.cast(new ColumnDefaults(def));
+    }
+    return super.unwrap(aClass);
+  }
+
   /** The table's ACTIVE indexes (those queries may use), read once per table object. */
   private volatile List<io.basaltdb.sql.index.IndexLayout> indexes;
 

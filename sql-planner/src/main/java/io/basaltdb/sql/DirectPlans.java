@@ -136,8 +136,8 @@ final class DirectPlans {
     for (int i = 0; i < n; i++) {
       SqlColumn c = def.columns().get(i);
       if (operands[i] == null) {
-        if (!c.nullable() || c.isKey()) {
-          return null; // Calcite's validator reports the missing value
+        if (!c.nullable() || c.isKey() || def.defaults().containsKey(c.name())) {
+          return null; // Calcite's validator reports the missing value, or fills the default
         }
         operands[i] = Operand.constant(c.type(), null);
       }

@@ -19,11 +19,21 @@ import java.util.List;
  * catalog as a versioned record written with {@code DataOutputStream}; frozen format 1: version
  * u8, salt u8, column count u32, then per column name (UTF), type code u8, precision i32, scale
  * i32, nullable, key position i32, descending, family (UTF, empty for key columns), then the
- * marker family (UTF); format 2 adds the packed flag (boolean) at the end. Immutable.
+ * marker family (UTF); format 2 adds the packed flag (boolean) at the end; format 3 (written
+ * only when a column has a DEFAULT) then the defaults: count u32, per default the column's
+ * name (UTF) and the expression's SQL text (UTF). Immutable.
+ *
+ * @param defaults each column's {@code DEFAULT} expression as SQL text, by column name
  */
 public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuckets,
-    String markerFamily, boolean packed) {
-  public static final int FORMAT_VERSION = 2;
+    String markerFamily, boolean packed, java.util.Map<String, String> defaults) {
+  public static final int FORMAT_VERSION = 3;
+
+  /** A definition without column defaults. */
+  public SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuckets,
+      String markerFamily, boolean packed) {
+    this(table, columns, saltBuckets, markerFamily, packed, java.util.Map.of());
+  }
 
   /** The qualifier of a family's one cell in a packed table. */
   public static final String PACKED_QUALIFIER = "_v";
@@ -31,6 +41,11 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
   /** A new definition: the marker goes to the family of the first non-key column. */
   public SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuckets, boolean packed) {
     this(table, columns, saltBuckets, firstFamily(columns), packed);
+  }
+
+  /** This definition with {@code defaults} as its columns' DEFAULT expressions. */
+  public SqlTableDef withDefaults(java.util.Map<String, String> defaults) {
+    return new SqlTableDef(table, columns, saltBuckets, markerFamily, packed, defaults);
   }
 
   /**
@@ -64,6 +79,13 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
 
   public SqlTableDef {
     columns = List.copyOf(columns);
+    defaults = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(defaults));
+    for (String c : defaults.keySet()) {
+      if (columns.stream().noneMatch(col -> col.name().equals(c))) {
+        throw new InvalidArgumentException("table " + table + " has a default for " + c
+            + ", which is not a column");
+      }
+    }
     if (columns.isEmpty()) {
       throw new InvalidArgumentException("table " + table + " needs at least one column");
     }
@@ -142,7 +164,7 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
     try {
       java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
       java.io.DataOutputStream out = new java.io.DataOutputStream(bytes);
-      out.writeByte(FORMAT_VERSION);
+      out.writeByte(defaults.isEmpty() ? 2 : FORMAT_VERSION); // 2: readable by older code
       out.writeByte(saltBuckets);
       out.writeInt(columns.size());
       for (SqlColumn c : columns) {
@@ -157,6 +179,13 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
       }
       out.writeUTF(markerFamily);
       out.writeBoolean(packed);
+      if (!defaults.isEmpty()) {
+        out.writeInt(defaults.size());
+        for (java.util.Map.Entry<String, String> d : defaults.entrySet()) {
+          out.writeUTF(d.getKey());
+          out.writeUTF(d.getValue());
+        }
+      }
       return bytes.toByteArray();
     } catch (java.io.IOException e) {
       throw new IllegalStateException(e); // a byte array stream does not fail
@@ -167,7 +196,7 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
     try {
       java.io.DataInputStream in = new java.io.DataInputStream(new java.io.ByteArrayInputStream(b));
       int v = in.readByte();
-      if (v != 1 && v != FORMAT_VERSION) {
+      if (v < 1 || v > FORMAT_VERSION) {
         throw new CorruptionException("SQL definition of " + table + " has unknown version " + v);
       }
       int salt = in.readByte() & 0xff;
@@ -185,7 +214,12 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
             fam.isEmpty() ? null : fam));
       }
       String marker = in.readUTF();
-      return new SqlTableDef(table, cols, salt, marker, v >= 2 && in.readBoolean());
+      boolean packed = v >= 2 && in.readBoolean();
+      java.util.Map<String, String> defaults = new java.util.LinkedHashMap<>();
+      for (int n = v >= 3 ? in.readInt() : 0; n > 0; n--) {
+        defaults.put(in.readUTF(), in.readUTF());
+      }
+      return new SqlTableDef(table, cols, salt, marker, packed, defaults);
     } catch (java.io.IOException e) {
       throw new CorruptionException("malformed SQL definition of " + table + ": " + e);
     }

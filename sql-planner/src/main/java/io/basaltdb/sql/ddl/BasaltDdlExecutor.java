@@ -201,8 +201,10 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
       }
       cols.remove(existing);
     }
+    Map<String, String> defaults = new LinkedHashMap<>(def.defaults());
+    defaults.remove(col); // a dropped column's default goes with it
     catalog.put(new SqlTableDef(name, cols, def.saltBuckets(), def.markerFamily(),
-        def.packed()));
+        def.packed(), defaults));
   }
 
   /** A view: its query text kept in the SQL catalog, expanded by Calcite where it is used. */
@@ -332,7 +334,8 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
         }
       }
     }
-    SqlTableDef def = new SqlTableDef(name, columns, salt, packed);
+    SqlTableDef def = new SqlTableDef(name, columns, salt, packed).withDefaults(
+        defaults(create, columns));
     RowKeyCodec codec = def.keyCodec();
     List<byte[]> splits = new ArrayList<>();
     for (SqlNode n : create.splitPoints) {
@@ -350,6 +353,20 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
     db.admin().createTable(new TableDescriptor(name, families), splits.toArray(new byte[0][]));
     new SqlCatalog(db).put(def);
     UniqueConstraints.create(db, name, uniques);
+  }
+
+  /** The columns' DEFAULT expressions as catalog text, checked ({@link ColumnDefaults}). */
+  private static Map<String, String> defaults(SqlCreateBasaltTable create,
+      List<SqlColumn> columns) {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (SqlColumnDef c : create.columns) {
+      if (c.defaultValue != null) {
+        SqlColumn col = columns.stream().filter(x -> x.name().equals(c.column())).findFirst()
+            .orElseThrow();
+        out.put(col.name(), io.basaltdb.sql.ColumnDefaults.text(col, c.defaultValue));
+      }
+    }
+    return out;
   }
 
   private static List<SqlColumn> columns(SqlCreateBasaltTable create) {

@@ -13,7 +13,8 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 
 /**
  * A column in {@code CREATE TABLE}: its name (possibly {@code family.column}), type,
- * {@code NOT NULL}, and an inline {@code PRIMARY KEY [ASC|DESC]}.
+ * {@code NOT NULL}, an inline {@code PRIMARY KEY [ASC|DESC]}, and a {@code DEFAULT}
+ * expression (null when none).
  */
 public final class SqlColumnDef extends SqlCall {
   private static final SqlOperator OPERATOR =
@@ -24,15 +25,17 @@ public final class SqlColumnDef extends SqlCall {
   public final boolean notNull;
   public final boolean primaryKey;
   public final boolean descending;
+  public final SqlNode defaultValue;
 
   public SqlColumnDef(SqlParserPos pos, SqlIdentifier name, SqlDataTypeSpec type, boolean notNull,
-      boolean primaryKey, boolean descending) {
+      boolean primaryKey, boolean descending, SqlNode defaultValue) {
     super(pos);
     this.name = name;
     this.type = type;
     this.notNull = notNull;
     this.primaryKey = primaryKey;
     this.descending = descending;
+    this.defaultValue = defaultValue;
   }
 
   /** The family given as {@code family.column}, or null. */
@@ -59,6 +62,10 @@ public final class SqlColumnDef extends SqlCall {
   public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
     name.unparse(writer, 0, 0);
     type.unparse(writer, 0, 0);
+    if (defaultValue != null) {
+      writer.keyword("DEFAULT");
+      defaultValue.unparse(writer, 0, 0);
+    }
     if (notNull) {
       writer.keyword("NOT NULL");
     }

@@ -174,6 +174,100 @@ class ColumnConstraintsTest extends SqlTestBase {
   }
 
   @Test
+  void defaultsFillWhatAnInsertLeavesOut() throws Exception {
+    try (Connection h2 = DriverManager.getConnection("jdbc:h2:mem:defaults")) {
+      List<String> script = List.of(
+          "CREATE TABLE d1 (id INT PRIMARY KEY, a INT DEFAULT 5, b VARCHAR(10) DEFAULT 'none' "
+              + "NOT NULL, e INT DEFAULT NULL, f BOOLEAN DEFAULT TRUE, g BIGINT DEFAULT -7)",
+          "INSERT INTO d1 (id) VALUES (1)",
+          "INSERT INTO d1 (id, a) VALUES (2, NULL)",
+          "INSERT INTO d1 VALUES (3, 7, 'x', 4, FALSE, 8)",
+          "INSERT INTO d1 (id, b) VALUES (4, DEFAULT)",
+          "INSERT INTO d1 (id, b) VALUES (5, NULL)",
+          "INSERT INTO d1 (id, a) VALUES (6, 1), (7, 2)",
+          "UPDATE d1 SET a = 9 WHERE id = 1");
+      List<String> got = outcomes(c, script);
+      assertEquals(outcomes(h2, script), got);
+      assertEquals("23502", got.get(5));
+      String all = "SELECT * FROM d1 ORDER BY id";
+      assertEquals(rows(h2, all).stream().map(String::toLowerCase).toList(), rows(all));
+      assertEquals("1|9|none|null|true|-7", rows(all).get(0));
+    }
+    // prepared (one plan, run twice), batched, literal (shared plans): each row its defaults
+    try (var p = c.prepareStatement("INSERT INTO d1 (id, e) VALUES (?, ?)")) {
+      for (int id = 10; id < 12; id++) {
+        p.setInt(1, id);
+        p.setInt(2, id);
+        assertEquals(1, p.executeUpdate());
+      }
+      for (int id = 12; id < 15; id++) {
+        p.setInt(1, id);
+        p.setInt(2, id);
+        p.addBatch();
+      }
+      p.executeBatch();
+    }
+    update("INSERT INTO d1 (id) VALUES (15)");
+    update("INSERT INTO d1 (id) VALUES (16)");
+    assertEquals(List.of("5|none|true|-7"), rows("SELECT DISTINCT a, b, f, g FROM d1 WHERE id >= 10"));
+    assertEquals(List.of("7"), rows("SELECT COUNT(*) FROM d1 WHERE id >= 10"));
+    // the defaults are in the catalog: another connection sees them
+    try (Connection other = io.basaltdb.sql.jdbc.BasaltConnections.open(db);
+        Statement st = other.createStatement()) {
+      st.executeUpdate("INSERT INTO d1 (id) VALUES (20)");
+    }
+    assertEquals(List.of("20|5|none"), rows("SELECT id, a, b FROM d1 WHERE id = 20"));
+  }
+
+  @Test
+  void timeDefaultsAreTakenWhenTheRowIsWritten() throws Exception {
+    update("CREATE TABLE d2 (id INT PRIMARY KEY, made TIMESTAMP DEFAULT CURRENT_TIMESTAMP, "
+        + "n DECIMAL(5, 2) DEFAULT -1.5)");
+    long before = System.currentTimeMillis();
+    update("INSERT INTO d2 (id) VALUES (1)");
+    long after = System.currentTimeMillis();
+    try (Statement st = c.createStatement();
+        ResultSet r = st.executeQuery("SELECT made, n FROM d2 WHERE id = 1")) {
+      assertTrue(r.next());
+      long at = r.getTimestamp(1).getTime();
+      // CURRENT_TIMESTAMP is the session's local time; compare with a day's slack for zones
+      assertTrue(Math.abs(at - before) < 86_400_000L + (after - before), at + " vs " + before);
+      assertEquals(0, new java.math.BigDecimal("-1.5").compareTo(r.getBigDecimal(2)));
+    }
+  }
+
+  @Test
+  void anUpsertWritesOnlyWhatItNames() throws Exception {
+    update("CREATE TABLE d3 (id INT PRIMARY KEY, a INT DEFAULT 5, b INT DEFAULT 6 NOT NULL)");
+    SQLException e = assertThrows(SQLException.class,
+        () -> update("UPSERT INTO d3 (id) VALUES (1)"));
+    assertEquals("23502", SqlErrors.sqlState(e), e.getMessage());
+    assertTrue(e.getMessage().contains("column B"), e.getMessage());
+    update("UPSERT INTO d3 (id, b) VALUES (1, 1)");
+    update("INSERT INTO d3 (id) VALUES (2)");
+    update("UPSERT INTO d3 (id, b) VALUES (2, 3)");
+    assertEquals(List.of("1|null|1", "2|5|3"), rows("SELECT * FROM d3 ORDER BY id"));
+    update("ALTER TABLE d3 DROP COLUMN a");
+    update("ALTER TABLE d3 ADD a INT");
+    update("INSERT INTO d3 (id) VALUES (3)");
+    assertEquals(List.of("3|6|null"), rows("SELECT id, b, a FROM d3 WHERE id = 3"),
+        "a dropped column's default goes with it");
+  }
+
+  @Test
+  void aDefaultTheColumnCannotHoldCreatesNothing() throws Exception {
+    for (String[] bad : new String[][] {
+        {"v INT DEFAULT 'abc'", "22018"}, {"v TINYINT DEFAULT 300", "22003"},
+        {"v VARCHAR(2) DEFAULT 'abc'", "22001"}, {"v INT NOT NULL DEFAULT NULL", "23502"},
+        {"v INT DEFAULT id", "22023"}, {"v DECIMAL(3, 1) DEFAULT 1.25", "22003"}}) {
+      SQLException e = assertThrows(SQLException.class,
+          () -> update("CREATE TABLE bad (id INT PRIMARY KEY, " + bad[0] + ")"));
+      assertEquals(bad[1], SqlErrors.sqlState(e), bad[0] + ": " + e.getMessage());
+      assertFalse(db.admin().tableExists(TableName.of("BAD")), bad[0]);
+    }
+  }
+
+  @Test
   void aBadConstraintCreatesNothing() throws Exception {
     for (String ddl : List.of(
         "CREATE TABLE bad (id INT PRIMARY KEY, a INT, UNIQUE (nosuch))",
