@@ -2,10 +2,12 @@
   Basalt's DDL, after Apache Phoenix's syntax for column families and table options:
 
   CREATE TABLE [IF NOT EXISTS] name (
-      column type [NOT NULL | NULL | PRIMARY KEY [ASC|DESC] | UNIQUE | DEFAULT expr]...,
+      column type [NOT NULL | NULL | PRIMARY KEY [ASC|DESC] | UNIQUE | DEFAULT expr
+          | CHECK (condition)]...,
       ...                                           -- a column may be f.col
       [[CONSTRAINT name] PRIMARY KEY (col [ASC|DESC], ...)]
       [[CONSTRAINT name] UNIQUE (col, ...)]...     -- a unique index, named name or T_COL_KEY
+      [[CONSTRAINT name] CHECK (condition)]...     -- refused rows: 23514
   ) [option = value [, option = value]...] [SPLIT ON (literal, ...)]
 
   CREATE SCHEMA [IF NOT EXISTS] name;  DROP TABLE [IF EXISTS] name;  DROP SCHEMA [IF EXISTS] name
@@ -55,7 +57,8 @@ boolean BasaltIfExists() :
 }
 
 void BasaltColumnOrConstraint(List<SqlColumnDef> columns, List<SqlIdentifier> pkColumns,
-    List<Boolean> pkDescending, List<SqlCreateBasaltTable.Unique> uniques) :
+    List<Boolean> pkDescending, List<SqlCreateBasaltTable.Unique> uniques,
+    List<SqlCreateBasaltTable.Check> checks) :
 {
     final SqlIdentifier name;
     final SqlDataTypeSpec type;
@@ -67,6 +70,7 @@ void BasaltColumnOrConstraint(List<SqlColumnDef> columns, List<SqlIdentifier> pk
     SqlIdentifier pkCol;
     SqlIdentifier constraint = null;
     List<SqlIdentifier> uniqueCols;
+    SqlNode condition;
     final Span s = Span.of();
 }
 {
@@ -89,6 +93,9 @@ void BasaltColumnOrConstraint(List<SqlColumnDef> columns, List<SqlIdentifier> pk
             ( <COMMA> pkCol = SimpleIdentifier() { uniqueCols.add(pkCol); } )*
             <RPAREN>
             { uniques.add(new SqlCreateBasaltTable.Unique(constraint, uniqueCols)); }
+        |
+            <CHECK> <LPAREN> condition = Expression(ExprContext.ACCEPT_NON_QUERY) <RPAREN>
+            { checks.add(new SqlCreateBasaltTable.Check(constraint, condition)); }
         )
     |
         name = CompoundIdentifier()
@@ -104,6 +111,9 @@ void BasaltColumnOrConstraint(List<SqlColumnDef> columns, List<SqlIdentifier> pk
             <UNIQUE> { unique = true; }
         |
             <DEFAULT_> defaultValue = Expression3(ExprContext.ACCEPT_NON_QUERY)
+        |
+            <CHECK> <LPAREN> condition = Expression(ExprContext.ACCEPT_NON_QUERY) <RPAREN>
+            { checks.add(new SqlCreateBasaltTable.Check(null, condition)); }
         )*
         {
             columns.add(new SqlColumnDef(s.end(this), name, type, notNull, pk, desc,
@@ -125,6 +135,7 @@ SqlCreate SqlCreateBasaltTable(Span s, boolean replace) :
     final List<SqlTableOption> tableOptions = new ArrayList<SqlTableOption>();
     final List<SqlNode> splits = new ArrayList<SqlNode>();
     final List<SqlCreateBasaltTable.Unique> uniques = new ArrayList<SqlCreateBasaltTable.Unique>();
+    final List<SqlCreateBasaltTable.Check> checks = new ArrayList<SqlCreateBasaltTable.Check>();
     SqlIdentifier optName;
     SqlNode optValue;
     SqlNode split;
@@ -132,8 +143,8 @@ SqlCreate SqlCreateBasaltTable(Span s, boolean replace) :
 {
     <TABLE> ifNotExists = BasaltIfNotExists() id = CompoundIdentifier()
     <LPAREN>
-    BasaltColumnOrConstraint(columns, pkColumns, pkDescending, uniques)
-    ( <COMMA> BasaltColumnOrConstraint(columns, pkColumns, pkDescending, uniques) )*
+    BasaltColumnOrConstraint(columns, pkColumns, pkDescending, uniques, checks)
+    ( <COMMA> BasaltColumnOrConstraint(columns, pkColumns, pkDescending, uniques, checks) )*
     <RPAREN>
     [
         LOOKAHEAD(2)
@@ -151,7 +162,7 @@ SqlCreate SqlCreateBasaltTable(Span s, boolean replace) :
     ]
     {
         return new SqlCreateBasaltTable(s.end(this), replace, ifNotExists, id, columns,
-            pkColumns, pkDescending, uniques, tableOptions, splits);
+            pkColumns, pkDescending, uniques, checks, tableOptions, splits);
     }
 }
 

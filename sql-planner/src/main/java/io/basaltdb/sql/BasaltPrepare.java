@@ -445,6 +445,13 @@ public class BasaltPrepare extends CalcitePrepareImpl {
               t.definition());
           sources = io.basaltdb.sql.rel.AssignmentCasts.sources(sources, input,
               m.getCluster().getRexBuilder());
+          List<String> updated = m.getUpdateColumnList();
+          List<RexNode> newValues = sources;
+          RelNode old = input;
+          input = CheckConstraints.apply(t.definition(), input, col -> updated.contains(col)
+                  ? newValues.get(updated.indexOf(col))
+                  : m.getCluster().getRexBuilder().makeInputRef(old,
+                      t.definition().columnIndex(col)), null, this::convertExpression);
         }
         if (t.definition().hasHiddenKey()) {
           input = BasaltTableModify.exposeHiddenKey(input, t.definition());
@@ -489,6 +496,19 @@ public class BasaltPrepare extends CalcitePrepareImpl {
                 + "only the columns it names");
           }
         }
+      }
+      if (!def.checks().isEmpty()) {
+        RelNode in = modify.getInput();
+        java.util.Set<String> named = null;
+        if (call.isUpsert() && listed != null) {
+          named = new java.util.HashSet<>();
+          for (int i : listed) {
+            named.add(def.columns().get(i).name());
+          }
+        }
+        modify = (BasaltTableModify) modify.copy(modify.getTraitSet(), List.of(
+            CheckConstraints.apply(def, in, col -> in.getCluster().getRexBuilder()
+                .makeInputRef(in, def.columnIndex(col)), named, this::convertExpression)));
       }
       return call.isUpsert() || listed != null ? modify.asUpsert(call.isUpsert(), listed)
           : modify;

@@ -5,9 +5,6 @@ import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.exec.ColumnValues;
 import java.math.BigDecimal;
-import java.util.ArrayList;
-import java.util.List;
-import org.apache.calcite.avatica.util.Quoting;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexNode;
@@ -17,13 +14,7 @@ import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNumericLiteral;
-import org.apache.calcite.sql.SqlSyntax;
-import org.apache.calcite.sql.fun.SqlStdOperatorTable;
-import org.apache.calcite.sql.validate.SqlNameMatchers;
 import org.apache.calcite.sql.util.SqlShuttle;
-import org.apache.calcite.sql.dialect.CalciteSqlDialect;
-import org.apache.calcite.sql.parser.SqlParseException;
-import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
 import org.apache.calcite.sql2rel.InitializerContext;
 import org.apache.calcite.sql2rel.NullInitializerExpressionFactory;
@@ -72,7 +63,7 @@ public final class ColumnDefaults extends NullInitializerExpressionFactory {
     value.accept(new SqlBasicVisitor<Void>() {
       @Override
       public Void visit(SqlIdentifier id) {
-        if (niladic(id) != null) {
+        if (CatalogExpressions.niladic(id) != null) {
           return null; // CURRENT_TIMESTAMP and its kind
         }
         throw new InvalidArgumentException("the DEFAULT of column " + c.name()
@@ -82,7 +73,7 @@ public final class ColumnDefaults extends NullInitializerExpressionFactory {
     if (value instanceof SqlLiteral l) {
       check(c, l);
     }
-    return value.toSqlString(CalciteSqlDialect.DEFAULT).getSql();
+    return CatalogExpressions.text(value);
   }
 
   /** Refuses a literal default the column cannot hold, as an INSERT of it would. */
@@ -131,36 +122,14 @@ public final class ColumnDefaults extends NullInitializerExpressionFactory {
     }
   }
 
-  /**
-   * The function a bare word such as {@code CURRENT_TIMESTAMP} calls, or null: the parser
-   * leaves those to the validator as identifiers, and a default is converted without one.
-   */
-  private static org.apache.calcite.sql.SqlOperator niladic(SqlIdentifier id) {
-    if (!id.isSimple()) {
-      return null;
-    }
-    List<org.apache.calcite.sql.SqlOperator> found = new ArrayList<>();
-    SqlStdOperatorTable.instance().lookupOperatorOverloads(id, null, SqlSyntax.FUNCTION_ID,
-        found, SqlNameMatchers.withCaseSensitive(false));
-    return found.isEmpty() ? null : found.get(0);
-  }
-
-  /** The expression of a catalog text (written by {@link #text}, so in Calcite's dialect). */
+  /** The expression of a catalog text (written by {@link #text}), bare words made calls. */
   static SqlNode parse(String text) {
-    try {
-      SqlNode node = SqlParser.create(text, SqlParser.config()
-          .withParserFactory(io.basaltdb.sql.parser.BasaltParserFactory.INSTANCE)
-          .withQuoting(Quoting.DOUBLE_QUOTE)).parseExpression();
-      return node.accept(new SqlShuttle() {
-        @Override
-        public SqlNode visit(SqlIdentifier id) {
-          org.apache.calcite.sql.SqlOperator f = niladic(id);
-          return f == null ? id : f.createCall(id.getParserPosition());
-        }
-      });
-    } catch (SqlParseException e) {
-      throw new io.basaltdb.engine.CorruptionException("a column DEFAULT in the SQL catalog "
-          + "does not parse: " + text + " (" + e.getMessage() + ")");
-    }
+    return CatalogExpressions.parse(text, "a column DEFAULT").accept(new SqlShuttle() {
+      @Override
+      public SqlNode visit(SqlIdentifier id) {
+        org.apache.calcite.sql.SqlOperator f = CatalogExpressions.niladic(id);
+        return f == null ? id : f.createCall(id.getParserPosition());
+      }
+    });
   }
 }

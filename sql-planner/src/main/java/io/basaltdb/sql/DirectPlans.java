@@ -100,6 +100,9 @@ final class DirectPlans {
       return null;
     }
     SqlTableDef def = r.table.definition();
+    if (!def.checks().isEmpty()) {
+      return null; // the plan's input carries the checks
+    }
     int n = def.columns().size();
     List<Integer> listed = new ArrayList<>();
     if (insert.getTargetColumnList() == null) {

@@ -20,13 +20,24 @@ import java.util.List;
  * u8, salt u8, column count u32, then per column name (UTF), type code u8, precision i32, scale
  * i32, nullable, key position i32, descending, family (UTF, empty for key columns), then the
  * marker family (UTF); format 2 adds the packed flag (boolean) at the end; format 3 (written
- * only when a column has a DEFAULT) then the defaults: count u32, per default the column's
- * name (UTF) and the expression's SQL text (UTF). Immutable.
+ * only when there are defaults or checks) then the defaults: count u32, per default the
+ * column's name (UTF) and the expression's SQL text (UTF); then the checks: count u32, per
+ * check its name (UTF) and condition's SQL text (UTF). Immutable.
  *
  * @param defaults each column's {@code DEFAULT} expression as SQL text, by column name
+ * @param checks the table's CHECK constraints, in declaration order
  */
 public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuckets,
-    String markerFamily, boolean packed, java.util.Map<String, String> defaults) {
+    String markerFamily, boolean packed, java.util.Map<String, String> defaults,
+    List<Check> checks) {
+  /** A CHECK constraint: its name and its condition's SQL text (Calcite's dialect). */
+  public record Check(String name, String condition) {}
+
+  /** A definition with defaults and no checks. */
+  public SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuckets,
+      String markerFamily, boolean packed, java.util.Map<String, String> defaults) {
+    this(table, columns, saltBuckets, markerFamily, packed, defaults, List.of());
+  }
   public static final int FORMAT_VERSION = 3;
 
   /** A definition without column defaults. */
@@ -45,7 +56,12 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
 
   /** This definition with {@code defaults} as its columns' DEFAULT expressions. */
   public SqlTableDef withDefaults(java.util.Map<String, String> defaults) {
-    return new SqlTableDef(table, columns, saltBuckets, markerFamily, packed, defaults);
+    return new SqlTableDef(table, columns, saltBuckets, markerFamily, packed, defaults, checks);
+  }
+
+  /** This definition with {@code checks} as its CHECK constraints. */
+  public SqlTableDef withChecks(List<Check> checks) {
+    return new SqlTableDef(table, columns, saltBuckets, markerFamily, packed, defaults, checks);
   }
 
   /**
@@ -80,6 +96,7 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
   public SqlTableDef {
     columns = List.copyOf(columns);
     defaults = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(defaults));
+    checks = List.copyOf(checks);
     for (String c : defaults.keySet()) {
       if (columns.stream().noneMatch(col -> col.name().equals(c))) {
         throw new InvalidArgumentException("table " + table + " has a default for " + c
@@ -164,7 +181,8 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
     try {
       java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
       java.io.DataOutputStream out = new java.io.DataOutputStream(bytes);
-      out.writeByte(defaults.isEmpty() ? 2 : FORMAT_VERSION); // 2: readable by older code
+      boolean v3 = !defaults.isEmpty() || !checks.isEmpty();
+      out.writeByte(v3 ? FORMAT_VERSION : 2); // 2: readable by older code
       out.writeByte(saltBuckets);
       out.writeInt(columns.size());
       for (SqlColumn c : columns) {
@@ -179,11 +197,16 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
       }
       out.writeUTF(markerFamily);
       out.writeBoolean(packed);
-      if (!defaults.isEmpty()) {
+      if (v3) {
         out.writeInt(defaults.size());
         for (java.util.Map.Entry<String, String> d : defaults.entrySet()) {
           out.writeUTF(d.getKey());
           out.writeUTF(d.getValue());
+        }
+        out.writeInt(checks.size());
+        for (Check c : checks) {
+          out.writeUTF(c.name());
+          out.writeUTF(c.condition());
         }
       }
       return bytes.toByteArray();
@@ -219,7 +242,11 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
       for (int n = v >= 3 ? in.readInt() : 0; n > 0; n--) {
         defaults.put(in.readUTF(), in.readUTF());
       }
-      return new SqlTableDef(table, cols, salt, marker, packed, defaults);
+      List<Check> checks = new ArrayList<>();
+      for (int n = v >= 3 ? in.readInt() : 0; n > 0; n--) {
+        checks.add(new Check(in.readUTF(), in.readUTF()));
+      }
+      return new SqlTableDef(table, cols, salt, marker, packed, defaults, checks);
     } catch (java.io.IOException e) {
       throw new CorruptionException("malformed SQL definition of " + table + ": " + e);
     }

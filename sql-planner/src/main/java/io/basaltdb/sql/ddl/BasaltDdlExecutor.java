@@ -203,8 +203,11 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
     }
     Map<String, String> defaults = new LinkedHashMap<>(def.defaults());
     defaults.remove(col); // a dropped column's default goes with it
+    if (!alter.isAdd()) {
+      io.basaltdb.sql.CheckConstraints.checkNotUsed(def, col);
+    }
     catalog.put(new SqlTableDef(name, cols, def.saltBuckets(), def.markerFamily(),
-        def.packed(), defaults));
+        def.packed(), defaults, def.checks()));
   }
 
   /** A view: its query text kept in the SQL catalog, expanded by Calcite where it is used. */
@@ -335,7 +338,8 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
       }
     }
     SqlTableDef def = new SqlTableDef(name, columns, salt, packed).withDefaults(
-        defaults(create, columns));
+        defaults(create, columns)).withChecks(io.basaltdb.sql.CheckConstraints.of(create,
+            columns));
     RowKeyCodec codec = def.keyCodec();
     List<byte[]> splits = new ArrayList<>();
     for (SqlNode n : create.splitPoints) {

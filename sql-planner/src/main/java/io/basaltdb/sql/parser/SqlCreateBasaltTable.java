@@ -25,8 +25,12 @@ public final class SqlCreateBasaltTable extends SqlCreate {
   public final List<SqlIdentifier> primaryKey;
   public final List<Boolean> primaryKeyDescending;
   public final List<Unique> uniques;
+  public final List<Check> checks;
   public final List<SqlTableOption> options;
   public final List<SqlNode> splitPoints;
+
+  /** A CHECK constraint: its name (null when not named) and condition. */
+  public record Check(SqlIdentifier name, SqlNode condition) {}
 
   /** A UNIQUE constraint: its name (null when not named) and columns. */
   public record Unique(SqlIdentifier name, List<SqlIdentifier> columns) {
@@ -37,14 +41,15 @@ public final class SqlCreateBasaltTable extends SqlCreate {
 
   public SqlCreateBasaltTable(SqlParserPos pos, boolean replace, boolean ifNotExists,
       SqlIdentifier name, List<SqlColumnDef> columns, List<SqlIdentifier> primaryKey,
-      List<Boolean> primaryKeyDescending, List<Unique> uniques, List<SqlTableOption> options,
-      List<SqlNode> splitPoints) {
+      List<Boolean> primaryKeyDescending, List<Unique> uniques, List<Check> checks,
+      List<SqlTableOption> options, List<SqlNode> splitPoints) {
     super(OPERATOR, pos, replace, ifNotExists);
     this.name = name;
     this.columns = List.copyOf(columns);
     this.primaryKey = List.copyOf(primaryKey);
     this.primaryKeyDescending = List.copyOf(primaryKeyDescending);
     this.uniques = List.copyOf(uniques);
+    this.checks = List.copyOf(checks);
     this.options = List.copyOf(options);
     this.splitPoints = List.copyOf(splitPoints);
   }
@@ -95,6 +100,17 @@ public final class SqlCreateBasaltTable extends SqlCreate {
         c.unparse(writer, 0, 0);
       }
       writer.endList(uf);
+    }
+    for (Check ck : checks) {
+      writer.sep(",");
+      if (ck.name() != null) {
+        writer.keyword("CONSTRAINT");
+        ck.name().unparse(writer, 0, 0);
+      }
+      writer.keyword("CHECK");
+      SqlWriter.Frame cf = writer.startList("(", ")");
+      ck.condition().unparse(writer, 0, 0);
+      writer.endList(cf);
     }
     writer.endList(frame);
     for (int i = 0; i < options.size(); i++) {

@@ -243,6 +243,7 @@ public final class BasaltTableModify extends TableModify implements EnumerableRe
     SqlTableDef def = basaltTable.definition();
     if (spec.kind() != WriteSpec.Kind.UPDATE || spec.updated().size() != 1
         || spec.increments().get(0) == null || def.packed() || def.hasHiddenKey()
+        || !def.checks().isEmpty() // the row must be read for them
         || def.columns().get(spec.updated().get(0)).type()
             != io.basaltdb.sql.type.ColumnType.BIGINT) {
       return null;

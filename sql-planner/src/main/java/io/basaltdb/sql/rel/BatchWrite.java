@@ -50,7 +50,8 @@ public final class BatchWrite {
   /** The batch form of an INSERT or UPSERT (its enumerable form), or null when it has none. */
   static BatchWrite of(BasaltTableModify modify, BasaltSqlTable table) {
     WriteSpec spec = modify.spec();
-    if (spec.kind() != WriteSpec.Kind.INSERT && spec.kind() != WriteSpec.Kind.UPSERT) {
+    if (spec.kind() != WriteSpec.Kind.INSERT && spec.kind() != WriteSpec.Kind.UPSERT
+        || !table.definition().checks().isEmpty()) { // checks run in the plan's input
       return null;
     }
     List<RexNode> exprs = singleRow(modify.getInput());
