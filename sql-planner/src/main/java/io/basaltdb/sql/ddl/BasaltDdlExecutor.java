@@ -203,11 +203,16 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
     }
     Map<String, String> defaults = new LinkedHashMap<>(def.defaults());
     defaults.remove(col); // a dropped column's default goes with it
-    if (!alter.isAdd()) {
-      io.basaltdb.sql.CheckConstraints.checkNotUsed(def, col);
+    List<SqlTableDef.Check> checks = new ArrayList<>(def.checks());
+    if (!alter.isAdd()) { // an UNSIGNED column's own check goes with it; others must not read it
+      String own = (name.name() + "_" + col + "_UNSIGNED").toUpperCase(Locale.ROOT);
+      checks.removeIf(c -> c.name().equals(own));
+      io.basaltdb.sql.CheckConstraints.checkNotUsed(def.withChecks(checks), col);
+    } else if (unsignedCheck(name.name(), col, alter.type) != null) {
+      checks.add(unsignedCheck(name.name(), col, alter.type));
     }
     catalog.put(new SqlTableDef(name, cols, def.saltBuckets(), def.markerFamily(),
-        def.packed(), defaults, def.checks()));
+        def.packed(), defaults, checks));
   }
 
   /** A view: its query text kept in the SQL catalog, expanded by Calcite where it is used. */
@@ -337,9 +342,16 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
         }
       }
     }
+    List<SqlTableDef.Check> checks = new ArrayList<>();
+    for (SqlColumnDef c : create.columns) {
+      SqlTableDef.Check u = unsignedCheck(name.name(), c.column(), c.type);
+      if (u != null) {
+        checks.add(u);
+      }
+    }
+    checks.addAll(io.basaltdb.sql.CheckConstraints.of(create, columns));
     SqlTableDef def = new SqlTableDef(name, columns, salt, packed).withDefaults(
-        defaults(create, columns)).withChecks(io.basaltdb.sql.CheckConstraints.of(create,
-            columns));
+        defaults(create, columns)).withChecks(checks);
     RowKeyCodec codec = def.keyCodec();
     List<byte[]> splits = new ArrayList<>();
     for (SqlNode n : create.splitPoints) {
@@ -428,33 +440,52 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
    * from other databases map to the type they mean there: {@code TEXT}, {@code STRING},
    * {@code CLOB} and {@code CHARACTER VARYING} are VARCHAR, {@code BLOB} and {@code BYTEA}
    * VARBINARY, {@code INT2/INT4/INT8} SMALLINT/INTEGER/BIGINT, {@code BOOL} BOOLEAN,
-   * {@code FLOAT4/FLOAT8} REAL/DOUBLE, {@code DATETIME} TIMESTAMP. Anything else is refused with
-   * 0A000 naming the type; Phoenix's {@code UNSIGNED_*} types say which signed type to use.
+   * {@code FLOAT4/FLOAT8} REAL/DOUBLE, {@code DATETIME} TIMESTAMP; Phoenix's {@code UNSIGNED_*}
+   * types are their signed types with a check ({@link #unsignedCheck}). Anything else is
+   * refused with 0A000 naming the type.
    */
   static ColumnType columnType(SqlDataTypeSpec spec) {
     String n = spec.getTypeName().getSimple().toUpperCase(Locale.ROOT);
     return switch (n) {
       case "BOOLEAN", "BOOL" -> ColumnType.BOOLEAN;
-      case "TINYINT" -> ColumnType.TINYINT;
-      case "SMALLINT", "INT2" -> ColumnType.SMALLINT;
-      case "INTEGER", "INT", "INT4" -> ColumnType.INTEGER;
-      case "BIGINT", "INT8" -> ColumnType.BIGINT;
-      case "REAL", "FLOAT", "FLOAT4" -> ColumnType.REAL;
-      case "DOUBLE", "FLOAT8" -> ColumnType.DOUBLE;
+      case "TINYINT", "UNSIGNED_TINYINT" -> ColumnType.TINYINT;
+      case "SMALLINT", "INT2", "UNSIGNED_SMALLINT" -> ColumnType.SMALLINT;
+      case "INTEGER", "INT", "INT4", "UNSIGNED_INT" -> ColumnType.INTEGER;
+      case "BIGINT", "INT8", "UNSIGNED_LONG" -> ColumnType.BIGINT;
+      case "REAL", "FLOAT", "FLOAT4", "UNSIGNED_FLOAT" -> ColumnType.REAL;
+      case "DOUBLE", "FLOAT8", "UNSIGNED_DOUBLE" -> ColumnType.DOUBLE;
       case "DECIMAL", "NUMERIC" -> ColumnType.DECIMAL;
       case "CHAR" -> ColumnType.CHAR;
       case "VARCHAR", "TEXT", "STRING", "CLOB" -> ColumnType.VARCHAR;
       case "BINARY" -> ColumnType.BINARY;
       case "VARBINARY", "BLOB", "BYTEA" -> ColumnType.VARBINARY;
-      case "DATE" -> ColumnType.DATE;
-      case "TIME" -> ColumnType.TIME;
-      case "TIMESTAMP", "DATETIME" -> ColumnType.TIMESTAMP;
+      case "DATE", "UNSIGNED_DATE" -> ColumnType.DATE;
+      case "TIME", "UNSIGNED_TIME" -> ColumnType.TIME;
+      case "TIMESTAMP", "DATETIME", "UNSIGNED_TIMESTAMP" -> ColumnType.TIMESTAMP;
       default -> throw new io.basaltdb.sql.SqlStateException("0A000", "unsupported column type "
-          + n + (n.startsWith("UNSIGNED_") ? " (Phoenix's unsigned types are not kept; use "
-              + "the signed type, e.g. BIGINT for UNSIGNED_LONG)" : "") + "; the types are "
-          + "BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT, REAL, DOUBLE, DECIMAL(p, s), CHAR(n), "
-          + "VARCHAR(n), BINARY(n), VARBINARY(n), DATE, TIME, TIMESTAMP");
+          + n + "; the types are BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT, REAL, DOUBLE, "
+          + "DECIMAL(p, s), CHAR(n), VARCHAR(n), BINARY(n), VARBINARY(n), DATE, TIME, TIMESTAMP "
+          + "(and Phoenix's UNSIGNED_* of them)");
     };
+  }
+
+  /**
+   * The check that keeps a column of a Phoenix {@code UNSIGNED_*} type at or above zero (the
+   * epoch for dates and timestamps; a time of day needs none): named {@code T_COL_UNSIGNED},
+   * a negative value refused with 23514. Null for other types.
+   */
+  static SqlTableDef.Check unsignedCheck(String table, String column, SqlDataTypeSpec spec) {
+    String n = spec.getTypeName().getSimple().toUpperCase(Locale.ROOT);
+    String floor = switch (n) {
+      case "UNSIGNED_TINYINT", "UNSIGNED_SMALLINT", "UNSIGNED_INT", "UNSIGNED_LONG",
+          "UNSIGNED_FLOAT", "UNSIGNED_DOUBLE" -> "0";
+      case "UNSIGNED_DATE" -> "DATE '1970-01-01'";
+      case "UNSIGNED_TIMESTAMP" -> "TIMESTAMP '1970-01-01 00:00:00'";
+      default -> null;
+    };
+    return floor == null ? null : new SqlTableDef.Check(
+        (table + "_" + column + "_UNSIGNED").toUpperCase(Locale.ROOT),
+        "\"" + column.replace("\"", "\"\"") + "\" >= " + floor);
   }
 
   private static FamilyOptions apply(FamilyOptions f, SqlTableOption o) {

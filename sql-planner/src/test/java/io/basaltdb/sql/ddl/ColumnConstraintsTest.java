@@ -55,16 +55,37 @@ class ColumnConstraintsTest extends SqlTestBase {
 
   @Test
   void typesWithoutAMeaningHereAreRefusedByName() throws Exception {
-    for (String type : List.of("UNSIGNED_INT", "MONEY", "JSONB")) {
+    for (String type : List.of("UNSIGNED_WHATEVER", "MONEY", "JSONB")) {
       SQLException e = assertThrows(SQLException.class,
           () -> update("CREATE TABLE bad (id INTEGER PRIMARY KEY, v " + type + ")"));
       assertEquals("0A000", SqlErrors.sqlState(e), e.getMessage());
       assertTrue(e.getMessage().contains(type), e.getMessage());
       assertFalse(db.admin().tableExists(TableName.of("BAD")));
     }
-    SQLException unsigned = assertThrows(SQLException.class,
-        () -> update("CREATE TABLE bad (id UNSIGNED_LONG PRIMARY KEY)"));
-    assertTrue(unsigned.getMessage().contains("signed type"), unsigned.getMessage());
+  }
+
+  /** Phoenix's UNSIGNED_* types: the signed type, a negative value refused by a check. */
+  @Test
+  void unsignedTypesRefuseNegativeValues() throws Exception {
+    update("CREATE TABLE us (id UNSIGNED_LONG PRIMARY KEY, i UNSIGNED_INT, f UNSIGNED_DOUBLE, "
+        + "d UNSIGNED_DATE, t UNSIGNED_TINYINT)");
+    assertEquals(1, update("INSERT INTO us VALUES (1, 0, 0.5, DATE '2020-01-01', 127)"));
+    for (String bad : List.of("(-1, 1, 1, NULL, 1)", "(2, -1, 1, NULL, 1)",
+        "(2, 1, -0.5, NULL, 1)", "(2, 1, 1, DATE '1969-12-31', 1)", "(2, 1, 1, NULL, -1)")) {
+      SQLException e = assertThrows(SQLException.class,
+          () -> update("INSERT INTO us VALUES " + bad));
+      assertEquals("23514", SqlErrors.sqlState(e), bad + ": " + e.getMessage());
+      assertTrue(e.getMessage().contains("_UNSIGNED"), e.getMessage());
+    }
+    assertEquals("23514", SqlErrors.sqlState(assertThrows(SQLException.class,
+        () -> update("UPDATE us SET i = i - 1 WHERE id = 1"))));
+    update("ALTER TABLE us ADD s UNSIGNED_SMALLINT");
+    assertEquals("23514", SqlErrors.sqlState(assertThrows(SQLException.class,
+        () -> update("UPDATE us SET s = -2 WHERE id = 1"))));
+    update("ALTER TABLE us DROP COLUMN i"); // its own check goes with it
+    assertEquals(1, update("INSERT INTO us (id, f) VALUES (3, 2.5)"));
+    assertEquals(List.of("1|0.5|2020-01-01|127|null", "3|2.5|null|null|null"),
+        rows("SELECT * FROM us ORDER BY id"));
   }
 
   @Test
