@@ -27,7 +27,9 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * hidden row key has none listed), read from the SQL catalog at each query. It is how remote
  * clients find primary keys: Avatica's protocol has no request for them, so a thin client's
  * {@code DatabaseMetaData.getPrimaryKeys} is empty whatever the server knows. The embedded
- * driver's {@code getPrimaryKeys} reads the same rows ({@link #keyColumns}). And, as H2 keeps
+ * driver's {@code getPrimaryKeys} reads the same rows ({@link #keyColumns}). {@code COLUMNS}
+ * (with each column's {@code COLUMN_DEFAULT}, which JDBC's {@code getColumns} leaves empty)
+ * and {@code CHECK_CONSTRAINTS} (the CHECKs, which JDBC has no request for). And, as H2 keeps
  * its own figures there, {@code PLAN_CACHE}: the database's statement plans and their hits.
  */
 public final class InformationSchema extends AbstractSchema {
@@ -109,14 +111,100 @@ public final class InformationSchema extends AbstractSchema {
 
   @Override
   protected Map<String, Table> getTableMap() {
-    return Map.of("KEY_COLUMN_USAGE", new KeyColumnUsage(), "PLAN_CACHE", new PlanCacheTable());
+    return Map.of("KEY_COLUMN_USAGE", new KeyColumnUsage(), "PLAN_CACHE", new PlanCacheTable(),
+        "COLUMNS", new Columns(), "CHECK_CONSTRAINTS", new CheckConstraintsTable());
+  }
+
+  /** The SQL tables' definitions, schema by schema (the system namespace left out). */
+  private List<Map.Entry<String, SqlTableDef>> sqlTables() {
+    SqlCatalog catalog = new SqlCatalog(db);
+    List<Map.Entry<String, SqlTableDef>> out = new ArrayList<>();
+    for (String ns : db.admin().listNamespaces()) {
+      if (!ns.equals(SqlCatalog.SYSTEM_NAMESPACE)) {
+        for (SqlTableDef def : catalog.list(ns)) {
+          out.add(Map.entry(BasaltSchema.schemaName(ns), def));
+        }
+      }
+    }
+    out.sort(Comparator.comparing((Map.Entry<String, SqlTableDef> e) -> e.getKey())
+        .thenComparing(e -> e.getValue().table().name()));
+    return out;
+  }
+
+  /**
+   * The standard's columns of {@code COLUMNS}: where each visible column is, its position, its
+   * {@code DEFAULT} as SQL text, nullability, type and its length, precision and scale.
+   */
+  private final class Columns extends SystemTable {
+    @Override
+    public RelDataType getRowType(RelDataTypeFactory f) {
+      RelDataTypeFactory.Builder b = f.builder();
+      for (String name : List.of("TABLE_CATALOG", "TABLE_SCHEMA", "TABLE_NAME",
+          "COLUMN_NAME")) {
+        b.add(name, SqlTypeName.VARCHAR).nullable(name.endsWith("CATALOG"));
+      }
+      b.add("ORDINAL_POSITION", SqlTypeName.INTEGER);
+      b.add("COLUMN_DEFAULT", SqlTypeName.VARCHAR).nullable(true);
+      b.add("IS_NULLABLE", SqlTypeName.VARCHAR).add("DATA_TYPE", SqlTypeName.VARCHAR);
+      for (String name : List.of("CHARACTER_MAXIMUM_LENGTH", "NUMERIC_PRECISION",
+          "NUMERIC_SCALE")) {
+        b.add(name, SqlTypeName.INTEGER).nullable(true);
+      }
+      return b.build();
+    }
+
+    @Override
+    public Enumerable<Object[]> scan(DataContext root) {
+      List<Object[]> rows = new ArrayList<>();
+      for (Map.Entry<String, SqlTableDef> e : sqlTables()) {
+        SqlTableDef def = e.getValue();
+        for (int i = 0; i < def.visibleColumnCount(); i++) {
+          SqlColumn c = def.columns().get(i);
+          boolean text = switch (c.type()) {
+            case CHAR, VARCHAR, BINARY, VARBINARY -> true;
+            default -> false;
+          };
+          Integer declared = c.precision() < 0 ? null : c.precision();
+          rows.add(new Object[] {null, e.getKey(), def.table().name(), c.name(), i + 1,
+              def.defaults().get(c.name()), c.nullable() ? "YES" : "NO", c.type().name(),
+              text ? declared : null, text ? null : declared,
+              text || c.scale() < 0 ? null : c.scale()});
+        }
+      }
+      return Linq4j.asEnumerable(rows);
+    }
+  }
+
+  /** The standard's {@code CHECK_CONSTRAINTS}: each check's name and condition (SQL text). */
+  private final class CheckConstraintsTable extends SystemTable {
+    @Override
+    public RelDataType getRowType(RelDataTypeFactory f) {
+      RelDataTypeFactory.Builder b = f.builder();
+      for (String name : List.of("CONSTRAINT_CATALOG", "CONSTRAINT_SCHEMA", "TABLE_NAME",
+          "CONSTRAINT_NAME", "CHECK_CLAUSE")) {
+        b.add(name, SqlTypeName.VARCHAR).nullable(name.endsWith("CATALOG"));
+      }
+      return b.build();
+    }
+
+    @Override
+    public Enumerable<Object[]> scan(DataContext root) {
+      List<Object[]> rows = new ArrayList<>();
+      for (Map.Entry<String, SqlTableDef> e : sqlTables()) {
+        for (SqlTableDef.Check c : e.getValue().checks()) {
+          rows.add(new Object[] {null, e.getKey(), e.getValue().table().name(), c.name(),
+              c.condition()});
+        }
+      }
+      return Linq4j.asEnumerable(rows);
+    }
   }
 
   /**
    * One row: the database's {@link PlanCache} (capacity, plans held, hits, misses) and the
    * statements that ran on a plan shared across literal values.
    */
-  private final class PlanCacheTable extends AbstractTable implements ScannableTable {
+  private final class PlanCacheTable extends SystemTable {
     @Override
     public RelDataType getRowType(RelDataTypeFactory f) {
       return f.builder().add("CAPACITY", SqlTypeName.INTEGER).add("PLANS", SqlTypeName.INTEGER)
@@ -130,15 +218,10 @@ public final class InformationSchema extends AbstractSchema {
       return Linq4j.asEnumerable(List.<Object[]>of(new Object[] {s.capacity(), s.plans(),
           s.hits(), s.misses(), s.shared()}));
     }
-
-    @Override
-    public Schema.TableType getJdbcTableType() {
-      return Schema.TableType.SYSTEM_TABLE;
-    }
   }
 
   /** The standard's columns: constraint, table, column, ordinal position in the key. */
-  private final class KeyColumnUsage extends AbstractTable implements ScannableTable {
+  private final class KeyColumnUsage extends SystemTable {
     @Override
     public RelDataType getRowType(RelDataTypeFactory f) {
       RelDataTypeFactory.Builder b = f.builder();
@@ -158,7 +241,10 @@ public final class InformationSchema extends AbstractSchema {
       }
       return Linq4j.asEnumerable(rows);
     }
+  }
 
+  /** A table of this schema: a system table whose rows are computed at each scan. */
+  private abstract static class SystemTable extends AbstractTable implements ScannableTable {
     @Override
     public Schema.TableType getJdbcTableType() {
       return Schema.TableType.SYSTEM_TABLE;

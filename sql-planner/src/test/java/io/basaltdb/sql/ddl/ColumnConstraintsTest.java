@@ -357,6 +357,24 @@ class ColumnConstraintsTest extends SqlTestBase {
     assertFalse(db.admin().tableExists(TableName.of("BAD")));
   }
 
+  /** What JDBC metadata has no place for: defaults and checks, in INFORMATION_SCHEMA. */
+  @Test
+  void defaultsAndChecksAreInTheInformationSchema() throws Exception {
+    update("CREATE TABLE meta (id INT PRIMARY KEY, n DECIMAL(6, 2) DEFAULT 1.5 NOT NULL, "
+        + "s VARCHAR(7) DEFAULT 'x' CHECK (CHAR_LENGTH(s) > 0), u UNSIGNED_INT, "
+        + "CONSTRAINT pos CHECK (n > 0))");
+    assertEquals(List.of("ID|1|null|NO|INTEGER|null|null|null",
+        "N|2|1.5|NO|DECIMAL|null|6|2", "S|3|'x'|YES|VARCHAR|7|null|null",
+        "U|4|null|YES|INTEGER|null|null|null"),
+        rows("SELECT column_name, ordinal_position, column_default, is_nullable, data_type, "
+            + "character_maximum_length, numeric_precision, numeric_scale FROM "
+            + "information_schema.columns WHERE table_name = 'META' ORDER BY ordinal_position"));
+    assertEquals(List.of("META_CHECK1|CHAR_LENGTH(\"S\") > 0", "META_U_UNSIGNED|\"U\" >= 0",
+        "POS|\"N\" > 0"),
+        rows("SELECT constraint_name, check_clause FROM information_schema.check_constraints "
+            + "WHERE table_name = 'META' ORDER BY constraint_name"));
+  }
+
   @Test
   void aBadConstraintCreatesNothing() throws Exception {
     for (String ddl : List.of(
