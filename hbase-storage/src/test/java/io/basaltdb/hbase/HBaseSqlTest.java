@@ -97,6 +97,30 @@ class HBaseSqlTest {
     }
   }
 
+  /** Defaults, checks and NOT NULL live in the SQL catalog's HBase table and hold the same. */
+  @Test
+  void columnConstraintsHoldOverHBase() throws Exception {
+    try (Connection c = DriverManager.getConnection(SharedCluster.url(""));
+        Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE cc (id INTEGER PRIMARY KEY, qty INTEGER DEFAULT 1 CHECK "
+          + "(qty > 0), name TEXT NOT NULL, u UNSIGNED_LONG)");
+      assertEquals(1, st.executeUpdate("INSERT INTO cc (id, name) VALUES (1, 'a')"));
+      assertEquals("23514", assertThrows(SQLException.class,
+          () -> st.executeUpdate("INSERT INTO cc VALUES (2, 0, 'b', 1)")).getSQLState());
+      assertEquals("23514", assertThrows(SQLException.class,
+          () -> st.executeUpdate("UPDATE cc SET u = -1 WHERE id = 1")).getSQLState());
+      assertEquals("23502", assertThrows(SQLException.class,
+          () -> st.executeUpdate("UPDATE cc SET name = NULL WHERE id = 1")).getSQLState());
+    }
+    try (Connection other = DriverManager.getConnection(SharedCluster.url(""));
+        Statement st = other.createStatement()) { // read back from the catalog by another
+      assertEquals(1, st.executeUpdate("INSERT INTO cc (id, name) VALUES (3, 'c')"));
+      assertEquals(List.of("1|1|a|null", "3|1|c|null"), rows(other,
+          "SELECT * FROM cc ORDER BY id"));
+      st.execute("DROP TABLE cc");
+    }
+  }
+
   @Test
   void aClusterThatIsNotThereIsAClearError() {
     long t0 = System.nanoTime();
