@@ -71,8 +71,8 @@ public final class WriteExecutor {
   private IndexedRowWrite indexed;
   /** The durability of the mutations made now: SYNC for a statement's only row. */
   private Durability rowDurability = Durability.ASYNC;
-  /** The cell columns declared NOT NULL (an INSERT must give each a value). */
-  private final List<Integer> notNullCells = new ArrayList<>();
+  /** Refuses rows that would leave a NOT NULL column without a value. */
+  private final NotNullCheck notNull;
 
   public WriteExecutor(Storage db, SqlTableDef def, WriteSpec spec, DataContext ctx) {
     this.db = db;
@@ -88,11 +88,7 @@ public final class WriteExecutor {
     keyColumns = def.keyColumns();
     pending = PendingWrites.of(ctx, db);
     indexes = IndexRegistry.of(db).of(def.table());
-    for (int i = 0; i < def.visibleColumnCount(); i++) {
-      if (!def.columns().get(i).isKey() && !def.columns().get(i).nullable()) {
-        notNullCells.add(i);
-      }
-    }
+    notNull = new NotNullCheck(def, spec);
     if (def.packed()) {
       checkWholeRows(def, spec);
     }
@@ -164,7 +160,7 @@ public final class WriteExecutor {
         rowDurability = syncEach && count == 0 && next == null && badNext == null
             ? Durability.SYNC : Durability.ASYNC;
         byte[] key = key(row);
-        checkNotNull(row);
+        notNull.check(row);
         Object[] amounts = amounts();
         if (pending != null) {
           Object op = plainOp(key, row, amounts);
@@ -210,39 +206,6 @@ public final class WriteExecutor {
       syncLog(db, settings); // a single row synced itself
     }
     return count;
-  }
-
-  /**
-   * Refuses a row that would leave a NOT NULL column without a value (23502), before anything
-   * of it is written: an INSERT's every cell column, an UPSERT's named ones (the others stay as
-   * they are), an UPDATE's assigned ones ({@code c = c + n} keeps a value a value).
-   */
-  private void checkNotNull(Object[] row) {
-    switch (spec.kind()) {
-      case INSERT, UPSERT -> {
-        for (int i : spec.kind() == WriteSpec.Kind.INSERT ? notNullCells : spec.listed()) {
-          if (row[i] == null && !def.columns().get(i).nullable()) {
-            throw notNull(i);
-          }
-        }
-      }
-      case UPDATE -> {
-        int n = def.visibleColumnCount();
-        for (int u = 0; u < spec.updated().size(); u++) {
-          int col = spec.updated().get(u);
-          if (spec.increments().get(u) == null && row[n + u] == null
-              && !def.columns().get(col).nullable()) {
-            throw notNull(col);
-          }
-        }
-      }
-      default -> { }
-    }
-  }
-
-  private io.basaltdb.sql.SqlStateException notNull(int col) {
-    return new io.basaltdb.sql.SqlStateException("23502", "NULL not allowed for column "
-        + def.columns().get(col).name() + " of table " + def.table() + " (NOT NULL)");
   }
 
   /** A Put (batched) or a Runnable writing one row without index maintenance. */
