@@ -357,6 +357,21 @@ class ColumnConstraintsTest extends SqlTestBase {
     assertFalse(db.admin().tableExists(TableName.of("BAD")));
   }
 
+  /** A table without a primary key (a hidden row key) keeps its checks and defaults too. */
+  @Test
+  void aTableWithoutAKeyKeepsItsConstraints() throws Exception {
+    update("CREATE TABLE hk (v INT DEFAULT 3 CHECK (v > 0), w VARCHAR(3) UNIQUE)");
+    assertEquals(1, update("INSERT INTO hk (w) VALUES ('a')"));
+    assertEquals("23514", SqlErrors.sqlState(assertThrows(SQLException.class,
+        () -> update("INSERT INTO hk VALUES (0, 'b')"))));
+    assertEquals("23514", SqlErrors.sqlState(assertThrows(SQLException.class,
+        () -> update("UPDATE hk SET v = v - 3 WHERE w = 'a'"))));
+    assertEquals("23505", SqlErrors.sqlState(assertThrows(SQLException.class,
+        () -> update("INSERT INTO hk VALUES (1, 'a')"))));
+    assertEquals(1, update("UPDATE hk SET v = v + 1 WHERE w = 'a'"));
+    assertEquals(List.of("4|a"), rows("SELECT * FROM hk"));
+  }
+
   /** What JDBC metadata has no place for: defaults and checks, in INFORMATION_SCHEMA. */
   @Test
   void defaultsAndChecksAreInTheInformationSchema() throws Exception {
