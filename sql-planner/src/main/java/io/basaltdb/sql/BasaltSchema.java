@@ -47,6 +47,9 @@ public final class BasaltSchema extends AbstractSchema {
     if (!db.admin().listNamespaces().contains(InformationSchema.NAME)) {
       root.add(InformationSchema.NAME, new InformationSchema(db));
     }
+    // the type names users bring from other databases, for CAST as for CREATE TABLE
+    io.basaltdb.sql.type.ColumnType.ALIASES.forEach((alias, type) -> root.add(alias,
+        org.apache.calcite.rel.type.RelDataTypeImpl.proto(type.sqlType(), true)));
     for (String ns : db.admin().listNamespaces()) {
       if (!ns.equals(SqlCatalog.SYSTEM_NAMESPACE)) {
         BasaltSchema schema = new BasaltSchema(db, catalog, ns);

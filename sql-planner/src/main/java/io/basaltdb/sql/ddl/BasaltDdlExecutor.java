@@ -437,31 +437,31 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
 
   /**
    * A declared type as Basalt's column type. Besides the standard names, the names users bring
-   * from other databases map to the type they mean there: {@code TEXT}, {@code STRING},
-   * {@code CLOB} and {@code CHARACTER VARYING} are VARCHAR, {@code BLOB} and {@code BYTEA}
-   * VARBINARY, {@code INT2/INT4/INT8} SMALLINT/INTEGER/BIGINT, {@code BOOL} BOOLEAN,
-   * {@code FLOAT4/FLOAT8} REAL/DOUBLE, {@code DATETIME} TIMESTAMP; Phoenix's {@code UNSIGNED_*}
-   * types are their signed types with a check ({@link #unsignedCheck}). Anything else is
+   * from other databases map to the type they mean there ({@link ColumnType#ALIASES});
+   * Phoenix's {@code UNSIGNED_*} types are their signed types with a check ({@link #unsignedCheck}). Anything else is
    * refused with 0A000 naming the type.
    */
   static ColumnType columnType(SqlDataTypeSpec spec) {
     String n = spec.getTypeName().getSimple().toUpperCase(Locale.ROOT);
+    if (ColumnType.ALIASES.containsKey(n)) {
+      return ColumnType.ALIASES.get(n);
+    }
     return switch (n) {
-      case "BOOLEAN", "BOOL" -> ColumnType.BOOLEAN;
+      case "BOOLEAN" -> ColumnType.BOOLEAN;
       case "TINYINT", "UNSIGNED_TINYINT" -> ColumnType.TINYINT;
-      case "SMALLINT", "INT2", "UNSIGNED_SMALLINT" -> ColumnType.SMALLINT;
-      case "INTEGER", "INT", "INT4", "UNSIGNED_INT" -> ColumnType.INTEGER;
-      case "BIGINT", "INT8", "UNSIGNED_LONG" -> ColumnType.BIGINT;
-      case "REAL", "FLOAT", "FLOAT4", "UNSIGNED_FLOAT" -> ColumnType.REAL;
-      case "DOUBLE", "FLOAT8", "UNSIGNED_DOUBLE" -> ColumnType.DOUBLE;
+      case "SMALLINT", "UNSIGNED_SMALLINT" -> ColumnType.SMALLINT;
+      case "INTEGER", "INT", "UNSIGNED_INT" -> ColumnType.INTEGER;
+      case "BIGINT", "UNSIGNED_LONG" -> ColumnType.BIGINT;
+      case "REAL", "FLOAT", "UNSIGNED_FLOAT" -> ColumnType.REAL;
+      case "DOUBLE", "UNSIGNED_DOUBLE" -> ColumnType.DOUBLE;
       case "DECIMAL", "NUMERIC" -> ColumnType.DECIMAL;
       case "CHAR" -> ColumnType.CHAR;
-      case "VARCHAR", "TEXT", "STRING", "CLOB" -> ColumnType.VARCHAR;
+      case "VARCHAR" -> ColumnType.VARCHAR;
       case "BINARY" -> ColumnType.BINARY;
-      case "VARBINARY", "BLOB", "BYTEA" -> ColumnType.VARBINARY;
+      case "VARBINARY" -> ColumnType.VARBINARY;
       case "DATE", "UNSIGNED_DATE" -> ColumnType.DATE;
       case "TIME", "UNSIGNED_TIME" -> ColumnType.TIME;
-      case "TIMESTAMP", "DATETIME", "UNSIGNED_TIMESTAMP" -> ColumnType.TIMESTAMP;
+      case "TIMESTAMP", "UNSIGNED_TIMESTAMP" -> ColumnType.TIMESTAMP;
       default -> throw new io.basaltdb.sql.SqlStateException("0A000", "unsupported column type "
           + n + "; the types are BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT, REAL, DOUBLE, "
           + "DECIMAL(p, s), CHAR(n), VARCHAR(n), BINARY(n), VARBINARY(n), DATE, TIME, TIMESTAMP "

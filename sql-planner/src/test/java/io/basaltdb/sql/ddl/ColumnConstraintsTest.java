@@ -48,6 +48,10 @@ class ColumnConstraintsTest extends SqlTestBase {
       assertTrue(r.getBoolean("G"));
       assertEquals("2026-11-26 10:00:00.0", r.getTimestamp("I").toString());
     }
+    // the same names in CAST
+    assertEquals(List.of("5|7|2026-11-26 10:00:00|true"), rows("SELECT CAST(5 AS TEXT), "
+        + "CAST('7' AS INT8) , CAST('2026-11-26 10:00:00' AS DATETIME), CAST('true' AS BOOL) "
+        + "FROM tn"));
     SQLException tooLong = assertThrows(SQLException.class,
         () -> update("INSERT INTO tn (id, k) VALUES (2, 'sixsix')"));
     assertEquals("22001", SqlErrors.sqlState(tooLong), tooLong.getMessage());
