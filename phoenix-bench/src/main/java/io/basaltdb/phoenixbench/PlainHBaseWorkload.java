@@ -6,11 +6,8 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.CompareOperator;
 import org.apache.hadoop.hbase.HBaseConfiguration;
@@ -213,37 +210,26 @@ public final class PlainHBaseWorkload {
 
   private double counters() throws Exception {
     byte[] row = Bytes.toBytes(1L);
-    AtomicLong done = new AtomicLong();
-    List<Throwable> failures = new CopyOnWriteArrayList<>();
-    List<Thread> threads = new ArrayList<>();
-    long end = System.nanoTime() + (long) (seconds * 1e9);
-    long t0 = System.nanoTime();
-    for (int t = 0; t < 2; t++) {
-      Thread th = new Thread(() -> {
-        try (Table table = connection.getTable(COUNTER)) {
-          while (System.nanoTime() < end) {
-            table.incrementColumnValue(row, F, N, 1);
-            done.incrementAndGet();
-          }
-        } catch (Throwable e) {
-          failures.add(e);
+    ClusterBench.Timed run = ClusterBench.inThreads(2, seconds, () -> {
+      Table table = connection.getTable(COUNTER);
+      return new ClusterBench.Worker() {
+        @Override
+        public void once() throws IOException {
+          table.incrementColumnValue(row, F, N, 1);
         }
-      });
-      th.start();
-      threads.add(th);
-    }
-    for (Thread th : threads) {
-      th.join();
-    }
-    double elapsed = (System.nanoTime() - t0) / 1e9;
-    if (!failures.isEmpty()) {
-      throw new IllegalStateException("a counter thread failed", failures.get(0));
-    }
+
+        @Override
+        public void close() throws IOException {
+          table.close();
+        }
+      };
+    });
+    long done = run.operations();
     try (Table table = connection.getTable(COUNTER)) {
       long n = Bytes.toLong(table.get(new Get(row)).getValue(F, N));
-      check(n == done.get(), "counter " + n + " after " + done.get() + " increments");
+      check(n == done, "counter " + n + " after " + done + " increments");
     }
-    return done.get() / elapsed;
+    return run.rate();
   }
 
   private static void print(String name, double value, String unit) {

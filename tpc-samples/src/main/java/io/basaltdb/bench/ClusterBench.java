@@ -212,18 +212,59 @@ public final class ClusterBench {
       c.setAutoCommit(true);
       exec(c, "UPSERT INTO " + ctr + " (id, n) VALUES (1, 0)");
     }
+    Timed run = inThreads(2, seconds, () -> {
+      Connection c = DriverManager.getConnection(url);
+      c.setAutoCommit(true);
+      PreparedStatement p = c.prepareStatement(sql);
+      return new Worker() {
+        @Override
+        public void once() throws SQLException {
+          p.executeUpdate();
+        }
+
+        @Override
+        public void close() throws SQLException {
+          p.close();
+          c.close();
+        }
+      };
+    });
+    long done = run.operations();
+    try (Connection c = DriverManager.getConnection(url)) {
+      long n = single(c, "SELECT n FROM " + ctr + " WHERE id = 1");
+      check(n == done, "counter " + n + " after " + done + " increments");
+    }
+    return run.rate();
+  }
+
+  /** One thread's client: opened on its thread, {@link #once} one operation. */
+  public interface Worker extends AutoCloseable {
+    void once() throws Exception;
+  }
+
+  /** Operations done and the seconds they took. */
+  public record Timed(long operations, double seconds) {
+    public double rate() {
+      return operations / seconds;
+    }
+  }
+
+  /**
+   * Runs {@code threads} workers, each opened by {@code open} on its own thread, for
+   * {@code seconds}; the first failure of any is thrown once all have stopped.
+   */
+  public static Timed inThreads(int threads, double seconds,
+      java.util.concurrent.Callable<Worker> open) throws InterruptedException {
     AtomicLong done = new AtomicLong();
-    List<Thread> threads = new ArrayList<>();
     List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
-    long end = System.nanoTime() + (long) (seconds * 1e9);
+    List<Thread> started = new ArrayList<>();
     long t0 = System.nanoTime();
-    for (int t = 0; t < 2; t++) {
+    long end = t0 + (long) (seconds * 1e9);
+    for (int t = 0; t < threads; t++) {
       Thread th = new Thread(() -> {
-        try (Connection c = DriverManager.getConnection(url);
-            PreparedStatement p = c.prepareStatement(sql)) {
-          c.setAutoCommit(true);
+        try (Worker w = open.call()) {
           while (System.nanoTime() < end) {
-            p.executeUpdate();
+            w.once();
             done.incrementAndGet();
           }
         } catch (Throwable e) {
@@ -231,20 +272,16 @@ public final class ClusterBench {
         }
       });
       th.start();
-      threads.add(th);
+      started.add(th);
     }
-    for (Thread th : threads) {
+    for (Thread th : started) {
       th.join();
     }
     double elapsed = (System.nanoTime() - t0) / 1e9;
     if (!failures.isEmpty()) {
-      throw new IllegalStateException("a counter thread failed", failures.get(0));
+      throw new IllegalStateException("a worker thread failed", failures.get(0));
     }
-    try (Connection c = DriverManager.getConnection(url)) {
-      long n = single(c, "SELECT n FROM " + ctr + " WHERE id = 1");
-      check(n == done.get(), "counter " + n + " after " + done.get() + " increments");
-    }
-    return done.get() / elapsed;
+    return new Timed(done.get(), elapsed);
   }
 
   private void record(String name, double value, String unit) {
