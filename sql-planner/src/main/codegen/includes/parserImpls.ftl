@@ -390,3 +390,92 @@ SqlNode SqlAlterBasaltIndex() :
         return new SqlAlterBasaltIndex(s.end(this), name, table);
     }
 }
+
+/**
+ * An INSERT or UPSERT, with Phoenix's (and MySQL's) trailing
+ * ON DUPLICATE KEY IGNORE | UPDATE c = e, ... | UPDATE_ONLY c = e, ...
+ */
+SqlNode BasaltInsertOrUpsert() :
+{
+    final SqlNode insert;
+    final Span s;
+    final List<SqlNode> targets = new ArrayList<SqlNode>();
+    final List<SqlNode> expressions = new ArrayList<SqlNode>();
+    SqlInsertOnDuplicateKey.Action action;
+}
+{
+    insert = SqlInsert()
+    (
+        <ON> { s = span(); } <DUPLICATE> <KEY>
+        (
+            <IGNORE> { action = SqlInsertOnDuplicateKey.Action.IGNORE; }
+        |
+            (
+                <UPDATE> { action = SqlInsertOnDuplicateKey.Action.UPDATE; }
+            |
+                <UPDATE_ONLY> { action = SqlInsertOnDuplicateKey.Action.UPDATE_ONLY; }
+            )
+            BasaltAssignment(targets, expressions)
+            ( <COMMA> BasaltAssignment(targets, expressions) )*
+        )
+        {
+            return SqlInsertOnDuplicateKey.of(insert, action, s.end(this), targets,
+                expressions);
+        }
+    |
+        { return insert; }
+    )
+}
+
+void BasaltAssignment(List<SqlNode> targets, List<SqlNode> expressions) :
+{
+    final SqlNode target;
+    final SqlNode e;
+}
+{
+    target = CompoundIdentifier() <EQ> e = Expression(ExprContext.ACCEPT_NON_QUERY)
+    {
+        targets.add(target);
+        expressions.add(e);
+    }
+}
+
+/**
+ * EXPLAIN PLAN as Calcite's grammar has it, but of any statement Basalt parses (an UPSERT with
+ * ON DUPLICATE KEY too).
+ */
+SqlNode BasaltExplain() :
+{
+    final SqlNode explained;
+    SqlExplainLevel level = SqlExplainLevel.EXPPLAN_ATTRIBUTES;
+    final SqlExplain.Depth depth;
+    SqlExplainFormat format = SqlExplainFormat.TEXT;
+}
+{
+    <EXPLAIN> <PLAN>
+    [ level = ExplainDetailLevel() ]
+    depth = ExplainDepth()
+    [
+        LOOKAHEAD(2) <AS> <XML> { format = SqlExplainFormat.XML; }
+    |
+        LOOKAHEAD(2) <AS> <JSON> { format = SqlExplainFormat.JSON; }
+    |
+        <AS> <DOT_FORMAT> { format = SqlExplainFormat.DOT; }
+    ]
+    <FOR>
+    (
+        explained = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY)
+    |
+        explained = BasaltInsertOrUpsert()
+    |
+        explained = SqlDelete()
+    |
+        explained = SqlUpdate()
+    |
+        explained = SqlMerge()
+    )
+    {
+        return new SqlExplain(getPos(), explained, level.symbol(SqlParserPos.ZERO),
+            depth.symbol(SqlParserPos.ZERO), format.symbol(SqlParserPos.ZERO), nDynamicParams);
+    }
+}

@@ -510,6 +510,12 @@ public class BasaltPrepare extends CalcitePrepareImpl {
             CheckConstraints.apply(def, in, col -> in.getCluster().getRexBuilder()
                 .makeInputRef(in, def.columnIndex(col)), named, this::convertExpression)));
       }
+      if (call instanceof io.basaltdb.sql.parser.SqlInsertOnDuplicateKey dup) {
+        // a new row is written as the statement's keyword says; one that exists, by the clause
+        return modify.asUpsert(true, listed).withOnDuplicate(OnDuplicateKeys.plan(dup, def,
+            validator, u -> super.convertQueryRecursive(u, false, null).rel,
+            this::convertExpression, cluster.getRexBuilder()));
+      }
       return call.isUpsert() || listed != null ? modify.asUpsert(call.isUpsert(), listed)
           : modify;
     }

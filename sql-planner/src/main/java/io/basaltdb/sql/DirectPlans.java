@@ -78,6 +78,7 @@ final class DirectPlans {
     }
     SqlNode node = prepare.parseStatement(context, sql);
     CalciteSignature<T> s = node instanceof SqlInsert insert
+        && !(node instanceof io.basaltdb.sql.parser.SqlInsertOnDuplicateKey)
         ? insert(context, sql, insert, maxRowCount)
         : node instanceof SqlSelect select ? select(context, sql, select, maxRowCount) : null;
     if (s != null) {

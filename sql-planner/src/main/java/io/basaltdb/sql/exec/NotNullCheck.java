@@ -58,9 +58,20 @@ final class NotNullCheck {
     for (int k = 0; k < columns.length; k++) {
       Object v = update ? row[def.visibleColumnCount() + assignment[k]] : row[columns[k]];
       if (v == null) {
-        throw new SqlStateException("23502", "NULL not allowed for column "
-            + def.columns().get(columns[k]).name() + " of table " + def.table() + " (NOT NULL)");
+        throw refusal(def, columns[k]);
       }
     }
+  }
+
+  /** Refuses NULL for column {@code col} when it is a NOT NULL cell column. */
+  static void checkValue(SqlTableDef def, int col, Object v) {
+    if (v == null && !def.columns().get(col).isKey() && !def.columns().get(col).nullable()) {
+      throw refusal(def, col);
+    }
+  }
+
+  private static SqlStateException refusal(SqlTableDef def, int col) {
+    return new SqlStateException("23502", "NULL not allowed for column "
+        + def.columns().get(col).name() + " of table " + def.table() + " (NOT NULL)");
   }
 }

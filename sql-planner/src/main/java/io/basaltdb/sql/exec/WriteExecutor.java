@@ -127,12 +127,21 @@ public final class WriteExecutor {
     writing.lock(); // no index appears or goes while this statement writes (IndexRegistry)
     try {
       List<SqlIndexDef> list = indexes.list();
-      indexed = list.isEmpty() ? null
+      indexed = list.isEmpty() && !readsUnderLock() ? null
           : new IndexedRowWrite(db, def, list, settings.writeTimestamp());
       return runRows(rows);
     } finally {
       writing.unlock();
     }
+  }
+
+  /**
+   * Whether each row is written from its current values under its lock, though the table has
+   * no index: an UPSERT's {@code ON DUPLICATE KEY} clause, where the storage can (over HBase it
+   * runs as a compare-and-set: {@link OnDuplicateKeyWrite}).
+   */
+  private boolean readsUnderLock() {
+    return spec.onDuplicate() != null && db.atomicAcrossRows();
   }
 
   private long runRows(Enumerable<?> rows) {
@@ -162,16 +171,17 @@ public final class WriteExecutor {
         byte[] key = key(row);
         notNull.check(row);
         Object[] amounts = amounts();
+        boolean wrote = true;
         if (pending != null) {
           Object op = plainOp(key, row, amounts);
           if (op instanceof Put p) {
             pending.addPut(new TablePuts(indexes, table), p,
                 () -> atCommit(() -> table.put(p), key, row, amounts));
           } else {
-            pending.add(() -> atCommit((Runnable) op, key, row, amounts));
+            pending.add(() -> atCommit(() -> run(op), key, row, amounts));
           }
         } else if (indexed != null) {
-          writeIndexed(indexed, key, row, amounts);
+          wrote = writeIndexed(indexed, key, row, amounts) || spec.onDuplicate() == null;
         } else {
           Object op = plainOp(key, row, amounts);
           if (op instanceof Put p) {
@@ -181,10 +191,12 @@ public final class WriteExecutor {
             }
           } else {
             putAll(batch); // in row order: a later row may write the same key
-            ((Runnable) op).run();
+            wrote = run(op);
           }
         }
-        count++;
+        if (wrote) {
+          count++; // an ON DUPLICATE KEY clause may leave a row alone
+        }
         if (badNext != null) {
           throw badNext;
         }
@@ -208,11 +220,18 @@ public final class WriteExecutor {
     return count;
   }
 
-  /** A Put (batched) or a Runnable writing one row without index maintenance. */
+  /**
+   * A Put (batched), a Runnable, or a BooleanSupplier (whether it wrote) writing one row without
+   * index maintenance.
+   */
   private Object plainOp(byte[] key, Object[] row, Object[] amounts) {
     return switch (spec.kind()) {
       case INSERT -> insert(key, row);
-      case UPSERT -> upsert(key, row);
+      case UPSERT -> spec.onDuplicate() == null ? upsert(key, row)
+          : (java.util.function.BooleanSupplier) () -> OnDuplicateKeyWrite.withoutLock(table,
+              new IndexedRowWrite(db, def, List.of(), settings.writeTimestamp()), def, key,
+              spec.onDuplicate(), old -> onDuplicate(key, old,
+                  () -> new IndexedRowWrite.Outcome(upsertMutation(key, row), null)));
       case UPDATE -> update(key, row, amounts);
       case DELETE -> {
         Delete d = durable(new Delete(key, timestamp()));
@@ -221,16 +240,25 @@ public final class WriteExecutor {
     };
   }
 
+  /** Runs a {@link #plainOp} that is not a Put; whether it wrote. */
+  private static boolean run(Object op) {
+    if (op instanceof java.util.function.BooleanSupplier b) {
+      return b.getAsBoolean();
+    }
+    ((Runnable) op).run();
+    return true;
+  }
+
   /**
    * A buffered row write, run when its transaction commits: as built, unless the table has
-   * indexes by then, which it maintains.
+   * indexes by then, which it maintains (or the row is written under its lock).
    */
   private void atCommit(Runnable plain, byte[] key, Object[] row, Object[] amounts) {
     java.util.concurrent.locks.Lock writing = indexes.writing();
     writing.lock();
     try {
       List<SqlIndexDef> list = indexes.list();
-      if (list.isEmpty()) {
+      if (list.isEmpty() && !readsUnderLock()) {
         plain.run();
       } else {
         writeIndexed(new IndexedRowWrite(db, def, list, settings.writeTimestamp()), key, row,
@@ -386,20 +414,53 @@ public final class WriteExecutor {
    * refused, an UPDATE or DELETE of a row gone meanwhile writes nothing, and {@code c = c + n}
    * adds to the current value.
    */
-  private void writeIndexed(IndexedRowWrite w, byte[] key, Object[] row, Object[] amounts) {
-    w.write(key, rowDurability, old -> switch (spec.kind()) {
+  private boolean writeIndexed(IndexedRowWrite w, byte[] key, Object[] row, Object[] amounts) {
+    boolean[] wrote = new boolean[1];
+    w.write(key, rowDurability, old -> {
+      IndexedRowWrite.Outcome out = outcome(w, key, row, amounts, old);
+      wrote[0] = out != null;
+      return out;
+    });
+    return wrote[0];
+  }
+
+  private IndexedRowWrite.Outcome outcome(IndexedRowWrite w, byte[] key, Object[] row,
+      Object[] amounts, Object[] old) {
+    return switch (spec.kind()) {
       case INSERT -> {
         if (old != null) {
           throw duplicate(key);
         }
         yield new IndexedRowWrite.Outcome(put(key, row), overlay(w, key, null, row));
       }
-      case UPSERT -> new IndexedRowWrite.Outcome(upsertMutation(key, row),
-          overlay(w, key, old, row));
-      case UPDATE -> old == null ? null : updateOf(key, row, amounts, old);
+      case UPSERT -> spec.onDuplicate() == null
+          ? new IndexedRowWrite.Outcome(upsertMutation(key, row), overlay(w, key, old, row))
+          : onDuplicate(key, old, () -> new IndexedRowWrite.Outcome(upsertMutation(key, row),
+              overlay(w, key, null, row)));
+      case UPDATE -> old == null ? null
+          : updateOf(key, spec.updated(), row, def.visibleColumnCount(), amounts, old);
       case DELETE -> old == null ? null
           : new IndexedRowWrite.Outcome(durable(new Delete(key, timestamp())), null);
-    });
+    };
+  }
+
+  /**
+   * An UPSERT with {@code ON DUPLICATE KEY} of a row whose current values are {@code old}
+   * (null: no such row): the new row's write ({@code insert}) unless the clause is
+   * UPDATE_ONLY; for an existing row nothing (IGNORE) or the clause's assignments computed
+   * from {@code old}. Null: nothing to write.
+   */
+  private IndexedRowWrite.Outcome onDuplicate(byte[] key, Object[] old,
+      java.util.function.Supplier<IndexedRowWrite.Outcome> insert) {
+    WriteSpec.OnDuplicate clause = spec.onDuplicate();
+    if (old == null) {
+      return clause.action() == WriteSpec.OnDuplicate.Action.UPDATE_ONLY ? null : insert.get();
+    }
+    if (clause.action() == WriteSpec.OnDuplicate.Action.IGNORE) {
+      return null;
+    }
+    Object[] values = clause.compute().apply(new RowContext(ctx, old));
+    return updateOf(key, clause.updated(), values, 0, null, old);
   }
 
   /** The row's values after an INSERT or UPSERT of the listed columns of {@code row}. */
@@ -413,18 +474,21 @@ public final class WriteExecutor {
     return now;
   }
 
-  /** An UPDATE of a row whose current values are {@code old}: its mutation and new values. */
-  private IndexedRowWrite.Outcome updateOf(byte[] key, Object[] row, Object[] amounts,
-      Object[] old) {
-    int n = def.visibleColumnCount();
+  /**
+   * An update of the {@code updated} columns of a row whose current values are {@code old}, the
+   * new value of the u-th at {@code values[at + u]}, or with {@code amounts} (an UPDATE's)
+   * added to it where the UPDATE adds: its mutation and new values.
+   */
+  private IndexedRowWrite.Outcome updateOf(byte[] key, List<Integer> updated, Object[] values,
+      int at, Object[] amounts, Object[] old) {
     Object[] now = old.clone();
     Put put = null;
     Delete nulls = null;
-    for (int u = 0; u < spec.updated().size(); u++) {
-      int col = spec.updated().get(u);
+    for (int u = 0; u < updated.size(); u++) {
+      int col = updated.get(u);
       SqlColumn c = def.columns().get(col);
       Object value;
-      if (spec.increments().get(u) != null) {
+      if (amounts != null && spec.increments().get(u) != null) {
         if (amounts[u] == null) {
           throw new InvalidArgumentException("cannot add NULL to " + c.name()
               + " with an atomic increment");
@@ -435,7 +499,8 @@ public final class WriteExecutor {
           continue; // NULL + n stays NULL
         }
       } else {
-        value = row[n + u] == null ? null : ColumnValues.fit(c, row[n + u]);
+        value = values[at + u] == null ? null : ColumnValues.fit(c, values[at + u]);
+        NotNullCheck.checkValue(def, col, value);
       }
       now[col] = value;
       if (value == null) {

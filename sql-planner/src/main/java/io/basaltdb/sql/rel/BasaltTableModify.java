@@ -67,6 +67,13 @@ public final class BasaltTableModify extends TableModify implements EnumerableRe
         isFlattened(), basaltTable, s);
   }
 
+  /** The same UPSERT with an {@code ON DUPLICATE KEY} clause. */
+  public BasaltTableModify withOnDuplicate(WriteSpec.OnDuplicate clause) {
+    return new BasaltTableModify(getCluster(), getTraitSet(), getTable(), getCatalogReader(),
+        getInput(), getOperation(), getUpdateColumnList(), getSourceExpressionList(),
+        isFlattened(), basaltTable, spec.withOnDuplicate(clause));
+  }
+
   public WriteSpec spec() {
     return spec;
   }
@@ -190,6 +197,9 @@ public final class BasaltTableModify extends TableModify implements EnumerableRe
     RelWriter w = super.explainTerms(pw);
     if (spec.kind() == WriteSpec.Kind.UPSERT) {
       w = w.item("upsert", true);
+    }
+    if (spec.onDuplicate() != null) {
+      w = w.item("onDuplicateKey", spec.onDuplicate().text());
     }
     List<String> incs = new ArrayList<>();
     for (int u = 0; u < spec.updated().size(); u++) {

@@ -51,7 +51,8 @@ public final class BatchWrite {
   static BatchWrite of(BasaltTableModify modify, BasaltSqlTable table) {
     WriteSpec spec = modify.spec();
     if (spec.kind() != WriteSpec.Kind.INSERT && spec.kind() != WriteSpec.Kind.UPSERT
-        || !table.definition().checks().isEmpty()) { // checks run in the plan's input
+        || !table.definition().checks().isEmpty() // checks run in the plan's input
+        || spec.onDuplicate() != null) { // reads each row
       return null;
     }
     List<RexNode> exprs = singleRow(modify.getInput());
