@@ -121,6 +121,55 @@ class HBaseSqlTest {
     }
   }
 
+  /**
+   * ON DUPLICATE KEY over HBase: a compare-and-set on the one column the assignments read,
+   * exact under concurrent writers; assignments reading two columns refused.
+   */
+  @Test
+  void onDuplicateKeyIsACompareAndSet() throws Exception {
+    try (Connection c = DriverManager.getConnection(SharedCluster.url(""));
+        Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE odk (id INTEGER PRIMARY KEY, n BIGINT, s VARCHAR)");
+      String bump = "UPSERT INTO odk VALUES (1, 0, 'new') ON DUPLICATE KEY UPDATE n = n + 1";
+      assertEquals(1, st.executeUpdate(bump));
+      assertEquals(1, st.executeUpdate(bump));
+      assertEquals(0, st.executeUpdate("UPSERT INTO odk VALUES (1, 9, 'x') "
+          + "ON DUPLICATE KEY IGNORE"));
+      assertEquals(0, st.executeUpdate("UPSERT INTO odk VALUES (2, 9, 'x') "
+          + "ON DUPLICATE KEY UPDATE_ONLY s = 'y'"));
+      assertEquals(1, st.executeUpdate("UPSERT INTO odk VALUES (1, 9, 'x') "
+          + "ON DUPLICATE KEY UPDATE s = 'seen'"));
+      assertEquals(List.of("1|1|seen"), rows(c, "SELECT * FROM odk"));
+      assertEquals("0A000", assertThrows(SQLException.class, () -> st.executeUpdate(
+          "UPSERT INTO odk VALUES (1, 0, 'x') ON DUPLICATE KEY UPDATE n = n + CHAR_LENGTH(s)"))
+          .getSQLState());
+      List<Thread> threads = new ArrayList<>();
+      List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+      for (int t = 0; t < 4; t++) {
+        threads.add(new Thread(() -> {
+          try (Connection own = DriverManager.getConnection(SharedCluster.url(""));
+              PreparedStatement ps = own.prepareStatement("UPSERT INTO odk (id, n) VALUES "
+                  + "(?, 1) ON DUPLICATE KEY UPDATE n = n + 1")) {
+            for (int i = 0; i < 50; i++) {
+              ps.setInt(1, 10 + i % 2);
+              ps.executeUpdate();
+            }
+          } catch (Throwable e) {
+            failures.add(e);
+          }
+        }));
+      }
+      threads.forEach(Thread::start);
+      for (Thread t : threads) {
+        t.join();
+      }
+      assertEquals(List.of(), failures);
+      assertEquals(List.of("10|100", "11|100"), rows(c, "SELECT id, n FROM odk WHERE id >= 10 "
+          + "ORDER BY id"));
+      st.execute("DROP TABLE odk");
+    }
+  }
+
   @Test
   void aClusterThatIsNotThereIsAClearError() {
     long t0 = System.nanoTime();

@@ -83,6 +83,30 @@ class OnDuplicateKeyTest extends SqlTestBase {
     assertEquals(List.of("lit|51|3"), rows("SELECT k, n, t FROM cnt WHERE k = 'lit'"));
   }
 
+  /** With auto-commit off the clause runs at commit, on the row as it is then. */
+  @Test
+  void aTransactionAppliesTheClauseAtCommit() throws Exception {
+    update("CREATE TABLE tx (id INTEGER PRIMARY KEY, n BIGINT)");
+    update("UPSERT INTO tx VALUES (1, 100)");
+    c.setAutoCommit(false);
+    try (PreparedStatement ps = c.prepareStatement("UPSERT INTO tx VALUES (?, 0) "
+        + "ON DUPLICATE KEY UPDATE n = n + ?")) {
+      for (long add : new long[] {1, 20, 300}) {
+        ps.setInt(1, 1);
+        ps.setLong(2, add);
+        ps.executeUpdate();
+      }
+      ps.setInt(1, 2);
+      ps.setLong(2, 5);
+      ps.executeUpdate();
+      update("UPDATE tx SET n = n + 1000 WHERE id = 1"); // another statement, in order
+      c.commit();
+    } finally {
+      c.setAutoCommit(true);
+    }
+    assertEquals(List.of("1|1421", "2|0"), rows("SELECT id, n FROM tx ORDER BY id"));
+  }
+
   @Test
   void concurrentIncrementsAreExact() throws Exception {
     update("CREATE TABLE ctr (id INTEGER PRIMARY KEY, n BIGINT, m INTEGER)");
