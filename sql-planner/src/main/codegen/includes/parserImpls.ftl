@@ -8,7 +8,8 @@
       [[CONSTRAINT name] PRIMARY KEY (col [ASC|DESC], ...)]
       [[CONSTRAINT name] UNIQUE (col, ...)]...     -- a unique index, named name or T_COL_KEY
       [[CONSTRAINT name] CHECK (condition)]...     -- refused rows: 23514
-  ) [option = value [, option = value]...] [SPLIT ON (literal, ...)]
+  ) [option = value [, option = value]...] [SPLIT ON (literal, ...)] [AS query]
+  CREATE TABLE [IF NOT EXISTS] name [option = value, ...] AS query  -- columns from the query
 
   CREATE SCHEMA [IF NOT EXISTS] name;  DROP TABLE [IF EXISTS] name;  DROP SCHEMA [IF EXISTS] name
   ALTER TABLE name ADD [COLUMN] [f.]col type [NOT NULL];  ALTER TABLE name DROP [COLUMN] col
@@ -139,13 +140,16 @@ SqlCreate SqlCreateBasaltTable(Span s, boolean replace) :
     SqlIdentifier optName;
     SqlNode optValue;
     SqlNode split;
+    SqlNode query = null;
 }
 {
     <TABLE> ifNotExists = BasaltIfNotExists() id = CompoundIdentifier()
-    <LPAREN>
-    BasaltColumnOrConstraint(columns, pkColumns, pkDescending, uniques, checks)
-    ( <COMMA> BasaltColumnOrConstraint(columns, pkColumns, pkDescending, uniques, checks) )*
-    <RPAREN>
+    [
+        <LPAREN>
+        BasaltColumnOrConstraint(columns, pkColumns, pkDescending, uniques, checks)
+        ( <COMMA> BasaltColumnOrConstraint(columns, pkColumns, pkDescending, uniques, checks) )*
+        <RPAREN>
+    ]
     [
         LOOKAHEAD(2)
         optName = CompoundIdentifier() <EQ> optValue = BasaltOptionValue()
@@ -160,9 +164,14 @@ SqlCreate SqlCreateBasaltTable(Span s, boolean replace) :
         ( <COMMA> split = Literal() { splits.add(split); } )*
         <RPAREN>
     ]
+    [ <AS> query = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY) ]
     {
+        if (columns.isEmpty() && query == null) {
+            throw new ParseException("CREATE TABLE " + id + " needs its columns in parentheses, "
+                + "or AS and a query");
+        }
         return new SqlCreateBasaltTable(s.end(this), replace, ifNotExists, id, columns,
-            pkColumns, pkDescending, uniques, checks, tableOptions, splits);
+            pkColumns, pkDescending, uniques, checks, tableOptions, splits, query);
     }
 }
 

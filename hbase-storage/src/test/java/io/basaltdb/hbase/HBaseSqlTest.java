@@ -171,6 +171,28 @@ class HBaseSqlTest {
   }
 
   @Test
+  void createTableAsSelectOverHBase() throws Exception {
+    try (Connection c = DriverManager.getConnection(SharedCluster.url(""));
+        Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE ctsrc (id INTEGER PRIMARY KEY, v VARCHAR(5))");
+      st.executeUpdate("UPSERT INTO ctsrc VALUES (1, 'a'), (2, 'bb'), (3, NULL)");
+      st.execute("CREATE TABLE ctcopy (k INTEGER PRIMARY KEY, w VARCHAR(5)) SALT_BUCKETS = 2 "
+          + "AS SELECT id * 10, v FROM ctsrc WHERE id < 3");
+      st.execute("CREATE TABLE ctplain AS SELECT v, id FROM ctsrc");
+      assertEquals(List.of("10|a", "20|bb"), rows(c, "SELECT * FROM ctcopy ORDER BY k"));
+      assertEquals(List.of("a|1", "bb|2", "null|3"), rows(c, "SELECT * FROM ctplain ORDER BY id"));
+      assertEquals("22001", assertThrows(SQLException.class, () -> st.execute(
+          "CREATE TABLE ctbad (k INTEGER PRIMARY KEY, w VARCHAR(1)) AS SELECT id, v FROM ctsrc"))
+          .getSQLState());
+      assertEquals("42000", assertThrows(SQLException.class,
+          () -> rows(c, "SELECT * FROM ctbad")).getSQLState());
+      for (String t : List.of("ctsrc", "ctcopy", "ctplain")) {
+        st.execute("DROP TABLE " + t);
+      }
+    }
+  }
+
+  @Test
   void aClusterThatIsNotThereIsAClearError() {
     long t0 = System.nanoTime();
     SQLException e = assertThrows(SQLException.class, () -> DriverManager.getConnection(

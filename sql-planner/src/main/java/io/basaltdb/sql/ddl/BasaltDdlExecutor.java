@@ -304,6 +304,19 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
       }
       throw new DuplicateObjectException("table " + create.name + " already exists");
     }
+    if (create.query != null) { // CREATE TABLE ... AS query
+      java.sql.Connection c = CreateTableAsSelect.connection(context);
+      String query = CreateTableAsSelect.text(create.query, context);
+      SqlCreateBasaltTable made = CreateTableAsSelect.withQueryColumns(create, c, query);
+      createTable(made, db, name);
+      io.basaltdb.sql.catalog.CatalogVersion.bump(db); // the fill sees the new table
+      CreateTableAsSelect.fill(made, c, query, context);
+      return;
+    }
+    createTable(create, db, name);
+  }
+
+  private void createTable(SqlCreateBasaltTable create, Storage db, TableName name) {
     List<SqlColumn> columns = columns(create);
     List<io.basaltdb.sql.parser.SqlCreateBasaltIndex> uniques = UniqueConstraints.indexes(db,
         create, columns);

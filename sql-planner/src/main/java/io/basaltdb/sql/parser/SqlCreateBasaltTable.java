@@ -28,6 +28,8 @@ public final class SqlCreateBasaltTable extends SqlCreate {
   public final List<Check> checks;
   public final List<SqlTableOption> options;
   public final List<SqlNode> splitPoints;
+  /** {@code AS query}: the rows the table starts with (and without columns, its columns). */
+  public final SqlNode query;
 
   /** A CHECK constraint: its name (null when not named) and condition. */
   public record Check(SqlIdentifier name, SqlNode condition) {}
@@ -42,7 +44,7 @@ public final class SqlCreateBasaltTable extends SqlCreate {
   public SqlCreateBasaltTable(SqlParserPos pos, boolean replace, boolean ifNotExists,
       SqlIdentifier name, List<SqlColumnDef> columns, List<SqlIdentifier> primaryKey,
       List<Boolean> primaryKeyDescending, List<Unique> uniques, List<Check> checks,
-      List<SqlTableOption> options, List<SqlNode> splitPoints) {
+      List<SqlTableOption> options, List<SqlNode> splitPoints, SqlNode query) {
     super(OPERATOR, pos, replace, ifNotExists);
     this.name = name;
     this.columns = List.copyOf(columns);
@@ -52,6 +54,7 @@ public final class SqlCreateBasaltTable extends SqlCreate {
     this.checks = List.copyOf(checks);
     this.options = List.copyOf(options);
     this.splitPoints = List.copyOf(splitPoints);
+    this.query = query;
   }
 
   @Override
@@ -69,6 +72,31 @@ public final class SqlCreateBasaltTable extends SqlCreate {
       writer.keyword("IF NOT EXISTS");
     }
     name.unparse(writer, 0, 0);
+    if (!columns.isEmpty()) {
+      unparseElements(writer);
+    }
+    for (int i = 0; i < options.size(); i++) {
+      if (i > 0) {
+        writer.sep(",");
+      }
+      options.get(i).unparse(writer, 0, 0);
+    }
+    if (!splitPoints.isEmpty()) {
+      writer.keyword("SPLIT ON");
+      SqlWriter.Frame sp = writer.startList("(", ")");
+      for (SqlNode n : splitPoints) {
+        writer.sep(",");
+        n.unparse(writer, 0, 0);
+      }
+      writer.endList(sp);
+    }
+    if (query != null) {
+      writer.keyword("AS");
+      query.unparse(writer, 0, 0);
+    }
+  }
+
+  private void unparseElements(SqlWriter writer) {
     SqlWriter.Frame frame = writer.startList("(", ")");
     for (SqlColumnDef c : columns) {
       writer.sep(",");
@@ -113,20 +141,5 @@ public final class SqlCreateBasaltTable extends SqlCreate {
       writer.endList(cf);
     }
     writer.endList(frame);
-    for (int i = 0; i < options.size(); i++) {
-      if (i > 0) {
-        writer.sep(",");
-      }
-      options.get(i).unparse(writer, 0, 0);
-    }
-    if (!splitPoints.isEmpty()) {
-      writer.keyword("SPLIT ON");
-      SqlWriter.Frame sp = writer.startList("(", ")");
-      for (SqlNode n : splitPoints) {
-        writer.sep(",");
-        n.unparse(writer, 0, 0);
-      }
-      writer.endList(sp);
-    }
   }
 }

@@ -1,0 +1,158 @@
+package io.basaltdb.sql.ddl;
+
+import io.basaltdb.engine.InvalidArgumentException;
+import io.basaltdb.sql.SqlStateException;
+import io.basaltdb.sql.parser.SqlColumnDef;
+import io.basaltdb.sql.parser.SqlCreateBasaltTable;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.calcite.avatica.util.Quoting;
+import org.apache.calcite.jdbc.CalcitePrepare;
+import org.apache.calcite.sql.SqlBasicTypeNameSpec;
+import org.apache.calcite.sql.SqlDataTypeSpec;
+import org.apache.calcite.sql.SqlDialect;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+/**
+ * {@code CREATE TABLE t [(columns)] [options] AS query}: the table made as declared or, without
+ * columns, with one column per field of the query (its name and type, nullable, no primary
+ * key: a hidden row key), then filled by {@code INSERT INTO t SELECT ...} on the statement's
+ * own connection (its settings, durability and transaction hold). The query is typed by
+ * preparing it on that connection, and passed on as text in the connection's quoting. When
+ * the fill fails (a value the column refuses), the table is dropped again: the statement makes
+ * the table with all its rows or nothing. Stateless.
+ */
+final class CreateTableAsSelect {
+  private CreateTableAsSelect() {}
+
+  /** The connection the DDL statement runs on. */
+  static Connection connection(CalcitePrepare.Context context) {
+    if (context.getDataContext().getQueryProvider() instanceof Connection c) {
+      return c;
+    }
+    throw new SqlStateException("0A000", "CREATE TABLE ... AS needs a connection to run on");
+  }
+
+  /** The connection's identifier quote. */
+  private static String quote(CalcitePrepare.Context context) {
+    Quoting q = context.config().quoting();
+    return switch (q) {
+      case BACK_TICK, BACK_TICK_BACKSLASH -> "`";
+      case BRACKET -> "[";
+      default -> "\"";
+    };
+  }
+
+  /** The query as text the connection parses back the same. */
+  static String text(SqlNode query, CalcitePrepare.Context context) {
+    String quote = quote(context);
+    SqlDialect dialect = new SqlDialect(SqlDialect.EMPTY_CONTEXT
+        .withDatabaseProduct(SqlDialect.DatabaseProduct.CALCITE)
+        .withIdentifierQuoteString(quote));
+    return query.toSqlString(c -> c.withDialect(dialect)).getSql();
+  }
+
+  /** {@code create} with the query's fields as its columns (when it declares none). */
+  static SqlCreateBasaltTable withQueryColumns(SqlCreateBasaltTable create, Connection c,
+      String query) {
+    if (!create.columns.isEmpty()) {
+      return create;
+    }
+    List<SqlColumnDef> columns = new ArrayList<>();
+    Set<String> names = new HashSet<>();
+    SqlParserPos pos = create.getParserPosition();
+    try (PreparedStatement ps = c.prepareStatement(query)) {
+      ResultSetMetaData md = ps.getMetaData();
+      for (int i = 1; i <= md.getColumnCount(); i++) {
+        String name = md.getColumnLabel(i);
+        if (name.startsWith("EXPR$")) {
+          throw new SqlStateException("42000", "column " + i + " of the query of CREATE TABLE "
+              + create.name + " has no name: name it with AS");
+        }
+        if (!names.add(name)) {
+          throw new InvalidArgumentException("the query of CREATE TABLE " + create.name
+              + " has two columns named " + name + ": rename one with AS");
+        }
+        columns.add(new SqlColumnDef(pos, new SqlIdentifier(name, pos),
+            new SqlDataTypeSpec(type(md, i, create), pos), false, false, false, null));
+      }
+    } catch (SQLException e) {
+      throw new QueryFailed(e);
+    }
+    return new SqlCreateBasaltTable(pos, create.getReplace(), create.ifNotExists, create.name,
+        columns, List.of(), List.of(), List.of(), List.of(), create.options, create.splitPoints,
+        create.query);
+  }
+
+  private static SqlBasicTypeNameSpec type(ResultSetMetaData md, int i,
+      SqlCreateBasaltTable create) throws SQLException {
+    SqlTypeName t = SqlTypeName.getNameForJdbcType(md.getColumnType(i));
+    SqlParserPos pos = create.getParserPosition();
+    if (t == null || t == SqlTypeName.NULL) {
+      throw new SqlStateException("0A000", "column " + md.getColumnLabel(i) + " of the query of "
+          + "CREATE TABLE " + create.name + " is of type " + md.getColumnTypeName(i)
+          + ", which a table column cannot be: CAST it");
+    }
+    int precision = md.getPrecision(i);
+    return switch (t) {
+      case CHAR, BINARY -> new SqlBasicTypeNameSpec(t, Math.max(1, precision), pos);
+      case VARCHAR, VARBINARY -> precision > 0 && precision < 65536
+          ? new SqlBasicTypeNameSpec(t, precision, pos) : new SqlBasicTypeNameSpec(t, pos);
+      case DECIMAL -> new SqlBasicTypeNameSpec(t, precision, md.getScale(i), pos);
+      default -> new SqlBasicTypeNameSpec(t, pos);
+    };
+  }
+
+  /** Fills the new table with the query's rows; drops it again when that fails. */
+  static void fill(SqlCreateBasaltTable create, Connection c, String query,
+      CalcitePrepare.Context context) {
+    String quote = quote(context);
+    StringBuilder cols = new StringBuilder();
+    for (SqlColumnDef col : create.columns) {
+      cols.append(cols.length() > 0 ? ", " : "").append(quoted(col.column(), quote));
+    }
+    StringBuilder table = new StringBuilder();
+    for (String part : create.name.names) {
+      table.append(table.length() > 0 ? "." : "").append(quoted(part, quote));
+    }
+    try (Statement st = c.createStatement()) {
+      st.executeUpdate("INSERT INTO " + table + " (" + cols + ") " + query);
+    } catch (SQLException | RuntimeException e) {
+      try (Statement st = c.createStatement()) {
+        st.execute("DROP TABLE " + table);
+      } catch (SQLException | RuntimeException dropped) {
+        e.addSuppressed(dropped);
+      }
+      if (e instanceof RuntimeException r) {
+        throw r;
+      }
+      throw new QueryFailed((SQLException) e);
+    }
+  }
+
+  private static String quoted(String name, String quote) {
+    String close = quote.equals("[") ? "]" : quote;
+    return quote + name.replace(close, close + close) + close;
+  }
+
+  /** A failure of the statement's query, carried out with its SQLState. */
+  static final class QueryFailed extends SqlStateException {
+    private static final long serialVersionUID = 1L;
+
+    QueryFailed(SQLException e) {
+      super(e.getSQLState() != null ? e.getSQLState()
+          : io.basaltdb.sql.jdbc.SqlErrors.sqlState(e), e.getMessage());
+      initCause(e);
+    }
+  }
+}
