@@ -39,6 +39,21 @@ SqlTypeNameSpec BasaltKeywordTypeName() :
     }
 }
 
+/** A column's type: Calcite's (INTEGER ARRAY too), or Phoenix's INTEGER[] / VARCHAR ARRAY[5]
+ * (the bound is not kept). */
+SqlDataTypeSpec BasaltColumnType() :
+{
+    SqlDataTypeSpec type;
+}
+{
+    type = DataType()
+    [
+        <LBRACKET> [ <UNSIGNED_INTEGER_LITERAL> ] <RBRACKET>
+        { type = SqlColumnDef.arrayOf(type); }
+    ]
+    { return type; }
+}
+
 boolean BasaltIfNotExists() :
 {
 }
@@ -100,7 +115,7 @@ void BasaltColumnOrConstraint(List<SqlColumnDef> columns, List<SqlIdentifier> pk
         )
     |
         name = CompoundIdentifier()
-        type = DataType()
+        type = BasaltColumnType()
         (
             <NOT> <NULL> { notNull = true; }
         |
@@ -241,7 +256,7 @@ SqlNode SqlAlterBasaltTable() :
 {
     <ALTER> { s = span(); } <TABLE> id = CompoundIdentifier()
     (
-        <ADD> [ <COLUMN> ] column = CompoundIdentifier() type = DataType()
+        <ADD> [ <COLUMN> ] column = CompoundIdentifier() type = BasaltColumnType()
         [ <NOT> <NULL> { notNull = true; } | <NULL> ]
     |
         <DROP> [ <COLUMN> ] column = CompoundIdentifier()

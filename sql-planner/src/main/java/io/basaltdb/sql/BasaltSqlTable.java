@@ -96,7 +96,7 @@ public final class BasaltSqlTable extends AbstractTable implements TranslatableT
 
   /** A column's SQL type. */
   public static RelDataType fieldType(RelDataTypeFactory f, SqlColumn c) {
-    return c.type().relType(f, c.precision(), c.scale(), c.nullable() && !c.isKey());
+    return c.isKey() ? c.type().relType(f, c.precision(), c.scale(), false) : c.relType(f);
   }
 
   // ------------------------------------------------------------------ writes

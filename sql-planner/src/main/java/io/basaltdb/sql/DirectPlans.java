@@ -136,6 +136,9 @@ final class DirectPlans {
       RelDataType type = BasaltSqlTable.fieldType(types, c);
       parameterTypes.add(type);
       operands[listed.get(i)] = Operand.of(new RexDynamicParam(type, i), c.type());
+      if (operands[listed.get(i)] == null) {
+        return null; // an ARRAY: bound by Calcite's code
+      }
     }
     for (int i = 0; i < n; i++) {
       SqlColumn c = def.columns().get(i);

@@ -89,14 +89,14 @@ public final class HistoryTable extends AbstractTable implements ScannableTable 
             for (int i : packed.get(family)) {
               byte[] v = names.value(i, cell.value());
               rows.add(historyRow(keys, key, def.columns().get(i).name(), cell.timestamp(),
-                  v == null ? null : String.valueOf(def.columns().get(i).type().fromCell(v))));
+                  v == null ? null : String.valueOf(def.columns().get(i).fromCell(v))));
             }
             continue;
           }
           SqlColumn c = byCell.get(name);
           rows.add(historyRow(keys, key, c == null ? name : c.name(), cell.timestamp(),
               c == null ? Cell.printable(cell.value())
-                  : String.valueOf(c.type().fromCell(cell.value()))));
+                  : String.valueOf(c.fromCell(cell.value()))));
         }
       }
     }

@@ -22,7 +22,9 @@ import java.util.List;
  * marker family (UTF); format 2 adds the packed flag (boolean) at the end; format 3 (written
  * only when there are defaults or checks) then the defaults: count u32, per default the
  * column's name (UTF) and the expression's SQL text (UTF); then the checks: count u32, per
- * check its name (UTF) and condition's SQL text (UTF). Immutable.
+ * check its name (UTF) and condition's SQL text (UTF); format 4 (written only when a column is
+ * an ARRAY, type code 16) then the element types: count u32, per ARRAY column its index u32
+ * and its element's type code u8. Immutable.
  *
  * @param defaults each column's {@code DEFAULT} expression as SQL text, by column name
  * @param checks the table's CHECK constraints, in declaration order
@@ -38,7 +40,7 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
       String markerFamily, boolean packed, java.util.Map<String, String> defaults) {
     this(table, columns, saltBuckets, markerFamily, packed, defaults, List.of());
   }
-  public static final int FORMAT_VERSION = 3;
+  public static final int FORMAT_VERSION = 4;
 
   /** A definition without column defaults. */
   public SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuckets,
@@ -181,8 +183,15 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
     try {
       java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
       java.io.DataOutputStream out = new java.io.DataOutputStream(bytes);
-      boolean v3 = !defaults.isEmpty() || !checks.isEmpty();
-      out.writeByte(v3 ? FORMAT_VERSION : 2); // 2: readable by older code
+      List<Integer> arrays = new ArrayList<>();
+      for (int i = 0; i < columns.size(); i++) {
+        if (columns.get(i).isArray()) {
+          arrays.add(i);
+        }
+      }
+      boolean v4 = !arrays.isEmpty();
+      boolean v3 = v4 || !defaults.isEmpty() || !checks.isEmpty();
+      out.writeByte(v4 ? 4 : v3 ? 3 : 2); // the oldest format that holds it: older code reads it
       out.writeByte(saltBuckets);
       out.writeInt(columns.size());
       for (SqlColumn c : columns) {
@@ -207,6 +216,13 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
         for (Check c : checks) {
           out.writeUTF(c.name());
           out.writeUTF(c.condition());
+        }
+      }
+      if (v4) {
+        out.writeInt(arrays.size());
+        for (int i : arrays) {
+          out.writeInt(i);
+          out.writeByte(columns.get(i).element().code());
         }
       }
       return bytes.toByteArray();
@@ -245,6 +261,12 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
       List<Check> checks = new ArrayList<>();
       for (int n = v >= 3 ? in.readInt() : 0; n > 0; n--) {
         checks.add(new Check(in.readUTF(), in.readUTF()));
+      }
+      for (int n = v >= 4 ? in.readInt() : 0; n > 0; n--) {
+        int i = in.readInt();
+        SqlColumn c = cols.get(i);
+        cols.set(i, new SqlColumn(c.name(), c.type(), c.precision(), c.scale(), c.nullable(),
+            c.keyPosition(), c.descending(), c.family(), ColumnType.ofCode(in.readByte())));
       }
       return new SqlTableDef(table, cols, salt, marker, packed, defaults, checks);
     } catch (java.io.IOException e) {

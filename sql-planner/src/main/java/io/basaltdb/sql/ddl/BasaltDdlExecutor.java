@@ -180,11 +180,8 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
       if (!db.admin().describe(name).families().containsKey(family)) {
         db.admin().addFamily(name, family, FamilyOptions.DEFAULT);
       }
-      var basic = alter.type.getTypeNameSpec() instanceof org.apache.calcite.sql.SqlBasicTypeNameSpec b
-          ? b : null;
-      cols.add(def.visibleColumnCount(), new SqlColumn(col, columnType(alter.type),
-          basic == null ? -1 : basic.getPrecision(), basic == null ? -1 : basic.getScale(), true,
-          -1, false, family)); // before a hidden row key, which stays last
+      // before a hidden row key, which stays last
+      cols.add(def.visibleColumnCount(), column(col, alter.type, true, -1, false, family));
     } else {
       if (existing == null) {
         throw new InvalidArgumentException("table " + alter.name + " has no column " + col);
@@ -423,14 +420,8 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
         throw new InvalidArgumentException("primary key column " + c.name
             + " cannot belong to a family");
       }
-      SqlDataTypeSpec spec = c.type;
-      ColumnType type = columnType(spec);
-      var basic = spec.getTypeNameSpec() instanceof org.apache.calcite.sql.SqlBasicTypeNameSpec b
-          ? b : null;
-      int precision = basic == null ? -1 : basic.getPrecision();
-      int scale = basic == null ? -1 : basic.getScale();
-      out.add(new SqlColumn(c.column(), type, precision, scale, !c.notNull && keyPos < 0,
-          keyPos, desc, keyPos >= 0 ? null : (c.family() == null ? DEFAULT_FAMILY : c.family())));
+      out.add(column(c.column(), c.type, !c.notNull && keyPos < 0, keyPos, desc,
+          keyPos >= 0 ? null : (c.family() == null ? DEFAULT_FAMILY : c.family())));
     }
     for (String k : pk) {
       if (out.stream().noneMatch(c -> c.name().equals(k))) {
@@ -446,6 +437,33 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
           null));
     }
     return out;
+  }
+
+  /**
+   * A column of a declared type: its precision and scale as declared (-1 when not); an ARRAY
+   * ({@code INTEGER ARRAY}, {@code VARCHAR(10)[]}) has the element's, and is never a key.
+   */
+  static SqlColumn column(String name, SqlDataTypeSpec spec, boolean nullable, int keyPos,
+      boolean desc, String family) {
+    ColumnType element = null;
+    SqlDataTypeSpec declared = spec;
+    if (spec.getTypeNameSpec() instanceof org.apache.calcite.sql.SqlCollectionTypeNameSpec coll) {
+      if (!coll.getTypeName().getSimple().equals("ARRAY")) {
+        throw new io.basaltdb.sql.SqlStateException("0A000", "column " + name + " is a "
+            + coll.getTypeName() + "; the collection type is ARRAY");
+      }
+      if (keyPos >= 0) {
+        throw new io.basaltdb.sql.SqlStateException("0A000", "ARRAY column " + name
+            + " cannot be part of the primary key");
+      }
+      declared = new SqlDataTypeSpec(coll.getElementTypeName(), spec.getParserPosition());
+      element = columnType(declared);
+    }
+    var basic = declared.getTypeNameSpec() instanceof org.apache.calcite.sql.SqlBasicTypeNameSpec b
+        ? b : null;
+    return new SqlColumn(name, element != null ? ColumnType.ARRAY : columnType(declared),
+        basic == null ? -1 : basic.getPrecision(), basic == null ? -1 : basic.getScale(),
+        nullable, keyPos, desc, family, element);
   }
 
   /**
@@ -488,6 +506,9 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
    * a negative value refused with 23514. Null for other types.
    */
   static SqlTableDef.Check unsignedCheck(String table, String column, SqlDataTypeSpec spec) {
+    if (spec.getTypeNameSpec() instanceof org.apache.calcite.sql.SqlCollectionTypeNameSpec) {
+      return null;
+    }
     String n = spec.getTypeName().getSimple().toUpperCase(Locale.ROOT);
     String floor = switch (n) {
       case "UNSIGNED_TINYINT", "UNSIGNED_SMALLINT", "UNSIGNED_INT", "UNSIGNED_LONG",
@@ -546,6 +567,7 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
       case CHAR, VARCHAR -> l.toValue();
       case BINARY, VARBINARY -> new org.apache.calcite.avatica.util.ByteString(
           l.toValue().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      case ARRAY -> throw new InvalidArgumentException("an ARRAY cannot be a split point");
     };
   }
 

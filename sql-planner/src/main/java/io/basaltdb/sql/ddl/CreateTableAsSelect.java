@@ -87,7 +87,7 @@ final class CreateTableAsSelect {
             new SqlDataTypeSpec(type(md, i, create), pos), false, false, false, null));
       }
     } catch (SQLException e) {
-      throw new QueryFailed(e);
+      throw failure(e);
     }
     return new SqlCreateBasaltTable(pos, create.getReplace(), create.ifNotExists, create.name,
         columns, List.of(), List.of(), List.of(), List.of(), create.options, create.splitPoints,
@@ -98,10 +98,10 @@ final class CreateTableAsSelect {
       SqlCreateBasaltTable create) throws SQLException {
     SqlTypeName t = SqlTypeName.getNameForJdbcType(md.getColumnType(i));
     SqlParserPos pos = create.getParserPosition();
-    if (t == null || t == SqlTypeName.NULL) {
+    if (t == null || t == SqlTypeName.NULL || t == SqlTypeName.ARRAY) {
       throw new SqlStateException("0A000", "column " + md.getColumnLabel(i) + " of the query of "
           + "CREATE TABLE " + create.name + " is of type " + md.getColumnTypeName(i)
-          + ", which a table column cannot be: CAST it");
+          + ", which CREATE TABLE ... AS cannot take from a query: declare the table's columns");
     }
     int precision = md.getPrecision(i);
     return switch (t) {
@@ -136,7 +136,7 @@ final class CreateTableAsSelect {
       if (e instanceof RuntimeException r) {
         throw r;
       }
-      throw new QueryFailed((SQLException) e);
+      throw failure((SQLException) e);
     }
   }
 
@@ -145,14 +145,18 @@ final class CreateTableAsSelect {
     return quote + name.replace(close, close + close) + close;
   }
 
-  /** A failure of the statement's query, carried out with its SQLState. */
-  static final class QueryFailed extends SqlStateException {
-    private static final long serialVersionUID = 1L;
-
-    QueryFailed(SQLException e) {
-      super(e.getSQLState() != null ? e.getSQLState()
-          : io.basaltdb.sql.jdbc.SqlErrors.sqlState(e), e.getMessage());
-      initCause(e);
+  /**
+   * A failure of the statement's query or fill as the error that caused it (an engine or
+   * Calcite exception, which the statement then reports with its SQLState as if it had met
+   * it itself), else with the state the driver gave.
+   */
+  private static RuntimeException failure(SQLException e) {
+    for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
+      if (t instanceof RuntimeException r) {
+        return r;
+      }
     }
+    return new SqlStateException(e.getSQLState() != null ? e.getSQLState() : "42000",
+        e.getMessage());
   }
 }

@@ -75,7 +75,7 @@ final class IndexDdl {
     List<Boolean> computed = new ArrayList<>();
     for (SqlNode part : create.columns) {
       if (part instanceof SqlIdentifier c && c.isSimple()) {
-        columns.add(column(def, c, seen, name));
+        columns.add(keyColumn(def, c, seen, name));
         computed.add(false);
       } else { // an expression of columns: compiled now, so a bad one fails here
         String text = IndexExpression.textOf(part);
@@ -124,6 +124,18 @@ final class IndexDdl {
     }
     if (!seen.add(c)) {
       throw new InvalidArgumentException("index " + index + " names column " + c + " twice");
+    }
+    return c;
+  }
+
+  /** Refuses an ARRAY column as a key part of an index (INCLUDE may carry one). */
+  private static String keyColumn(SqlTableDef def, SqlIdentifier id, Set<String> seen,
+      String index) {
+    String c = column(def, id, seen, index);
+    if (def.columns().get(def.columnIndex(c)).isArray()) {
+      throw new io.basaltdb.sql.SqlStateException("0A000", "index " + index + ": column " + c
+          + " is an ARRAY, which an index key cannot hold; index an element (" + c
+          + "[1]) or carry it in INCLUDE");
     }
     return c;
   }

@@ -52,8 +52,21 @@ public final class ColumnValues {
       }
       case DECIMAL -> c.precision() < 0 ? v
           : decimal(v, c.precision(), Math.max(0, c.scale()), c.name());
+      case ARRAY -> elements(c, v);
       default -> v;
     };
+  }
+
+  /** An array value with each element as the column's element type stores it. */
+  private static java.util.List<Object> elements(SqlColumn c, Object v) {
+    SqlColumn element = new SqlColumn(c.name() + " element", c.element(), c.precision(),
+        c.scale(), true, -1, false, c.family());
+    java.util.List<Object> in = io.basaltdb.sql.type.ArrayCells.coerce(c.element(), v);
+    java.util.List<Object> out = new java.util.ArrayList<>(in.size());
+    for (Object e : in) {
+      out.add(fit(element, e));
+    }
+    return out;
   }
 
   /**

@@ -481,7 +481,7 @@ public final class ScanExecutor {
           row[i] = c.type().fromKey(key[c.keyPosition()]);
         } else {
           byte[] v = names.value(col, r.getValue(names.family(col), names.qualifier(col)));
-          row[i] = v == null ? null : c.type().fromCell(v);
+          row[i] = v == null ? null : c.fromCell(v);
         }
       }
       return row;

@@ -353,7 +353,7 @@ public final class WriteExecutor {
         int i = f.columns()[slot];
         if (row[i] != null) {
           SqlColumn c = def.columns().get(i);
-          values[slot] = c.type().toCell(ColumnValues.fit(c, row[i]));
+          values[slot] = c.toCell(ColumnValues.fit(c, row[i]));
         }
       }
       addCell(put, f.family(), names.qualifier(f.columns()[0]), CellArray.encode(values));
@@ -362,7 +362,7 @@ public final class WriteExecutor {
       if (names.family(i) != null && row[i] != null) {
         SqlColumn c = def.columns().get(i);
         addCell(put, names.family(i), names.qualifier(i),
-            c.type().toCell(ColumnValues.fit(c, row[i])));
+            c.toCell(ColumnValues.fit(c, row[i])));
       }
     }
     return durable(put);
@@ -508,7 +508,7 @@ public final class WriteExecutor {
         nulls.addColumns(names.family(col), names.qualifier(col), timestamp());
       } else {
         put = put == null ? new Put(key) : put;
-        addCell(put, names.family(col), names.qualifier(col), c.type().toCell(value));
+        addCell(put, names.family(col), names.qualifier(col), c.toCell(value));
       }
     }
     io.basaltdb.engine.Row m = put != null && nulls != null
@@ -544,7 +544,7 @@ public final class WriteExecutor {
         put = put == null ? new Put(key) : put;
         SqlColumn c = def.columns().get(col);
         addCell(put, names.family(col), names.qualifier(col),
-            c.type().toCell(ColumnValues.fit(c, value)));
+            c.toCell(ColumnValues.fit(c, value)));
       }
     }
     Put p = put == null ? null : durable(put);

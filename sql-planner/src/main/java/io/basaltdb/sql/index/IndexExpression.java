@@ -128,7 +128,7 @@ public final class IndexExpression {
     }
     ColumnType type = null;
     for (ColumnType t : ColumnType.values()) {
-      if (t.sqlType() == node.getType().getSqlTypeName()) {
+      if (t.sqlType() == node.getType().getSqlTypeName() && t != ColumnType.ARRAY) {
         type = t;
       }
     }

@@ -292,7 +292,7 @@ public final class IndexLayout {
     for (int i = 0; i < includes.length; i++) {
       Object v = row[includes[i]];
       SqlColumn c = table.columns().get(includes[i]);
-      slots[i] = v == null ? null : c.type().toCell(ColumnValues.fit(c, v));
+      slots[i] = v == null ? null : c.toCell(ColumnValues.fit(c, v));
     }
     if (keyInValue) {
       slots[includes.length] = baseKey;

@@ -132,7 +132,7 @@ public final class IndexedRowWrite {
     for (int i = 0; i < cols.size(); i++) {
       if (!cols.get(i).isKey()) {
         byte[] v = names.value(i, current.getValue(names.family(i), names.qualifier(i)));
-        row[i] = v == null ? null : cols.get(i).type().fromCell(v);
+        row[i] = v == null ? null : cols.get(i).fromCell(v);
       }
     }
     return row;

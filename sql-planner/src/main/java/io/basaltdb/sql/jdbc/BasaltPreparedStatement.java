@@ -149,7 +149,40 @@ public final class BasaltPreparedStatement extends AvaticaPreparedStatement
   @Override
   public void setObject(int index, Object x) throws SQLException {
     check(index, x);
+    java.sql.Array array = asArray(index, x);
+    if (array != null) {
+      super.setArray(index, array);
+      return;
+    }
     super.setObject(index, x);
+  }
+
+  /**
+   * A Java array or List bound to an ARRAY parameter, as a JDBC array of its element type
+   * (Avatica binds only {@link java.sql.Array} values to arrays); else null.
+   */
+  private java.sql.Array asArray(int index, Object x) throws SQLException {
+    boolean arrayLike = x instanceof Object[] || x instanceof java.util.List<?>
+        || x != null && x.getClass().isArray() && !(x instanceof byte[]);
+    if (!arrayLike || index < 1 || index > getParameterMetaData().getParameterCount()
+        || getParameterMetaData().getParameterType(index) != java.sql.Types.ARRAY) {
+      return null;
+    }
+    String type = getParameterMetaData().getParameterTypeName(index);
+    String element = type.endsWith(" ARRAY") ? type.substring(0, type.length() - 6) : type;
+    int paren = element.indexOf('(');
+    element = paren > 0 ? element.substring(0, paren) : element;
+    Object[] elements = x instanceof java.util.List<?> l ? l.toArray()
+        : x instanceof Object[] a ? a : boxed(x);
+    return connection.createArrayOf(element.trim(), elements);
+  }
+
+  private static Object[] boxed(Object primitives) {
+    Object[] out = new Object[java.lang.reflect.Array.getLength(primitives)];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = java.lang.reflect.Array.get(primitives, i);
+    }
+    return out;
   }
 
   @Override

@@ -27,6 +27,16 @@ public final class SqlColumnDef extends SqlCall {
   public final boolean descending;
   public final SqlNode defaultValue;
 
+  /** {@code type} as an ARRAY of it, or itself when it is one ({@code VARCHAR ARRAY[5]}). */
+  public static SqlDataTypeSpec arrayOf(SqlDataTypeSpec type) {
+    if (type.getTypeNameSpec() instanceof org.apache.calcite.sql.SqlCollectionTypeNameSpec) {
+      return type;
+    }
+    return new SqlDataTypeSpec(new org.apache.calcite.sql.SqlCollectionTypeNameSpec(
+        type.getTypeNameSpec(), org.apache.calcite.sql.type.SqlTypeName.ARRAY,
+        type.getParserPosition()), type.getParserPosition());
+  }
+
   public SqlColumnDef(SqlParserPos pos, SqlIdentifier name, SqlDataTypeSpec type, boolean notNull,
       boolean primaryKey, boolean descending, SqlNode defaultValue) {
     super(pos);

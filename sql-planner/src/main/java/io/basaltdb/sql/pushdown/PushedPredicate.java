@@ -143,7 +143,7 @@ public sealed interface PushedPredicate {
             if (slot >= 0) {
               v = CellArray.get(v, slot);
             }
-            return v == null ? null : c.type().fromCell(v);
+            return v == null ? null : c.fromCell(v);
           }
         }
         return null;
@@ -297,10 +297,10 @@ public sealed interface PushedPredicate {
           @Override
           public int compareTo(byte[] stored) {
             if (slot < 0) {
-              return test.compare(c.type().fromCell(stored));
+              return test.compare(c.fromCell(stored));
             }
             byte[] v = CellArray.get(stored, slot);
-            return v == null ? failing(op) : test.compare(c.type().fromCell(v));
+            return v == null ? failing(op) : test.compare(c.fromCell(v));
           }
         }, true);
   }

@@ -63,7 +63,9 @@ public final class AssignmentCasts {
     for (int i = 0; i < exprs.size() && i < columnOfField.length; i++) {
       int col = columnOfField[i];
       if (col >= 0 && unpadded(def.columns().get(col).type())) {
-        RexNode e = uncut(exprs.get(i));
+        RexNode e = def.columns().get(col).isArray()
+            ? arrayElements(exprs.get(i), p.getCluster().getRexBuilder())
+            : uncut(exprs.get(i));
         if (e != exprs.get(i)) {
           exprs.set(i, e);
           changed = true;
@@ -90,7 +92,61 @@ public final class AssignmentCasts {
   }
 
   private static boolean unpadded(ColumnType t) {
-    return t == ColumnType.VARCHAR || t == ColumnType.VARBINARY || t == ColumnType.DECIMAL;
+    return t == ColumnType.VARCHAR || t == ColumnType.VARBINARY || t == ColumnType.DECIMAL
+        || t == ColumnType.ARRAY; // an array's elements: see cuts
+  }
+
+  /**
+   * An array written to an ARRAY column with its elements whole: an {@code ARRAY[...]}
+   * constructor remade of its elements without the casts that would cut, round or pad them
+   * (Calcite types {@code ARRAY['ab', 'c']} as CHAR(2) and pads {@code 'c'}; a string element
+   * becomes VARCHAR here, as the other databases type string literals), a NULL element typed
+   * as the others; then an outer cast to the column's type dropped where it could cut an
+   * element. The writer fits each element to the column's element type (22001, 22003).
+   */
+  private static RexNode arrayElements(RexNode e, RexBuilder rb) {
+    RexNode x = e;
+    while (x.getKind() == SqlKind.CAST) {
+      x = ((RexCall) x).getOperands().get(0);
+    }
+    if (x.getKind() != SqlKind.ARRAY_VALUE_CONSTRUCTOR) {
+      return uncut(e);
+    }
+    var types = rb.getTypeFactory();
+    List<RexNode> elements = new ArrayList<>();
+    List<RelDataType> elementTypes = new ArrayList<>();
+    for (RexNode op : ((RexCall) x).getOperands()) {
+      RexNode el = op;
+      while (el.getKind() == SqlKind.CAST
+          && (cuts(((RexCall) el).getOperands().get(0).getType(), el.getType())
+              || el.getType().getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.CHAR)) {
+        el = ((RexCall) el).getOperands().get(0);
+      }
+      RelDataType t = el.getType();
+      if (t.getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.CHAR) {
+        t = types.createTypeWithNullability(types.createSqlType(
+            org.apache.calcite.sql.type.SqlTypeName.VARCHAR, t.getPrecision()), t.isNullable());
+      }
+      elements.add(el);
+      if (t.getSqlTypeName() != org.apache.calcite.sql.type.SqlTypeName.NULL) {
+        elementTypes.add(t);
+      }
+    }
+    RelDataType element = elementTypes.isEmpty() ? e.getType().getComponentType()
+        : types.leastRestrictive(elementTypes);
+    if (element == null) {
+      return uncut(e);
+    }
+    element = types.createTypeWithNullability(element, true);
+    List<RexNode> cast = new ArrayList<>();
+    for (RexNode el : elements) {
+      cast.add(el.getType().equals(element) ? el : rb.makeCast(element, el, true, false));
+    }
+    RelDataType arrayType = types.createTypeWithNullability(types.createArrayType(element, -1),
+        e.getType().isNullable());
+    RexNode remade = rb.makeCall(arrayType,
+        org.apache.calcite.sql.fun.SqlStdOperatorTable.ARRAY_VALUE_CONSTRUCTOR, cast);
+    return cuts(arrayType, e.getType()) ? remade : rb.makeCast(e.getType(), remade, true, false);
   }
 
   /** {@code e} without an outer cast that could cut it; else {@code e} itself. */
@@ -99,8 +155,19 @@ public final class AssignmentCasts {
       return e;
     }
     RexNode operand = ((RexCall) e).getOperands().get(0);
-    RelDataType to = e.getType();
-    RelDataType from = operand.getType();
+    return cuts(operand.getType(), e.getType()) ? operand : e;
+  }
+
+  /**
+   * Whether a cast from {@code from} to {@code to} could cut or round a value; for arrays,
+   * whether it could cut an element (the writer fits each element to the column's).
+   */
+  private static boolean cuts(RelDataType from, RelDataType to) {
+    if (to.getComponentType() != null) {
+      return from.getComponentType() != null
+          && unpaddedType(to.getComponentType().getSqlTypeName())
+          && cuts(from.getComponentType(), to.getComponentType());
+    }
     SqlTypeFamily family = to.getSqlTypeName().getFamily();
     boolean sameFamily = family == from.getSqlTypeName().getFamily()
         && (family == SqlTypeFamily.CHARACTER || family == SqlTypeFamily.BINARY);
@@ -109,9 +176,15 @@ public final class AssignmentCasts {
             || from.getPrecision() > to.getPrecision());
     if (to.getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.DECIMAL) {
       return exact(from) && (from.getScale() > Math.max(0, to.getScale())
-          || integerDigits(from) > integerDigits(to)) ? operand : e;
+          || integerDigits(from) > integerDigits(to));
     }
-    return sameFamily && canCut ? operand : e;
+    return sameFamily && canCut;
+  }
+
+  private static boolean unpaddedType(org.apache.calcite.sql.type.SqlTypeName t) {
+    return t == org.apache.calcite.sql.type.SqlTypeName.VARCHAR
+        || t == org.apache.calcite.sql.type.SqlTypeName.VARBINARY
+        || t == org.apache.calcite.sql.type.SqlTypeName.DECIMAL;
   }
 
   private static boolean exact(RelDataType t) {

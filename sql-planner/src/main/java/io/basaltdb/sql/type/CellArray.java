@@ -48,13 +48,18 @@ public final class CellArray {
     return out;
   }
 
-  /** Slot {@code slot}'s value in {@code cell}, or null when it is NULL. */
-  public static byte[] get(byte[] cell, int slot) {
+  /** How many slots {@code cell} has. */
+  public static int slots(byte[] cell) {
     if (cell.length < 3 || cell[0] != VERSION) {
       throw new CorruptionException("not a cell array (version "
           + (cell.length == 0 ? "none" : cell[0]) + ")");
     }
-    int n = ((cell[1] & 0xff) << 8) | (cell[2] & 0xff);
+    return ((cell[1] & 0xff) << 8) | (cell[2] & 0xff);
+  }
+
+  /** Slot {@code slot}'s value in {@code cell}, or null when it is NULL. */
+  public static byte[] get(byte[] cell, int slot) {
+    int n = slots(cell);
     if (slot >= n) {
       return null;
     }

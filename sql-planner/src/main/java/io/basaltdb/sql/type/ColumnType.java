@@ -16,7 +16,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * TIMESTAMP big-endian two's complement of their width; REAL/DOUBLE the IEEE bits; DECIMAL its
  * plain decimal string in ASCII; CHAR/VARCHAR UTF-8; BINARY/VARBINARY the bytes. Values are in
  * Calcite's internal form (DATE int days, TIME int ms, TIMESTAMP long ms, bytes ByteString).
- * The codes are stored in the SQL catalog: frozen.
+ * The codes are stored in the SQL catalog: frozen. An ARRAY column converts its values itself
+ * ({@link ArrayCells}, with its element type).
  */
 public enum ColumnType {
   BOOLEAN(1, SqlTypeName.BOOLEAN, KeyType.BOOLEAN),
@@ -33,7 +34,12 @@ public enum ColumnType {
   VARBINARY(12, SqlTypeName.VARBINARY, KeyType.VARBINARY),
   DATE(13, SqlTypeName.DATE, KeyType.DATE),
   TIME(14, SqlTypeName.TIME, KeyType.TIME),
-  TIMESTAMP(15, SqlTypeName.TIMESTAMP, KeyType.TIMESTAMP);
+  TIMESTAMP(15, SqlTypeName.TIMESTAMP, KeyType.TIMESTAMP),
+  /**
+   * An array of values of one element type (the column's {@code element}): never a key; its
+   * cell and value forms are the column's ({@link ArrayCells}), not this type's.
+   */
+  ARRAY(16, SqlTypeName.ARRAY, null);
 
   private final int code;
   private final SqlTypeName sqlType;
@@ -81,6 +87,9 @@ public enum ColumnType {
 
   /** The Calcite type, with precision and scale where the type takes them (-1 = default). */
   public RelDataType relType(RelDataTypeFactory f, int precision, int scale, boolean nullable) {
+    if (this == ARRAY) {
+      throw arrayValue();
+    }
     RelDataType t;
     if (sqlType.allowsPrecScale(true, true) && precision >= 0 && scale >= 0) {
       t = f.createSqlType(sqlType, precision, scale);
@@ -106,7 +115,13 @@ public enum ColumnType {
           .getBytes(StandardCharsets.US_ASCII);
       case CHAR, VARCHAR -> Utf8.encode(v.toString(), "a " + this + " value");
       case BINARY, VARBINARY -> v instanceof ByteString b ? b.getBytes() : (byte[]) v;
+      case ARRAY -> throw arrayValue();
     };
+  }
+
+  private static IllegalStateException arrayValue() {
+    return new IllegalStateException("an ARRAY value is converted by its column, which knows "
+        + "its element type");
   }
 
   /** A cell's bytes back as a value (Calcite's internal form). */
@@ -123,6 +138,7 @@ public enum ColumnType {
       case DECIMAL -> decimalOf(b);
       case CHAR, VARCHAR -> new String(b, StandardCharsets.UTF_8);
       case BINARY, VARBINARY -> new ByteString(b);
+      case ARRAY -> throw arrayValue();
     };
   }
 
@@ -191,6 +207,7 @@ public enum ColumnType {
       case DECIMAL -> SqlFunctions.toBigDecimal(v);
       case CHAR, VARCHAR -> v.toString();
       case BINARY, VARBINARY -> v instanceof byte[] b ? new ByteString(b) : (ByteString) v;
+      case ARRAY -> throw arrayValue();
     };
   }
 

@@ -46,7 +46,8 @@ public final class LimitedParser extends BasaltSqlParserImpl {
   @Override
   public SqlNode parseSqlStmtEof() throws Exception {
     try {
-      return StatementLimits.check(super.parseSqlStmtEof());
+      return io.basaltdb.sql.parser.ArrayLiterals.unpadded(
+          StatementLimits.check(super.parseSqlStmtEof()), sql);
     } catch (StackOverflowError e) {
       throw SqlStateException.tooComplex("it nests too deeply to parse");
     }
@@ -57,6 +58,7 @@ public final class LimitedParser extends BasaltSqlParserImpl {
     try {
       SqlNodeList list = super.parseSqlStmtList();
       StatementLimits.check(list);
+      io.basaltdb.sql.parser.ArrayLiterals.unpadded(list, sql);
       return list;
     } catch (StackOverflowError e) {
       throw SqlStateException.tooComplex("it nests too deeply to parse");
