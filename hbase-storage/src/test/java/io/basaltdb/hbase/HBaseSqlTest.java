@@ -192,6 +192,25 @@ class HBaseSqlTest {
     }
   }
 
+  /** ARRAY columns and dynamic columns are cells like any other over HBase. */
+  @Test
+  void arraysAndDynamicColumnsOverHBase() throws Exception {
+    try (Connection c = DriverManager.getConnection(SharedCluster.url(""));
+        Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE arr (id INTEGER PRIMARY KEY, tags VARCHAR(5) ARRAY, n INT[])");
+      st.executeUpdate("UPSERT INTO arr VALUES (1, ARRAY['a', 'bb'], ARRAY[1, 2]), "
+          + "(2, NULL, ARRAY[3])");
+      st.executeUpdate("UPSERT INTO arr (id, seen BIGINT) VALUES (2, 42)");
+      assertEquals(List.of("1|bb|2"), rows(c, "SELECT id, tags[2], CARDINALITY(n) FROM arr "
+          + "WHERE 'a' = ANY(tags)"));
+      assertEquals(List.of("1|null", "2|42"), rows(c, "SELECT id, seen FROM arr (seen BIGINT) "
+          + "ORDER BY id"));
+      assertEquals("22001", assertThrows(SQLException.class, () -> st.executeUpdate(
+          "UPSERT INTO arr (id, tags) VALUES (3, ARRAY['toolong'])")).getSQLState());
+      st.execute("DROP TABLE arr");
+    }
+  }
+
   @Test
   void aClusterThatIsNotThereIsAClearError() {
     long t0 = System.nanoTime();

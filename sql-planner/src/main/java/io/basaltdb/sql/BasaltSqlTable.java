@@ -22,7 +22,8 @@ import org.apache.calcite.schema.impl.AbstractTable;
  * filters, projections and limits into it); {@link #query} runs the planned scan.
  */
 public final class BasaltSqlTable extends AbstractTable implements TranslatableTable,
-    org.apache.calcite.schema.ModifiableTable, org.apache.calcite.schema.TemporalTable {
+    org.apache.calcite.schema.ModifiableTable, org.apache.calcite.schema.TemporalTable,
+    org.apache.calcite.schema.ExtensibleTable {
   private final Storage db;
   private final SqlTableDef def;
 
@@ -81,6 +82,23 @@ public final class BasaltSqlTable extends AbstractTable implements TranslatableT
       }
     }
     return null;
+  }
+
+  /**
+   * This table with Phoenix's dynamic columns ({@code FROM t (extra VARCHAR)}): each a
+   * nullable cell column of the family the statement gave it, else of the table's first
+   * family ({@link io.basaltdb.sql.parser.DynamicColumns}), read and written as declared
+   * columns are. Not for tables without a primary key or stored one cell per family.
+   */
+  @Override
+  public org.apache.calcite.schema.Table extend(
+      List<org.apache.calcite.rel.type.RelDataTypeField> fields) {
+    return new BasaltSqlTable(db, DynamicColumnDefs.extend(def, fields));
+  }
+
+  @Override
+  public int getExtendedColumnOffset() {
+    return def.visibleColumnCount();
   }
 
   /** The visible columns (a hidden row key is not one). */

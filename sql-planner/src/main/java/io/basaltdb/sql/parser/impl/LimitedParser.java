@@ -43,11 +43,26 @@ public final class LimitedParser extends BasaltSqlParserImpl {
     return parser;
   }
 
+  /**
+   * The connection's conformance, but typed columns after a table name allowed (Phoenix's
+   * dynamic columns: {@link io.basaltdb.sql.parser.DynamicColumns}).
+   */
+  @Override
+  public void setConformance(org.apache.calcite.sql.validate.SqlConformance conformance) {
+    super.setConformance(new org.apache.calcite.sql.validate.SqlDelegatingConformance(
+        conformance) {
+      @Override
+      public boolean allowExtend() {
+        return true;
+      }
+    });
+  }
+
   @Override
   public SqlNode parseSqlStmtEof() throws Exception {
     try {
-      return io.basaltdb.sql.parser.ArrayLiterals.unpadded(
-          StatementLimits.check(super.parseSqlStmtEof()), sql);
+      return io.basaltdb.sql.parser.DynamicColumns.named(io.basaltdb.sql.parser.ArrayLiterals
+          .unpadded(StatementLimits.check(super.parseSqlStmtEof()), sql), sql);
     } catch (StackOverflowError e) {
       throw SqlStateException.tooComplex("it nests too deeply to parse");
     }

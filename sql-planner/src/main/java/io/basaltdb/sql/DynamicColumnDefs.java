@@ -1,0 +1,67 @@
+package io.basaltdb.sql;
+
+import io.basaltdb.sql.catalog.SqlColumn;
+import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.type.ColumnType;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
+
+/**
+ * A table definition with a statement's dynamic columns added ({@link BasaltSqlTable#extend}):
+ * each a nullable cell column whose qualifier is its name, in the family the statement gave
+ * it, else the table's first family; typed by the declaration. Only for the one statement:
+ * the SQL catalog never sees them.
+ */
+final class DynamicColumnDefs {
+  private DynamicColumnDefs() {}
+
+  static SqlTableDef extend(SqlTableDef def, List<RelDataTypeField> fields) {
+    if (def.hasHiddenKey()) {
+      throw new SqlStateException("0A000", "dynamic columns need a primary key, and "
+          + def.table() + " has none");
+    }
+    if (def.packed()) {
+      throw new SqlStateException("0A000", "dynamic columns of " + def.table() + ": it stores "
+          + "each family in one cell (IMMUTABLE_STORAGE_SCHEME=SINGLE_CELL_ARRAY_WITH_OFFSETS)");
+    }
+    List<SqlColumn> cols = new ArrayList<>(def.columns());
+    for (RelDataTypeField f : fields) {
+      String name = f.getName();
+      for (SqlColumn c : cols) {
+        if (c.name().equals(name)) {
+          throw new SqlStateException("42000", "dynamic column " + name + " of "
+              + def.table() + " is already a column of it");
+        }
+      }
+      String family = io.basaltdb.sql.parser.DynamicColumns.family(name);
+      cols.add(column(def, name, family != null ? family : def.markerFamily(), f.getType()));
+    }
+    return new SqlTableDef(def.table(), cols, def.saltBuckets(), def.markerFamily(), false,
+        def.defaults(), def.checks());
+  }
+
+  private static SqlColumn column(SqlTableDef def, String name, String family, RelDataType t) {
+    RelDataType scalar = t.getComponentType() != null ? t.getComponentType() : t;
+    ColumnType type = typeOf(def, name, scalar);
+    int precision = scalar.getSqlTypeName().allowsPrec()
+        && scalar.getPrecision() != RelDataType.PRECISION_NOT_SPECIFIED ? scalar.getPrecision()
+        : -1;
+    int scale = scalar.getSqlTypeName().allowsScale()
+        && scalar.getScale() != RelDataType.SCALE_NOT_SPECIFIED ? scalar.getScale() : -1;
+    return t.getComponentType() != null
+        ? new SqlColumn(name, ColumnType.ARRAY, precision, scale, true, -1, false, family, type)
+        : new SqlColumn(name, type, precision, scale, true, -1, false, family);
+  }
+
+  private static ColumnType typeOf(SqlTableDef def, String name, RelDataType t) {
+    for (ColumnType c : ColumnType.values()) {
+      if (c != ColumnType.ARRAY && c.sqlType() == t.getSqlTypeName()) {
+        return c;
+      }
+    }
+    throw new SqlStateException("0A000", "dynamic column " + name + " of " + def.table()
+        + " is of type " + t + ", which a column cannot be");
+  }
+}

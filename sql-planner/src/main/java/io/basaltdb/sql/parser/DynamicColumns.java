@@ -1,0 +1,79 @@
+package io.basaltdb.sql.parser;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.util.SqlShuttle;
+
+/**
+ * Phoenix's dynamic columns, declared where a statement uses them: {@code SELECT ... FROM t
+ * (extra VARCHAR)}, {@code FROM t EXTEND (f.extra VARCHAR)}, {@code UPSERT INTO t (id,
+ * f.extra VARCHAR) VALUES ...}. Calcite parses them as the table extended by typed columns and
+ * names a column {@code f.extra} "F.EXTRA"; a statement refers to it as {@code extra}, as to the
+ * declared columns of a family. So after parsing, a family-qualified dynamic column is renamed
+ * to its last name and its family remembered for the thread, where the table, extended while
+ * the same thread validates the statement, finds it ({@link #family}); a column without one is
+ * in the table's first family.
+ */
+public final class DynamicColumns {
+  private static final Pattern TYPED = Pattern.compile("(?i)\\b(EXTEND|VARCHAR|CHAR|CHARACTER|"
+      + "INTEGER|INT|BIGINT|SMALLINT|TINYINT|DOUBLE|FLOAT|REAL|DECIMAL|NUMERIC|DATE|TIME|"
+      + "TIMESTAMP|BOOLEAN|BINARY|VARBINARY|ARRAY)\\b");
+  private static final ThreadLocal<Map<String, String>> FAMILIES =
+      ThreadLocal.withInitial(HashMap::new);
+
+  private DynamicColumns() {}
+
+  /**
+   * The family the statement last parsed on this thread gave dynamic column {@code name}, or
+   * null when it gave none.
+   */
+  public static String family(String name) {
+    return FAMILIES.get().get(name);
+  }
+
+  /** {@code stmt} (parsed from {@code sql}) with its dynamic columns named by last name. */
+  public static SqlNode named(SqlNode stmt, String sql) {
+    Map<String, String> families = FAMILIES.get();
+    families.clear();
+    if (stmt == null || sql == null || !TYPED.matcher(sql).find()) {
+      return stmt;
+    }
+    stmt.accept(new SqlShuttle() {
+      @Override
+      public SqlNode visit(SqlCall call) {
+        if (call.getKind() == SqlKind.EXTEND
+            && call.getOperandList().get(1) instanceof SqlNodeList columns) {
+          for (int i = 0; i + 1 < columns.size(); i += 2) {
+            if (columns.get(i) instanceof SqlIdentifier id && id.names.size() == 2) {
+              families.put(id.names.get(1), id.names.get(0));
+              columns.set(i, new SqlIdentifier(id.names.get(1), id.getParserPosition()));
+            }
+          }
+        }
+        for (SqlNode operand : call.getOperandList()) {
+          if (operand != null) {
+            operand.accept(this);
+          }
+        }
+        if (call instanceof org.apache.calcite.sql.SqlInsert insert
+            && insert.getTargetColumnList() != null) { // after its EXTEND: families known
+          SqlNodeList targets = insert.getTargetColumnList();
+          for (int i = 0; i < targets.size(); i++) {
+            if (targets.get(i) instanceof SqlIdentifier id && id.names.size() == 2
+                && id.names.get(0).equals(families.get(id.names.get(1)))) {
+              targets.set(i, new SqlIdentifier(id.names.get(1), id.getParserPosition()));
+            }
+          }
+        }
+        return call;
+      }
+    });
+    return stmt;
+  }
+}
