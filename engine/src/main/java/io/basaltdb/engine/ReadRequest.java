@@ -17,6 +17,7 @@ public abstract class ReadRequest<T extends ReadRequest<T>> {
   private long maxTimestamp = Long.MAX_VALUE;
   private io.basaltdb.engine.filter.Filter filter;
   private ReadSnapshot snapshot;
+  private ScanMetrics metrics;
 
   @SuppressWarnings("unchecked")
   private T self() {
@@ -113,9 +114,20 @@ public abstract class ReadRequest<T extends ReadRequest<T>> {
     return filter;
   }
 
+  /** Counts what the read does into {@code m} (null: not counted). */
+  public T setMetrics(ScanMetrics m) {
+    metrics = m;
+    return self();
+  }
+
+  /** Where the read counts what it does, or null. */
+  public ScanMetrics metrics() {
+    return metrics;
+  }
+
   ReadSpec toSpec() {
     return new ReadSpec(families, minTimestamp, maxTimestamp, maxVersions, filter,
-        snapshot == null ? -1 : snapshot.readPoint());
+        snapshot == null ? -1 : snapshot.readPoint()).withMetrics(metrics);
   }
 
   java.util.Set<byte[]> familySet() {

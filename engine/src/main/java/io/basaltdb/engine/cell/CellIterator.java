@@ -15,6 +15,9 @@ public interface CellIterator extends AutoCloseable {
 
   void next();
 
+  /** Adds what this iterator stepped over (cells, blocks) to {@code m}. */
+  default void addTo(io.basaltdb.engine.ScanMetrics m) {}
+
   @Override
   default void close() {}
 }

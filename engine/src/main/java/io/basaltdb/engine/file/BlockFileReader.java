@@ -58,13 +58,13 @@ public final class BlockFileReader implements AutoCloseable {
     }
     byte[] t = readFully(length - BlockFileFormat.TRAILER_SIZE, BlockFileFormat.TRAILER_SIZE);
     this.trailer = Trailer.decode(t, name, length);
-    byte[] infoRaw = readBlockBytes(trailer.info());
+    byte[] infoRaw = readBlockBytes(trailer.info(), null);
     try {
       this.info = FileInfo.decode(infoRaw);
     } catch (MalformedException e) {
       throw new CorruptionException(name, trailer.info().offset(), "bad info block: " + e.getMessage());
     }
-    this.rootIndex = parse(trailer.index(), readBlockBytes(trailer.index()));
+    this.rootIndex = parse(trailer.index(), readBlockBytes(trailer.index(), null));
   }
 
   /** Opens a file; a missing or damaged file raises an exception naming it. */
@@ -142,7 +142,7 @@ public final class BlockFileReader implements AutoCloseable {
     }
     return cache.get(fileId, h.offset(), () -> {
       try {
-        return BloomFilter.decode(readBlockBytes(h));
+        return BloomFilter.decode(readBlockBytes(h, null));
       } catch (MalformedException e) {
         throw new CorruptionException(name, h.offset(), "bad bloom block: " + e.getMessage());
       }
@@ -150,7 +150,17 @@ public final class BlockFileReader implements AutoCloseable {
   }
 
   Block block(BlockHandle h) {
-    return cache.get(fileId, h.offset(), () -> parse(h, readBlockBytes(h)), cachePriority);
+    return cache.get(fileId, h.offset(), () -> parse(h, readBlockBytes(h, null)),
+        cachePriority);
+  }
+
+  /** A block for a scanner, which counts whether it came from the cache or the file. */
+  private Block block(BlockHandle h, Scanner counts) {
+    counts.blocks++;
+    return cache.get(fileId, h.offset(), () -> {
+      counts.blocksFromFile++;
+      return parse(h, readBlockBytes(h, counts));
+    }, cachePriority);
   }
 
   private volatile boolean cachePriority;
@@ -172,7 +182,8 @@ public final class BlockFileReader implements AutoCloseable {
   private static final ThreadLocal<ByteBuffer[]> READ_BUFFER =
       ThreadLocal.withInitial(() -> new ByteBuffer[] {ByteBuffer.allocateDirect(128 * 1024)});
 
-  private byte[] readBlockBytes(BlockHandle h) {
+  /** A block's bytes, checked and decompressed; LZ4's output counted into {@code counts}. */
+  private byte[] readBlockBytes(BlockHandle h, Scanner counts) {
     if (h.offset() < 0 || h.length() < 0 || h.end() > length - BlockFileFormat.TRAILER_SIZE) {
       throw new CorruptionException(name, h.offset(), "block handle " + h + " outside the file");
     }
@@ -213,6 +224,9 @@ public final class BlockFileReader implements AutoCloseable {
       throw new CorruptionException(name, h.offset(), "bad block codec " + codec + "/" + rawLen);
     }
     byte[] out = new byte[rawLen];
+    if (counts != null) {
+      counts.bytesDecompressed += rawLen;
+    }
     try {
       int written = LZ4.decompress(b, 0, n, ByteBuffer.wrap(out), 0, rawLen);
       if (written != rawLen) {
@@ -353,6 +367,20 @@ public final class BlockFileReader implements AutoCloseable {
     private final Block.Iter[] levels = new Block.Iter[depth];
     private Block.Iter dataIter;
     private final byte[] family = info.family();
+    // what this scanner did (ScanMetrics): cells come to, blocks fetched, from the file, bytes
+    private long stepped;
+    private long blocks;
+    private long blocksFromFile;
+    private long bytesDecompressed;
+
+    @Override
+    public void addTo(io.basaltdb.engine.ScanMetrics m) {
+      m.fileCells.addAndGet(stepped);
+      m.blocksFromCache.addAndGet(blocks - blocksFromFile);
+      m.blocksFromFile.addAndGet(blocksFromFile);
+      m.bytesDecompressed.addAndGet(bytesDecompressed);
+      stepped = blocks = blocksFromFile = bytesDecompressed = 0;
+    }
 
     @Override
     public void seekToFirst() {
@@ -412,7 +440,7 @@ public final class BlockFileReader implements AutoCloseable {
           continue;
         }
         BlockHandle h = BlockHandle.decode(it.valueReader());
-        Block child = block(h);
+        Block child = block(h, this);
         Block.Iter ci = child.iterator(family);
         if (target == null) {
           ci.seekToFirst();
@@ -444,6 +472,7 @@ public final class BlockFileReader implements AutoCloseable {
         return;
       }
       try {
+        stepped++;
         dataIter.next();
         if (!dataIter.valid()) {
           levels[depth - 1].next();

@@ -163,6 +163,7 @@ public final class MemStore {
     private Iterator<Cell> it;
     private Cell current;
     private Cell seekTarget; // the last seek's target while the cursor has not moved since
+    private long stepped; // cells the cursor came to (ScanMetrics)
 
     @Override
     public void seekToFirst() {
@@ -194,6 +195,15 @@ public final class MemStore {
 
     private void advance() {
       current = it.hasNext() ? it.next() : null;
+      if (current != null) {
+        stepped++;
+      }
+    }
+
+    @Override
+    public void addTo(io.basaltdb.engine.ScanMetrics m) {
+      m.memstoreCells.addAndGet(stepped);
+      stepped = 0;
     }
 
     @Override

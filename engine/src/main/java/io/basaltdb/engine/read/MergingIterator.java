@@ -17,6 +17,13 @@ public final class MergingIterator implements CellIterator {
   private final PriorityQueue<CellIterator> heap;
   private CellIterator top;
 
+  @Override
+  public void addTo(io.basaltdb.engine.ScanMetrics m) {
+    for (CellIterator s : sources) {
+      s.addTo(m);
+    }
+  }
+
   public MergingIterator(List<? extends CellIterator> sources) {
     this.sources = new ArrayList<>(sources);
     this.heap = new PriorityQueue<>(Math.max(1, sources.size()),

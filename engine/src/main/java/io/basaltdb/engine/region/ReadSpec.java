@@ -22,6 +22,7 @@ public final class ReadSpec {
   private final int maxVersions;
   private final io.basaltdb.engine.filter.Filter filter;
   private final long snapshotPoint;
+  private io.basaltdb.engine.ScanMetrics metrics;
 
   public ReadSpec(Map<byte[], NavigableSet<byte[]>> families, long minTimestamp,
       long maxTimestamp, int maxVersions) {
@@ -83,7 +84,24 @@ public final class ReadSpec {
   }
 
   public ReadSpec withVersions(int versions) {
-    return new ReadSpec(families, minTimestamp, maxTimestamp, versions, filter, snapshotPoint);
+    return new ReadSpec(families, minTimestamp, maxTimestamp, versions, filter, snapshotPoint)
+        .withMetrics(metrics);
+  }
+
+  /** This read counting what it does into {@code m} (null: not counted). */
+  public ReadSpec withMetrics(io.basaltdb.engine.ScanMetrics m) {
+    if (m == metrics) {
+      return this;
+    }
+    ReadSpec s = new ReadSpec(families, minTimestamp, maxTimestamp, maxVersions, filter,
+        snapshotPoint);
+    s.metrics = m;
+    return s;
+  }
+
+  /** Where the read counts what it does, or null. */
+  public io.basaltdb.engine.ScanMetrics metrics() {
+    return metrics;
   }
 
 }

@@ -29,6 +29,11 @@ public final class RegionScanner implements RowScanner {
   private final long readPoint;
   private boolean closed;
   private final boolean ownsViews;
+  /** Where this scanner adds what it did when it closes (null: nowhere), and its counts. */
+  private final io.basaltdb.engine.ScanMetrics metrics;
+  private long seeks;
+  private long rows;
+  private long cells;
 
   /** Takes ownership of {@code views} (one per store, acquired by the caller). */
   RegionScanner(List<Store> stores, List<StoreView> views, ReadSpec spec, byte[] startRow,
@@ -43,6 +48,7 @@ public final class RegionScanner implements RowScanner {
     this.views = views;
     this.readPoint = readPoint;
     this.filter = spec.filter();
+    this.metrics = spec.metrics();
     List<byte[]> fams = new ArrayList<>();
     List<byte[]> onlyRows = filter == null ? null : filter.onlyRows();
     try {
@@ -50,7 +56,7 @@ public final class RegionScanner implements RowScanner {
         Store s = stores.get(i);
         var query = spec.queryFor(s.family());
         List<CellIterator> sources = s.sources(views.get(i), startRow, stopRow, getRow,
-            onlyRows, query.qualifiers(), spec.minTimestamp());
+            onlyRows, query.qualifiers(), spec.minTimestamp(), metrics);
         if (sources.isEmpty()) {
           continue; // a point read that no memstore or file of this store can answer
         }
@@ -69,6 +75,7 @@ public final class RegionScanner implements RowScanner {
       throw e;
     }
     families = fams.toArray(new byte[0][]);
+    seeks = 1;
     pending = new Cell[resolvers.size()];
     for (int i = 0; i < pending.length; i++) {
       pending[i] = resolvers.get(i).next();
@@ -94,7 +101,7 @@ public final class RegionScanner implements RowScanner {
         return null;
       }
       if (filter == null) {
-        return collect(row);
+        return counted(collect(row));
       }
       filter.reset();
       if (filter.filterRowKey(row)) {
@@ -113,7 +120,7 @@ public final class RegionScanner implements RowScanner {
         continue;
       }
       filter.rowReturned();
-      return kept;
+      return counted(kept);
     }
   }
 
@@ -128,7 +135,14 @@ public final class RegionScanner implements RowScanner {
   }
 
   /** Seeks every family's reader to {@code row} (a filter's hint): rows before it are skipped. */
+  private List<Cell> counted(List<Cell> row) {
+    rows++;
+    cells += row.size();
+    return row;
+  }
+
   private void seekTo(byte[] row) {
+    seeks++;
     for (int i = 0; i < pending.length; i++) {
       if (pending[i] != null && CellComparator.compareRows(pending[i].row(), row) < 0) {
         resolvers.get(i).seekToRow(row, families[i]);
@@ -153,6 +167,15 @@ public final class RegionScanner implements RowScanner {
   public void close() {
     if (!closed) {
       closed = true;
+      if (metrics != null) {
+        metrics.regions.incrementAndGet();
+        metrics.seeks.addAndGet(seeks);
+        metrics.rowsReturned.addAndGet(rows);
+        metrics.cellsReturned.addAndGet(cells);
+        for (CellResolver r : resolvers) {
+          r.input().addTo(metrics);
+        }
+      }
       for (CellResolver r : resolvers) {
         r.input().close();
       }

@@ -527,8 +527,15 @@ public final class Store implements AutoCloseable {
   /** As above, leaving out files whose bloom filter holds none of {@code onlyRows} (non-null). */
   public List<CellIterator> sources(StoreView v, byte[] startRow, byte[] stopRow, byte[] getRow,
       List<byte[]> onlyRows, java.util.NavigableSet<byte[]> qualifiers, long minTimestamp) {
+    return sources(v, startRow, stopRow, getRow, onlyRows, qualifiers, minTimestamp, null);
+  }
+
+  /** As above, counting the files read and passed over into {@code m} (null: not counted). */
+  public List<CellIterator> sources(StoreView v, byte[] startRow, byte[] stopRow, byte[] getRow,
+      List<byte[]> onlyRows, java.util.NavigableSet<byte[]> qualifiers, long minTimestamp,
+      io.basaltdb.engine.ScanMetrics m) {
     return ViewSources.sources(v, family, stats, startRow, stopRow, getRow, onlyRows,
-        qualifiers, minTimestamp);
+        qualifiers, minTimestamp, m);
   }
 
   /** The last row before {@code row} the view holds ({@link ViewSources#lastRowBefore}). */

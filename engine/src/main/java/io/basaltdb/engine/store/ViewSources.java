@@ -27,7 +27,8 @@ final class ViewSources {
    */
   static List<CellIterator> sources(StoreView v, byte[] family, StoreStats stats,
       byte[] startRow, byte[] stopRow, byte[] getRow, List<byte[]> onlyRows,
-      java.util.NavigableSet<byte[]> qualifiers, long minTimestamp) {
+      java.util.NavigableSet<byte[]> qualifiers, long minTimestamp,
+      io.basaltdb.engine.ScanMetrics counts) {
     if (onlyRows != null && onlyRows.size() > BLOOM_ROWS) {
       onlyRows = null; // more bloom probes than a file's seek costs
     }
@@ -54,6 +55,9 @@ final class ViewSources {
       FileInfo info = f.info();
       if (info.maxTimestamp() < minTimestamp) {
         stats.filesSkippedByTime.incrementAndGet();
+        if (counts != null) {
+          counts.filesSkippedByTime.incrementAndGet();
+        }
         continue;
       }
       if (stopRow != null && stopRow.length > 0
@@ -67,7 +71,13 @@ final class ViewSources {
           || getRow == null && onlyRows != null && !mightContainAny(f.reader(), onlyRows,
               qualifiers)) {
         stats.filesSkippedByBloom.incrementAndGet();
+        if (counts != null) {
+          counts.filesSkippedByBloom.incrementAndGet();
+        }
         continue;
+      }
+      if (counts != null) {
+        counts.filesRead.incrementAndGet();
       }
       its.add(f.reader().scanner());
     }
