@@ -28,6 +28,19 @@ public final class ScanMetrics {
   public final AtomicLong blocksFromFile = new AtomicLong();
   /** Bytes LZ4 gave back for the blocks read from files. */
   public final AtomicLong bytesDecompressed = new AtomicLong();
+  private volatile boolean storeReadsCounted = true;
+
+  /**
+   * Says that the storage counts only regions, rows and cells returned (HBase: its region
+   * servers keep their reads to themselves), so the other counts are unknown, not zero.
+   */
+  public void storeReadsNotCounted() {
+    storeReadsCounted = false;
+  }
+
+  public boolean storeReadsCounted() {
+    return storeReadsCounted;
+  }
 
   @Override
   public String toString() {

@@ -24,14 +24,20 @@ final class HBaseScanner implements ResultScanner {
   private final TableName name;
   private long remaining;
   private boolean closed;
+  /** Where EXPLAIN ANALYZE wants the scan's counts (null: nowhere), and the counts. */
+  private final io.basaltdb.engine.ScanMetrics metrics;
+  private long rows;
+  private long cells;
 
   HBaseScanner(org.apache.hadoop.hbase.client.Table table,
-      org.apache.hadoop.hbase.client.ResultScanner in, Filter filter, long limit, TableName name) {
+      org.apache.hadoop.hbase.client.ResultScanner in, Filter filter, long limit, TableName name,
+      io.basaltdb.engine.ScanMetrics metrics) {
     this.table = table;
     this.in = in;
     this.filter = filter;
     this.remaining = limit;
     this.name = name;
+    this.metrics = metrics;
   }
 
   @Override
@@ -60,6 +66,8 @@ final class HBaseScanner implements ResultScanner {
         }
       }
       remaining--;
+      rows++;
+      cells += r.size();
       return r;
     }
     return null;
@@ -90,6 +98,12 @@ final class HBaseScanner implements ResultScanner {
     }
     closed = true;
     in.close();
+    if (metrics != null) {
+      metrics.rowsReturned.addAndGet(rows);
+      metrics.cellsReturned.addAndGet(cells);
+      var server = in.getScanMetrics(); // complete once the scanner is closed
+      metrics.regions.addAndGet(server == null ? 1 : server.countOfRegions.get());
+    }
     try {
       table.close();
     } catch (IOException ignored) {

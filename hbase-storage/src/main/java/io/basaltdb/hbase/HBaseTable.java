@@ -223,9 +223,22 @@ final class HBaseTable implements Table {
   @Override
   public Result get(Get get) {
     if (get.filter() != null) {
-      return onlyRow(scan(get));
+      return onlyRow(scan(get).setMetrics(get.metrics()));
     }
-    return call("get", t -> HBaseForms.result(t.get(HBaseForms.get(get))));
+    return counted(get, call("get", t -> HBaseForms.result(t.get(HBaseForms.get(get)))));
+  }
+
+  /** {@code r}, counted into the get's metrics (EXPLAIN ANALYZE), if it has some. */
+  private static Result counted(Get get, Result r) {
+    if (get.metrics() != null) {
+      get.metrics().storeReadsNotCounted();
+      get.metrics().regions.incrementAndGet();
+      if (!r.isEmpty()) {
+        get.metrics().rowsReturned.incrementAndGet();
+        get.metrics().cellsReturned.addAndGet(r.size());
+      }
+    }
+    return r;
   }
 
   /** A get with a filter: a one-row scan, so the filter runs as a scan's does. */
@@ -263,8 +276,9 @@ final class HBaseTable implements Table {
         hgets.add(HBaseForms.get(g));
       }
       List<Result> out = new ArrayList<>(gets.size());
+      int i = 0;
       for (org.apache.hadoop.hbase.client.Result r : t.get(hgets)) {
-        out.add(HBaseForms.result(r));
+        out.add(counted(gets.get(i++), HBaseForms.result(r)));
       }
       return out;
     });
@@ -308,7 +322,12 @@ final class HBaseTable implements Table {
       if (filter == null && scan.limit() != Long.MAX_VALUE) {
         hs.setLimit((int) Math.min(Integer.MAX_VALUE, scan.limit()));
       }
-      return new HBaseScanner(t, t.getScanner(hs), filter, scan.limit(), name);
+      if (scan.metrics() != null) {
+        hs.setScanMetricsEnabled(true);
+        scan.metrics().storeReadsNotCounted();
+      }
+      return new HBaseScanner(t, t.getScanner(hs), filter, scan.limit(), name,
+          scan.metrics());
     } catch (IOException | RuntimeException e) {
       try {
         t.close();

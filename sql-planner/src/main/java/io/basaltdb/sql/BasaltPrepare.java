@@ -169,6 +169,17 @@ public class BasaltPrepare extends CalcitePrepareImpl {
     }
     // the connection's schemas and this statement's snapshot of them
     BasaltSchema.syncStatement(db, context.getMutableRootSchema(), context.getRootSchema());
+    String analyzed = ExplainAnalyze.statement(query.sql);
+    if (analyzed != null) {
+      SqlNode node = parseStatement(context, analyzed);
+      if (node != null && node.getKind().belongsTo(org.apache.calcite.sql.SqlKind.DDL)) {
+        throw new SqlStateException("0A000", "EXPLAIN ANALYZE runs a query or a DML "
+            + "statement, not DDL: " + analyzed);
+      }
+      return ExplainAnalyze.prepare(context, query.sql, analyzed,
+          inner -> super.prepareSql(context, CalcitePrepare.Query.of(inner), elementType,
+              maxRowCount));
+    }
     CalciteSignature<T> ddl = ddlWithoutPlanner(context, query.sql);
     if (ddl != null) {
       return ddl;
@@ -310,11 +321,12 @@ public class BasaltPrepare extends CalcitePrepareImpl {
        */
       @Override
       protected PreparedResult implement(org.apache.calcite.rel.RelRoot root) {
-        var direct = "false".equals(System.getProperty(DIRECT_SWITCH)) ? null
-            : io.basaltdb.sql.rel.DirectExecution.of(root);
+        var direct = "false".equals(System.getProperty(DIRECT_SWITCH))
+            || ExplainAnalyze.planning() ? null : io.basaltdb.sql.rel.DirectExecution.of(root);
         if (direct == null || (direct.batchWrite() != null
             && !InternalParameters.put(this, BATCH_WRITE, direct.batchWrite()))) {
-          var checked = root.withRel(io.basaltdb.sql.rel.CheckedSums.apply(root.rel));
+          var checked = root.withRel(io.basaltdb.sql.rel.CheckedSums.apply(
+              ExplainAnalyze.instrument(root.rel)));
           return super.implement("false".equals(System.getProperty(GUARD_SWITCH)) ? checked
               : checked.withRel(io.basaltdb.sql.rel.Guard.insert(checked.rel)));
         }

@@ -65,6 +65,10 @@ public final class Demo {
       show(c, "EXPLAIN PLAN FOR " + range);
       show(c, range);
 
+      section("EXPLAIN ANALYZE runs it: rows per operator, and what the scan read (regions, "
+          + "cells in memstores and files, blocks from the cache or the disk)");
+      show(c, "EXPLAIN ANALYZE " + range);
+
       section("A point lookup by the whole key is a get");
       show(c, "EXPLAIN PLAN FOR SELECT title FROM web.pages "
           + "WHERE host = 'org.apache.hbase' AND path = '/'");

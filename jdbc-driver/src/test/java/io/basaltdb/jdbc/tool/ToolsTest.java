@@ -39,6 +39,8 @@ class ToolsTest {
     assertTrue(first.contains("crawl 1: upserted 7 pages"), first);
     assertTrue(first.contains("keys=[HOST >= 'com.example.' AND HOST < 'com.example/'"), first);
     assertTrue(first.contains("com.example.www | / | 3"), first);
+    assertTrue(first.contains("(regions=1 seeks=1 rows=4 cells=") // 4 pages of example.com
+        && first.contains("Execution: 4 rows"), first);
     String second = capture(() -> Demo.main(new String[] {db}));
     assertTrue(second.contains("crawl 2: upserted 7 pages"), second);
     assertTrue(second.contains("com.example.www | / | 6"), second);

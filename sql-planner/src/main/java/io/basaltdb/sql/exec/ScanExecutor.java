@@ -446,6 +446,7 @@ public final class ScanExecutor {
     /** Columns, time range and filter, the same for scans and gets. */
     private <T extends ReadRequest<T>> T prepare(T read) {
       read.setSnapshot(snapshot);
+      read.setMetrics(Analysis.scanMetrics(ctx, spec)); // null unless EXPLAIN ANALYZE
       if (asOf >= 0) {
         read.setTimeRange(0, asOf == Long.MAX_VALUE ? asOf : asOf + 1);
       }

@@ -1,0 +1,144 @@
+package io.basaltdb.sql.exec;
+
+import io.basaltdb.engine.ScanMetrics;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.adapter.java.JavaTypeFactory;
+import org.apache.calcite.linq4j.AbstractEnumerable;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Enumerator;
+import org.apache.calcite.linq4j.QueryProvider;
+import org.apache.calcite.schema.SchemaPlus;
+
+/**
+ * What one EXPLAIN ANALYZE execution measured: per plan operator (numbered in the plan's
+ * pre-order) the rows it gave and the time spent in it and below it, and per Basalt scan (by
+ * its spec object) the engine's counts of its reads ({@link ScanMetrics}). Reaches the running
+ * plan through the execution's data context ({@link #wrap}); a plan that runs without one
+ * counts nothing. Thread-safe (a scan's regions may be read by several threads).
+ */
+public final class Analysis {
+  private static final String NAME = "basaltAnalysis";
+
+  private final AtomicLong[] rows;
+  private final AtomicLong[] nanos;
+  private final Map<Object, ScanMetrics> scans = new IdentityHashMap<>();
+
+  public Analysis(int operators) {
+    rows = new AtomicLong[operators];
+    nanos = new AtomicLong[operators];
+    for (int i = 0; i < operators; i++) {
+      rows[i] = new AtomicLong();
+      nanos[i] = new AtomicLong();
+    }
+  }
+
+  /** The analysis a plan runs under, or null. */
+  static Analysis of(DataContext ctx) {
+    return ctx == null ? null : ctx.get(NAME) instanceof Analysis a ? a : null;
+  }
+
+  /** Where the scan of {@code spec} counts its reads, or null when nothing is analyzed. */
+  static ScanMetrics scanMetrics(DataContext ctx, Object spec) {
+    Analysis a = of(ctx);
+    if (a == null) {
+      return null;
+    }
+    synchronized (a.scans) {
+      return a.scans.computeIfAbsent(spec, s -> new ScanMetrics());
+    }
+  }
+
+  /** The counts of the scan of {@code spec}, or null when it did not run. */
+  public ScanMetrics scan(Object spec) {
+    synchronized (scans) {
+      return scans.get(spec);
+    }
+  }
+
+  public long rows(int operator) {
+    return rows[operator].get();
+  }
+
+  public long nanos(int operator) {
+    return nanos[operator].get();
+  }
+
+  /** {@code ctx} with this analysis in it. */
+  public DataContext wrap(DataContext ctx) {
+    Analysis self = this;
+    return new DataContext() {
+      @Override
+      public SchemaPlus getRootSchema() {
+        return ctx.getRootSchema();
+      }
+
+      @Override
+      public JavaTypeFactory getTypeFactory() {
+        return ctx.getTypeFactory();
+      }
+
+      @Override
+      public QueryProvider getQueryProvider() {
+        return ctx.getQueryProvider();
+      }
+
+      @Override
+      public Object get(String name) {
+        return NAME.equals(name) ? self : ctx.get(name);
+      }
+    };
+  }
+
+  /**
+   * {@code input} (operator {@code operator}'s output) counted: its rows, and the time spent
+   * making its enumerator and moving it. Called by generated code.
+   */
+  public static <T> Enumerable<T> counted(Enumerable<T> input, DataContext ctx, int operator) {
+    Analysis a = of(ctx);
+    if (a == null) {
+      return input;
+    }
+    AtomicLong rows = a.rows[operator];
+    AtomicLong nanos = a.nanos[operator];
+    return new AbstractEnumerable<>() {
+      @Override
+      public Enumerator<T> enumerator() {
+        long t0 = System.nanoTime();
+        Enumerator<T> in = input.enumerator();
+        nanos.addAndGet(System.nanoTime() - t0);
+        return new Enumerator<>() {
+          @Override
+          public T current() {
+            return in.current();
+          }
+
+          @Override
+          public boolean moveNext() {
+            long t = System.nanoTime();
+            boolean more = in.moveNext();
+            nanos.addAndGet(System.nanoTime() - t);
+            if (more) {
+              rows.incrementAndGet();
+            }
+            return more;
+          }
+
+          @Override
+          public void reset() {
+            in.reset();
+          }
+
+          @Override
+          public void close() {
+            long t = System.nanoTime();
+            in.close();
+            nanos.addAndGet(System.nanoTime() - t);
+          }
+        };
+      }
+    };
+  }
+}
