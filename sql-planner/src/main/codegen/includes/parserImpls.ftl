@@ -33,6 +33,8 @@ SqlTypeNameSpec BasaltKeywordTypeName() :
         <BLOB> { name = "BLOB"; }
     |
         <DATETIME> { name = "DATETIME"; }
+    |
+        <MAP> { name = "MAP"; }
     )
     {
         return new SqlUserDefinedTypeNameSpec(name, s.end(this));

@@ -57,7 +57,7 @@ final class DynamicColumnDefs {
 
   private static ColumnType typeOf(SqlTableDef def, String name, RelDataType t) {
     for (ColumnType c : ColumnType.values()) {
-      if (c != ColumnType.ARRAY && c.sqlType() == t.getSqlTypeName()) {
+      if (c != ColumnType.ARRAY && c != ColumnType.MAP && c.sqlType() == t.getSqlTypeName()) {
         return c;
       }
     }

@@ -31,6 +31,9 @@ public final class CellNames {
   private final int[] slots;
   private final byte[] markerFamily;
   private final List<PackedFamily> packedFamilies;
+  /** Per MAP column, the qualifiers of its family that are not its (declared columns'). */
+  private final java.util.Map<Integer, java.util.Set<String>> mapExclusions =
+      new java.util.HashMap<>();
 
   /** A packed table's family: its name and its columns (table column indexes) by slot. */
   public record PackedFamily(byte[] family, int[] columns) {}
@@ -58,6 +61,46 @@ public final class CellNames {
     }
     packedFamilies = List.copyOf(packed);
     markerFamily = def.markerFamily().getBytes(StandardCharsets.UTF_8);
+    for (int i = 0; i < cols.size(); i++) {
+      if (cols.get(i).isMap()) {
+        java.util.Set<String> declared = new java.util.HashSet<>();
+        for (int j : byFamily.get(cols.get(i).family())) {
+          if (j != i) {
+            declared.add(cols.get(j).name());
+          }
+        }
+        if (cols.get(i).family().equals(def.markerFamily())) {
+          declared.add(new String(MARKER, StandardCharsets.UTF_8));
+        }
+        mapExclusions.put(i, java.util.Set.copyOf(declared));
+      }
+    }
+  }
+
+  /**
+   * MAP column {@code i}'s value in {@code row}: each cell of its family that is no declared
+   * column's (nor the marker), qualifier as text to value; null when there is none.
+   */
+  public java.util.Map<String, org.apache.calcite.avatica.util.ByteString> mapValue(int i,
+      io.basaltdb.engine.Result row) {
+    java.util.Map<String, org.apache.calcite.avatica.util.ByteString> out = null;
+    java.util.Set<String> declared = mapExclusions.get(i);
+    for (io.basaltdb.engine.Cell c : row.cells()) {
+      if (!java.util.Arrays.equals(c.family(), families[i])) {
+        continue;
+      }
+      String q = new String(c.qualifier(), StandardCharsets.UTF_8);
+      if (!declared.contains(q)) {
+        out = out == null ? new java.util.TreeMap<>() : out;
+        out.putIfAbsent(q, new org.apache.calcite.avatica.util.ByteString(c.value()));
+      }
+    }
+    return out;
+  }
+
+  /** Whether {@code key} may be a key of MAP column {@code i} (not a declared qualifier). */
+  public boolean mapKeyAllowed(int i, String key) {
+    return !key.isEmpty() && !mapExclusions.get(i).contains(key);
   }
 
   /** Column {@code i}'s slot in its family's cell (packed tables), else -1. */

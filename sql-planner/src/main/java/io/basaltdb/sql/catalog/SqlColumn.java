@@ -29,6 +29,11 @@ public record SqlColumn(String name, ColumnType type, int precision, int scale, 
     return type == ColumnType.ARRAY;
   }
 
+  /** Whether this is a hybrid family's MAP of its other cells (not one cell). */
+  public boolean isMap() {
+    return type == ColumnType.MAP;
+  }
+
   /** A value's bytes in a cell. */
   public byte[] toCell(Object v) {
     return isArray() ? ArrayCells.encode(element, v) : type.toCell(v);
@@ -46,6 +51,11 @@ public record SqlColumn(String name, ColumnType type, int precision, int scale, 
 
   /** The column's Calcite type. */
   public RelDataType relType(RelDataTypeFactory f) {
+    if (isMap()) {
+      return f.createTypeWithNullability(f.createMapType(
+          f.createSqlType(org.apache.calcite.sql.type.SqlTypeName.VARCHAR),
+          f.createSqlType(org.apache.calcite.sql.type.SqlTypeName.VARBINARY)), true);
+    }
     if (isArray()) {
       return f.createTypeWithNullability(f.createArrayType(
           element.relType(f, precision, scale, true), -1), nullable);

@@ -23,8 +23,8 @@ import java.util.List;
  * only when there are defaults or checks) then the defaults: count u32, per default the
  * column's name (UTF) and the expression's SQL text (UTF); then the checks: count u32, per
  * check its name (UTF) and condition's SQL text (UTF); format 4 (written only when a column is
- * an ARRAY, type code 16) then the element types: count u32, per ARRAY column its index u32
- * and its element's type code u8. Immutable.
+ * an ARRAY, type code 16, or a MAP, 17) then the element types: count u32, per ARRAY column
+ * its index u32 and its element's type code u8. Immutable.
  *
  * @param defaults each column's {@code DEFAULT} expression as SQL text, by column name
  * @param checks the table's CHECK constraints, in declaration order
@@ -189,7 +189,7 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
           arrays.add(i);
         }
       }
-      boolean v4 = !arrays.isEmpty();
+      boolean v4 = !arrays.isEmpty() || columns.stream().anyMatch(SqlColumn::isMap);
       boolean v3 = v4 || !defaults.isEmpty() || !checks.isEmpty();
       out.writeByte(v4 ? 4 : v3 ? 3 : 2); // the oldest format that holds it: older code reads it
       out.writeByte(saltBuckets);

@@ -182,6 +182,7 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
       }
       // before a hidden row key, which stays last
       cols.add(def.visibleColumnCount(), column(col, alter.type, true, -1, false, family));
+      checkMaps(cols, def.packed(), alter.name.toString());
     } else {
       if (existing == null) {
         throw new InvalidArgumentException("table " + alter.name + " has no column " + col);
@@ -360,6 +361,7 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
       }
     }
     checks.addAll(io.basaltdb.sql.CheckConstraints.of(create, columns));
+    checkMaps(columns, packed, create.name.toString());
     SqlTableDef def = new SqlTableDef(name, columns, salt, packed).withDefaults(
         defaults(create, columns)).withChecks(checks);
     RowKeyCodec codec = def.keyCodec();
@@ -379,6 +381,36 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
     db.admin().createTable(new TableDescriptor(name, families), splits.toArray(new byte[0][]));
     new SqlCatalog(db).put(def);
     UniqueConstraints.create(db, name, uniques);
+  }
+
+  /**
+   * A hybrid family's MAP column (the family's other cells) is nullable, one per family, not
+   * in a table stored one cell per family, and has no default.
+   */
+  static void checkMaps(List<SqlColumn> columns, boolean packed, String table) {
+    java.util.Set<String> families = new java.util.HashSet<>();
+    for (SqlColumn c : columns) {
+      if (!c.isMap()) {
+        continue;
+      }
+      if (c.isKey()) {
+        throw new io.basaltdb.sql.SqlStateException("0A000", "MAP column " + c.name()
+            + " cannot be part of the primary key");
+      }
+      if (!c.nullable()) {
+        throw new io.basaltdb.sql.SqlStateException("0A000", "MAP column " + c.name() + " of "
+            + table + " cannot be NOT NULL: it is NULL when its family has no other cells");
+      }
+      if (packed) {
+        throw new io.basaltdb.sql.SqlStateException("0A000", "MAP column " + c.name() + ": "
+            + table + " stores each family in one cell (IMMUTABLE_STORAGE_SCHEME="
+            + "SINGLE_CELL_ARRAY_WITH_OFFSETS), so it has no other cells");
+      }
+      if (!families.add(c.family())) {
+        throw new InvalidArgumentException("family " + c.family() + " of " + table + " has two "
+            + "MAP columns; one holds all its other cells");
+      }
+    }
   }
 
   /** The columns' DEFAULT expressions as catalog text, checked ({@link ColumnDefaults}). */
@@ -493,6 +525,7 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
       case "DATE", "UNSIGNED_DATE" -> ColumnType.DATE;
       case "TIME", "UNSIGNED_TIME" -> ColumnType.TIME;
       case "TIMESTAMP", "UNSIGNED_TIMESTAMP" -> ColumnType.TIMESTAMP;
+      case "MAP" -> ColumnType.MAP;
       default -> throw new io.basaltdb.sql.SqlStateException("0A000", "unsupported column type "
           + n + "; the types are BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT, REAL, DOUBLE, "
           + "DECIMAL(p, s), CHAR(n), VARCHAR(n), BINARY(n), VARBINARY(n), DATE, TIME, TIMESTAMP "
@@ -567,7 +600,8 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
       case CHAR, VARCHAR -> l.toValue();
       case BINARY, VARBINARY -> new org.apache.calcite.avatica.util.ByteString(
           l.toValue().getBytes(java.nio.charset.StandardCharsets.UTF_8));
-      case ARRAY -> throw new InvalidArgumentException("an ARRAY cannot be a split point");
+      case ARRAY, MAP -> throw new InvalidArgumentException("an " + t + " cannot be a split "
+          + "point");
     };
   }
 

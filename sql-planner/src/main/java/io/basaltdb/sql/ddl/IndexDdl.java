@@ -90,7 +90,12 @@ final class IndexDdl {
     }
     List<String> includes = new ArrayList<>();
     for (SqlIdentifier c : create.includes) {
-      includes.add(column(def, c, seen, name));
+      String col = column(def, c, seen, name);
+      if (def.columns().get(def.columnIndex(col)).isMap()) {
+        throw new io.basaltdb.sql.SqlStateException("0A000", "index " + name + " cannot "
+            + "INCLUDE MAP column " + col + ": its cells are many");
+      }
+      includes.add(col);
     }
     int salt = 0;
     for (SqlTableOption o : create.options) {
@@ -132,10 +137,12 @@ final class IndexDdl {
   private static String keyColumn(SqlTableDef def, SqlIdentifier id, Set<String> seen,
       String index) {
     String c = column(def, id, seen, index);
-    if (def.columns().get(def.columnIndex(c)).isArray()) {
+    if (def.columns().get(def.columnIndex(c)).isArray()
+        || def.columns().get(def.columnIndex(c)).type() == io.basaltdb.sql.type.ColumnType.MAP) {
       throw new io.basaltdb.sql.SqlStateException("0A000", "index " + index + ": column " + c
-          + " is an ARRAY, which an index key cannot hold; index an element (" + c
-          + "[1]) or carry it in INCLUDE");
+          + " is an " + def.columns().get(def.columnIndex(c)).type() + ", which an index key "
+          + "cannot hold; index an element (" + c + "[1], " + c + "['k']) or carry it in "
+          + "INCLUDE");
     }
     return c;
   }

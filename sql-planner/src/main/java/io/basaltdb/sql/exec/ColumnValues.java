@@ -53,6 +53,7 @@ public final class ColumnValues {
       case DECIMAL -> c.precision() < 0 ? v
           : decimal(v, c.precision(), Math.max(0, c.scale()), c.name());
       case ARRAY -> elements(c, v);
+      case MAP -> MapCells.fit(c, v);
       default -> v;
     };
   }

@@ -452,7 +452,9 @@ public final class ScanExecutor {
       }
       read.addColumn(names.markerFamily(), io.basaltdb.sql.catalog.CellNames.MARKER);
       for (int i : readColumns) {
-        if (names.family(i) != null) {
+        if (cols.get(i).isMap()) {
+          read.addFamily(names.family(i)); // its cells are the family's undeclared ones
+        } else if (names.family(i) != null) {
           read.addColumn(names.family(i), names.qualifier(i));
         }
       }
@@ -480,6 +482,8 @@ public final class ScanExecutor {
             key = codec.decode(r.row());
           }
           row[i] = c.type().fromKey(key[c.keyPosition()]);
+        } else if (c.isMap()) {
+          row[i] = names.mapValue(col, r);
         } else {
           byte[] v = names.value(col, r.getValue(names.family(col), names.qualifier(col)));
           row[i] = v == null ? null : c.fromCell(v);

@@ -359,13 +359,23 @@ public final class WriteExecutor {
       addCell(put, f.family(), names.qualifier(f.columns()[0]), CellArray.encode(values));
     }
     for (int i : def.packed() ? List.<Integer>of() : spec.listed()) {
-      if (names.family(i) != null && row[i] != null) {
-        SqlColumn c = def.columns().get(i);
+      SqlColumn c = def.columns().get(i);
+      if (c.isMap()) {
+        for (byte[][] cell : mapChange(i, null, row[i], false).puts()) {
+          addCell(put, names.family(i), cell[0], cell[1]);
+        }
+      } else if (names.family(i) != null && row[i] != null) {
         addCell(put, names.family(i), names.qualifier(i),
             c.toCell(ColumnValues.fit(c, row[i])));
       }
     }
     return durable(put);
+  }
+
+  /** The cells writing {@code now} to MAP column {@code col} puts and deletes. */
+  private MapCells.Change mapChange(int col, Object old, Object now, boolean replace) {
+    SqlColumn c = def.columns().get(col);
+    return MapCells.of(names, c, col, MapCells.fit(c, old), MapCells.fit(c, now), replace);
   }
 
   private void addCell(Put put, byte[] family, byte[] qualifier, byte[] value) {
@@ -399,7 +409,12 @@ public final class WriteExecutor {
     }
     Delete nulls = null;
     for (int i : spec.listed()) {
-      if (names.family(i) != null && row[i] == null) {
+      if (def.columns().get(i).isMap()) { // an UPSERT merges: a NULL entry deletes its cell
+        for (byte[] q : mapChange(i, null, row[i], false).deletes()) {
+          nulls = nulls == null ? new Delete(key) : nulls;
+          nulls.addColumns(names.family(i), q, timestamp());
+        }
+      } else if (names.family(i) != null && row[i] == null) {
         nulls = nulls == null ? new Delete(key) : nulls;
         nulls.addColumns(names.family(i), names.qualifier(i), timestamp());
       }
@@ -467,8 +482,11 @@ public final class WriteExecutor {
   private Object[] overlay(IndexedRowWrite w, byte[] key, Object[] old, Object[] row) {
     Object[] now = old != null ? old.clone() : w.keyValues(key);
     for (int i : spec.listed()) {
-      if (!def.columns().get(i).isKey()) {
-        now[i] = row[i] == null ? null : ColumnValues.fit(def.columns().get(i), row[i]);
+      SqlColumn c = def.columns().get(i);
+      if (c.isMap()) {
+        now[i] = MapCells.merged(MapCells.fit(c, now[i]), MapCells.fit(c, row[i]));
+      } else if (!c.isKey()) {
+        now[i] = row[i] == null ? null : ColumnValues.fit(c, row[i]);
       }
     }
     return now;
@@ -503,7 +521,18 @@ public final class WriteExecutor {
         NotNullCheck.checkValue(def, col, value);
       }
       now[col] = value;
-      if (value == null) {
+      if (c.isMap()) { // replaced: the old map's other keys go
+        MapCells.Change change = mapChange(col, old[col], value, true);
+        for (byte[][] cell : change.puts()) {
+          put = put == null ? new Put(key) : put;
+          addCell(put, names.family(col), cell[0], cell[1]);
+        }
+        for (byte[] q : change.deletes()) {
+          nulls = nulls == null ? new Delete(key) : nulls;
+          nulls.addColumns(names.family(col), q, timestamp());
+        }
+        now[col] = MapCells.merged(null, MapCells.fit(c, value));
+      } else if (value == null) {
         nulls = nulls == null ? new Delete(key) : nulls;
         nulls.addColumns(names.family(col), names.qualifier(col), timestamp());
       } else {
@@ -537,7 +566,17 @@ public final class WriteExecutor {
         continue;
       }
       Object value = row[n + u];
-      if (value == null) {
+      if (def.columns().get(col).isMap()) { // replaced: the old map's other keys go
+        MapCells.Change m = mapChange(col, row[col], value, true);
+        for (byte[][] cell : m.puts()) {
+          put = put == null ? new Put(key) : put;
+          addCell(put, names.family(col), cell[0], cell[1]);
+        }
+        for (byte[] q : m.deletes()) {
+          nulls = nulls == null ? new Delete(key) : nulls;
+          nulls.addColumns(names.family(col), q, timestamp());
+        }
+      } else if (value == null) {
         nulls = nulls == null ? new Delete(key) : nulls;
         nulls.addColumns(names.family(col), names.qualifier(col), timestamp());
       } else {

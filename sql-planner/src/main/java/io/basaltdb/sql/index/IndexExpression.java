@@ -128,7 +128,8 @@ public final class IndexExpression {
     }
     ColumnType type = null;
     for (ColumnType t : ColumnType.values()) {
-      if (t.sqlType() == node.getType().getSqlTypeName() && t != ColumnType.ARRAY) {
+      if (t.sqlType() == node.getType().getSqlTypeName() && t != ColumnType.ARRAY
+          && t != ColumnType.MAP) {
         type = t;
       }
     }

@@ -130,7 +130,9 @@ public final class IndexedRowWrite {
     List<SqlColumn> cols = def.columns();
     Object[] row = keyValues(key);
     for (int i = 0; i < cols.size(); i++) {
-      if (!cols.get(i).isKey()) {
+      if (cols.get(i).isMap()) {
+        row[i] = names.mapValue(i, current);
+      } else if (!cols.get(i).isKey()) {
         byte[] v = names.value(i, current.getValue(names.family(i), names.qualifier(i)));
         row[i] = v == null ? null : cols.get(i).fromCell(v);
       }

@@ -13,13 +13,15 @@ import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.util.SqlShuttle;
 
 /**
- * String literals in an {@code ARRAY[...]} constructor as VARCHAR: the standard types
+ * String literals in an {@code ARRAY[...]} or {@code MAP[...]} constructor as VARCHAR (a map's
+ * keys are the qualifiers of a hybrid family's cells: a padded key names another cell). The
+ * standard types
  * {@code 'ab'} and {@code 'c'} as CHAR(2) and CHAR(1), so Calcite makes {@code ARRAY['ab', 'c']}
  * a CHAR(2) array and pads {@code 'c'} to {@code 'c '}; Phoenix, PostgreSQL and H2 keep
  * {@code 'c'}, as Basalt does by casting each such literal to VARCHAR of its length.
  */
 public final class ArrayLiterals {
-  private static final Pattern ARRAY = Pattern.compile("(?i)\\bARRAY\\s*\\[");
+  private static final Pattern ARRAY = Pattern.compile("(?i)\\b(ARRAY|MAP)\\s*\\[");
 
   private ArrayLiterals() {}
 
@@ -31,7 +33,8 @@ public final class ArrayLiterals {
     stmt.accept(new SqlShuttle() {
       @Override
       public SqlNode visit(SqlCall call) {
-        if (call.getKind() == SqlKind.ARRAY_VALUE_CONSTRUCTOR && call instanceof SqlBasicCall b) {
+        if ((call.getKind() == SqlKind.ARRAY_VALUE_CONSTRUCTOR
+            || call.getKind() == SqlKind.MAP_VALUE_CONSTRUCTOR) && call instanceof SqlBasicCall b) {
           for (int i = 0; i < b.operandCount(); i++) {
             if (b.operand(i) instanceof SqlCharStringLiteral s) {
               int length = Math.max(1, s.getValueAs(String.class).length());

@@ -282,7 +282,8 @@ public final class KeyRangeExtractor {
     Comparison cmp = comparison(c);
     if (cmp != null && cmp.value instanceof RexInputRef other) {
       ColumnType t = def.columns().get(cmp.column).type();
-      return t == def.columns().get(other.getIndex()).type()
+      return t == def.columns().get(other.getIndex()).type() && t != ColumnType.ARRAY
+          && t != ColumnType.MAP // their cells' bytes do not order as their values
           ? new PushedPredicate.CompareColumns(cmp.column, cmp.op, other.getIndex()) : null;
     }
     if (cmp != null) {
@@ -293,7 +294,8 @@ public final class KeyRangeExtractor {
     switch (c.getKind()) {
       case IS_NULL, IS_NOT_NULL -> {
         RexNode a = ((RexCall) c).getOperands().get(0);
-        if (a instanceof RexInputRef ref && !def.columns().get(ref.getIndex()).isKey()) {
+        if (a instanceof RexInputRef ref && !def.columns().get(ref.getIndex()).isKey()
+            && def.columns().get(ref.getIndex()).type() != ColumnType.MAP) { // many cells
           return new PushedPredicate.IsNull(ref.getIndex(), c.getKind() == SqlKind.IS_NULL);
         }
         return null;

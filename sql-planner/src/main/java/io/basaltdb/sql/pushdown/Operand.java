@@ -86,7 +86,7 @@ public final class Operand {
    * of the column's type, or a parameter (possibly cast); else null (not pushable).
    */
   public static Operand of(RexNode node, ColumnType type) {
-    if (type == ColumnType.ARRAY) {
+    if (type == ColumnType.ARRAY || type == ColumnType.MAP) {
       return null; // arrays are compared and written by Calcite's code, not pushed
     }
     RexNode n = node;
@@ -194,7 +194,7 @@ public final class Operand {
         case DECIMAL -> l.getValueAs(java.math.BigDecimal.class);
         case CHAR, VARCHAR -> l.getValueAs(String.class);
         case BINARY, VARBINARY -> l.getValueAs(org.apache.calcite.avatica.util.ByteString.class);
-        case ARRAY -> null;
+        case ARRAY, MAP -> null;
       };
       // an integral column compared with a fractional literal: exactness would be lost
       if (v instanceof Number num && !(v instanceof java.math.BigDecimal)

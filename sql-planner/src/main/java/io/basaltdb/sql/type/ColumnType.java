@@ -39,7 +39,13 @@ public enum ColumnType {
    * An array of values of one element type (the column's {@code element}): never a key; its
    * cell and value forms are the column's ({@link ArrayCells}), not this type's.
    */
-  ARRAY(16, SqlTypeName.ARRAY, null);
+  ARRAY(16, SqlTypeName.ARRAY, null),
+  /**
+   * A family's cells other than its declared columns', qualifier (as text) to value (bytes):
+   * a hybrid family; never a key. Its value is many cells ({@link ArrayCells}'s sibling in
+   * {@code catalog.CellNames}), not one.
+   */
+  MAP(17, SqlTypeName.MAP, null);
 
   private final int code;
   private final SqlTypeName sqlType;
@@ -87,7 +93,7 @@ public enum ColumnType {
 
   /** The Calcite type, with precision and scale where the type takes them (-1 = default). */
   public RelDataType relType(RelDataTypeFactory f, int precision, int scale, boolean nullable) {
-    if (this == ARRAY) {
+    if (this == ARRAY || this == MAP) {
       throw arrayValue();
     }
     RelDataType t;
@@ -115,7 +121,7 @@ public enum ColumnType {
           .getBytes(StandardCharsets.US_ASCII);
       case CHAR, VARCHAR -> Utf8.encode(v.toString(), "a " + this + " value");
       case BINARY, VARBINARY -> v instanceof ByteString b ? b.getBytes() : (byte[]) v;
-      case ARRAY -> throw arrayValue();
+      case ARRAY, MAP -> throw arrayValue();
     };
   }
 
@@ -138,7 +144,7 @@ public enum ColumnType {
       case DECIMAL -> decimalOf(b);
       case CHAR, VARCHAR -> new String(b, StandardCharsets.UTF_8);
       case BINARY, VARBINARY -> new ByteString(b);
-      case ARRAY -> throw arrayValue();
+      case ARRAY, MAP -> throw arrayValue();
     };
   }
 
@@ -207,7 +213,7 @@ public enum ColumnType {
       case DECIMAL -> SqlFunctions.toBigDecimal(v);
       case CHAR, VARCHAR -> v.toString();
       case BINARY, VARBINARY -> v instanceof byte[] b ? new ByteString(b) : (ByteString) v;
-      case ARRAY -> throw arrayValue();
+      case ARRAY, MAP -> throw arrayValue();
     };
   }
 
