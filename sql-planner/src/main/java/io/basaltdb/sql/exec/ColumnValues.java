@@ -2,6 +2,7 @@ package io.basaltdb.sql.exec;
 
 import io.basaltdb.engine.InvalidArgumentException;
 import io.basaltdb.sql.catalog.SqlColumn;
+import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.type.ColumnType;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -33,6 +34,32 @@ public final class ColumnValues {
     public ValueTooLongException(String message) {
       super("22001", message);
     }
+  }
+
+  /**
+   * The row key of a write's input row (full table row): the key columns' values fitted and
+   * encoded; for a table without a primary key a new random hidden key ({@code newRow}) or the
+   * one the input exposes as its last field (UPDATE, DELETE: BasaltTableModify.exposeHiddenKey).
+   */
+  static byte[] rowKey(SqlTableDef def, boolean newRow, Object[] row) {
+    if (def.hasHiddenKey()) {
+      long id = newRow ? java.util.concurrent.ThreadLocalRandom.current().nextLong()
+          : (Long) row[row.length - 1];
+      return def.keyCodec().encode(id);
+    }
+    java.util.List<SqlColumn> cols = def.columns();
+    Object[] key = new Object[def.keyColumns().size()];
+    for (int i = 0; i < cols.size(); i++) {
+      SqlColumn c = cols.get(i);
+      if (c.isKey()) {
+        if (row[i] == null) {
+          throw new io.basaltdb.engine.InvalidArgumentException("primary key column " + c.name()
+              + " of " + def.table() + " must not be NULL");
+        }
+        key[c.keyPosition()] = c.type().toKey(fit(c, row[i]));
+      }
+    }
+    return def.keyCodec().encode(key);
   }
 
   /** The value as column {@code c} stores it (internal form; null stays null), or an error. */

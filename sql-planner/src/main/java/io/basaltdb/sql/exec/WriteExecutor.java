@@ -1,16 +1,12 @@
 package io.basaltdb.sql.exec;
 
 import io.basaltdb.engine.CheckAndMutate;
-import io.basaltdb.engine.CounterOverflowException;
 import io.basaltdb.engine.Storage;
 import io.basaltdb.engine.Delete;
 import io.basaltdb.engine.Durability;
-import io.basaltdb.engine.Get;
-import io.basaltdb.engine.Increment;
 import io.basaltdb.engine.InvalidArgumentException;
 import io.basaltdb.engine.Mutation;
 import io.basaltdb.engine.Put;
-import io.basaltdb.engine.Result;
 import io.basaltdb.engine.RowMutations;
 import io.basaltdb.engine.Table;
 import io.basaltdb.sql.catalog.CellNames;
@@ -22,7 +18,6 @@ import io.basaltdb.sql.index.SqlIndexDef;
 import io.basaltdb.sql.pushdown.Operand;
 import io.basaltdb.sql.pushdown.WriteSpec;
 import io.basaltdb.sql.type.CellArray;
-import io.basaltdb.sql.type.ColumnType;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -51,7 +46,6 @@ import org.apache.calcite.linq4j.Enumerator;
  */
 public final class WriteExecutor {
   private static final int PUT_BATCH = 256;
-  private static final int CAS_ATTEMPTS = 10_000;
 
   private final Storage db;
   private final SqlTableDef def;
@@ -62,7 +56,6 @@ public final class WriteExecutor {
   private final CellNames names;
   private final byte[] markerFamily;
   private final io.basaltdb.sql.type.RowKeyCodec codec;
-  private final List<SqlColumn> keyColumns;
   /** The connection's open transaction (auto-commit off), or null. */
   private final PendingWrites pending;
   /** The table's indexes, which every write maintains. */
@@ -85,7 +78,6 @@ public final class WriteExecutor {
     names = CellNames.of(def);
     markerFamily = names.markerFamily();
     codec = def.keyCodec();
-    keyColumns = def.keyColumns();
     pending = PendingWrites.of(ctx, db);
     indexes = IndexRegistry.of(db).of(def.table());
     notNull = new NotNullCheck(def, spec);
@@ -316,27 +308,8 @@ public final class WriteExecutor {
   }
 
   private byte[] key(Object[] row) {
-    if (def.hasHiddenKey()) {
-      // a new row draws a random hidden key; UPDATE and DELETE read it, exposed as the input
-      // row's last field (BasaltTableModify.exposeHiddenKey)
-      long id = spec.kind() == WriteSpec.Kind.INSERT || spec.kind() == WriteSpec.Kind.UPSERT
-          ? java.util.concurrent.ThreadLocalRandom.current().nextLong()
-          : (Long) row[row.length - 1];
-      return codec.encode(id);
-    }
-    List<SqlColumn> cols = def.columns();
-    Object[] key = new Object[keyColumns.size()];
-    for (int i = 0; i < cols.size(); i++) {
-      SqlColumn c = cols.get(i);
-      if (c.isKey()) {
-        if (row[i] == null) {
-          throw new InvalidArgumentException("primary key column " + c.name() + " of "
-              + def.table() + " must not be NULL");
-        }
-        key[c.keyPosition()] = c.type().toKey(ColumnValues.fit(c, row[i]));
-      }
-    }
-    return codec.encode(key);
+    return ColumnValues.rowKey(def, spec.kind() == WriteSpec.Kind.INSERT
+        || spec.kind() == WriteSpec.Kind.UPSERT, row);
   }
 
   /**
@@ -379,6 +352,12 @@ public final class WriteExecutor {
   }
 
   private void addCell(Put put, byte[] family, byte[] qualifier, byte[] value) {
+    addCell(settings, put, family, qualifier, value);
+  }
+
+  /** A cell at the statement's write timestamp, if it has one, else at the write's time. */
+  static void addCell(ConnectionSettings settings, Put put, byte[] family, byte[] qualifier,
+      byte[] value) {
     if (settings.writeTimestamp() >= 0) {
       put.addColumn(family, qualifier, settings.writeTimestamp(), value);
     } else {
@@ -600,96 +579,15 @@ public final class WriteExecutor {
     };
   }
 
-  /**
-   * {@code UPDATE .. SET c = c + n WHERE <full key>} without reading the row: one engine
-   * increment applied only while {@code c} has a value, under the row's lock (a value means
-   * the row exists: every write of a row writes its marker). 1 when applied; null when it was
-   * not (no such row, or {@code c} is NULL: counts 1 and stays NULL) or the key or amount is
-   * not plain, and the statement runs the ordinary way, which reads the row and decides.
-   */
+  /** The counter update by key ({@link CounterWrites#addToCounter}), at the statement's durability. */
   private Long addToCounter() {
-    List<List<Operand>> keyValues = spec.counterKey().equalities();
-    Object[] key = new Object[keyColumns.size()];
-    Object amount;
-    try {
-      for (int k = 0; k < key.length; k++) {
-        SqlColumn c = keyColumns.get(k);
-        Object v = keyValues.get(k).get(0).bind(ctx);
-        if (v == null) {
-          return null;
-        }
-        key[k] = c.type().toKey(ColumnValues.fit(c, v));
-      }
-      amount = spec.increments().get(0).bind(ctx);
-    } catch (RuntimeException e) {
-      return null; // a key value that does not fit: the ordinary way finds no row
-    }
-    if (!(amount instanceof Long || amount instanceof Integer || amount instanceof Short
-        || amount instanceof Byte)) {
-      return null;
-    }
-    byte[] row = codec.encode(key);
-    int col = spec.updated().get(0);
-    byte[] family = names.family(col);
-    byte[] qualifier = names.qualifier(col);
-    boolean applied;
-    rowDurability = pending == null ? settings.durability() : Durability.ASYNC;
-    try {
-      applied = table.checkAndMutate(CheckAndMutate.newBuilder(row).ifExists(family, qualifier)
-          .build(durable(new Increment(row).addColumn(family, qualifier,
-              ((Number) amount).longValue()))));
-    } catch (CounterOverflowException e) {
-      throw overflow(col, e);
-    }
-    if (!applied) {
-      rowDurability = Durability.ASYNC;
-      return null;
-    }
-    return 1L; // synced itself when SYNC
+    Durability d = pending == null ? settings.durability() : Durability.ASYNC;
+    return new CounterWrites(table, def, names, settings).addToCounter(spec, ctx, d);
   }
 
-  /** {@code col = col + amount}, atomically. */
+  /** {@code col = col + amount}, atomically ({@link CounterWrites#increment}). */
   private void increment(byte[] key, int col, Object amount) {
-    if (amount == null) {
-      throw new InvalidArgumentException("cannot add NULL to " + def.columns().get(col).name()
-          + " with an atomic increment");
-    }
-    ColumnType type = def.columns().get(col).type();
-    if (type == ColumnType.BIGINT && settings.writeTimestamp() < 0) {
-      try {
-        table.increment(durable(new Increment(key).addColumn(names.family(col),
-            names.qualifier(col), ((Number) amount).longValue())));
-      } catch (CounterOverflowException e) {
-        throw overflow(col, e);
-      }
-      return;
-    }
-    for (int attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
-      Result r = table.get(new Get(key).addColumn(names.family(col), names.qualifier(col)));
-      byte[] old = r.getValue(names.family(col), names.qualifier(col));
-      if (old == null) {
-        return; // NULL (or a row deleted meanwhile) stays as it is
-      }
-      Object sum = ColumnValues.fit(def.columns().get(col),
-          ColumnValues.add(type, type.fromCell(old), amount));
-      Put put = new Put(key);
-      addCell(put, names.family(col), names.qualifier(col), type.toCell(sum));
-      if (table.checkAndMutate(CheckAndMutate.newBuilder(key)
-          .ifEquals(names.family(col), names.qualifier(col), old).build(durable(put)))) {
-        return;
-      }
-    }
-    throw new io.basaltdb.engine.BasaltException("increment of " + def.columns().get(col).name()
-        + " kept losing to concurrent writers") {
-      private static final long serialVersionUID = 1L;
-    };
-  }
-
-  private NumericOverflowException overflow(int col, CounterOverflowException e) {
-    NumericOverflowException o = new NumericOverflowException("numeric value out of range for "
-        + def.columns().get(col).name() + " (BIGINT) of " + def.table() + ": " + e.getMessage());
-    o.initCause(e);
-    return o;
+    new CounterWrites(table, def, names, settings).increment(key, col, amount, rowDurability);
   }
 
   /** A value out of its type's range (SQLState 22003). */
