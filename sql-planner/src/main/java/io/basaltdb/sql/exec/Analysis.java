@@ -5,12 +5,9 @@ import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.calcite.DataContext;
-import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Enumerator;
-import org.apache.calcite.linq4j.QueryProvider;
-import org.apache.calcite.schema.SchemaPlus;
 
 /**
  * What one EXPLAIN ANALYZE execution measured: per plan operator (numbered in the plan's
@@ -68,28 +65,7 @@ public final class Analysis {
 
   /** {@code ctx} with this analysis in it. */
   public DataContext wrap(DataContext ctx) {
-    Analysis self = this;
-    return new DataContext() {
-      @Override
-      public SchemaPlus getRootSchema() {
-        return ctx.getRootSchema();
-      }
-
-      @Override
-      public JavaTypeFactory getTypeFactory() {
-        return ctx.getTypeFactory();
-      }
-
-      @Override
-      public QueryProvider getQueryProvider() {
-        return ctx.getQueryProvider();
-      }
-
-      @Override
-      public Object get(String name) {
-        return NAME.equals(name) ? self : ctx.get(name);
-      }
-    };
+    return new RowContext(ctx, NAME, this);
   }
 
   /**

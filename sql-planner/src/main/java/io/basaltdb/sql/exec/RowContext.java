@@ -6,17 +6,24 @@ import org.apache.calcite.linq4j.QueryProvider;
 import org.apache.calcite.schema.SchemaPlus;
 
 /**
- * A statement's context with one row as its {@code inputRecord}: what expressions compiled by
- * Calcite's {@code RexExecutorImpl} read their input fields from, while their parameters and
- * the statement's time still come from the statement.
+ * A statement's context with one more named value: a row as its {@code inputRecord} (what
+ * expressions compiled by Calcite's {@code RexExecutorImpl} read their input fields from, while
+ * their parameters and the statement's time still come from the statement), or an
+ * {@link Analysis}.
  */
 final class RowContext implements DataContext {
   private final DataContext statement;
-  private final Object[] row;
+  private final String name;
+  private final Object value;
 
   RowContext(DataContext statement, Object[] row) {
+    this(statement, "inputRecord", row);
+  }
+
+  RowContext(DataContext statement, String name, Object value) {
     this.statement = statement;
-    this.row = row;
+    this.name = name;
+    this.value = value;
   }
 
   @Override
@@ -36,6 +43,6 @@ final class RowContext implements DataContext {
 
   @Override
   public Object get(String name) {
-    return "inputRecord".equals(name) ? row : statement.get(name);
+    return this.name.equals(name) ? value : statement.get(name);
   }
 }

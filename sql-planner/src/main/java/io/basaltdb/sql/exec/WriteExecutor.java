@@ -479,8 +479,7 @@ public final class WriteExecutor {
   private IndexedRowWrite.Outcome updateOf(byte[] key, List<Integer> updated, Object[] values,
       int at, Object[] amounts, Object[] old) {
     Object[] now = old.clone();
-    Put put = null;
-    Delete nulls = null;
+    UpdatedCells cells = new UpdatedCells(key);
     for (int u = 0; u < updated.size(); u++) {
       int col = updated.get(u);
       SqlColumn c = def.columns().get(col);
@@ -499,30 +498,52 @@ public final class WriteExecutor {
         value = values[at + u] == null ? null : ColumnValues.fit(c, values[at + u]);
         NotNullCheck.checkValue(def, col, value);
       }
-      now[col] = value;
+      now[col] = c.isMap() ? MapCells.merged(null, MapCells.fit(c, value)) : value;
+      cells.set(col, old[col], value);
+    }
+    return new IndexedRowWrite.Outcome(cells.mutation(), now);
+  }
+
+  /** The cells an update of one row puts and deletes, made as its columns are set. */
+  private final class UpdatedCells {
+    private final byte[] key;
+    private Put put;
+    private Delete nulls;
+
+    UpdatedCells(byte[] key) {
+      this.key = key;
+    }
+
+    /** Column {@code col} set to {@code value} (internal form), {@code old} before. */
+    void set(int col, Object old, Object value) {
+      SqlColumn c = def.columns().get(col);
       if (c.isMap()) { // replaced: the old map's other keys go
-        MapCells.Change change = mapChange(col, old[col], value, true);
-        for (byte[][] cell : change.puts()) {
-          put = put == null ? new Put(key) : put;
-          addCell(put, names.family(col), cell[0], cell[1]);
-        }
-        for (byte[] q : change.deletes()) {
-          nulls = nulls == null ? new Delete(key) : nulls;
-          nulls.addColumns(names.family(col), q, timestamp());
-        }
-        now[col] = MapCells.merged(null, MapCells.fit(c, value));
+        MapCells.Change change = mapChange(col, old, value, true);
+        change.puts().forEach(cell -> put(names.family(col), cell[0], cell[1]));
+        change.deletes().forEach(q -> delete(names.family(col), q));
       } else if (value == null) {
-        nulls = nulls == null ? new Delete(key) : nulls;
-        nulls.addColumns(names.family(col), names.qualifier(col), timestamp());
+        delete(names.family(col), names.qualifier(col));
       } else {
-        put = put == null ? new Put(key) : put;
-        addCell(put, names.family(col), names.qualifier(col), c.toCell(value));
+        put(names.family(col), names.qualifier(col), c.toCell(ColumnValues.fit(c, value)));
       }
     }
-    io.basaltdb.engine.Row m = put != null && nulls != null
-        ? new RowMutations(key).add(durable(put)).add(durable(nulls))
-        : put != null ? durable(put) : nulls != null ? durable(nulls) : null;
-    return new IndexedRowWrite.Outcome(m, now);
+
+    private void put(byte[] family, byte[] qualifier, byte[] value) {
+      put = put == null ? new Put(key) : put;
+      addCell(put, family, qualifier, value);
+    }
+
+    private void delete(byte[] family, byte[] qualifier) {
+      nulls = nulls == null ? new Delete(key) : nulls;
+      nulls.addColumns(family, qualifier, timestamp());
+    }
+
+    /** The puts and deletes as one mutation of the row, or null when there are none. */
+    io.basaltdb.engine.Row mutation() {
+      return put != null && nulls != null
+          ? new RowMutations(key).add(durable(put)).add(durable(nulls))
+          : put != null ? durable(put) : nulls != null ? durable(nulls) : null;
+    }
   }
 
   private DuplicateKeyException duplicate(byte[] key) {
@@ -532,8 +553,7 @@ public final class WriteExecutor {
 
   private Runnable update(byte[] key, Object[] row, Object[] amounts) {
     int n = def.visibleColumnCount();
-    Put put = null;
-    Delete nulls = null;
+    UpdatedCells cells = new UpdatedCells(key);
     List<Runnable> increments = new ArrayList<>();
     for (int u = 0; u < spec.updated().size(); u++) {
       int col = spec.updated().get(u);
@@ -544,42 +564,22 @@ public final class WriteExecutor {
         }
         continue;
       }
-      Object value = row[n + u];
-      if (def.columns().get(col).isMap()) { // replaced: the old map's other keys go
-        MapCells.Change m = mapChange(col, row[col], value, true);
-        for (byte[][] cell : m.puts()) {
-          put = put == null ? new Put(key) : put;
-          addCell(put, names.family(col), cell[0], cell[1]);
-        }
-        for (byte[] q : m.deletes()) {
-          nulls = nulls == null ? new Delete(key) : nulls;
-          nulls.addColumns(names.family(col), q, timestamp());
-        }
-      } else if (value == null) {
-        nulls = nulls == null ? new Delete(key) : nulls;
-        nulls.addColumns(names.family(col), names.qualifier(col), timestamp());
-      } else {
-        put = put == null ? new Put(key) : put;
-        SqlColumn c = def.columns().get(col);
-        addCell(put, names.family(col), names.qualifier(col),
-            c.toCell(ColumnValues.fit(c, value)));
-      }
+      cells.set(col, row[col], row[n + u]);
     }
-    Put p = put == null ? null : durable(put);
-    Delete d = nulls == null ? null : durable(nulls);
+    io.basaltdb.engine.Row m = cells.mutation();
     return () -> {
-      if (p != null && d != null) {
-        table.mutateRow(new RowMutations(key).add(p).add(d));
-      } else if (p != null) {
+      if (m instanceof RowMutations rm) {
+        table.mutateRow(rm);
+      } else if (m instanceof Put p) {
         table.put(p);
-      } else if (d != null) {
+      } else if (m instanceof Delete d) {
         table.delete(d);
       }
       increments.forEach(Runnable::run);
     };
   }
 
-  /** The counter update by key ({@link CounterWrites#addToCounter}), at the statement's durability. */
+  /** The counter update by key ({@link CounterWrites#addToCounter}), at the statement's. */
   private Long addToCounter() {
     Durability d = pending == null ? settings.durability() : Durability.ASYNC;
     return new CounterWrites(table, def, names, settings).addToCounter(spec, ctx, d);
