@@ -5,7 +5,7 @@
       column type [NOT NULL | NULL | PRIMARY KEY [ASC|DESC] | UNIQUE | DEFAULT expr
           | CHECK (condition)]...,
       ...                                           -- a column may be f.col
-      [[CONSTRAINT name] PRIMARY KEY (col [ASC|DESC], ...)]
+      [[CONSTRAINT name] PRIMARY KEY (col [ASC|DESC] [ROW_TIMESTAMP], ...)]
       [[CONSTRAINT name] UNIQUE (col, ...)]...     -- a unique index, named name or T_COL_KEY
       [[CONSTRAINT name] CHECK (condition)]...     -- refused rows: 23514
   ) [option = value [, option = value]...] [SPLIT ON (literal, ...)] [AS query]
@@ -76,7 +76,7 @@ boolean BasaltIfExists() :
 
 void BasaltColumnOrConstraint(List<SqlColumnDef> columns, List<SqlIdentifier> pkColumns,
     List<Boolean> pkDescending, List<SqlCreateBasaltTable.Unique> uniques,
-    List<SqlCreateBasaltTable.Check> checks) :
+    List<SqlCreateBasaltTable.Check> checks, List<SqlIdentifier> rowTimestamp) :
 {
     final SqlIdentifier name;
     final SqlDataTypeSpec type;
@@ -98,10 +98,12 @@ void BasaltColumnOrConstraint(List<SqlColumnDef> columns, List<SqlIdentifier> pk
             <PRIMARY> <KEY> <LPAREN>
             pkCol = SimpleIdentifier() { desc = false; }
             [ <ASC> | <DESC> { desc = true; } ]
+            [ <ROW_TIMESTAMP> { rowTimestamp.add(pkCol); } ]
             { pkColumns.add(pkCol); pkDescending.add(desc); }
             (
                 <COMMA> pkCol = SimpleIdentifier() { desc = false; }
                 [ <ASC> | <DESC> { desc = true; } ]
+                [ <ROW_TIMESTAMP> { rowTimestamp.add(pkCol); } ]
                 { pkColumns.add(pkCol); pkDescending.add(desc); }
             )*
             <RPAREN>
@@ -125,6 +127,7 @@ void BasaltColumnOrConstraint(List<SqlColumnDef> columns, List<SqlIdentifier> pk
         |
             <PRIMARY> <KEY> { pk = true; notNull = true; }
             [ <ASC> | <DESC> { desc = true; } ]
+            [ <ROW_TIMESTAMP> { rowTimestamp.add(name); } ]
         |
             <UNIQUE> { unique = true; }
         |
@@ -154,6 +157,7 @@ SqlCreate SqlCreateBasaltTable(Span s, boolean replace) :
     final List<SqlNode> splits = new ArrayList<SqlNode>();
     final List<SqlCreateBasaltTable.Unique> uniques = new ArrayList<SqlCreateBasaltTable.Unique>();
     final List<SqlCreateBasaltTable.Check> checks = new ArrayList<SqlCreateBasaltTable.Check>();
+    final List<SqlIdentifier> rowTimestamp = new ArrayList<SqlIdentifier>();
     SqlIdentifier optName;
     SqlNode optValue;
     SqlNode split;
@@ -163,8 +167,10 @@ SqlCreate SqlCreateBasaltTable(Span s, boolean replace) :
     <TABLE> ifNotExists = BasaltIfNotExists() id = CompoundIdentifier()
     [
         <LPAREN>
-        BasaltColumnOrConstraint(columns, pkColumns, pkDescending, uniques, checks)
-        ( <COMMA> BasaltColumnOrConstraint(columns, pkColumns, pkDescending, uniques, checks) )*
+        BasaltColumnOrConstraint(columns, pkColumns, pkDescending, uniques, checks, rowTimestamp)
+        ( <COMMA>
+            BasaltColumnOrConstraint(columns, pkColumns, pkDescending, uniques, checks,
+                rowTimestamp) )*
         <RPAREN>
     ]
     [
@@ -188,7 +194,7 @@ SqlCreate SqlCreateBasaltTable(Span s, boolean replace) :
                 + "or AS and a query");
         }
         return new SqlCreateBasaltTable(s.end(this), replace, ifNotExists, id, columns,
-            pkColumns, pkDescending, uniques, checks, tableOptions, splits, query);
+            pkColumns, pkDescending, uniques, checks, tableOptions, splits, query, rowTimestamp);
     }
 }
 

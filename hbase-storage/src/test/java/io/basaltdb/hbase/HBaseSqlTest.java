@@ -216,6 +216,18 @@ class HBaseSqlTest {
     }
   }
 
+  /** ROW_TIMESTAMP relies on the embedded engine's delete rule: refused, nothing made. */
+  @Test
+  void rowTimestampIsEmbeddedOnly() throws Exception {
+    try (Connection c = DriverManager.getConnection(SharedCluster.url(""));
+        Statement st = c.createStatement()) {
+      assertEquals("0A000", assertThrows(SQLException.class, () -> st.execute(
+          "CREATE TABLE rts (ms BIGINT PRIMARY KEY ROW_TIMESTAMP, v INT)")).getSQLState());
+      assertEquals("42000", assertThrows(SQLException.class,
+          () -> rows(c, "SELECT * FROM rts")).getSQLState());
+    }
+  }
+
   @Test
   void aClusterThatIsNotThereIsAClearError() {
     long t0 = System.nanoTime();

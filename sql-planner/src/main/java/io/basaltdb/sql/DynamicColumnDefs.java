@@ -38,8 +38,7 @@ final class DynamicColumnDefs {
       String family = io.basaltdb.sql.parser.DynamicColumns.family(name);
       cols.add(column(def, name, family != null ? family : def.markerFamily(), f.getType()));
     }
-    return new SqlTableDef(def.table(), cols, def.saltBuckets(), def.markerFamily(), false,
-        def.defaults(), def.checks());
+    return def.withColumns(cols);
   }
 
   private static SqlColumn column(SqlTableDef def, String name, String family, RelDataType t) {

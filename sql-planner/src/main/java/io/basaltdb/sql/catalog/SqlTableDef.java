@@ -23,15 +23,25 @@ import java.util.List;
  * only when there are defaults or checks) then the defaults: count u32, per default the
  * column's name (UTF) and the expression's SQL text (UTF); then the checks: count u32, per
  * check its name (UTF) and condition's SQL text (UTF); format 4 (written only when a column is
- * an ARRAY, type code 16, or a MAP, 17) then the element types: count u32, per ARRAY column
- * its index u32 and its element's type code u8. Immutable.
+ * an ARRAY, type code 16, or a MAP, 17, or one is the ROW_TIMESTAMP) then the element types:
+ * count u32, per ARRAY column its index u32 and its element's type code u8; then the
+ * ROW_TIMESTAMP column's name (UTF, empty for none). Immutable.
  *
  * @param defaults each column's {@code DEFAULT} expression as SQL text, by column name
  * @param checks the table's CHECK constraints, in declaration order
+ * @param rowTimestamp the key column whose value is every cell's timestamp (Phoenix's
+ *     ROW_TIMESTAMP), or null
  */
 public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuckets,
     String markerFamily, boolean packed, java.util.Map<String, String> defaults,
-    List<Check> checks) {
+    List<Check> checks, String rowTimestamp) {
+  /** A definition without a row timestamp column. */
+  public SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuckets,
+      String markerFamily, boolean packed, java.util.Map<String, String> defaults,
+      List<Check> checks) {
+    this(table, columns, saltBuckets, markerFamily, packed, defaults, checks, null);
+  }
+
   /** A CHECK constraint: its name and its condition's SQL text (Calcite's dialect). */
   public record Check(String name, String condition) {}
 
@@ -58,12 +68,26 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
 
   /** This definition with {@code defaults} as its columns' DEFAULT expressions. */
   public SqlTableDef withDefaults(java.util.Map<String, String> defaults) {
-    return new SqlTableDef(table, columns, saltBuckets, markerFamily, packed, defaults, checks);
+    return new SqlTableDef(table, columns, saltBuckets, markerFamily, packed, defaults, checks,
+        rowTimestamp);
   }
 
   /** This definition with {@code checks} as its CHECK constraints. */
   public SqlTableDef withChecks(List<Check> checks) {
-    return new SqlTableDef(table, columns, saltBuckets, markerFamily, packed, defaults, checks);
+    return new SqlTableDef(table, columns, saltBuckets, markerFamily, packed, defaults, checks,
+        rowTimestamp);
+  }
+
+  /** This definition with key column {@code column} as its cells' timestamp (null: none). */
+  public SqlTableDef withRowTimestamp(String column) {
+    return new SqlTableDef(table, columns, saltBuckets, markerFamily, packed, defaults, checks,
+        column);
+  }
+
+  /** This definition with other columns (added or dropped), all else kept. */
+  public SqlTableDef withColumns(List<SqlColumn> columns) {
+    return new SqlTableDef(table, columns, saltBuckets, markerFamily, packed, defaults, checks,
+        rowTimestamp);
   }
 
   /**
@@ -107,6 +131,11 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
     }
     if (columns.isEmpty()) {
       throw new InvalidArgumentException("table " + table + " needs at least one column");
+    }
+    if (rowTimestamp != null && columns.stream().noneMatch(c -> c.isKey()
+        && c.name().equals(rowTimestamp))) {
+      throw new InvalidArgumentException("ROW_TIMESTAMP " + rowTimestamp + " of " + table
+          + " is not a primary key column");
     }
     if (keyColumns(columns).isEmpty()) {
       throw new InvalidArgumentException("table " + table + " needs a primary key");
@@ -189,7 +218,8 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
           arrays.add(i);
         }
       }
-      boolean v4 = !arrays.isEmpty() || columns.stream().anyMatch(SqlColumn::isMap);
+      boolean v4 = !arrays.isEmpty() || columns.stream().anyMatch(SqlColumn::isMap)
+          || rowTimestamp != null;
       boolean v3 = v4 || !defaults.isEmpty() || !checks.isEmpty();
       out.writeByte(v4 ? 4 : v3 ? 3 : 2); // the oldest format that holds it: older code reads it
       out.writeByte(saltBuckets);
@@ -224,6 +254,7 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
           out.writeInt(i);
           out.writeByte(columns.get(i).element().code());
         }
+        out.writeUTF(rowTimestamp == null ? "" : rowTimestamp);
       }
       return bytes.toByteArray();
     } catch (java.io.IOException e) {
@@ -268,7 +299,9 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
         cols.set(i, new SqlColumn(c.name(), c.type(), c.precision(), c.scale(), c.nullable(),
             c.keyPosition(), c.descending(), c.family(), ColumnType.ofCode(in.readByte())));
       }
-      return new SqlTableDef(table, cols, salt, marker, packed, defaults, checks);
+      String rowTs = v >= 4 ? in.readUTF() : "";
+      return new SqlTableDef(table, cols, salt, marker, packed, defaults, checks,
+          rowTs.isEmpty() ? null : rowTs);
     } catch (java.io.IOException e) {
       throw new CorruptionException("malformed SQL definition of " + table + ": " + e);
     }

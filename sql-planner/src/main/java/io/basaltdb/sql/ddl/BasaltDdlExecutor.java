@@ -210,7 +210,7 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
       checks.add(unsignedCheck(name.name(), col, alter.type));
     }
     catalog.put(new SqlTableDef(name, cols, def.saltBuckets(), def.markerFamily(),
-        def.packed(), defaults, checks));
+        def.packed(), defaults, checks, def.rowTimestamp()));
   }
 
   /** A view: its query text kept in the SQL catalog, expanded by Calcite where it is used. */
@@ -363,7 +363,8 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
     checks.addAll(io.basaltdb.sql.CheckConstraints.of(create, columns));
     checkMaps(columns, packed, create.name.toString());
     SqlTableDef def = new SqlTableDef(name, columns, salt, packed).withDefaults(
-        defaults(create, columns)).withChecks(checks);
+        defaults(create, columns)).withChecks(checks).withRowTimestamp(
+            RowTimestampColumn.declared(create, columns, db));
     RowKeyCodec codec = def.keyCodec();
     List<byte[]> splits = new ArrayList<>();
     for (SqlNode n : create.splitPoints) {

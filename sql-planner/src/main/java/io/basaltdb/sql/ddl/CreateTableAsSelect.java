@@ -91,7 +91,7 @@ final class CreateTableAsSelect {
     }
     return new SqlCreateBasaltTable(pos, create.getReplace(), create.ifNotExists, create.name,
         columns, List.of(), List.of(), List.of(), List.of(), create.options, create.splitPoints,
-        create.query);
+        create.query, List.of());
   }
 
   private static SqlBasicTypeNameSpec type(ResultSetMetaData md, int i,

@@ -70,6 +70,11 @@ final class IndexDdl {
       throw new BasaltDdlExecutor.DuplicateObjectException("a table named " + engine.name()
           + " exists in schema " + t.namespace() + "; name the index otherwise");
     }
+    if (def.rowTimestamp() != null) {
+      throw new io.basaltdb.sql.SqlStateException("0A000", "index " + name + " on " + t
+          + ": a table with a ROW_TIMESTAMP column has no indexes yet (its cells are written "
+          + "at the row's time, which index entries would have to follow)");
+    }
     Set<String> seen = new HashSet<>();
     List<String> columns = new ArrayList<>();
     List<Boolean> computed = new ArrayList<>();

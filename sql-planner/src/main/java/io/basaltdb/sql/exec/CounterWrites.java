@@ -92,14 +92,14 @@ final class CounterWrites {
     return 1L; // synced itself when SYNC
   }
 
-  /** {@code col = col + amount}, atomically. */
-  void increment(byte[] key, int col, Object amount, Durability durability) {
+  /** {@code col = col + amount}, atomically; at cell timestamp {@code ts} when not -1. */
+  void increment(byte[] key, int col, Object amount, Durability durability, long ts) {
     if (amount == null) {
       throw new InvalidArgumentException("cannot add NULL to " + def.columns().get(col).name()
           + " with an atomic increment");
     }
     ColumnType type = def.columns().get(col).type();
-    if (type == ColumnType.BIGINT && settings.writeTimestamp() < 0) {
+    if (type == ColumnType.BIGINT && settings.writeTimestamp() < 0 && ts < 0) {
       try {
         table.increment(durable(new Increment(key).addColumn(names.family(col),
             names.qualifier(col), ((Number) amount).longValue()), durability));
@@ -117,8 +117,12 @@ final class CounterWrites {
       Object sum = ColumnValues.fit(def.columns().get(col),
           ColumnValues.add(type, type.fromCell(old), amount));
       Put put = new Put(key);
-      WriteExecutor.addCell(settings, put, names.family(col), names.qualifier(col),
-          type.toCell(sum));
+      if (ts >= 0) {
+        put.addColumn(names.family(col), names.qualifier(col), ts, type.toCell(sum));
+      } else {
+        WriteExecutor.addCell(settings, put, names.family(col), names.qualifier(col),
+            type.toCell(sum));
+      }
       if (table.checkAndMutate(CheckAndMutate.newBuilder(key)
           .ifEquals(names.family(col), names.qualifier(col), old)
           .build(durable(put, durability)))) {

@@ -66,7 +66,11 @@ public final class ScanExecutor {
       t = t < 0 ? ms : Math.min(t, ms);
     }
     this.asOf = t;
+    this.rowTimes = RowTimestamps.timeRange(def, spec.keys(), ctx);
   }
+
+  /** For a ROW_TIMESTAMP table, the cell time range the key conditions allow; else null. */
+  private final long[] rowTimes;
 
   public Enumerable<Object[]> enumerable() {
     if (spec.aggregate() != null) {
@@ -447,8 +451,13 @@ public final class ScanExecutor {
     private <T extends ReadRequest<T>> T prepare(T read) {
       read.setSnapshot(snapshot);
       read.setMetrics(Analysis.scanMetrics(ctx, spec)); // null unless EXPLAIN ANALYZE
+      long min = rowTimes == null ? 0 : rowTimes[0];
+      long max = rowTimes == null ? Long.MAX_VALUE : rowTimes[1];
       if (asOf >= 0) {
-        read.setTimeRange(0, asOf == Long.MAX_VALUE ? asOf : asOf + 1);
+        max = Math.min(max, asOf == Long.MAX_VALUE ? asOf : asOf + 1);
+      }
+      if (min > 0 || max < Long.MAX_VALUE) {
+        read.setTimeRange(Math.min(min, max), max);
       }
       read.addColumn(names.markerFamily(), io.basaltdb.sql.catalog.CellNames.MARKER);
       for (int i : readColumns) {

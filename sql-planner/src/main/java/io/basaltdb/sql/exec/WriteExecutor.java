@@ -62,6 +62,8 @@ public final class WriteExecutor {
   private final IndexRegistry.Indexes indexes;
   /** This execution's writer of rows with index entries; null when the table has none. */
   private IndexedRowWrite indexed;
+  /** The row timestamp of the row written now (ROW_TIMESTAMP tables), else -1. */
+  private long rowTs = -1;
   /** The durability of the mutations made now: SYNC for a statement's only row. */
   private Durability rowDurability = Durability.ASYNC;
   /** Refuses rows that would leave a NOT NULL column without a value. */
@@ -138,6 +140,7 @@ public final class WriteExecutor {
 
   private long runRows(Enumerable<?> rows) {
     if (spec.counterKey() != null && pending == null && settings.writeTimestamp() < 0
+        && def.rowTimestamp() == null
         && settings.readTimestamp() < 0 && indexed == null) {
       Long count = addToCounter();
       if (count != null) {
@@ -161,6 +164,8 @@ public final class WriteExecutor {
         rowDurability = syncEach && count == 0 && next == null && badNext == null
             ? Durability.SYNC : Durability.ASYNC;
         byte[] key = key(row);
+        rowTs = RowTimestamps.of(def, row);
+        long ts = rowTs;
         notNull.check(row);
         Object[] amounts = amounts();
         boolean wrote = true;
@@ -168,9 +173,9 @@ public final class WriteExecutor {
           Object op = plainOp(key, row, amounts);
           if (op instanceof Put p) {
             pending.addPut(new TablePuts(indexes, table), p,
-                () -> atCommit(() -> table.put(p), key, row, amounts));
+                () -> atCommit(() -> table.put(p), key, row, amounts, ts));
           } else {
-            pending.add(() -> atCommit(() -> run(op), key, row, amounts));
+            pending.add(() -> atCommit(() -> run(op), key, row, amounts, ts));
           }
         } else if (indexed != null) {
           wrote = writeIndexed(indexed, key, row, amounts) || spec.onDuplicate() == null;
@@ -245,7 +250,8 @@ public final class WriteExecutor {
    * A buffered row write, run when its transaction commits: as built, unless the table has
    * indexes by then, which it maintains (or the row is written under its lock).
    */
-  private void atCommit(Runnable plain, byte[] key, Object[] row, Object[] amounts) {
+  private void atCommit(Runnable plain, byte[] key, Object[] row, Object[] amounts, long ts) {
+    rowTs = ts; // the row's, for what is built now
     java.util.concurrent.locks.Lock writing = indexes.writing();
     writing.lock();
     try {
@@ -298,7 +304,7 @@ public final class WriteExecutor {
   }
 
   private long timestamp() {
-    return settings.writeTimestamp() >= 0 ? settings.writeTimestamp()
+    return rowTs >= 0 ? rowTs : settings.writeTimestamp() >= 0 ? settings.writeTimestamp()
         : io.basaltdb.engine.Cell.LATEST_TIMESTAMP;
   }
 
@@ -352,7 +358,11 @@ public final class WriteExecutor {
   }
 
   private void addCell(Put put, byte[] family, byte[] qualifier, byte[] value) {
-    addCell(settings, put, family, qualifier, value);
+    if (rowTs >= 0) {
+      put.addColumn(family, qualifier, rowTs, value);
+    } else {
+      addCell(settings, put, family, qualifier, value);
+    }
   }
 
   /** A cell at the statement's write timestamp, if it has one, else at the write's time. */
@@ -587,7 +597,8 @@ public final class WriteExecutor {
 
   /** {@code col = col + amount}, atomically ({@link CounterWrites#increment}). */
   private void increment(byte[] key, int col, Object amount) {
-    new CounterWrites(table, def, names, settings).increment(key, col, amount, rowDurability);
+    new CounterWrites(table, def, names, settings).increment(key, col, amount, rowDurability,
+        rowTs);
   }
 
   /** A value out of its type's range (SQLState 22003). */

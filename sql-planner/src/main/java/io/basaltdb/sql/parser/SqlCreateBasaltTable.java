@@ -30,6 +30,8 @@ public final class SqlCreateBasaltTable extends SqlCreate {
   public final List<SqlNode> splitPoints;
   /** {@code AS query}: the rows the table starts with (and without columns, its columns). */
   public final SqlNode query;
+  /** The key columns marked ROW_TIMESTAMP (Phoenix's; one at most is valid). */
+  public final List<SqlIdentifier> rowTimestamp;
 
   /** A CHECK constraint: its name (null when not named) and condition. */
   public record Check(SqlIdentifier name, SqlNode condition) {}
@@ -44,7 +46,8 @@ public final class SqlCreateBasaltTable extends SqlCreate {
   public SqlCreateBasaltTable(SqlParserPos pos, boolean replace, boolean ifNotExists,
       SqlIdentifier name, List<SqlColumnDef> columns, List<SqlIdentifier> primaryKey,
       List<Boolean> primaryKeyDescending, List<Unique> uniques, List<Check> checks,
-      List<SqlTableOption> options, List<SqlNode> splitPoints, SqlNode query) {
+      List<SqlTableOption> options, List<SqlNode> splitPoints, SqlNode query,
+      List<SqlIdentifier> rowTimestamp) {
     super(OPERATOR, pos, replace, ifNotExists);
     this.name = name;
     this.columns = List.copyOf(columns);
@@ -55,6 +58,7 @@ public final class SqlCreateBasaltTable extends SqlCreate {
     this.options = List.copyOf(options);
     this.splitPoints = List.copyOf(splitPoints);
     this.query = query;
+    this.rowTimestamp = List.copyOf(rowTimestamp);
   }
 
   @Override

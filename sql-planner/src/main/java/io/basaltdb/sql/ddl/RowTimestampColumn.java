@@ -1,0 +1,50 @@
+package io.basaltdb.sql.ddl;
+
+import io.basaltdb.engine.InvalidArgumentException;
+import io.basaltdb.engine.Storage;
+import io.basaltdb.sql.SqlStateException;
+import io.basaltdb.sql.catalog.SqlColumn;
+import io.basaltdb.sql.parser.SqlCreateBasaltTable;
+import io.basaltdb.sql.type.ColumnType;
+import java.util.List;
+
+/**
+ * Phoenix's {@code ROW_TIMESTAMP} key column ({@code PRIMARY KEY (created ROW_TIMESTAMP, id)}):
+ * one per table, a key column of type BIGINT (milliseconds since the epoch), DATE or
+ * TIMESTAMP, never before the epoch. Every cell of a row is written at the timestamp its value
+ * says ({@code exec.RowTimestamps}), so a range on it is also a range of cell timestamps that
+ * reads skip files by. Embedded only: the engine lets a write made after a delete show even at
+ * an older timestamp, which HBase does only with NEW_VERSION_BEHAVIOR families.
+ */
+final class RowTimestampColumn {
+  private RowTimestampColumn() {}
+
+  /** The ROW_TIMESTAMP column {@code create} declares, checked, or null. */
+  static String declared(SqlCreateBasaltTable create, List<SqlColumn> columns, Storage db) {
+    if (create.rowTimestamp.isEmpty()) {
+      return null;
+    }
+    if (create.rowTimestamp.size() > 1) {
+      throw new InvalidArgumentException("table " + create.name + " has more than one "
+          + "ROW_TIMESTAMP column");
+    }
+    String name = create.rowTimestamp.get(0).getSimple();
+    SqlColumn c = columns.stream().filter(x -> x.name().equals(name)).findFirst().orElseThrow(
+        () -> new InvalidArgumentException("ROW_TIMESTAMP " + name + " is not a column"));
+    if (!c.isKey()) {
+      throw new InvalidArgumentException("ROW_TIMESTAMP " + name + " of " + create.name
+          + " must be a primary key column");
+    }
+    if (c.type() != ColumnType.BIGINT && c.type() != ColumnType.DATE
+        && c.type() != ColumnType.TIMESTAMP) {
+      throw new InvalidArgumentException("ROW_TIMESTAMP " + name + " of " + create.name
+          + " is " + c.type() + "; it must be BIGINT (epoch milliseconds), DATE or TIMESTAMP");
+    }
+    if (!(db instanceof io.basaltdb.engine.Database)) {
+      throw new SqlStateException("0A000", "ROW_TIMESTAMP needs the embedded engine's delete "
+          + "rule (a write after a delete shows at any timestamp); " + create.name
+          + " is not in one");
+    }
+    return name;
+  }
+}
