@@ -500,8 +500,9 @@ public class BasaltPrepare extends CalcitePrepareImpl {
           if (listed.contains(i) || !def.defaults().containsKey(c.name())) {
             continue;
           }
-          if (!call.isUpsert()) {
-            listed.add(i); // an INSERT makes the row: the column gets its default
+          if (!call.isUpsert() || c.name().equals(def.rowTimestamp())) {
+            listed.add(i); // an INSERT makes the row: the column gets its default (a row
+            // timestamp left out is the statement's time, for UPSERT too: it is in the key)
           } else if (!c.nullable()) { // the validator let it through for its default
             throw new SqlStateException("23502", "UPSERT INTO " + def.table() + " must name "
                 + "NOT NULL column " + c.name() + ": the row may be new, and an UPSERT writes "

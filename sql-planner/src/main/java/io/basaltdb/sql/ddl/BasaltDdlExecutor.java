@@ -362,9 +362,10 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
     }
     checks.addAll(io.basaltdb.sql.CheckConstraints.of(create, columns));
     checkMaps(columns, packed, create.name.toString());
+    String rowTimestamp = RowTimestampColumn.declared(create, columns, db);
     SqlTableDef def = new SqlTableDef(name, columns, salt, packed).withDefaults(
-        defaults(create, columns)).withChecks(checks).withRowTimestamp(
-            RowTimestampColumn.declared(create, columns, db));
+        RowTimestampColumn.withNow(defaults(create, columns), rowTimestamp, columns))
+        .withChecks(checks).withRowTimestamp(rowTimestamp);
     RowKeyCodec codec = def.keyCodec();
     List<byte[]> splits = new ArrayList<>();
     for (SqlNode n : create.splitPoints) {

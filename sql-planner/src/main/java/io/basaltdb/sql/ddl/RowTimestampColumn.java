@@ -19,6 +19,26 @@ import java.util.List;
 final class RowTimestampColumn {
   private RowTimestampColumn() {}
 
+  /**
+   * {@code defaults} with the time of the write as the ROW_TIMESTAMP column's default when it
+   * is a TIMESTAMP or DATE without one (Phoenix sets a row timestamp left out to the server's
+   * time): an INSERT or UPSERT that leaves it out writes the row at the statement's time.
+   */
+  static java.util.Map<String, String> withNow(java.util.Map<String, String> defaults,
+      String column, List<SqlColumn> columns) {
+    if (column == null || defaults.containsKey(column)) {
+      return defaults;
+    }
+    ColumnType type = columns.stream().filter(c -> c.name().equals(column)).findFirst()
+        .orElseThrow().type();
+    if (type == ColumnType.BIGINT) {
+      return defaults; // no standard expression gives epoch milliseconds: it must be given
+    }
+    java.util.Map<String, String> out = new java.util.LinkedHashMap<>(defaults);
+    out.put(column, type == ColumnType.DATE ? "CURRENT_DATE" : "CURRENT_TIMESTAMP");
+    return out;
+  }
+
   /** The ROW_TIMESTAMP column {@code create} declares, checked, or null. */
   static String declared(SqlCreateBasaltTable create, List<SqlColumn> columns, Storage db) {
     if (create.rowTimestamp.isEmpty()) {

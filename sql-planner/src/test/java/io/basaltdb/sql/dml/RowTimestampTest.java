@@ -67,6 +67,12 @@ class RowTimestampTest extends SqlTestBase {
     update("UPSERT INTO ev (created, id, v) VALUES (" + ts(3) + ", 3, NULL)");
     assertEquals(List.of("3|null|33"), rows("SELECT id, v, n FROM ev WHERE created = " + ts(3)));
     assertEquals(List.of("10"), rows("SELECT COUNT(*) FROM ev"));
+    // left out, the row timestamp is the statement's time, as Phoenix's server time
+    long before = System.currentTimeMillis() - 1000;
+    update("UPSERT INTO ev (id, v) VALUES (100, 'now')");
+    update("INSERT INTO ev (id, v) VALUES (101, 'now too')");
+    assertEquals(List.of("100", "101"), rows("SELECT id FROM ev WHERE created >= TIMESTAMP '"
+        + new Timestamp(before) + "' ORDER BY id"));
   }
 
   @Test
@@ -75,6 +81,7 @@ class RowTimestampTest extends SqlTestBase {
     update("UPSERT INTO b VALUES (1000, 1), (2000, 2), (3000, 3)");
     assertEquals(List.of("2"), rows("SELECT v FROM b WHERE ms > 1000 AND ms <= 2000"));
     assertEquals("22023", state("UPSERT INTO b VALUES (-5, 0)"));
+    assertEquals("23502", state("UPSERT INTO b (v) VALUES (9)")); // BIGINT: must be given
     update("CREATE TABLE d (dt DATE NOT NULL, k INT NOT NULL, v INT, "
         + "PRIMARY KEY (dt ROW_TIMESTAMP, k))");
     update("UPSERT INTO d VALUES (DATE '2026-11-26', 1, 1), (DATE '2026-11-27', 1, 2)");
