@@ -160,6 +160,7 @@ public final class BasaltConnections {
       io.basaltdb.sql.PlanCache.setCapacity(db, Integer.parseInt(planCacheSize));
     }
     p.setProperty("parserFactory", PARSER_FACTORY);
+    p.setProperty("metaColumnFactory", BasaltMetaColumns.class.getName() + "#INSTANCE");
     p.setProperty("typeSystem", io.basaltdb.sql.type.BasaltTypeSystem.class.getName()
         + "#INSTANCE");
     p.put(Storage.class, db); // for BasaltMeta.create; a class key is no property name

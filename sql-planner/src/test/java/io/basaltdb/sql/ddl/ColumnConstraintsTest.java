@@ -388,6 +388,13 @@ class ColumnConstraintsTest extends SqlTestBase {
         rows("SELECT column_name, ordinal_position, column_default, is_nullable, data_type, "
             + "character_maximum_length, numeric_precision, numeric_scale FROM "
             + "information_schema.columns WHERE table_name = 'META' ORDER BY ordinal_position"));
+    List<String> jdbc = new ArrayList<>(); // and JDBC's getColumns
+    try (ResultSet r = c.getMetaData().getColumns(null, null, "META", null)) {
+      while (r.next()) {
+        jdbc.add(r.getString("COLUMN_NAME") + "=" + r.getString("COLUMN_DEF"));
+      }
+    }
+    assertEquals(List.of("ID=null", "N=1.5", "S='x'", "U=null"), jdbc);
     assertEquals(List.of("META_CHECK1|CHAR_LENGTH(\"S\") > 0", "META_U_UNSIGNED|\"U\" >= 0",
         "POS|\"N\" > 0"),
         rows("SELECT constraint_name, check_clause FROM information_schema.check_constraints "

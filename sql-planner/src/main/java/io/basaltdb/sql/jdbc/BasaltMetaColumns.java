@@ -1,0 +1,48 @@
+package io.basaltdb.sql.jdbc;
+
+import io.basaltdb.sql.BasaltSqlTable;
+import org.apache.calcite.avatica.MetaImpl;
+import org.apache.calcite.jdbc.CalciteMetaColumnFactoryImpl;
+import org.apache.calcite.schema.Table;
+
+/**
+ * The rows of JDBC's {@code getColumns}: Calcite's, with {@code COLUMN_DEF} (a column's
+ * {@code DEFAULT} as SQL text, as {@code INFORMATION_SCHEMA.COLUMNS} shows it) filled in for
+ * Basalt tables; Calcite leaves it empty.
+ */
+public final class BasaltMetaColumns extends CalciteMetaColumnFactoryImpl {
+  public static final BasaltMetaColumns INSTANCE = new BasaltMetaColumns();
+
+  private BasaltMetaColumns() {}
+
+  /** A column row with its default (the field hides the always-null one it extends). */
+  public static final class Column extends MetaImpl.MetaColumn {
+    public final String columnDef;
+
+    Column(String tableCat, String tableSchem, String tableName, String columnName,
+        int dataType, String typeName, Integer columnSize, Integer decimalDigits,
+        int numPrecRadix, int nullable, Integer charOctetLength, int ordinalPosition,
+        String isNullable, String columnDef) {
+      super(tableCat, tableSchem, tableName, columnName, dataType, typeName, columnSize,
+          decimalDigits, numPrecRadix, nullable, charOctetLength, ordinalPosition, isNullable);
+      this.columnDef = columnDef;
+    }
+  }
+
+  @Override
+  public MetaImpl.MetaColumn createColumn(Table table, String tableCat, String tableSchem,
+      String tableName, String columnName, int dataType, String typeName, Integer columnSize,
+      Integer decimalDigits, int numPrecRadix, int nullable, Integer charOctetLength,
+      int ordinalPosition, String isNullable) {
+    BasaltSqlTable basalt = table instanceof BasaltSqlTable b ? b : null;
+    String def = basalt == null ? null : basalt.definition().defaults().get(columnName);
+    return new Column(tableCat, tableSchem, tableName, columnName, dataType, typeName,
+        columnSize, decimalDigits, numPrecRadix, nullable, charOctetLength, ordinalPosition,
+        isNullable, def);
+  }
+
+  @Override
+  public Class<? extends MetaImpl.MetaColumn> getMetaColumnClass() {
+    return Column.class;
+  }
+}
