@@ -12,7 +12,7 @@
   CREATE TABLE [IF NOT EXISTS] name [option = value, ...] AS query  -- columns from the query
 
   CREATE SCHEMA [IF NOT EXISTS] name;  DROP TABLE [IF EXISTS] name;  DROP SCHEMA [IF EXISTS] name
-  ALTER TABLE name ADD [COLUMN] [f.]col type [NOT NULL];  ALTER TABLE name DROP [COLUMN] col
+  ALTER TABLE name ADD [COLUMN] [f.]col type [DEFAULT constant] [NOT NULL];  ALTER TABLE name DROP [COLUMN] col
   CREATE [OR REPLACE] VIEW name [(col, ...)] AS query;  DROP VIEW [IF EXISTS] name
   CREATE [UNIQUE] [LOCAL] INDEX [IF NOT EXISTS] name ON t (col [ASC|DESC], ...)
       [INCLUDE (col, ...)] [option = value, ...]
@@ -259,18 +259,20 @@ SqlNode SqlAlterBasaltTable() :
     final SqlIdentifier column;
     SqlDataTypeSpec type = null;
     boolean notNull = false;
+    SqlNode defaultValue = null;
     final Span s;
 }
 {
     <ALTER> { s = span(); } <TABLE> id = CompoundIdentifier()
     (
         <ADD> [ <COLUMN> ] column = CompoundIdentifier() type = BasaltColumnType()
+        [ <DEFAULT_> defaultValue = Expression3(ExprContext.ACCEPT_NON_QUERY) ]
         [ <NOT> <NULL> { notNull = true; } | <NULL> ]
     |
         <DROP> [ <COLUMN> ] column = CompoundIdentifier()
     )
     {
-        return new SqlAlterBasaltTable(s.end(this), id, column, type, notNull);
+        return new SqlAlterBasaltTable(s.end(this), id, column, type, notNull, defaultValue);
     }
 }
 

@@ -167,6 +167,7 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
     String col = alter.column.names.get(alter.column.names.size() - 1);
     List<SqlColumn> cols = new ArrayList<>(def.columns());
     SqlColumn existing = cols.stream().filter(c -> c.name().equals(col)).findFirst().orElse(null);
+    String defaultText = null;
     if (alter.isAdd()) {
       if (existing != null) {
         throw new InvalidArgumentException("table " + alter.name + " already has column " + col);
@@ -181,8 +182,11 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
         db.admin().addFamily(name, family, FamilyOptions.DEFAULT);
       }
       // before a hidden row key, which stays last
-      cols.add(def.visibleColumnCount(), column(col, alter.type, true, -1, false, family));
+      SqlColumn added = column(col, alter.type, true, -1, false, family);
+      cols.add(def.visibleColumnCount(), added);
       checkMaps(cols, def.packed(), alter.name.toString());
+      defaultText = alter.defaultValue == null ? null
+          : io.basaltdb.sql.ColumnDefaults.text(added, alter.defaultValue);
     } else {
       if (existing == null) {
         throw new InvalidArgumentException("table " + alter.name + " has no column " + col);
@@ -201,6 +205,9 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
     }
     Map<String, String> defaults = new LinkedHashMap<>(def.defaults());
     defaults.remove(col); // a dropped column's default goes with it
+    if (defaultText != null) {
+      defaults.put(col, defaultText);
+    }
     List<SqlTableDef.Check> checks = new ArrayList<>(def.checks());
     if (!alter.isAdd()) { // an UNSIGNED column's own check goes with it; others must not read it
       String own = (name.name() + "_" + col + "_UNSIGNED").toUpperCase(Locale.ROOT);
@@ -211,6 +218,12 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
     }
     catalog.put(new SqlTableDef(name, cols, def.saltBuckets(), def.markerFamily(),
         def.packed(), defaults, checks, def.rowTimestamp()));
+    if (defaultText != null) { // the rows there are take the default, as in the standard
+      io.basaltdb.sql.catalog.CatalogVersion.bump(db); // the update sees the new column
+      CreateTableAsSelect.run(context, "UPDATE " + CreateTableAsSelect.quotedName(alter.name,
+          context) + " SET " + CreateTableAsSelect.quotedName(new SqlIdentifier(col,
+              alter.column.getParserPosition()), context) + " = " + defaultText);
+    }
   }
 
   /** A view: its query text kept in the SQL catalog, expanded by Calcite where it is used. */

@@ -121,10 +121,7 @@ final class CreateTableAsSelect {
     for (SqlColumnDef col : create.columns) {
       cols.append(cols.length() > 0 ? ", " : "").append(quoted(col.column(), quote));
     }
-    StringBuilder table = new StringBuilder();
-    for (String part : create.name.names) {
-      table.append(table.length() > 0 ? "." : "").append(quoted(part, quote));
-    }
+    String table = quotedName(create.name, context);
     try (Statement st = c.createStatement()) {
       st.executeUpdate("INSERT INTO " + table + " (" + cols + ") " + query);
     } catch (SQLException | RuntimeException e) {
@@ -137,6 +134,25 @@ final class CreateTableAsSelect {
         throw r;
       }
       throw failure((SQLException) e);
+    }
+  }
+
+  /** {@code id} as the connection's text (each part quoted as it quotes). */
+  static String quotedName(SqlIdentifier id, CalcitePrepare.Context context) {
+    String quote = quote(context);
+    StringBuilder out = new StringBuilder();
+    for (String part : id.names) {
+      out.append(out.length() > 0 ? "." : "").append(quoted(part, quote));
+    }
+    return out.toString();
+  }
+
+  /** Runs {@code sql} (a write) on the DDL statement's connection. */
+  static void run(CalcitePrepare.Context context, String sql) {
+    try (Statement st = connection(context).createStatement()) {
+      st.executeUpdate(sql);
+    } catch (SQLException e) {
+      throw failure(e);
     }
   }
 

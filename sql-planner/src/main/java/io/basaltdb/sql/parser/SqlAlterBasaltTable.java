@@ -13,7 +13,7 @@ import org.apache.calcite.sql.SqlWriter;
 import org.apache.calcite.sql.parser.SqlParserPos;
 
 /**
- * {@code ALTER TABLE t ADD [COLUMN] [f.]col type [NOT NULL]} (a null type means
+ * {@code ALTER TABLE t ADD [COLUMN] [f.]col type [DEFAULT c] [NOT NULL]} (a null type means
  * {@code DROP [COLUMN] col}).
  */
 public final class SqlAlterBasaltTable extends SqlDdl {
@@ -24,14 +24,17 @@ public final class SqlAlterBasaltTable extends SqlDdl {
   public final SqlIdentifier column;
   public final SqlDataTypeSpec type;
   public final boolean notNull;
+  /** An added column's {@code DEFAULT}, or null. */
+  public final SqlNode defaultValue;
 
   public SqlAlterBasaltTable(SqlParserPos pos, SqlIdentifier name, SqlIdentifier column,
-      SqlDataTypeSpec type, boolean notNull) {
+      SqlDataTypeSpec type, boolean notNull, SqlNode defaultValue) {
     super(OPERATOR, pos);
     this.name = name;
     this.column = column;
     this.type = type;
     this.notNull = notNull;
+    this.defaultValue = defaultValue;
   }
 
   public boolean isAdd() {
@@ -57,6 +60,10 @@ public final class SqlAlterBasaltTable extends SqlDdl {
     column.unparse(writer, 0, 0);
     if (type != null) {
       type.unparse(writer, 0, 0);
+      if (defaultValue != null) {
+        writer.keyword("DEFAULT");
+        defaultValue.unparse(writer, 0, 0);
+      }
       if (notNull) {
         writer.keyword("NOT NULL");
       }

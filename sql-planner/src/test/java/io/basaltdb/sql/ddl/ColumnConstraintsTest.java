@@ -401,6 +401,27 @@ class ColumnConstraintsTest extends SqlTestBase {
             + "WHERE table_name = 'META' ORDER BY constraint_name"));
   }
 
+  /** A column added with a DEFAULT: the rows there are take it, as new rows do (as in H2). */
+  @Test
+  void aColumnAddedWithADefaultFillsTheRowsThereAre() throws Exception {
+    try (Connection h2 = DriverManager.getConnection("jdbc:h2:mem:alterdefault")) {
+      List<String> script = List.of(
+          "CREATE TABLE ad (id INT PRIMARY KEY, a INT)",
+          "INSERT INTO ad VALUES (1, 10), (2, 20)",
+          "ALTER TABLE ad ADD b VARCHAR(5) DEFAULT 'x'",
+          "INSERT INTO ad (id, a) VALUES (3, 30)",
+          "ALTER TABLE ad ADD c DECIMAL(4, 1) DEFAULT 2.5",
+          "ALTER TABLE ad ADD d INT DEFAULT 'no'",
+          "UPDATE ad SET b = 'y' WHERE id = 2");
+      List<String> got = outcomes(c, script);
+      assertEquals(outcomes(h2, script), got);
+      String all = "SELECT * FROM ad ORDER BY id";
+      assertEquals(rows(h2, all), rows(all));
+    }
+    assertFalse(rows("SELECT column_name FROM information_schema.columns WHERE table_name = "
+        + "'AD'").contains("D"), "a refused default adds no column");
+  }
+
   @Test
   void aBadConstraintCreatesNothing() throws Exception {
     for (String ddl : List.of(
