@@ -115,7 +115,11 @@ class HBaseSqlTest {
     try (Connection other = DriverManager.getConnection(SharedCluster.url(""));
         Statement st = other.createStatement()) { // read back from the catalog by another
       assertEquals(1, st.executeUpdate("INSERT INTO cc (id, name) VALUES (3, 'c')"));
-      assertEquals(List.of("1|1|a|null", "3|1|c|null"), rows(other,
+      // an UPSERT's new row gets the defaults (a check-and-put), an old one keeps its values
+      assertEquals(1, st.executeUpdate("UPDATE cc SET qty = 7 WHERE id = 3"));
+      assertEquals(1, st.executeUpdate("UPSERT INTO cc (id, name) VALUES (3, 'cc')"));
+      assertEquals(1, st.executeUpdate("UPSERT INTO cc (id, name) VALUES (4, 'd')"));
+      assertEquals(List.of("1|1|a|null", "3|7|cc|null", "4|1|d|null"), rows(other,
           "SELECT * FROM cc ORDER BY id"));
       st.execute("DROP TABLE cc");
     }

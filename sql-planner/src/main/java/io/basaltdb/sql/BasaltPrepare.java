@@ -489,6 +489,7 @@ public class BasaltPrepare extends CalcitePrepareImpl {
       BasaltTableModify modify = (BasaltTableModify) converted.copy(converted.getTraitSet(),
           List.of(io.basaltdb.sql.rel.AssignmentCasts.forInsert(converted.getInput(), def)));
       List<Integer> listed = null;
+      List<Integer> newRowDefaults = new ArrayList<>();
       if (call.getTargetColumnList() != null) {
         listed = new ArrayList<>();
         for (SqlNode n : call.getTargetColumnList()) {
@@ -503,10 +504,8 @@ public class BasaltPrepare extends CalcitePrepareImpl {
           if (!call.isUpsert() || c.name().equals(def.rowTimestamp())) {
             listed.add(i); // an INSERT makes the row: the column gets its default (a row
             // timestamp left out is the statement's time, for UPSERT too: it is in the key)
-          } else if (!c.nullable()) { // the validator let it through for its default
-            throw new SqlStateException("23502", "UPSERT INTO " + def.table() + " must name "
-                + "NOT NULL column " + c.name() + ": the row may be new, and an UPSERT writes "
-                + "only the columns it names");
+          } else {
+            newRowDefaults.add(i); // a new row gets it; a row that exists keeps its value
           }
         }
       }
@@ -525,9 +524,13 @@ public class BasaltPrepare extends CalcitePrepareImpl {
       }
       if (call instanceof io.basaltdb.sql.parser.SqlInsertOnDuplicateKey dup) {
         // a new row is written as the statement's keyword says; one that exists, by the clause
-        return modify.asUpsert(true, listed).withOnDuplicate(OnDuplicateKeys.plan(dup, def,
+        return modify.asUpsert(true, listed).withNewRowDefaults(newRowDefaults)
+            .withOnDuplicate(OnDuplicateKeys.plan(dup, def,
             validator, u -> super.convertQueryRecursive(u, false, null).rel,
             this::convertExpression, cluster.getRexBuilder()));
+      }
+      if (call.isUpsert() && !newRowDefaults.isEmpty()) {
+        return modify.asUpsert(true, listed).withNewRowDefaults(newRowDefaults);
       }
       return call.isUpsert() || listed != null ? modify.asUpsert(call.isUpsert(), listed)
           : modify;

@@ -135,7 +135,8 @@ public final class WriteExecutor {
    * runs as a compare-and-set: {@link OnDuplicateKeyWrite}).
    */
   private boolean readsUnderLock() {
-    return spec.onDuplicate() != null && db.atomicAcrossRows();
+    return (spec.onDuplicate() != null || !spec.newRowDefaults().isEmpty())
+        && db.atomicAcrossRows();
   }
 
   private long runRows(Enumerable<?> rows) {
@@ -224,11 +225,23 @@ public final class WriteExecutor {
   private Object plainOp(byte[] key, Object[] row, Object[] amounts) {
     return switch (spec.kind()) {
       case INSERT -> insert(key, row);
-      case UPSERT -> spec.onDuplicate() == null ? upsert(key, row)
+      case UPSERT -> spec.onDuplicate() == null && !spec.newRowDefaults().isEmpty()
+          ? (Runnable) () -> { // no lock to read under: a new row if none, else an UPSERT
+            if (!table.checkAndMutate(CheckAndMutate.newBuilder(key).ifNotExists(markerFamily,
+                CellNames.MARKER).build(put(key, row, newRowColumns())))) {
+              Object op = upsert(key, row);
+              if (op instanceof Put p) {
+                table.put(p);
+              } else {
+                run(op);
+              }
+            }
+          }
+          : spec.onDuplicate() == null ? upsert(key, row)
           : (java.util.function.BooleanSupplier) () -> OnDuplicateKeyWrite.withoutLock(table,
               new IndexedRowWrite(db, def, List.of(), settings.writeTimestamp()), def, key,
               spec.onDuplicate(), old -> onDuplicate(key, old,
-                  () -> new IndexedRowWrite.Outcome(upsertMutation(key, row), null)));
+                  () -> new IndexedRowWrite.Outcome(newRowMutation(key, row), null)));
       case UPDATE -> update(key, row, amounts);
       case DELETE -> {
         Delete d = durable(new Delete(key, timestamp()));
@@ -323,6 +336,23 @@ public final class WriteExecutor {
    * family's cell with all its columns (the statement names them all).
    */
   private Put put(byte[] key, Object[] row) {
+    return put(key, row, spec.listed());
+  }
+
+  /** The columns a new row of an UPSERT gets: those it names and the defaulted others. */
+  private List<Integer> newRowColumns() {
+    List<Integer> cols = new ArrayList<>(spec.listed());
+    cols.addAll(spec.newRowDefaults());
+    return cols;
+  }
+
+  /** The write of an UPSERT's row when it is new: with the defaults of what it leaves out. */
+  private io.basaltdb.engine.Row newRowMutation(byte[] key, Object[] row) {
+    return spec.newRowDefaults().isEmpty() ? upsertMutation(key, row)
+        : put(key, row, newRowColumns());
+  }
+
+  private Put put(byte[] key, Object[] row, List<Integer> columns) {
     Put put = new Put(key);
     addCell(put, markerFamily, CellNames.MARKER,
         CellNames.MARKER_VALUE);
@@ -337,7 +367,7 @@ public final class WriteExecutor {
       }
       addCell(put, f.family(), names.qualifier(f.columns()[0]), CellArray.encode(values));
     }
-    for (int i : def.packed() ? List.<Integer>of() : spec.listed()) {
+    for (int i : def.packed() ? List.<Integer>of() : columns) {
       SqlColumn c = def.columns().get(i);
       if (c.isMap()) {
         for (byte[][] cell : mapChange(i, null, row[i], false).puts()) {
@@ -438,8 +468,9 @@ public final class WriteExecutor {
         yield new IndexedRowWrite.Outcome(put(key, row), overlay(w, key, null, row));
       }
       case UPSERT -> spec.onDuplicate() == null
-          ? new IndexedRowWrite.Outcome(upsertMutation(key, row), overlay(w, key, old, row))
-          : onDuplicate(key, old, () -> new IndexedRowWrite.Outcome(upsertMutation(key, row),
+          ? new IndexedRowWrite.Outcome(old == null ? newRowMutation(key, row)
+              : upsertMutation(key, row), overlay(w, key, old, row))
+          : onDuplicate(key, old, () -> new IndexedRowWrite.Outcome(newRowMutation(key, row),
               overlay(w, key, null, row)));
       case UPDATE -> old == null ? null
           : updateOf(key, spec.updated(), row, def.visibleColumnCount(), amounts, old);
@@ -470,7 +501,7 @@ public final class WriteExecutor {
   /** The row's values after an INSERT or UPSERT of the listed columns of {@code row}. */
   private Object[] overlay(IndexedRowWrite w, byte[] key, Object[] old, Object[] row) {
     Object[] now = old != null ? old.clone() : w.keyValues(key);
-    for (int i : spec.listed()) {
+    for (int i : old == null ? newRowColumns() : spec.listed()) {
       SqlColumn c = def.columns().get(i);
       if (c.isMap()) {
         now[i] = MapCells.merged(MapCells.fit(c, now[i]), MapCells.fit(c, row[i]));

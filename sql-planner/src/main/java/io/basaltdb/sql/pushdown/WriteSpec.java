@@ -18,9 +18,13 @@ import java.util.List;
  *     as one engine increment without reading the row first; else null
  * @param onDuplicate for an UPSERT with {@code ON DUPLICATE KEY}: what happens to a row whose
  *     key exists; else null
+ * @param newRowDefaults for an UPSERT, the columns it does not name that have a DEFAULT: a
+ *     new row gets their defaults (the input row holds them), a row that exists keeps its
+ *     values
  */
 public record WriteSpec(Kind kind, List<Integer> listed, List<Integer> updated,
-    List<Operand> increments, KeyConditions counterKey, OnDuplicate onDuplicate) {
+    List<Operand> increments, KeyConditions counterKey, OnDuplicate onDuplicate,
+    List<Integer> newRowDefaults) {
   public enum Kind { INSERT, UPSERT, UPDATE, DELETE }
 
   /**
@@ -48,10 +52,11 @@ public record WriteSpec(Kind kind, List<Integer> listed, List<Integer> updated,
 
   public WriteSpec(Kind kind, List<Integer> listed, List<Integer> updated,
       List<Operand> increments, KeyConditions counterKey) {
-    this(kind, listed, updated, increments, counterKey, null);
+    this(kind, listed, updated, increments, counterKey, null, List.of());
   }
 
   public WriteSpec {
+    newRowDefaults = List.copyOf(newRowDefaults);
     listed = List.copyOf(listed);
     updated = List.copyOf(updated);
     increments = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(increments));
@@ -63,10 +68,15 @@ public record WriteSpec(Kind kind, List<Integer> listed, List<Integer> updated,
   }
 
   public WriteSpec withCounterKey(KeyConditions key) {
-    return new WriteSpec(kind, listed, updated, increments, key, onDuplicate);
+    return new WriteSpec(kind, listed, updated, increments, key, onDuplicate, newRowDefaults);
   }
 
   public WriteSpec withOnDuplicate(OnDuplicate clause) {
-    return new WriteSpec(kind, listed, updated, increments, counterKey, clause);
+    return new WriteSpec(kind, listed, updated, increments, counterKey, clause,
+        newRowDefaults);
+  }
+
+  public WriteSpec withNewRowDefaults(List<Integer> columns) {
+    return new WriteSpec(kind, listed, updated, increments, counterKey, onDuplicate, columns);
   }
 }

@@ -67,6 +67,13 @@ public final class BasaltTableModify extends TableModify implements EnumerableRe
         isFlattened(), basaltTable, s);
   }
 
+  /** The same UPSERT, giving a new row the defaults of {@code columns}, which it does not name. */
+  public BasaltTableModify withNewRowDefaults(List<Integer> columns) {
+    return new BasaltTableModify(getCluster(), getTraitSet(), getTable(), getCatalogReader(),
+        getInput(), getOperation(), getUpdateColumnList(), getSourceExpressionList(),
+        isFlattened(), basaltTable, spec.withNewRowDefaults(columns));
+  }
+
   /** The same UPSERT with an {@code ON DUPLICATE KEY} clause. */
   public BasaltTableModify withOnDuplicate(WriteSpec.OnDuplicate clause) {
     return new BasaltTableModify(getCluster(), getTraitSet(), getTable(), getCatalogReader(),
