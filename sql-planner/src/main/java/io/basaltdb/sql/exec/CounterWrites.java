@@ -117,11 +117,11 @@ final class CounterWrites {
       Object sum = ColumnValues.fit(def.columns().get(col),
           ColumnValues.add(type, type.fromCell(old), amount));
       Put put = new Put(key);
-      if (ts >= 0) {
-        put.addColumn(names.family(col), names.qualifier(col), ts, type.toCell(sum));
+      long at = ts >= 0 ? ts : settings.writeTimestamp(); // -1: the write's time
+      if (at >= 0) {
+        put.addColumn(names.family(col), names.qualifier(col), at, type.toCell(sum));
       } else {
-        WriteExecutor.addCell(settings, put, names.family(col), names.qualifier(col),
-            type.toCell(sum));
+        put.addColumn(names.family(col), names.qualifier(col), type.toCell(sum));
       }
       if (table.checkAndMutate(CheckAndMutate.newBuilder(key)
           .ifEquals(names.family(col), names.qualifier(col), old)

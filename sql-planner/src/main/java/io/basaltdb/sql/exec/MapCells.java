@@ -61,6 +61,12 @@ final class MapCells {
     return out.isEmpty() ? null : out;
   }
 
+  /** {@link #of} for values as a write gives them (fitted here). */
+  static Change change(CellNames names, SqlColumn c, int col, Object old, Object now,
+      boolean replace) {
+    return of(names, c, col, fit(c, old), fit(c, now), replace);
+  }
+
   /** What writing {@code now} to map column {@code col} does to its cells. */
   static Change of(CellNames names, SqlColumn c, int col, Map<String, ByteString> old,
       Map<String, ByteString> now, boolean replace) {

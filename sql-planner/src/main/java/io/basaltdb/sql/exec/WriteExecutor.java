@@ -317,8 +317,7 @@ public final class WriteExecutor {
   }
 
   private long timestamp() {
-    return rowTs >= 0 ? rowTs : settings.writeTimestamp() >= 0 ? settings.writeTimestamp()
-        : io.basaltdb.engine.Cell.LATEST_TIMESTAMP;
+    return cellTimestamp() >= 0 ? cellTimestamp() : io.basaltdb.engine.Cell.LATEST_TIMESTAMP;
   }
 
   private <M extends Mutation> M durable(M m) {
@@ -383,23 +382,18 @@ public final class WriteExecutor {
 
   /** The cells writing {@code now} to MAP column {@code col} puts and deletes. */
   private MapCells.Change mapChange(int col, Object old, Object now, boolean replace) {
-    SqlColumn c = def.columns().get(col);
-    return MapCells.of(names, c, col, MapCells.fit(c, old), MapCells.fit(c, now), replace);
+    return MapCells.change(names, def.columns().get(col), col, old, now, replace);
+  }
+
+  /** The timestamp of the cells written now: the row's, the statement's, or -1 (the write's). */
+  private long cellTimestamp() {
+    return rowTs >= 0 ? rowTs : settings.writeTimestamp();
   }
 
   private void addCell(Put put, byte[] family, byte[] qualifier, byte[] value) {
-    if (rowTs >= 0) {
-      put.addColumn(family, qualifier, rowTs, value);
-    } else {
-      addCell(settings, put, family, qualifier, value);
-    }
-  }
-
-  /** A cell at the statement's write timestamp, if it has one, else at the write's time. */
-  static void addCell(ConnectionSettings settings, Put put, byte[] family, byte[] qualifier,
-      byte[] value) {
-    if (settings.writeTimestamp() >= 0) {
-      put.addColumn(family, qualifier, settings.writeTimestamp(), value);
+    long ts = cellTimestamp();
+    if (ts >= 0) {
+      put.addColumn(family, qualifier, ts, value);
     } else {
       put.addColumn(family, qualifier, value);
     }
@@ -520,7 +514,7 @@ public final class WriteExecutor {
   private IndexedRowWrite.Outcome updateOf(byte[] key, List<Integer> updated, Object[] values,
       int at, Object[] amounts, Object[] old) {
     Object[] now = old.clone();
-    UpdatedCells cells = new UpdatedCells(key);
+    UpdatedCells cells = new UpdatedCells(key, def, names, cellTimestamp(), rowDurability);
     for (int u = 0; u < updated.size(); u++) {
       int col = updated.get(u);
       SqlColumn c = def.columns().get(col);
@@ -545,48 +539,6 @@ public final class WriteExecutor {
     return new IndexedRowWrite.Outcome(cells.mutation(), now);
   }
 
-  /** The cells an update of one row puts and deletes, made as its columns are set. */
-  private final class UpdatedCells {
-    private final byte[] key;
-    private Put put;
-    private Delete nulls;
-
-    UpdatedCells(byte[] key) {
-      this.key = key;
-    }
-
-    /** Column {@code col} set to {@code value} (internal form), {@code old} before. */
-    void set(int col, Object old, Object value) {
-      SqlColumn c = def.columns().get(col);
-      if (c.isMap()) { // replaced: the old map's other keys go
-        MapCells.Change change = mapChange(col, old, value, true);
-        change.puts().forEach(cell -> put(names.family(col), cell[0], cell[1]));
-        change.deletes().forEach(q -> delete(names.family(col), q));
-      } else if (value == null) {
-        delete(names.family(col), names.qualifier(col));
-      } else {
-        put(names.family(col), names.qualifier(col), c.toCell(ColumnValues.fit(c, value)));
-      }
-    }
-
-    private void put(byte[] family, byte[] qualifier, byte[] value) {
-      put = put == null ? new Put(key) : put;
-      addCell(put, family, qualifier, value);
-    }
-
-    private void delete(byte[] family, byte[] qualifier) {
-      nulls = nulls == null ? new Delete(key) : nulls;
-      nulls.addColumns(family, qualifier, timestamp());
-    }
-
-    /** The puts and deletes as one mutation of the row, or null when there are none. */
-    io.basaltdb.engine.Row mutation() {
-      return put != null && nulls != null
-          ? new RowMutations(key).add(durable(put)).add(durable(nulls))
-          : put != null ? durable(put) : nulls != null ? durable(nulls) : null;
-    }
-  }
-
   private DuplicateKeyException duplicate(byte[] key) {
     return new DuplicateKeyException("duplicate primary key in " + def.table() + ": "
         + Arrays.toString(codec.decode(key)));
@@ -594,7 +546,7 @@ public final class WriteExecutor {
 
   private Runnable update(byte[] key, Object[] row, Object[] amounts) {
     int n = def.visibleColumnCount();
-    UpdatedCells cells = new UpdatedCells(key);
+    UpdatedCells cells = new UpdatedCells(key, def, names, cellTimestamp(), rowDurability);
     List<Runnable> increments = new ArrayList<>();
     for (int u = 0; u < spec.updated().size(); u++) {
       int col = spec.updated().get(u);
