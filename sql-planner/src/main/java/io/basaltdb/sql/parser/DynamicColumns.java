@@ -1,7 +1,10 @@
 package io.basaltdb.sql.parser;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -27,7 +30,65 @@ public final class DynamicColumns {
   private static final ThreadLocal<Map<String, String>> FAMILIES =
       ThreadLocal.withInitial(HashMap::new);
 
+  private static final String NAME = "(?:\"(?:[^\"]|\"\")+\"|[A-Za-z_][A-Za-z0-9_$]*)";
+  /**
+   * A table name followed by a parenthesis whose first item is a family-qualified name and a
+   * type: Phoenix's {@code FROM t (f.extra VARCHAR)}, which Calcite's grammar reads as a table
+   * function's arguments ({@code t(f.extra ...)}) unless EXTEND comes between.
+   */
+  private static final Pattern FAMILY_FIRST = Pattern.compile("(?i)\\b(FROM|JOIN|UPDATE)(\\s+"
+      + NAME + "(?:\\s*\\.\\s*" + NAME + ")*\\s*)\\((\\s*" + NAME + "\\s*\\.\\s*" + NAME
+      + "\\s+(?:VARCHAR|CHAR|CHARACTER|INTEGER|INT|BIGINT|SMALLINT|TINYINT|DOUBLE|FLOAT|REAL"
+      + "|DECIMAL|NUMERIC|DATE|TIME|TIMESTAMP|BOOLEAN|BINARY|VARBINARY|TEXT|STRING)\\b)");
+
   private DynamicColumns() {}
+
+  /**
+   * {@code sql} with EXTEND put before a parenthesis of dynamic columns whose first is
+   * family-qualified ({@code FROM t (f.x VARCHAR)} becomes {@code FROM t EXTEND (f.x VARCHAR)});
+   * nothing inside string literals or comments is touched.
+   */
+  public static String withExtend(String sql) {
+    Matcher m = FAMILY_FIRST.matcher(sql);
+    if (!m.find()) {
+      return sql;
+    }
+    List<int[]> skipped = new ArrayList<>(); // string literals and comments
+    for (int i = 0; i < sql.length(); ) {
+      char c = sql.charAt(i);
+      int end = -1;
+      if (c == '\'') {
+        end = HintText.quoted(sql, i, c);
+      } else if (c == '"') {
+        i = HintText.quoted(sql, i, c);
+        continue;
+      } else if (sql.startsWith("--", i)) {
+        int eol = sql.indexOf('\n', i);
+        end = eol < 0 ? sql.length() : eol + 1;
+      } else if (sql.startsWith("/*", i)) {
+        int close = sql.indexOf("*/", i + 2);
+        end = close < 0 ? sql.length() : close + 2;
+      }
+      if (end >= 0) {
+        skipped.add(new int[] {i, end});
+        i = end;
+      } else {
+        i++;
+      }
+    }
+    StringBuilder out = new StringBuilder(sql.length() + 16);
+    int at = 0;
+    m.reset();
+    while (m.find()) {
+      int start = m.start();
+      if (skipped.stream().anyMatch(s -> start >= s[0] && start < s[1])) {
+        continue;
+      }
+      out.append(sql, at, m.start(3) - 1).append("EXTEND (");
+      at = m.start(3);
+    }
+    return out.append(sql, at, sql.length()).toString();
+  }
 
   /**
    * The family the statement last parsed on this thread gave dynamic column {@code name}, or

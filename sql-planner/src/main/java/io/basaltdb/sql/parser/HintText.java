@@ -44,7 +44,7 @@ public final class HintText {
   }
 
   /** The end (exclusive) of the quoted text starting at {@code start}; doubled quotes stay in. */
-  private static int quoted(String sql, int start, char quote) {
+  static int quoted(String sql, int start, char quote) {
     int i = start + 1;
     while (i < sql.length()) {
       if (sql.charAt(i) == quote) {

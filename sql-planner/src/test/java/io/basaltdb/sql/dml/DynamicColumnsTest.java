@@ -34,6 +34,10 @@ class DynamicColumnsTest extends SqlTestBase {
         rows("SELECT id, kind, used, gc FROM ev (used BIGINT, gc TIME) ORDER BY id"));
     assertEquals(List.of("2|hi"), rows("SELECT id, extra FROM ev EXTEND (f.extra VARCHAR) "
         + "WHERE extra = 'hi'"));
+    assertEquals(List.of("2|hi"), rows("SELECT id, extra FROM ev (f.extra VARCHAR) "
+        + "WHERE extra = 'hi'"), "Phoenix's spelling, without EXTEND");
+    assertEquals(List.of("2|FROM t (f.x VARCHAR)"), rows("SELECT id, 'FROM t (f.x VARCHAR)' "
+        + "FROM ev (f.extra VARCHAR) WHERE extra = 'hi'"), "a string is left as it is");
     assertEquals(List.of(), rows("SELECT id FROM ev (extra VARCHAR) WHERE extra IS NOT NULL"),
         "in the first family there is no EXTRA");
     assertEquals(List.of("1", "3"), rows("SELECT id FROM ev (used BIGINT) WHERE used > 5 "

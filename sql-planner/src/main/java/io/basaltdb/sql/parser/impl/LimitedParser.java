@@ -29,8 +29,10 @@ public final class LimitedParser extends BasaltSqlParserImpl {
   public static LimitedParser create(Reader reader) {
     if (reader instanceof SourceStringReader s) {
       String hinted = io.basaltdb.sql.parser.HintText.withCommas(s.getSourceString());
-      if (!hinted.equals(s.getSourceString())) {
-        reader = new SourceStringReader(hinted); // Phoenix's hints, in Calcite's grammar
+      String extended = io.basaltdb.sql.parser.DynamicColumns.withExtend(hinted);
+      if (!extended.equals(s.getSourceString())) {
+        // Phoenix's hints and dynamic columns, in Calcite's grammar
+        reader = new SourceStringReader(extended);
       }
     }
     LimitedParser parser = new LimitedParser(reader);
