@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.AbstractEnumerable;
+import org.apache.calcite.linq4j.DelegatingEnumerator;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Enumerator;
 
@@ -85,16 +86,11 @@ public final class Analysis {
         long t0 = System.nanoTime();
         Enumerator<T> in = input.enumerator();
         nanos.addAndGet(System.nanoTime() - t0);
-        return new Enumerator<>() {
-          @Override
-          public T current() {
-            return in.current();
-          }
-
+        return new DelegatingEnumerator<>(in) {
           @Override
           public boolean moveNext() {
             long t = System.nanoTime();
-            boolean more = in.moveNext();
+            boolean more = delegate.moveNext();
             nanos.addAndGet(System.nanoTime() - t);
             if (more) {
               rows.incrementAndGet();
@@ -103,14 +99,9 @@ public final class Analysis {
           }
 
           @Override
-          public void reset() {
-            in.reset();
-          }
-
-          @Override
           public void close() {
             long t = System.nanoTime();
-            in.close();
+            delegate.close();
             nanos.addAndGet(System.nanoTime() - t);
           }
         };

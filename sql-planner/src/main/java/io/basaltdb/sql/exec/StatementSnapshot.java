@@ -4,6 +4,7 @@ import io.basaltdb.engine.Storage;
 import io.basaltdb.engine.ReadSnapshot;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.AbstractEnumerable;
+import org.apache.calcite.linq4j.DelegatingEnumerator;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Enumerator;
 
@@ -64,15 +65,10 @@ public final class StatementSnapshot {
       @Override
       public Enumerator<T> enumerator() {
         Enumerator<T> in = rows.enumerator();
-        return new Enumerator<>() {
-          @Override
-          public T current() {
-            return in.current();
-          }
-
+        return new DelegatingEnumerator<>(in) {
           @Override
           public boolean moveNext() {
-            boolean more = in.moveNext();
+            boolean more = delegate.moveNext();
             if (!more) {
               release();
             }
@@ -80,14 +76,9 @@ public final class StatementSnapshot {
           }
 
           @Override
-          public void reset() {
-            in.reset();
-          }
-
-          @Override
           public void close() {
             try {
-              in.close();
+              delegate.close();
             } finally {
               release();
             }
