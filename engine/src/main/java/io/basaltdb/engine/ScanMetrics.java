@@ -28,6 +28,8 @@ public final class ScanMetrics {
   public final AtomicLong blocksFromFile = new AtomicLong();
   /** Bytes LZ4 gave back for the blocks read from files. */
   public final AtomicLong bytesDecompressed = new AtomicLong();
+  /** Aggregates a storage computed where the rows are: one per region and aggregate. */
+  public final AtomicLong regionAggregates = new AtomicLong();
   private volatile boolean storeReadsCounted = true;
 
   /**

@@ -48,6 +48,16 @@ public interface Table {
   ResultScanner getScanner(Scan scan);
 
   /**
+   * The aggregate computed where the rows are, one small answer per region crossing to the
+   * caller. Null when this table cannot (the embedded engine, whose caller reads rows in
+   * process as fast; an HBase table without HBase's aggregation endpoint): the caller then
+   * reads the rows itself.
+   */
+  default ColumnAggregate.Answer aggregate(ColumnAggregate request) {
+    return null;
+  }
+
+  /**
    * Actions (puts, deletes, gets, increments, appends, row mutations, check-and-mutates) in
    * order; each one's result at its index. A failure names the action; those before it stay
    * applied.

@@ -32,11 +32,13 @@ public final class HBaseStorage implements Storage {
   private final String location;
   private final HBaseAdmin admin;
   private final Map<Class<?>, Object> extensions = new ConcurrentHashMap<>();
+  private final AggregateEndpoint aggregateEndpoint;
   private volatile boolean closed;
 
-  private HBaseStorage(Connection connection, String location) {
+  private HBaseStorage(Connection connection, String location, boolean aggregateEndpoint) {
     this.connection = connection;
     this.location = location;
+    this.aggregateEndpoint = new AggregateEndpoint(aggregateEndpoint);
     this.admin = new HBaseAdmin(this);
   }
 
@@ -53,7 +55,8 @@ public final class HBaseStorage implements Storage {
       throw new StorageUnavailableException("cannot connect to HBase at " + location + ": "
           + e.getMessage(), e);
     }
-    HBaseStorage s = new HBaseStorage(c, location);
+    HBaseStorage s = new HBaseStorage(c, location,
+        conf.getBoolean(AggregateEndpoint.ENABLED_PROPERTY, true));
     try (org.apache.hadoop.hbase.client.Admin a = c.getAdmin()) {
       a.listNamespaces(); // reaches the master now, so a wrong address fails the connect
     } catch (IOException e) {
@@ -69,6 +72,11 @@ public final class HBaseStorage implements Storage {
       throw new ClosedException("HBase storage " + location);
     }
     return connection;
+  }
+
+  /** HBase's aggregation endpoint, and which tables were found without it. */
+  AggregateEndpoint aggregateEndpoint() {
+    return aggregateEndpoint;
   }
 
   @Override

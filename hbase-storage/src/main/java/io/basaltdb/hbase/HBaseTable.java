@@ -3,6 +3,7 @@ package io.basaltdb.hbase;
 import io.basaltdb.engine.Append;
 import io.basaltdb.engine.Cell;
 import io.basaltdb.engine.CheckAndMutate;
+import io.basaltdb.engine.ColumnAggregate;
 import io.basaltdb.engine.CounterOverflowException;
 import io.basaltdb.engine.Delete;
 import io.basaltdb.engine.Get;
@@ -287,6 +288,12 @@ final class HBaseTable implements Table {
   @Override
   public boolean exists(Get get) {
     return !get(get).isEmpty();
+  }
+
+  /** Through HBase's aggregation endpoint, where the table's regions have it. */
+  @Override
+  public ColumnAggregate.Answer aggregate(ColumnAggregate request) {
+    return call("aggregate", t -> storage.aggregateEndpoint().run(t, name, request));
   }
 
   @Override

@@ -28,7 +28,8 @@ final class MiniCluster implements AutoCloseable {
     this.hbase = hbase;
   }
 
-  static MiniCluster start() throws IOException, InterruptedException {
+  /** {@code aggregateEndpoint}: every table's regions load HBase's AggregateImplementation. */
+  static MiniCluster start(boolean aggregateEndpoint) throws IOException, InterruptedException {
     System.setProperty("zookeeper.admin.enableServer", "false");
     Path dir = Files.createTempDirectory("basalt-phoenix-bench");
     Configuration conf = HBaseConfiguration.create();
@@ -46,6 +47,10 @@ final class MiniCluster implements AutoCloseable {
     conf.setInt("hbase.regionserver.port", 0);
     conf.set("hbase.io.compress.lz4.codec", "org.apache.hadoop.hbase.io.compress.lz4.Lz4Codec");
     Compression.Algorithm.LZ4.reload(conf); // Basalt's tables ask for LZ4
+    if (aggregateEndpoint) {
+      conf.set("hbase.coprocessor.user.region.classes",
+          "org.apache.hadoop.hbase.coprocessor.AggregateImplementation");
+    }
     MiniZooKeeperCluster zk = new MiniZooKeeperCluster(conf);
     try {
       int port = zk.startup(dir.resolve("zookeeper").toFile());

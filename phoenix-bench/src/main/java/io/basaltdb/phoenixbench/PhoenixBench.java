@@ -25,11 +25,20 @@ import java.util.Map;
  * ratio to Phoenix (above 1: Basalt better).
  *
  * <pre>
- * bin/basalt bench phoenix [--rows 1000000] [--seconds 10] [--rounds 1] [--clients basalt,phoenix,hbase]
+ * bin/basalt bench phoenix [--rows 1000000] [--seconds 10] [--rounds 1]
+ *     [--clients basalt,phoenix,hbase[,basalt-rows]] [--aggregate-endpoint yes|no]
  * </pre>
+ *
+ * <p>The region server loads HBase's own aggregation endpoint for every table (as Phoenix's
+ * server-side classes are on it), which Basalt's COUNT, SUM, MIN and MAX use; {@code
+ * --aggregate-endpoint no} leaves it out (Basalt then reads the rows); client {@code
+ * basalt-rows} is Basalt told not to use it ({@code hbase.basalt.aggregate.endpoint=false}).
  */
 public final class PhoenixBench {
-  private static final List<String> CLIENTS = List.of("Basalt", "Phoenix", "HBase client");
+  private static final List<String> CLIENTS =
+      List.of("Basalt", "Phoenix", "HBase client", "Basalt rows");
+  /** How {@code --clients} names them. */
+  private static final List<String> KEYS = List.of("basalt", "phoenix", "hbase", "basalt-rows");
 
   private PhoenixBench() {}
 
@@ -38,7 +47,8 @@ public final class PhoenixBench {
     double seconds = 10;
     int rounds = 1;
     String basalt = null;
-    List<String> clients = CLIENTS;
+    List<String> clients = CLIENTS.subList(0, 3);
+    boolean endpoint = true;
     for (int i = 0; i + 1 < args.length; i += 2) {
       switch (args[i]) {
         case "--rows" -> rows = Integer.parseInt(args[i + 1]);
@@ -46,6 +56,7 @@ public final class PhoenixBench {
         case "--rounds" -> rounds = Integer.parseInt(args[i + 1]);
         case "--basalt" -> basalt = args[i + 1];
         case "--clients" -> clients = clients(args[i + 1]);
+        case "--aggregate-endpoint" -> endpoint = args[i + 1].equals("yes");
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
@@ -56,10 +67,11 @@ public final class PhoenixBench {
     Map<String, Map<String, List<Double>>> figures = new LinkedHashMap<>();
     Map<String, String> units = new LinkedHashMap<>();
     List<String> failures = new ArrayList<>();
-    try (MiniCluster cluster = MiniCluster.start()) {
+    try (MiniCluster cluster = MiniCluster.start(endpoint)) {
       int port = cluster.zookeeperPort();
-      System.out.printf(Locale.ROOT, "HBase 2.6.1 mini cluster up in %.1f s, ZooKeeper at 127.0.0.1:%d%n",
-          (System.nanoTime() - t0) / 1e9, port);
+      System.out.printf(Locale.ROOT, "HBase 2.6.1 mini cluster up in %.1f s, ZooKeeper at "
+          + "127.0.0.1:%d, aggregation endpoint %s%n", (System.nanoTime() - t0) / 1e9, port,
+          endpoint ? "loaded" : "not loaded");
       for (int round = 0; round < rounds; round++) {
         for (int i = 0; i < clients.size(); i++) {
           String client = clients.get((i + round) % clients.size());
@@ -80,17 +92,21 @@ public final class PhoenixBench {
     System.exit(0); // the cluster's non-daemon threads
   }
 
-  /** The clients named in {@code list} ("basalt,phoenix,hbase"), in the table's order. */
+  /**
+   * The clients named in {@code list} ("basalt,phoenix,hbase", and "basalt-rows": Basalt with
+   * HBase's aggregation endpoint turned off, reading rows), in the table's order.
+   */
   private static List<String> clients(String list) {
     List<String> names = List.of(list.toLowerCase(Locale.ROOT).split(","));
     List<String> chosen = new ArrayList<>();
-    for (String c : CLIENTS) {
-      if (names.contains(c.toLowerCase(Locale.ROOT).split(" ")[0])) {
-        chosen.add(c);
+    for (int i = 0; i < KEYS.size(); i++) {
+      if (names.contains(KEYS.get(i))) {
+        chosen.add(CLIENTS.get(i));
       }
     }
     if (chosen.size() != names.size()) {
-      throw new IllegalArgumentException("--clients takes basalt, phoenix, hbase: " + list);
+      throw new IllegalArgumentException("--clients takes " + String.join(", ", KEYS) + ": "
+          + list);
     }
     return chosen;
   }
@@ -100,9 +116,10 @@ public final class PhoenixBench {
     List<String> c = new ArrayList<>();
     String n = Integer.toString(rows);
     String s = Double.toString(seconds);
-    if (client.equals("Basalt")) {
+    if (client.startsWith("Basalt")) {
+      String off = client.equals("Basalt rows") ? ";hbase.basalt.aggregate.endpoint=false" : "";
       c.addAll(List.of(basalt, "bench", "cluster", "--url",
-          "jdbc:basalt:hbase:127.0.0.1:" + port + ":/hbase", "--hold-after-load"));
+          "jdbc:basalt:hbase:127.0.0.1:" + port + ":/hbase" + off, "--hold-after-load"));
     } else {
       c.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
       for (String flag : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
@@ -157,8 +174,8 @@ public final class PhoenixBench {
   private static void printTable(int rows, int rounds, Map<String, Map<String, List<Double>>> figures,
       Map<String, String> units) {
     System.out.printf(Locale.ROOT, "%n%,d rows, median of %d round(s)%n", rows, rounds);
-    System.out.printf(Locale.ROOT, "%-30s %-9s %12s %12s %12s %16s%n", "", "unit", CLIENTS.get(0),
-        CLIENTS.get(1), CLIENTS.get(2), "Basalt/Phoenix");
+    System.out.printf(Locale.ROOT, "%-30s %-9s %12s %12s %12s %12s %16s%n", "", "unit",
+        CLIENTS.get(0), CLIENTS.get(1), CLIENTS.get(2), CLIENTS.get(3), "Basalt/Phoenix");
     for (Map.Entry<String, Map<String, List<Double>>> e : figures.entrySet()) {
       String unit = units.get(e.getKey());
       StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-30s %-9s", e.getKey(), unit));

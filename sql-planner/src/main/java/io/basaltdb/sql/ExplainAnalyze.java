@@ -162,8 +162,11 @@ final class ExplainAnalyze {
 
   private static String scan(ScanMetrics m) {
     if (!m.storeReadsCounted()) {
-      return String.format(Locale.ROOT, "(regions=%d rows=%d cells=%d; the storage's own reads "
-          + "are not counted)", m.regions.get(), m.rowsReturned.get(), m.cellsReturned.get());
+      String onServers = m.regionAggregates.get() == 0 ? ""
+          : String.format(Locale.ROOT, " regionAggregates=%d", m.regionAggregates.get());
+      return String.format(Locale.ROOT, "(regions=%d rows=%d cells=%d%s; the storage's own "
+          + "reads are not counted)", m.regions.get(), m.rowsReturned.get(),
+          m.cellsReturned.get(), onServers);
     }
     return String.format(Locale.ROOT, "(regions=%d seeks=%d rows=%d cells=%d; read: "
         + "memstoreCells=%d fileCells=%d; files=%d skippedByTime=%d skippedByBloom=%d; "

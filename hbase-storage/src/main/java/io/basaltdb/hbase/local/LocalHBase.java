@@ -36,6 +36,16 @@ public final class LocalHBase implements AutoCloseable {
 
   /** Starts a cluster keeping its data in {@code dataDir} (created if absent). */
   public static LocalHBase start(Path dataDir) throws IOException {
+    return start(dataDir, false);
+  }
+
+  /**
+   * Starts a cluster keeping its data in {@code dataDir}; {@code aggregateEndpoint}: every
+   * table's regions load HBase's aggregation endpoint ({@code AggregateImplementation}), as a
+   * cluster's operator sets {@code hbase.coprocessor.user.region.classes}, so Basalt's
+   * aggregates run on the region server.
+   */
+  public static LocalHBase start(Path dataDir, boolean aggregateEndpoint) throws IOException {
     System.setProperty("zookeeper.admin.enableServer", "false");
     Path dir = dataDir.toAbsolutePath();
     Files.createDirectories(dir);
@@ -55,6 +65,10 @@ public final class LocalHBase implements AutoCloseable {
     // HBase's own LZ4 codec over lz4-java (the shaded jar's default codec is not in it)
     conf.set("hbase.io.compress.lz4.codec", "org.apache.hadoop.hbase.io.compress.lz4.Lz4Codec");
     org.apache.hadoop.hbase.io.compress.Compression.Algorithm.LZ4.reload(conf); // read at load
+    if (aggregateEndpoint) {
+      conf.set("hbase.coprocessor.user.region.classes",
+          "org.apache.hadoop.hbase.coprocessor.AggregateImplementation");
+    }
     MiniZooKeeperCluster zk = new MiniZooKeeperCluster(conf);
     try {
       int port = zk.startup(dir.resolve("zookeeper").toFile());

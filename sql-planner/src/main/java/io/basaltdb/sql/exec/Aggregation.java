@@ -22,6 +22,8 @@ import org.apache.calcite.linq4j.Linq4j;
  * GROUP BY, each region computes partial results (in parallel, one task per region, on a
  * shared pool sized to the machine) that are merged. With GROUP BY a key prefix, rows arrive
  * grouped in key order, so one streaming pass emits each group as it ends, holding one group.
+ * A storage that can compute the calls where the rows are ({@link StorageAggregates}: HBase with
+ * its aggregation endpoint) is asked first.
  */
 final class Aggregation {
   private static final ExecutorService POOL = Executors.newFixedThreadPool(
@@ -33,11 +35,13 @@ final class Aggregation {
 
   private final ScanExecutor scan;
   private final SqlTableDef def;
+  private final ScanSpec spec;
   private final AggregateSpec agg;
 
   Aggregation(ScanExecutor scan, SqlTableDef def, ScanSpec spec) {
     this.scan = scan;
     this.def = def;
+    this.spec = spec;
     this.agg = spec.aggregate();
   }
 
@@ -62,6 +66,10 @@ final class Aggregation {
 
   /** Partial results per region, computed in parallel, merged. */
   private Object[] total() {
+    Object[] near = StorageAggregates.compute(scan, def, spec, POOL);
+    if (near != null) {
+      return near;
+    }
     List<KeyRange> ranges = scan.ranges();
     List<List<KeyRange>> perRegion = RegionSplits.byRegion(scan.storage(), def.table(), ranges)
         .ranges();

@@ -241,6 +241,21 @@ public final class ScanExecutor {
     return db;
   }
 
+  /** Cell times this scan reads, {@code [min, max)}: AS OF and a row timestamp's range. */
+  long[] timeRange() {
+    long min = rowTimes == null ? 0 : rowTimes[0];
+    long max = rowTimes == null ? Long.MAX_VALUE : rowTimes[1];
+    if (asOf >= 0) {
+      max = Math.min(max, asOf == Long.MAX_VALUE ? asOf : asOf + 1);
+    }
+    return new long[] {Math.min(min, max), max};
+  }
+
+  /** Where this scan counts its reads for EXPLAIN ANALYZE, or null. */
+  io.basaltdb.engine.ScanMetrics metrics() {
+    return Analysis.scanMetrics(ctx, spec);
+  }
+
   private long boundLong(io.basaltdb.sql.pushdown.Operand o, long absent) {
     if (o == null) {
       return absent;
@@ -450,14 +465,10 @@ public final class ScanExecutor {
     /** Columns, time range and filter, the same for scans and gets. */
     private <T extends ReadRequest<T>> T prepare(T read) {
       read.setSnapshot(snapshot);
-      read.setMetrics(Analysis.scanMetrics(ctx, spec)); // null unless EXPLAIN ANALYZE
-      long min = rowTimes == null ? 0 : rowTimes[0];
-      long max = rowTimes == null ? Long.MAX_VALUE : rowTimes[1];
-      if (asOf >= 0) {
-        max = Math.min(max, asOf == Long.MAX_VALUE ? asOf : asOf + 1);
-      }
-      if (min > 0 || max < Long.MAX_VALUE) {
-        read.setTimeRange(Math.min(min, max), max);
+      read.setMetrics(metrics());
+      long[] times = timeRange();
+      if (times[0] > 0 || times[1] < Long.MAX_VALUE) {
+        read.setTimeRange(times[0], times[1]);
       }
       read.addColumn(names.markerFamily(), io.basaltdb.sql.catalog.CellNames.MARKER);
       for (int i : readColumns) {

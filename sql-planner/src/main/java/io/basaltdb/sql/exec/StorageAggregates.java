@@ -1,0 +1,162 @@
+package io.basaltdb.sql.exec;
+
+import io.basaltdb.engine.ColumnAggregate;
+import io.basaltdb.engine.Table;
+import io.basaltdb.engine.filter.Filters;
+import io.basaltdb.sql.catalog.CellNames;
+import io.basaltdb.sql.catalog.SqlColumn;
+import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.pushdown.AggregateSpec;
+import io.basaltdb.sql.pushdown.KeyRange;
+import io.basaltdb.sql.pushdown.ScanSpec;
+import io.basaltdb.sql.type.ColumnType;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+
+/**
+ * An aggregation without GROUP BY handed to the storage, call by call, to compute where the
+ * rows are ({@link Table#aggregate}: over HBase, HBase's aggregation endpoint on each region
+ * server), so one number per region crosses the network instead of every row. It qualifies
+ * when the scan has nothing but key ranges (no filter, index, offset or limit) and each call
+ * is COUNT(*) (the rows holding the row marker), COUNT(c) (the rows holding c's cell) or SUM,
+ * MIN, MAX of a BIGINT column kept in a cell of its own. Anything else, or a storage that
+ * cannot, gives null: the caller reads the rows as before. The answers are exact: a SUM the
+ * storage cannot prove fits is left to the rows too.
+ */
+final class StorageAggregates {
+  private StorageAggregates() {}
+
+  /** The calls' partial results as {@link Aggregation} accumulates them, or null. */
+  static Object[] compute(ScanExecutor scan, SqlTableDef def, ScanSpec spec, ExecutorService pool) {
+    AggregateSpec agg = spec.aggregate();
+    if (!agg.groups().isEmpty() || !spec.filters().isEmpty() || spec.index() != null
+        || spec.offset() != null || spec.fetch() != null || def.packed()) {
+      return null;
+    }
+    CellNames names = CellNames.of(def);
+    List<byte[][]> columns = new ArrayList<>(); // per call: family, qualifier
+    for (AggregateSpec.Call c : agg.calls()) {
+      byte[][] cell = cell(c, def, spec, names);
+      if (cell == null) {
+        return null;
+      }
+      columns.add(cell);
+    }
+    List<Filters.RowRange> ranges = rowRanges(scan.ranges());
+    if (ranges.isEmpty()) {
+      return null; // no key can match: the row path finds nothing at once
+    }
+    long[] times = scan.timeRange();
+    Table table = scan.storage().table(def.table());
+    List<ColumnAggregate> requests = new ArrayList<>();
+    for (int i = 0; i < columns.size(); i++) {
+      requests.add(new ColumnAggregate(kind(agg.calls().get(i).kind()), columns.get(i)[0],
+          columns.get(i)[1], ranges, times[0], times[1], scan.metrics()));
+    }
+    Object[] acc = new Object[requests.size()];
+    ColumnAggregate.Answer first;
+    try {
+      first = table.aggregate(requests.get(0)); // the embedded engine: null at once
+    } catch (ArithmeticException e) {
+      throw overflow();
+    }
+    if (first == null) {
+      return null;
+    }
+    acc[0] = first.value();
+    List<Future<ColumnAggregate.Answer>> rest = new ArrayList<>();
+    for (ColumnAggregate req : requests.subList(1, requests.size())) {
+      rest.add(pool.submit(() -> table.aggregate(req)));
+    }
+    try {
+      for (int i = 1; i < acc.length; i++) {
+        ColumnAggregate.Answer a = rest.get(i - 1).get();
+        if (a == null) {
+          rest.forEach(f -> f.cancel(true));
+          return null;
+        }
+        acc[i] = a.value();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      rest.forEach(f -> f.cancel(true));
+      throw new IllegalStateException("interrupted while aggregating", e);
+    } catch (ExecutionException e) {
+      rest.forEach(f -> f.cancel(true));
+      if (e.getCause() instanceof ArithmeticException) {
+        throw overflow();
+      }
+      throw e.getCause() instanceof RuntimeException re ? re
+          : new IllegalStateException(e.getCause());
+    }
+    return acc;
+  }
+
+  private static RuntimeException overflow() {
+    return new WriteExecutor.NumericOverflowException("SUM out of range of BIGINT");
+  }
+
+  /** The family and qualifier a call reads, or null when it cannot be asked of the storage. */
+  private static byte[][] cell(AggregateSpec.Call c, SqlTableDef def, ScanSpec spec,
+      CellNames names) {
+    if (c.arg() < 0) {
+      return c.kind() == AggregateSpec.Kind.COUNT
+          ? new byte[][] {names.markerFamily(), CellNames.MARKER} : null;
+    }
+    int col = spec.columns().get(c.arg());
+    SqlColumn column = def.columns().get(col);
+    if (column.isKey() || column.isMap() || column.isArray() || names.family(col) == null) {
+      return null;
+    }
+    if (c.kind() != AggregateSpec.Kind.COUNT && column.type() != ColumnType.BIGINT) {
+      return null; // the endpoint reads 8-byte longs only
+    }
+    return new byte[][] {names.family(col), names.qualifier(col)};
+  }
+
+  private static ColumnAggregate.Kind kind(AggregateSpec.Kind k) {
+    return switch (k) {
+      case COUNT -> ColumnAggregate.Kind.ROWS;
+      case SUM, SUM0 -> ColumnAggregate.Kind.SUM;
+      case MIN -> ColumnAggregate.Kind.MIN;
+      case MAX -> ColumnAggregate.Kind.MAX;
+    };
+  }
+
+  /** The key ranges sorted and merged, as the storage takes them; empty ranges dropped. */
+  private static List<Filters.RowRange> rowRanges(List<KeyRange> keyRanges) {
+    List<KeyRange> sorted = new ArrayList<>();
+    for (KeyRange r : keyRanges) {
+      if (!r.isEmpty()) {
+        sorted.add(r);
+      }
+    }
+    sorted.sort((a, b) -> Arrays.compareUnsigned(a.start(), b.start()));
+    List<Filters.RowRange> out = new ArrayList<>();
+    byte[] start = null;
+    byte[] stop = null;
+    for (KeyRange r : sorted) {
+      if (start != null && stop.length > 0 && Arrays.compareUnsigned(r.start(), stop) <= 0) {
+        stop = r.stop().length == 0 || Arrays.compareUnsigned(r.stop(), stop) > 0 ? r.stop()
+            : stop;
+        continue;
+      }
+      if (start != null) {
+        out.add(new Filters.RowRange(start, stop));
+        if (stop.length == 0) {
+          return out;
+        }
+      }
+      start = r.start();
+      stop = r.stop();
+    }
+    if (start != null) {
+      out.add(new Filters.RowRange(start, stop));
+    }
+    return out;
+  }
+}
