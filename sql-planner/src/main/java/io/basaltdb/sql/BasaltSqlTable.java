@@ -23,7 +23,7 @@ import org.apache.calcite.schema.impl.AbstractTable;
  */
 public final class BasaltSqlTable extends AbstractTable implements TranslatableTable,
     org.apache.calcite.schema.ModifiableTable, org.apache.calcite.schema.TemporalTable,
-    org.apache.calcite.schema.ExtensibleTable {
+    org.apache.calcite.schema.ExtensibleTable, io.basaltdb.sql.rel.PlannedTable {
   private final Storage db;
   private final SqlTableDef def;
 
@@ -37,11 +37,12 @@ public final class BasaltSqlTable extends AbstractTable implements TranslatableT
     return db;
   }
 
-  /** What plans of this table call at run time (scans, lookup joins, writes). */
+  @Override
   public TableRuns runs() {
     return new TableRuns(db, def);
   }
 
+  @Override
   public SqlTableDef definition() {
     return def;
   }
@@ -59,6 +60,7 @@ public final class BasaltSqlTable extends AbstractTable implements TranslatableT
   /** The table's ACTIVE indexes (those queries may use), read once per table object. */
   private volatile List<io.basaltdb.sql.index.IndexLayout> indexes;
 
+  @Override
   public List<io.basaltdb.sql.index.IndexLayout> indexes() {
     List<io.basaltdb.sql.index.IndexLayout> list = indexes;
     if (list == null) {
@@ -74,7 +76,7 @@ public final class BasaltSqlTable extends AbstractTable implements TranslatableT
     return list;
   }
 
-  /** The ACTIVE index named {@code name}, or null. */
+  @Override
   public io.basaltdb.sql.index.IndexLayout index(String name) {
     for (io.basaltdb.sql.index.IndexLayout l : indexes()) {
       if (l.index().name().equals(name)) {
@@ -107,14 +109,9 @@ public final class BasaltSqlTable extends AbstractTable implements TranslatableT
     RelDataTypeFactory.Builder b = f.builder();
     for (int i = 0; i < def.visibleColumnCount(); i++) {
       SqlColumn c = def.columns().get(i);
-      b.add(c.name(), fieldType(f, c));
+      b.add(c.name(), c.sqlType(f));
     }
     return b.build();
-  }
-
-  /** A column's SQL type. */
-  public static RelDataType fieldType(RelDataTypeFactory f, SqlColumn c) {
-    return c.isKey() ? c.type().relType(f, c.precision(), c.scale(), false) : c.relType(f);
   }
 
   // ------------------------------------------------------------------ writes
@@ -207,6 +204,7 @@ public final class BasaltSqlTable extends AbstractTable implements TranslatableT
    * The estimated number of distinct values of column {@code column} (from a sample,
    * {@link io.basaltdb.sql.exec.DistinctValues}), once per column per statement.
    */
+  @Override
   public double distinctValues(int column) {
     return distinct.computeIfAbsent(column, c -> io.basaltdb.sql.exec.DistinctValues.estimate(
         db, def, c, getStatistic().getRowCount()));

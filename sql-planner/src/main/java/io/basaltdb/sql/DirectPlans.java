@@ -133,7 +133,7 @@ final class DirectPlans {
         return null;
       }
       // Calcite types a parameter in VALUES as its target column: nothing to convert
-      RelDataType type = BasaltSqlTable.fieldType(types, c);
+      RelDataType type = c.sqlType(types);
       parameterTypes.add(type);
       operands[listed.get(i)] = Operand.of(new RexDynamicParam(type, i), c.type());
       if (operands[listed.get(i)] == null) {
@@ -220,7 +220,7 @@ final class DirectPlans {
         return null;
       }
       // Calcite types the parameter as the column it is compared with
-      RelDataType type = BasaltSqlTable.fieldType(types, k);
+      RelDataType type = k.sqlType(types);
       parameterTypes.put(p.getIndex(), type);
       keyValues[k.keyPosition()] = Operand.of(new RexDynamicParam(type, p.getIndex()), k.type());
     }
@@ -245,7 +245,7 @@ final class DirectPlans {
     List<List<String>> origins = new ArrayList<>();
     for (int c : columns) {
       SqlColumn column = def.columns().get(c);
-      row.add(column.name(), BasaltSqlTable.fieldType(types, column));
+      row.add(column.name(), column.sqlType(types));
       List<String> origin = new ArrayList<>(r.qualifiedName);
       origin.add(column.name());
       origins.add(origin);

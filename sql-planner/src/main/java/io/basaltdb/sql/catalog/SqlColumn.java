@@ -49,6 +49,11 @@ public record SqlColumn(String name, ColumnType type, int precision, int scale, 
     return isArray() ? ArrayCells.coerce(element, v) : type.coerce(v);
   }
 
+  /** The column's SQL type in a table's row: a key column is never nullable. */
+  public RelDataType sqlType(RelDataTypeFactory f) {
+    return isKey() ? type.relType(f, precision, scale, false) : relType(f);
+  }
+
   /** The column's Calcite type. */
   public RelDataType relType(RelDataTypeFactory f) {
     if (isMap()) {

@@ -92,7 +92,7 @@ public final class IndexExpression {
         RelDataTypeFactory.Builder b = f.builder();
         for (int i = 0; i < def.visibleColumnCount(); i++) {
           SqlColumn c = def.columns().get(i);
-          b.add(c.name(), BasaltSqlTable.fieldType(f, c));
+          b.add(c.name(), c.sqlType(f));
         }
         return b.build();
       }

@@ -1,6 +1,5 @@
 package io.basaltdb.sql.rel;
 
-import io.basaltdb.sql.BasaltSqlTable;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.pushdown.AggregateSpec;
 import io.basaltdb.sql.pushdown.Operand;
@@ -25,20 +24,20 @@ import org.apache.calcite.rel.type.RelDataTypeFactory;
  * above the scan; a fuller spec always costs less, so the planner keeps the pushed plan.
  */
 public final class BasaltScan extends TableScan implements BasaltRel {
-  private final BasaltSqlTable basaltTable;
+  private final PlannedTable basaltTable;
   private final ScanSpec spec;
   /** With a pushed aggregation: the aggregate's row type (else null). */
   private final RelDataType aggregateType;
   private final IndexHint indexHint;
 
   public BasaltScan(RelOptCluster cluster, RelTraitSet traits, RelOptTable table,
-      BasaltSqlTable basaltTable, ScanSpec spec, RelDataType aggregateType) {
+      PlannedTable basaltTable, ScanSpec spec, RelDataType aggregateType) {
     this(cluster, traits, List.of(), table, basaltTable, spec, aggregateType);
   }
 
   private BasaltScan(RelOptCluster cluster, RelTraitSet traits,
       List<org.apache.calcite.rel.hint.RelHint> hints, RelOptTable table,
-      BasaltSqlTable basaltTable, ScanSpec spec, RelDataType aggregateType) {
+      PlannedTable basaltTable, ScanSpec spec, RelDataType aggregateType) {
     super(cluster, traits, hints, table);
     this.basaltTable = basaltTable;
     this.spec = spec;
@@ -53,13 +52,13 @@ public final class BasaltScan extends TableScan implements BasaltRel {
    * while the rules push operators into it, so it shares its subsets with Calcite's logical
    * operators; the converter rule then makes a Basalt-convention copy the plan runs.
    */
-  public static BasaltScan create(RelOptCluster cluster, RelOptTable table, BasaltSqlTable t,
+  public static BasaltScan create(RelOptCluster cluster, RelOptTable table, PlannedTable t,
       List<org.apache.calcite.rel.hint.RelHint> hints) {
     return new BasaltScan(cluster, cluster.traitSetOf(org.apache.calcite.plan.Convention.NONE),
         hints, table, t, ScanSpec.all(t.definition()), null);
   }
 
-  public BasaltSqlTable basaltTable() {
+  public PlannedTable basaltTable() {
     return basaltTable;
   }
 
@@ -114,7 +113,7 @@ public final class BasaltScan extends TableScan implements BasaltRel {
     RelDataTypeFactory.Builder b = f.builder();
     for (int c : spec.columns()) {
       var col = definition().columns().get(c);
-      b.add(col.name(), BasaltSqlTable.fieldType(f, col));
+      b.add(col.name(), col.sqlType(f));
     }
     return b.build();
   }

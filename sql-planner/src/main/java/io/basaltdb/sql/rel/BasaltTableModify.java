@@ -1,7 +1,6 @@
 package io.basaltdb.sql.rel;
 
 import io.basaltdb.sql.exec.TableRuns;
-import io.basaltdb.sql.BasaltSqlTable;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.pushdown.KeyConditions;
@@ -38,19 +37,19 @@ import org.apache.calcite.sql.SqlKind;
 /**
  * INSERT, UPSERT, UPDATE and DELETE of a Basalt table: Basalt's own table-modify (Calcite's
  * {@code EnumerableTableModify} has no UPSERT and finds rows to update by equality). Created
- * logical by {@link BasaltSqlTable#toModificationRel}, made enumerable by {@link #RULE}; its
- * generated code hands the input rows to {@link BasaltSqlTable#modify} with a {@link WriteSpec}.
+ * logical by the table's {@code toModificationRel}, made enumerable by {@link #RULE}; its
+ * generated code hands the input rows to {@link TableRuns#modify} with a {@link WriteSpec}.
  * UPSERT is an INSERT marked by the SQL-to-rel conversion, which knows the statement's keyword
  * and its column list. {@code SET c = c + n} is recognized here and runs as an atomic increment.
  */
 public final class BasaltTableModify extends TableModify implements EnumerableRel {
-  private final BasaltSqlTable basaltTable;
+  private final PlannedTable basaltTable;
   private final WriteSpec spec;
 
   public BasaltTableModify(RelOptCluster cluster, RelTraitSet traits, RelOptTable table,
       Prepare.CatalogReader catalogReader, RelNode input, Operation operation,
       List<String> updateColumns, List<RexNode> sourceExpressions, boolean flattened,
-      BasaltSqlTable basaltTable, WriteSpec spec) {
+      PlannedTable basaltTable, WriteSpec spec) {
     super(cluster, traits, table, catalogReader, input, operation, updateColumns,
         sourceExpressions, flattened);
     this.basaltTable = basaltTable;

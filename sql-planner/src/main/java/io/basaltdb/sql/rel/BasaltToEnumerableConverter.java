@@ -1,7 +1,6 @@
 package io.basaltdb.sql.rel;
 
 import io.basaltdb.sql.exec.TableRuns;
-import io.basaltdb.sql.BasaltSqlTable;
 import io.basaltdb.sql.pushdown.ScanSpec;
 import java.util.List;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
@@ -23,7 +22,7 @@ import org.apache.calcite.rel.metadata.RelMetadataQuery;
 
 /**
  * Joins a Basalt subtree (a {@link BasaltScan}) to Calcite's enumerable plan: the generated
- * code calls {@link BasaltSqlTable#query} with the scan's spec, both handed over as stashed
+ * code calls {@link TableRuns#query} with the scan's spec, both handed over as stashed
  * objects (never re-planned per execution), and gets rows as {@code Object[]} (one-field rows
  * as the bare values, the form Calcite's operators expect of them).
  */

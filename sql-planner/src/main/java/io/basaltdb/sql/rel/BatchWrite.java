@@ -1,7 +1,6 @@
 package io.basaltdb.sql.rel;
 
 import io.basaltdb.sql.exec.TableRuns;
-import io.basaltdb.sql.BasaltSqlTable;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.pushdown.Operand;
 import io.basaltdb.sql.pushdown.WriteSpec;
@@ -48,7 +47,7 @@ public final class BatchWrite {
   }
 
   /** The batch form of an INSERT or UPSERT (its enumerable form), or null when it has none. */
-  static BatchWrite of(BasaltTableModify modify, BasaltSqlTable table) {
+  static BatchWrite of(BasaltTableModify modify, PlannedTable table) {
     WriteSpec spec = modify.spec();
     if (spec.kind() != WriteSpec.Kind.INSERT && spec.kind() != WriteSpec.Kind.UPSERT
         || !table.definition().checks().isEmpty() // checks run in the plan's input
@@ -77,7 +76,7 @@ public final class BatchWrite {
    * The batch form of a write of one row to {@code table}: {@code values} holds, per table
    * column, the operand its value comes from.
    */
-  public static BatchWrite of(BasaltSqlTable table, WriteSpec spec, List<Operand> values) {
+  public static BatchWrite of(PlannedTable table, WriteSpec spec, List<Operand> values) {
     return new BatchWrite(table.runs(), spec, values);
   }
 

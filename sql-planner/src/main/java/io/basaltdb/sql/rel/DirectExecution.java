@@ -1,7 +1,6 @@
 package io.basaltdb.sql.rel;
 
 import io.basaltdb.sql.exec.TableRuns;
-import io.basaltdb.sql.BasaltSqlTable;
 import io.basaltdb.sql.pushdown.ScanSpec;
 import java.lang.reflect.Type;
 import java.util.concurrent.atomic.AtomicLong;
@@ -45,7 +44,7 @@ public final class DirectExecution implements Bindable<Object>, Typed {
       return scan(scan.basaltTable(), scan.spec(), rel.getRowType().getFieldCount() == 1);
     }
     if (rel instanceof BasaltTableModify m) {
-      BasaltSqlTable table = m.getTable().unwrap(BasaltSqlTable.class);
+      PlannedTable table = m.getTable().unwrap(PlannedTable.class);
       BatchWrite b = table == null ? null : BatchWrite.of(m, table);
       if (b != null) {
         return write(b);
@@ -55,7 +54,7 @@ public final class DirectExecution implements Bindable<Object>, Typed {
   }
 
   /** The direct execution of a scan of {@code table} (one column: its values themselves). */
-  public static DirectExecution scan(BasaltSqlTable basalt, ScanSpec spec, boolean oneColumn) {
+  public static DirectExecution scan(PlannedTable basalt, ScanSpec spec, boolean oneColumn) {
     TableRuns table = basalt.runs();
     return oneColumn
         ? new DirectExecution(Object.class, ctx -> table.queryScalar(ctx, spec), null)

@@ -1,6 +1,5 @@
 package io.basaltdb.sql.rel;
 
-import io.basaltdb.sql.BasaltSqlTable;
 import java.util.List;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.rel.RelNode;
@@ -27,7 +26,7 @@ import org.apache.calcite.util.ImmutableBitSet;
  * Here an equality {@code a = b} has the textbook selectivity {@code 1 / max(values of a,
  * values of b)}: a column that is its table's primary key has as many values as the table has
  * rows (so a foreign-key join keeps one row per left row the right side kept), other columns
- * of Basalt tables the distinct values sampled from them ({@code BasaltSqlTable
+ * of Basalt tables the distinct values sampled from them ({@code PlannedTable
  * .distinctValues}); equalities that together make one side's whole key count once, as a
  * foreign-key join; a column equated twice with the other side counts once (the two it equals
  * are equal, an implied equality a join below applied). Unknown columns keep Calcite's guess;
@@ -211,7 +210,7 @@ public final class JoinCardinality implements MetadataHandler<BuiltInMetadata.Ro
     if (table.isKey(ImmutableBitSet.of(ordinal))) {
       return table.getRowCount();
     }
-    BasaltSqlTable basalt = table.unwrap(BasaltSqlTable.class);
+    PlannedTable basalt = table.unwrap(PlannedTable.class);
     return basalt == null ? 0 : basalt.distinctValues(ordinal);
   }
 }
