@@ -33,8 +33,9 @@ final class StorageAggregates {
   /** The calls' partial results as {@link Aggregation} accumulates them, or null. */
   static Object[] compute(ScanExecutor scan, SqlTableDef def, ScanSpec spec, ExecutorService pool) {
     AggregateSpec agg = spec.aggregate();
-    if (!agg.groups().isEmpty() || !spec.filters().isEmpty() || spec.index() != null
-        || spec.offset() != null || spec.fetch() != null || def.packed()) {
+    if (agg.calls().isEmpty() || !agg.groups().isEmpty() || !spec.filters().isEmpty()
+        || spec.index() != null || spec.offset() != null || spec.fetch() != null
+        || def.packed()) {
       return null;
     }
     CellNames names = CellNames.of(def);
