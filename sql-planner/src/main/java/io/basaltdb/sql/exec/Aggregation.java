@@ -8,10 +8,8 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Enumerator;
@@ -76,23 +74,13 @@ final class Aggregation {
     if (perRegion.size() <= 1) {
       return accumulate(ranges);
     }
-    List<Future<Object[]>> parts = new ArrayList<>();
+    List<java.util.concurrent.Callable<Object[]>> parts = new ArrayList<>();
     for (List<KeyRange> r : perRegion) {
-      parts.add(POOL.submit(() -> accumulate(r)));
+      parts.add(() -> accumulate(r));
     }
     Object[] acc = newAccumulators();
-    try {
-      for (Future<Object[]> f : parts) {
-        merge(acc, f.get());
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      parts.forEach(f -> f.cancel(true));
-      throw new IllegalStateException("interrupted while aggregating", e);
-    } catch (ExecutionException e) {
-      parts.forEach(f -> f.cancel(true));
-      throw e.getCause() instanceof RuntimeException re ? re
-          : new IllegalStateException(e.getCause());
+    for (Object[] part : ParallelTasks.all(POOL, parts)) {
+      merge(acc, part);
     }
     return acc;
   }

@@ -13,9 +13,8 @@ import io.basaltdb.sql.type.ColumnType;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
 
 /**
  * An aggregation without GROUP BY handed to the storage, call by call, to compute where the
@@ -59,46 +58,27 @@ final class StorageAggregates {
           columns.get(i)[1], ranges, times[0], times[1], scan.metrics()));
     }
     Object[] acc = new Object[requests.size()];
-    ColumnAggregate.Answer first;
     try {
-      first = table.aggregate(requests.get(0)); // the embedded engine: null at once
-    } catch (ArithmeticException e) {
-      throw overflow();
-    }
-    if (first == null) {
-      return null;
-    }
-    acc[0] = first.value();
-    List<Future<ColumnAggregate.Answer>> rest = new ArrayList<>();
-    for (ColumnAggregate req : requests.subList(1, requests.size())) {
-      rest.add(pool.submit(() -> table.aggregate(req)));
-    }
-    try {
+      ColumnAggregate.Answer first = table.aggregate(requests.get(0)); // embedded: null at once
+      if (first == null) {
+        return null;
+      }
+      acc[0] = first.value();
+      List<Callable<ColumnAggregate.Answer>> rest = new ArrayList<>();
+      for (ColumnAggregate req : requests.subList(1, requests.size())) {
+        rest.add(() -> table.aggregate(req));
+      }
+      List<ColumnAggregate.Answer> answers = ParallelTasks.all(pool, rest);
       for (int i = 1; i < acc.length; i++) {
-        ColumnAggregate.Answer a = rest.get(i - 1).get();
-        if (a == null) {
-          rest.forEach(f -> f.cancel(true));
+        if (answers.get(i - 1) == null) {
           return null;
         }
-        acc[i] = a.value();
+        acc[i] = answers.get(i - 1).value();
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      rest.forEach(f -> f.cancel(true));
-      throw new IllegalStateException("interrupted while aggregating", e);
-    } catch (ExecutionException e) {
-      rest.forEach(f -> f.cancel(true));
-      if (e.getCause() instanceof ArithmeticException) {
-        throw overflow();
-      }
-      throw e.getCause() instanceof RuntimeException re ? re
-          : new IllegalStateException(e.getCause());
+    } catch (ArithmeticException e) {
+      throw new WriteExecutor.NumericOverflowException("SUM out of range of BIGINT");
     }
     return acc;
-  }
-
-  private static RuntimeException overflow() {
-    return new WriteExecutor.NumericOverflowException("SUM out of range of BIGINT");
   }
 
   /** The family and qualifier a call reads, or null when it cannot be asked of the storage. */
