@@ -81,10 +81,14 @@ class BlockFileTest {
       it.next();
     }
     assertNull(it.current());
+    // cells handed out stay as they were while the scanner's cursors move to other blocks
+    // (a scanner reuses its cursors and their buffers; the cells share none of them)
+    List<Cell[]> handedOut = new ArrayList<>();
     for (int i = 0; i < 2000; i++) {
       int k = rnd.nextInt(cells.size());
       it.seek(cells.get(k));
       assertEquals(cells.get(k), it.current(), "seek to an existing cell, seed=" + seed);
+      handedOut.add(new Cell[] {it.current(), cells.get(k)});
       for (int j = k + 1; j < Math.min(cells.size(), k + 200); j++) {
         it.next();
         assertEquals(cells.get(j), it.current(), "next after seek, seed=" + seed);
@@ -93,6 +97,9 @@ class BlockFileTest {
       it.seek(probe);
       Cell expected = sorted.ceiling(probe);
       assertEquals(expected, it.current(), "seek to a row start, seed=" + seed);
+    }
+    for (Cell[] pair : handedOut) {
+      assertEquals(pair[1], pair[0], "a cell changed after its scanner moved on, seed=" + seed);
     }
     // forward seeks of every distance: a hop of a few cells, further inside the same block,
     // into a later block; to cells and to row starts between them

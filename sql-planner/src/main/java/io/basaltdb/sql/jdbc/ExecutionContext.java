@@ -24,8 +24,9 @@ import org.apache.calcite.util.Holder;
 import org.apache.calcite.util.Util;
 
 /**
- * The data context of one statement execution, holding what Calcite's connection puts in one
- * ({@code CalciteConnectionImpl.enumerable}): the statement's parameters ({@code ?0, ?1, ...})
+ * The data context of one statement execution, answering what Calcite's connection puts in
+ * one ({@code CalciteConnectionImpl.enumerable}), each value looked up when generated code asks
+ * for it rather than a map of sixteen filled per execution: the statement's parameters ({@code ?0, ?1, ...})
  * and internal parameters, its cancel flag, the instant it started as UTC, current, local and
  * system timestamps, the time zone, time frames, user, system user, locale and standard
  * streams; and Basalt's {@link StatementSnapshot}, released with the execution's rows. Calcite reads the connection's time zone and locale from its properties at every
@@ -52,15 +53,31 @@ final class ExecutionContext implements DataContext {
     }
   }
 
+  /** Calcite's variables by the names generated code asks for. */
+  private static final Map<String, Variable> VARIABLES = new HashMap<>();
+
+  static {
+    for (Variable v : Variable.values()) {
+      VARIABLES.put(v.camelName, v);
+    }
+  }
+
   private final Settings settings;
   private final CalciteSchema rootSchema;
-  private final Map<String, Object> values;
+  private final Object[] parameters;
+  private final Map<String, Object> internal;
+  private final Object cancelFlag;
+  private final long time;
+  private final StatementSnapshot snapshot = new StatementSnapshot();
 
-  private ExecutionContext(Settings settings, CalciteSchema rootSchema,
-      Map<String, Object> values) {
+  private ExecutionContext(Settings settings, CalciteSchema rootSchema, Object[] parameters,
+      Map<String, Object> internal, Object cancelFlag, long time) {
     this.settings = settings;
     this.rootSchema = rootSchema;
-    this.values = values;
+    this.parameters = parameters;
+    this.internal = internal;
+    this.cancelFlag = cancelFlag;
+    this.time = time;
   }
 
   /** Runs {@code signature} with {@code parameters}, as Calcite's meta runs it. */
@@ -71,42 +88,78 @@ final class ExecutionContext implements DataContext {
       // Calcite's words, and its wrapping
       throw new RuntimeException("exception while executing query: unbound parameter");
     }
-    Map<String, Object> values = new HashMap<>();
-    for (int i = 0; i < given.size(); i++) {
-      values.put("?" + i, given.get(i).toLocal());
+    Object[] values = new Object[given.size()];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = given.get(i).toLocal();
     }
-    values.putAll(signature.internalParameters);
+    Object cancelFlag;
     try {
-      values.put(Variable.CANCEL_FLAG.camelName,
-          ((org.apache.calcite.avatica.AvaticaConnection) settings.connection).getCancelFlag(h));
+      cancelFlag =
+          ((org.apache.calcite.avatica.AvaticaConnection) settings.connection).getCancelFlag(h);
     } catch (NoSuchStatementException e) {
       throw new RuntimeException(e);
     }
     Holder<Long> clock = Holder.of(System.currentTimeMillis());
     Hook.CURRENT_TIME.run(clock); // as Calcite: tests may set the clock
-    long time = clock.get();
-    long localOffset = settings.timeZone.getOffset(time);
-    values.put(Variable.UTC_TIMESTAMP.camelName, time);
-    values.put(Variable.CURRENT_TIMESTAMP.camelName, time + localOffset);
-    values.put(Variable.LOCAL_TIMESTAMP.camelName, time + localOffset);
-    values.put(Variable.SYS_TIMESTAMP.camelName, time + TimeZone.getDefault().getOffset(time));
-    values.put(Variable.TIME_ZONE.camelName, settings.timeZone);
-    values.put(Variable.TIME_FRAME_SET.camelName, settings.timeFrames);
-    values.put(Variable.USER.camelName, "sa");
-    values.put(Variable.SYSTEM_USER.camelName, System.getProperty("user.name"));
-    values.put(Variable.LOCALE.camelName, settings.locale);
-    values.put(Variable.STDIN.camelName, System.in);
-    values.put(Variable.STDOUT.camelName, System.out);
-    values.put(Variable.STDERR.camelName, System.err);
-    StatementSnapshot snapshot = new StatementSnapshot();
-    values.put(StatementSnapshot.VARIABLE, snapshot);
-    return snapshot.around(
-        signature.enumerable(new ExecutionContext(settings, signature.rootSchema, values)));
+    ExecutionContext ctx = new ExecutionContext(settings, signature.rootSchema, values,
+        signature.internalParameters, cancelFlag, clock.get());
+    return ctx.snapshot.around(signature.enumerable(ctx));
   }
 
+  /**
+   * A variable this context provides, else an internal parameter, else a statement parameter
+   * ({@code ?0, ?1, ...}): the order in which Calcite's connection fills its map, each
+   * overriding the one before. Looked up when asked: a statement reads two or three of them.
+   */
   @Override
   public Object get(String name) {
-    return values.get(name);
+    if (StatementSnapshot.VARIABLE.equals(name)) {
+      return snapshot;
+    }
+    Variable v = VARIABLES.get(name);
+    if (v != null) {
+      switch (v) {
+        case CANCEL_FLAG:
+          return cancelFlag;
+        case UTC_TIMESTAMP:
+          return time;
+        case CURRENT_TIMESTAMP:
+        case LOCAL_TIMESTAMP:
+          return time + settings.timeZone.getOffset(time);
+        case SYS_TIMESTAMP:
+          return time + TimeZone.getDefault().getOffset(time);
+        case TIME_ZONE:
+          return settings.timeZone;
+        case TIME_FRAME_SET:
+          return settings.timeFrames;
+        case USER:
+          return "sa";
+        case SYSTEM_USER:
+          return System.getProperty("user.name");
+        case LOCALE:
+          return settings.locale;
+        case STDIN:
+          return System.in;
+        case STDOUT:
+          return System.out;
+        case STDERR:
+          return System.err;
+        default:
+          break; // not one of this context's: an internal parameter's name, if any
+      }
+    }
+    if (internal.containsKey(name)) {
+      return internal.get(name);
+    }
+    if (name.length() > 1 && name.charAt(0) == '?') {
+      try {
+        int i = Integer.parseInt(name, 1, name.length(), 10);
+        return i >= 0 && i < parameters.length ? parameters[i] : null;
+      } catch (NumberFormatException e) {
+        return null;
+      }
+    }
+    return null;
   }
 
   @Override
