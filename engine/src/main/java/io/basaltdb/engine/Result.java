@@ -14,16 +14,23 @@ public final class Result {
   public static final Result EMPTY = new Result(null, List.of());
 
   private final byte[] row;
+  /** Never modified: an immutable list, or a scanner's row list that nobody else holds. */
   private final List<Cell> cells;
+  /**
+   * {@link #cells} as handed out, unmodifiable: made when first asked (most rows are read
+   * through {@link #getValue} and never need it); a race only makes two alike.
+   */
+  private List<Cell> view;
 
   public Result(byte[] row, List<Cell> cells) {
     this.row = row;
     this.cells = List.copyOf(cells); // one copy, array-backed, read by index
+    this.view = this.cells;
   }
 
   private Result(List<Cell> cells, byte[] row) {
     this.row = row;
-    this.cells = java.util.Collections.unmodifiableList(cells);
+    this.cells = cells;
   }
 
   /**
@@ -39,7 +46,12 @@ public final class Result {
   }
 
   public List<Cell> cells() {
-    return cells;
+    List<Cell> v = view;
+    if (v == null) {
+      v = java.util.Collections.unmodifiableList(cells);
+      view = v;
+    }
+    return v;
   }
 
   public boolean isEmpty() {

@@ -223,7 +223,7 @@ public final class BasaltSqlTable extends AbstractTable implements TranslatableT
     }
     // a row's cells: its marker and its columns (a packed table: its families), all non-null
     int perRow = 1 + (def.packed() ? CellNames.of(def).packedFamilies().size()
-        : def.columns().size() - def.keyColumns().size());
+        : def.columns().size() - def.keyColumnCount());
     double rows = Math.max(1, (double) cells / perRow);
     // a hidden row key is not a column of the row type: such a table has no visible key
     return org.apache.calcite.schema.Statistics.of(rows, def.hasHiddenKey() ? List.of()

@@ -185,6 +185,15 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
     return keyColumns(columns);
   }
 
+  /** How many key columns there are (without the list {@link #keyColumns} makes). */
+  public int keyColumnCount() {
+    int n = 0;
+    for (int i = 0; i < columns.size(); i++) {
+      n += columns.get(i).isKey() ? 1 : 0;
+    }
+    return n;
+  }
+
   /** Codecs by definition object (identity: a definition is immutable; weak: it may go). */
   private static final com.google.common.cache.Cache<SqlTableDef, RowKeyCodec> CODECS =
       com.google.common.cache.CacheBuilder.newBuilder().weakKeys().build();

@@ -48,7 +48,7 @@ public final class ColumnValues {
       return def.keyCodec().encode(id);
     }
     java.util.List<SqlColumn> cols = def.columns();
-    Object[] key = new Object[def.keyColumns().size()];
+    Object[] key = new Object[def.keyColumnCount()];
     for (int i = 0; i < cols.size(); i++) {
       SqlColumn c = cols.get(i);
       if (c.isKey()) {

@@ -66,20 +66,23 @@ final class IndexKeys implements AutoCloseable {
   }
 
   /**
-   * The keys {@code access} gives, or null when its index is not ACTIVE now (dropped, or
-   * being rebuilt): the caller scans the table instead.
+   * The keys the spec's index access gives (its rows to pass {@code filters}), or null when
+   * its index is not ACTIVE now (dropped, or being rebuilt): the caller scans the table
+   * instead.
    */
-  static IndexKeys open(Storage db, SqlTableDef def, ScanSpec spec, DataContext ctx,
-      long asOf, java.util.Collection<Integer> read) {
-    return open(db, def, spec.index().name(), null, asOf, read, spec, ctx);
+  static IndexKeys open(Storage db, SqlTableDef def, ScanSpec spec,
+      List<io.basaltdb.sql.pushdown.PushedPredicate> filters, DataContext ctx, long asOf,
+      java.util.Collection<Integer> read) {
+    return open(db, def, spec.index().name(), null, asOf, read, spec, filters, ctx);
   }
 
   /**
    * As above, over {@code ranges} of index {@code name} (null: the ranges of the spec's index
-   * conditions).
+   * conditions), the rows passing {@code filters} (a covering index's, built from entries).
    */
   static IndexKeys open(Storage db, SqlTableDef def, String name, List<KeyRange> given,
-      long asOf, java.util.Collection<Integer> read, ScanSpec spec, DataContext ctx) {
+      long asOf, java.util.Collection<Integer> read, ScanSpec spec,
+      List<io.basaltdb.sql.pushdown.PushedPredicate> filters, DataContext ctx) {
     IndexLayout layout = IndexRegistry.of(db).active(def, name);
     if (layout == null) {
       return null;
@@ -92,7 +95,7 @@ final class IndexKeys implements AutoCloseable {
         ? new IndexKeys(table, layout, ranges, asOf, reversed, null, null)
         : new IndexKeys(table, layout, ranges, asOf, reversed,
             io.basaltdb.sql.catalog.CellNames.of(def),
-            io.basaltdb.sql.pushdown.PushedPredicate.all(spec.filters(), def, ctx));
+            io.basaltdb.sql.pushdown.PushedPredicate.all(filters, def, ctx));
     keys.snapshot = StatementSnapshot.of(ctx, db); // the table's rows are read at it too
     return keys;
   }

@@ -99,11 +99,15 @@ public final class ScanExecutor {
    */
   private Enumerator<Object[]> parallelOrNot() {
     if (spec.index() != null) {
+      // the filters the index holds are left out only when entries and rows are read at one
+      // snapshot: read apart, a writer between the two could move a row away from its entry
+      List<PushedPredicate> filters = StatementSnapshot.of(ctx, db) != null
+          ? spec.filtersThroughIndex() : spec.filters();
       Set<Integer> read = new TreeSet<>(spec.columns());
-      read.addAll(PushedPredicate.cellColumns(spec.filters(), def));
-      IndexKeys keys = IndexKeys.open(db, def, spec, ctx, asOf, read);
+      read.addAll(PushedPredicate.cellColumns(filters, def));
+      IndexKeys keys = IndexKeys.open(db, def, spec, filters, ctx, asOf, read);
       if (keys != null) {
-        return new RowEnumerator(keys);
+        return new RowEnumerator(keys, filters);
       }
       if (spec.ordered()) { // the table's order is not the index's the plan relies on
         throw new io.basaltdb.sql.SqlStateException("55000", "index " + spec.index().name()
@@ -233,8 +237,9 @@ public final class ScanExecutor {
     }
     Set<Integer> read = new TreeSet<>(spec.columns());
     read.addAll(PushedPredicate.cellColumns(spec.filters(), def));
-    IndexKeys keys = IndexKeys.open(db, def, index, ranges, asOf, read, spec, ctx);
-    return keys == null ? null : new RowEnumerator(List.of(), false, keys, true);
+    IndexKeys keys = IndexKeys.open(db, def, index, ranges, asOf, read, spec, spec.filters(),
+        ctx);
+    return keys == null ? null : new RowEnumerator(List.of(), false, keys, true, spec.filters());
   }
 
   Storage storage() {
@@ -307,25 +312,34 @@ public final class ScanExecutor {
     /** Ranges read by one scan that seeks between them (a lookup join's key prefixes). */
     private List<io.basaltdb.engine.filter.Filters.RowRange> rangesFilter;
 
+    /** The filters these rows must pass (through an index: not those it holds). */
+    private final List<PushedPredicate> filters;
+
     /** With {@code limits}, the spec's offset and fetch apply to these rows. */
     RowEnumerator(List<KeyRange> ranges, boolean limits) {
       this(ranges, limits, null, spec.keys().isPointLookup(def));
     }
 
-    /** The rows of the keys an index's ranges give, in the index's order. */
-    RowEnumerator(IndexKeys keys) {
-      this(List.of(), true, keys, true);
+    /** The rows of the keys an index's ranges give, in the index's order, passing {@code filters}. */
+    RowEnumerator(IndexKeys keys, List<PushedPredicate> filters) {
+      this(List.of(), true, keys, true, filters);
     }
 
     private RowEnumerator(List<KeyRange> ranges, boolean limits, IndexKeys indexKeys,
         boolean points) {
+      this(ranges, limits, indexKeys, points, spec.filters());
+    }
+
+    private RowEnumerator(List<KeyRange> ranges, boolean limits, IndexKeys indexKeys,
+        boolean points, List<PushedPredicate> filters) {
       this.ranges = ranges;
       this.indexKeys = indexKeys;
       this.points = indexKeys != null || points;
+      this.filters = filters;
       skip = limits ? boundLong(spec.offset(), 0) : 0;
       remaining = limits ? boundLong(spec.fetch(), Long.MAX_VALUE) : Long.MAX_VALUE;
       readColumns.addAll(spec.columns());
-      readColumns.addAll(PushedPredicate.cellColumns(spec.filters(), def));
+      readColumns.addAll(PushedPredicate.cellColumns(filters, def));
     }
 
     @Override
@@ -456,7 +470,7 @@ public final class ScanExecutor {
           ? new Scan().setReversed(true).withStartRow(range.stop(), false)
               .withStopRow(range.start(), true)
           : new Scan().withStartRow(range.start()).withStopRow(range.stop());
-      if (remaining != Long.MAX_VALUE && spec.filters().isEmpty()) {
+      if (remaining != Long.MAX_VALUE && filters.isEmpty()) {
         scan.setLimit(skip + remaining).setCaching((int) Math.min(1000, skip + remaining));
       }
       return prepare(scan);
@@ -478,7 +492,7 @@ public final class ScanExecutor {
           read.addColumn(names.family(i), names.qualifier(i));
         }
       }
-      Filter f = PushedPredicate.all(spec.filters(), def, ctx);
+      Filter f = PushedPredicate.all(filters, def, ctx);
       if (rangesFilter != null) {
         Filter r = io.basaltdb.engine.filter.Filters.rowRanges(rangesFilter);
         f = f == null ? r : new io.basaltdb.engine.filter.FilterList(

@@ -60,7 +60,7 @@ public record KeyConditions(List<List<Operand>> equalities, List<Interval> inter
 
   /** True when every key column is pinned to single values: the ranges are point gets. */
   public boolean isPointLookup(SqlTableDef def) {
-    return equalities.size() == def.keyColumns().size();
+    return equalities.size() == def.keyColumnCount();
   }
 
   /** How many ranges (points) the equalities expand to. */

@@ -33,15 +33,25 @@ import org.apache.calcite.sql.SqlKind;
 public final class KeyRangeExtractor {
   private KeyRangeExtractor() {}
 
-  /** The split of a filter. */
+  /**
+   * The split of a filter; {@code pinned} are the conjuncts the key conditions' equalities
+   * ({@code =}, {@code IN}) came from, exactly what those ranges hold (a NULL value pins no
+   * row), where a range's bounds may let in what a comparison would not (NULLs in an index).
+   */
   public record Analysis(KeyConditions keys, List<PushedPredicate> pushed,
-      List<RexNode> residual) {}
+      List<RexNode> residual, List<RexNode> pinned, Map<RexNode, PushedPredicate> pushedFrom) {
+    /** The engine filter made of conjunct {@code c} (identity), or null. */
+    public PushedPredicate pushedOf(RexNode c) {
+      return pushedFrom.get(c);
+    }
+  }
 
   /** Splits {@code conjuncts} (input refs are table column indexes). */
   public static Analysis analyze(SqlTableDef def, List<RexNode> conjuncts) {
     Map<RexNode, Boolean> used = new IdentityHashMap<>();
     List<SqlColumn> keys = def.keyColumns();
     List<List<Operand>> equalities = new ArrayList<>();
+    List<RexNode> pinnedBy = new ArrayList<>();
     long product = 1;
     for (SqlColumn col : keys) {
       RexNode source = null;
@@ -60,6 +70,7 @@ public final class KeyRangeExtractor {
       }
       product *= values.size();
       used.put(source, true);
+      pinnedBy.add(source);
       equalities.add(values);
     }
     List<KeyConditions.Interval> intervals = new ArrayList<>();
@@ -90,6 +101,7 @@ public final class KeyRangeExtractor {
     }
     KeyConditions kc = new KeyConditions(equalities, intervals);
     List<PushedPredicate> pushed = new ArrayList<>();
+    Map<RexNode, PushedPredicate> pushedFrom = new IdentityHashMap<>();
     List<RexNode> residual = new ArrayList<>();
     for (RexNode c : conjuncts) {
       if (used.containsKey(c)) {
@@ -98,11 +110,12 @@ public final class KeyRangeExtractor {
       PushedPredicate p = predicate(def, c);
       if (p != null) {
         pushed.add(p);
+        pushedFrom.put(c, p);
       } else {
         residual.add(c);
       }
     }
-    return new Analysis(kc, pushed, residual);
+    return new Analysis(kc, pushed, residual, pinnedBy, pushedFrom);
   }
 
   /**

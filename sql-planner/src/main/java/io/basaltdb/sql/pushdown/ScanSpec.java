@@ -25,8 +25,39 @@ import java.util.List;
 public record ScanSpec(KeyConditions keys, List<PushedPredicate> filters, List<Integer> columns,
     Operand offset, Operand fetch, boolean reversed, AggregateSpec aggregate, Operand asOf,
     boolean ordered, IndexAccess index) {
-  /** Rows found through an index: its name and the key conditions on its columns. */
-  public record IndexAccess(String name, KeyConditions keys) {}
+  /**
+   * Rows found through an index: its name, the key conditions on its columns, and the filters
+   * of the spec its equalities hold exactly ({@link KeyRangeExtractor.Analysis#pinned}),
+   * which the rows found through it need not pass again (the same objects as in
+   * {@link #filters}; a scan of the table instead, the index gone, applies them all).
+   */
+  public record IndexAccess(String name, KeyConditions keys, List<PushedPredicate> held) {
+    public IndexAccess {
+      held = List.copyOf(held);
+    }
+
+    public IndexAccess(String name, KeyConditions keys) {
+      this(name, keys, List.of());
+    }
+  }
+
+  /** The filters rows found through {@link #index} must pass: all but those it holds. */
+  public List<PushedPredicate> filtersThroughIndex() {
+    if (index == null || index.held().isEmpty()) {
+      return filters;
+    }
+    List<PushedPredicate> out = new ArrayList<>(filters.size());
+    for (PushedPredicate f : filters) {
+      boolean held = false;
+      for (PushedPredicate h : index.held()) {
+        held |= h == f;
+      }
+      if (!held) {
+        out.add(f);
+      }
+    }
+    return out;
+  }
 
   public ScanSpec {
     filters = List.copyOf(filters);
@@ -94,9 +125,10 @@ public record ScanSpec(KeyConditions keys, List<PushedPredicate> filters, List<I
     if (!keys.isNone()) {
       out.add(new String[] {"keys", keys.describe(def)});
     }
-    if (!filters.isEmpty()) {
+    List<PushedPredicate> applied = filtersThroughIndex(); // what the rows found must pass
+    if (!applied.isEmpty()) {
       List<String> fs = new ArrayList<>();
-      filters.forEach(f -> fs.add(f.describe(def)));
+      applied.forEach(f -> fs.add(f.describe(def)));
       out.add(new String[] {"filter", String.join(" AND ", fs)});
     }
     List<String> names = new ArrayList<>();

@@ -198,14 +198,27 @@ public final class BasaltRules {
         call.transformTo(call.builder().push(pushed).filter(rest).build());
       }
       if ((a.keys().isNone() || scan.indexHint().forced()) && scan.spec().index() == null) {
-        // the same rows found through an index whose leading columns the filter binds; every
-        // filter still applies to the rows fetched (the cost decides between them)
+        // the same rows found through an index whose leading columns the filter binds; the
+        // filters apply to the rows fetched (the cost decides between them), but those the
+        // index's equalities hold exactly: a row found under an entry has the entry's values
+        // (both read at one snapshot, kept atomically). A plan whose index is gone when it
+        // runs scans the table instead, with every filter.
         for (io.basaltdb.sql.index.IndexLayout index : scan.usableIndexes()) {
-          KeyConditions keys = KeyRangeExtractor.analyze(index.keyDefinition(),
-              index.onIndex(onTable, rb)).keys();
+          List<RexNode> onIndex = index.onIndex(onTable, rb); // position for position
+          KeyRangeExtractor.Analysis ia = KeyRangeExtractor.analyze(index.keyDefinition(),
+              onIndex);
+          KeyConditions keys = ia.keys();
           if (!keys.isNone() || scan.indexHint().forced()) { // hinted: the whole index if need be
+            List<io.basaltdb.sql.pushdown.PushedPredicate> held = new ArrayList<>();
+            for (RexNode p : ia.pinned()) {
+              int i = indexOf(onIndex, p);
+              io.basaltdb.sql.pushdown.PushedPredicate f = a.pushedOf(onTable.get(i));
+              if (f != null) {
+                held.add(f);
+              }
+            }
             RelNode through = scan.with(scan.spec().withFilter(KeyConditions.NONE, a.pushed())
-                .withIndex(new ScanSpec.IndexAccess(index.index().name(), keys)),
+                .withIndex(new ScanSpec.IndexAccess(index.index().name(), keys, held)),
                 scan.getTraitSet());
             // the table key's conditions, if any, stay above: the index scan does not apply them
             call.transformTo(call.builder().push(through)
@@ -214,6 +227,16 @@ public final class BasaltRules {
         }
       }
     }
+  }
+
+  /** The position of {@code n} (identity) in {@code list}. */
+  private static int indexOf(List<RexNode> list, RexNode n) {
+    for (int i = 0; i < list.size(); i++) {
+      if (list.get(i) == n) {
+        return i;
+      }
+    }
+    throw new IllegalStateException("not a conjunct of the filter: " + n);
   }
 
   /** Project over a scan: the scan returns only the columns the projection uses. */

@@ -36,8 +36,9 @@ public final class JoinCardinality implements MetadataHandler<BuiltInMetadata.Ro
   private static final double GUESS = 0.15; // Calcite's selectivity of an unknown equality
 
   /**
-   * Basalt's join row counts and its scans' column origins (Calcite finds none for a scan
-   * that reads some columns only), then Calcite's metadata for everything else.
+   * Basalt's join row counts, its scans' column origins (Calcite finds none for a scan that
+   * reads some columns only) and unique columns ({@link ScanUniqueness}), then Calcite's
+   * metadata for everything else.
    */
   public static final RelMetadataProvider PROVIDER = ChainedRelMetadataProvider.of(List.of(
       ReflectiveRelMetadataProvider.reflectiveSource(new JoinCardinality(),
@@ -46,6 +47,10 @@ public final class JoinCardinality implements MetadataHandler<BuiltInMetadata.Ro
           BuiltInMetadata.ColumnOrigin.Handler.class),
       ReflectiveRelMetadataProvider.reflectiveSource(new SortCost(),
           BuiltInMetadata.NonCumulativeCost.Handler.class),
+      ReflectiveRelMetadataProvider.reflectiveSource(new ScanUniqueness.Columns(),
+          BuiltInMetadata.ColumnUniqueness.Handler.class),
+      ReflectiveRelMetadataProvider.reflectiveSource(new ScanUniqueness.Keys(),
+          BuiltInMetadata.UniqueKeys.Handler.class),
       DefaultRelMetadataProvider.INSTANCE));
 
   /**

@@ -202,7 +202,7 @@ final class LookupJoinRule extends RelRule<RuleConfig> {
       return;
     }
     boolean points = best.index == null
-        && best.columns.size() == right.definition().keyColumns().size();
+        && best.columns.size() == right.definition().keyColumnCount();
     LookupJoins.Plan plan = new LookupJoins.Plan(best.index,
         best.columns.stream().mapToInt(Integer::intValue).toArray(),
         best.left.stream().mapToInt(Integer::intValue).toArray(),
