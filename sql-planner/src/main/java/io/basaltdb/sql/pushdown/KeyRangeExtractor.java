@@ -46,6 +46,26 @@ public final class KeyRangeExtractor {
     }
   }
 
+  /**
+   * The filters of {@code onTable} (split as {@code table}) that an index's equalities hold:
+   * {@code onIndex} is the same conjuncts over the index's columns, position for position,
+   * split as {@code index}; a conjunct its equalities came from gives the filter {@code table}
+   * made of it (the same object).
+   */
+  public static List<PushedPredicate> held(Analysis table, List<RexNode> onTable,
+      Analysis index, List<RexNode> onIndex) {
+    List<PushedPredicate> out = new ArrayList<>();
+    for (RexNode p : index.pinned()) {
+      for (int i = 0; i < onIndex.size(); i++) {
+        PushedPredicate f = onIndex.get(i) == p ? table.pushedOf(onTable.get(i)) : null;
+        if (f != null) {
+          out.add(f);
+        }
+      }
+    }
+    return out;
+  }
+
   /** Splits {@code conjuncts} (input refs are table column indexes). */
   public static Analysis analyze(SqlTableDef def, List<RexNode> conjuncts) {
     Map<RexNode, Boolean> used = new IdentityHashMap<>();

@@ -209,16 +209,9 @@ public final class BasaltRules {
               onIndex);
           KeyConditions keys = ia.keys();
           if (!keys.isNone() || scan.indexHint().forced()) { // hinted: the whole index if need be
-            List<io.basaltdb.sql.pushdown.PushedPredicate> held = new ArrayList<>();
-            for (RexNode p : ia.pinned()) {
-              int i = indexOf(onIndex, p);
-              io.basaltdb.sql.pushdown.PushedPredicate f = a.pushedOf(onTable.get(i));
-              if (f != null) {
-                held.add(f);
-              }
-            }
             RelNode through = scan.with(scan.spec().withFilter(KeyConditions.NONE, a.pushed())
-                .withIndex(new ScanSpec.IndexAccess(index.index().name(), keys, held)),
+                .withIndex(new ScanSpec.IndexAccess(index.index().name(), keys,
+                    KeyRangeExtractor.held(a, onTable, ia, onIndex))),
                 scan.getTraitSet());
             // the table key's conditions, if any, stay above: the index scan does not apply them
             call.transformTo(call.builder().push(through)
@@ -227,16 +220,6 @@ public final class BasaltRules {
         }
       }
     }
-  }
-
-  /** The position of {@code n} (identity) in {@code list}. */
-  private static int indexOf(List<RexNode> list, RexNode n) {
-    for (int i = 0; i < list.size(); i++) {
-      if (list.get(i) == n) {
-        return i;
-      }
-    }
-    throw new IllegalStateException("not a conjunct of the filter: " + n);
   }
 
   /** Project over a scan: the scan returns only the columns the projection uses. */
