@@ -411,9 +411,7 @@ final class LocalTable implements Table {
   private final class TableScanner extends RegionChainScanner {
     private final ReadSpec spec;
     private final byte[] stop;
-    /** Where the next region's scan starts; null: just after {@link #lastReturned}. */
     private byte[] resume;
-    private byte[] lastReturned;
     private byte[] regionEnd;
 
     TableScanner(ReadSpec spec, byte[] start, byte[] stop, long limit) {
@@ -423,30 +421,20 @@ final class LocalTable implements Table {
       this.stop = stop;
     }
 
-    /** The row to start from (made when asked: most scans never leave their region). */
-    private byte[] resume() {
-      if (resume == null) {
-        resume = Arrays.copyOf(lastReturned, lastReturned.length + 1);
-      }
-      return resume;
-    }
-
     @Override
     protected RowScanner openNext() {
-      byte[] from = resume();
-      if (stop.length > 0 && Arrays.compareUnsigned(from, stop) >= 0) {
+      if (stop.length > 0 && Arrays.compareUnsigned(resume, stop) >= 0) {
         return null;
       }
-      return onRegion(from, r -> {
+      return onRegion(resume, r -> {
         regionEnd = r.descriptor().endRow();
-        return r.scan(spec, from, stop);
+        return r.scan(spec, resume, stop);
       });
     }
 
     @Override
     protected void returned(byte[] row) {
-      lastReturned = row;
-      resume = null;
+      resume = Arrays.copyOf(row, row.length + 1);
     }
 
     @Override
@@ -454,7 +442,7 @@ final class LocalTable implements Table {
       if (regionEnd.length == 0) {
         return false;
       }
-      if (Arrays.compareUnsigned(regionEnd, resume()) > 0) {
+      if (Arrays.compareUnsigned(regionEnd, resume) > 0) {
         resume = regionEnd;
       }
       return true;

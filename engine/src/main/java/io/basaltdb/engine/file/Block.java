@@ -93,28 +93,13 @@ final class Block implements io.basaltdb.engine.cache.BlockCache.Sized {
   }
 
   Iter iterator(byte[] family) {
-    return new Iter(this, family);
+    return new Iter(family);
   }
 
-  /**
-   * A cursor over this block's entries: {@code reuse} (a cursor of the same family, which
-   * its owner no longer reads) pointed here, or a new one when null. A scanner descending
-   * its file's index again and again keeps one cursor per level and its buffers.
-   */
-  Iter iterator(byte[] family, Iter reuse) {
-    return reuse == null ? new Iter(this, family) : reuse.reset(this);
-  }
-
-  /**
-   * A cursor over one block's entries, and then over another's ({@link #iterator(byte[],
-   * Iter)}). Cells it built stay valid: they share no buffer of the cursor. Not thread-safe;
-   * one per reader.
-   */
-  static final class Iter {
+  /** A cursor over the block's entries. Not thread-safe; one per reader. */
+  final class Iter {
     private final byte[] family;
-    private Block block;
-    private byte[] data;
-    private ByteReader in;
+    private final ByteReader in = new ByteReader(data, 0, restartsOffset);
     private byte[] key = new byte[64];
     private int keyLen;
     private long seq;
@@ -131,22 +116,8 @@ final class Block implements io.basaltdb.engine.cache.BlockCache.Sized {
     private int lastRowEnd;
     private byte[][] qualifiers; // made at the first cell built
 
-    Iter(Block block, byte[] family) {
+    Iter(byte[] family) {
       this.family = family;
-      reset(block);
-    }
-
-    /** Before the first entry of {@code b}; the key buffer and recent qualifiers are kept. */
-    private Iter reset(Block b) {
-      block = b;
-      data = b.data;
-      in = new ByteReader(data, 0, b.restartsOffset);
-      keyLen = 0;
-      valid = false;
-      current = null;
-      lastRow = null;
-      lastRowEnd = 0;
-      return this;
     }
 
     /** The entry under the cursor (built on first call), or null past the end. */
@@ -158,7 +129,7 @@ final class Block implements io.basaltdb.engine.cache.BlockCache.Sized {
         byte[] value = new byte[valueLen];
         System.arraycopy(data, valueOff, value, 0, valueLen);
         if (qualifiers == null) {
-          qualifiers = new byte[8][];
+          qualifiers = new byte[4][];
         }
         current = BlockFileFormat.decodeKey(key, 0, keyLen, family, seq, value, lastRow,
             qualifiers);
@@ -185,16 +156,16 @@ final class Block implements io.basaltdb.engine.cache.BlockCache.Sized {
     }
 
     void seekToFirst() {
-      in.position(block.restart(0));
+      in.position(restart(0));
       keyLen = 0;
       next();
     }
 
     /** Positions at the first entry {@code >= target}, or past the end. */
     void seek(Cell target) {
-      RestartKeys keys = block.restartKeys();
+      RestartKeys keys = restartKeys();
       int lo = 0;
-      int hi = block.numRestarts - 1;
+      int hi = numRestarts - 1;
       // find the last restart whose key is < target
       while (lo < hi) {
         int mid = (lo + hi + 1) >>> 1;
@@ -204,7 +175,7 @@ final class Block implements io.basaltdb.engine.cache.BlockCache.Sized {
           hi = mid - 1;
         }
       }
-      in.position(block.restart(lo));
+      in.position(restart(lo));
       keyLen = 0;
       next();
       while (valid && BlockFileFormat.compareKey(key, 0, keyLen, seq, target) < 0) {

@@ -61,7 +61,10 @@ public final class BlockFileFormat {
     if (c != 0) {
       return c;
     }
-    long ts = (long) BIG_ENDIAN_LONG.get(key, tsStart);
+    long ts = 0;
+    for (int i = 0; i < 8; i++) {
+      ts = (ts << 8) | (key[tsStart + i] & 0xff);
+    }
     c = Long.compare(target.timestamp(), ts);
     if (c != 0) {
       return c;
@@ -74,36 +77,6 @@ public final class BlockFileFormat {
   }
 
   /** The key's row-length varint: the length in the low 32 bits, the row's offset in the high. */
-  /** Reads a key's timestamp: eight bytes, big-endian, in one load. */
-  private static final java.lang.invoke.VarHandle BIG_ENDIAN_LONG =
-      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class,
-          java.nio.ByteOrder.BIG_ENDIAN);
-
-  /** The array of {@code recent} equal to {@code key[p, p+len)}, or null. */
-  private static byte[] recent(byte[] key, int p, int len, byte[][] recent) {
-    for (byte[] seen : recent) {
-      if (seen == null) {
-        return null; // filled from the front: nothing after
-      }
-      if (seen.length == len && startsWith(key, p, seen)) {
-        return seen;
-      }
-    }
-    return null;
-  }
-
-  /** Keeps {@code q} among the recent qualifiers: in a free slot, else over one by its bytes. */
-  private static void remember(byte[] q, byte[][] recent) {
-    for (int i = 0; i < recent.length; i++) {
-      if (recent[i] == null) {
-        recent[i] = q;
-        return;
-      }
-    }
-    int h = q.length == 0 ? 0 : (q[0] ^ q[q.length - 1]) + q.length;
-    recent[Math.floorMod(h, recent.length)] = q;
-  }
-
   /** True when {@code key} holds {@code part} at {@code p} (short arrays: a plain loop). */
   private static boolean startsWith(byte[] key, int p, byte[] part) {
     for (int i = 0; i < part.length; i++) {
@@ -144,9 +117,8 @@ public final class BlockFileFormat {
    * As above, with {@code sameRow} (non-null: the caller knows the key's row equals it, as the
    * entry shares its row bytes with the one before) as the cell's row, and a qualifier array of
    * {@code recentQualifiers} (null: none) when equal, instead of new copies: a block's cells
-   * repeat their row and, row after row, the same few qualifiers (searched in order: a table's
-   * handful of column names all stay, where one slot per first byte let names alike in it
-   * evict each other every row). Cells never change their arrays.
+   * repeat their row and, row after row, the same few qualifiers. A new qualifier replaces the
+   * slot its first byte picks. Cells never change their arrays.
    */
   public static Cell decodeKey(byte[] key, int off, int len, byte[] family, long seq,
       byte[] value, byte[] sameRow, byte[][] recentQualifiers) {
@@ -160,16 +132,24 @@ public final class BlockFileFormat {
     }
     byte[] row = sameRow != null ? sameRow : java.util.Arrays.copyOfRange(key, p, p + rowLen);
     p += rowLen;
-    byte[] qual = recentQualifiers == null ? null : recent(key, p, qualLen, recentQualifiers);
-    if (qual == null) {
+    byte[] qual;
+    if (recentQualifiers == null) {
       qual = java.util.Arrays.copyOfRange(key, p, p + qualLen);
-      if (recentQualifiers != null) {
-        remember(qual, recentQualifiers);
+    } else {
+      int slot = qualLen == 0 ? 0 : (key[p] & 0xff) % recentQualifiers.length;
+      byte[] seen = recentQualifiers[slot];
+      if (seen != null && seen.length == qualLen && startsWith(key, p, seen)) {
+        qual = seen;
+      } else {
+        qual = java.util.Arrays.copyOfRange(key, p, p + qualLen);
+        recentQualifiers[slot] = qual;
       }
     }
     p += qualLen;
-    long ts = (long) BIG_ENDIAN_LONG.get(key, p);
-    p += 8;
+    long ts = 0;
+    for (int i = 0; i < 8; i++) {
+      ts = (ts << 8) | (key[p++] & 0xff);
+    }
     CellType type = CellType.ofCode(key[p]);
     if (type == null) {
       throw new MalformedException("unknown cell type code " + key[p]);

@@ -385,7 +385,7 @@ public final class BlockFileReader implements AutoCloseable {
     @Override
     public void seekToFirst() {
       try {
-        levels[0] = rootIndex.iterator(family, levels[0]);
+        levels[0] = rootIndex.iterator(family);
         levels[0].seekToFirst();
         descend(0, null);
       } catch (MalformedException e) {
@@ -417,7 +417,7 @@ public final class BlockFileReader implements AutoCloseable {
             }
           }
         }
-        levels[0] = rootIndex.iterator(family, levels[0]);
+        levels[0] = rootIndex.iterator(family);
         levels[0].seek(target);
         descend(0, target);
       } catch (MalformedException e) {
@@ -441,8 +441,7 @@ public final class BlockFileReader implements AutoCloseable {
         }
         BlockHandle h = BlockHandle.decode(it.valueReader());
         Block child = block(h, this);
-        // the cursor this level had, reused: nothing reads it once its parent moved on
-        Block.Iter ci = child.iterator(family, level + 1 < depth ? levels[level + 1] : dataIter);
+        Block.Iter ci = child.iterator(family);
         if (target == null) {
           ci.seekToFirst();
         } else {

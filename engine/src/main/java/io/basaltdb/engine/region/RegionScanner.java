@@ -34,7 +34,6 @@ public final class RegionScanner implements RowScanner {
   private long seeks;
   private long rows;
   private long cells;
-  private int lastRowCells = 4;
 
   /** Takes ownership of {@code views} (one per store, acquired by the caller). */
   RegionScanner(List<Store> stores, List<StoreView> views, ReadSpec spec, byte[] startRow,
@@ -111,16 +110,11 @@ public final class RegionScanner implements RowScanner {
             : java.util.Arrays.copyOf(row, row.length + 1));
         continue;
       }
-      List<Cell> kept = collect(row);
-      int n = 0; // the kept cells, filtered in place (the list is this row's own)
-      for (int i = 0; i < kept.size(); i++) {
-        Cell c = kept.get(i);
+      List<Cell> kept = new ArrayList<>();
+      for (Cell c : collect(row)) {
         if (filter.filterCell(c)) {
-          kept.set(n++, filter.transformCell(c));
+          kept.add(filter.transformCell(c));
         }
-      }
-      if (n < kept.size()) {
-        kept.subList(n, kept.size()).clear();
       }
       if (kept.isEmpty() || filter.filterRow(kept)) {
         continue;
@@ -157,9 +151,8 @@ public final class RegionScanner implements RowScanner {
     }
   }
 
-  /** A fresh list of the row's cells, sized as the last row's were (rows look alike). */
   private List<Cell> collect(byte[] row) {
-    List<Cell> out = new ArrayList<>(lastRowCells);
+    List<Cell> out = new ArrayList<>();
     for (int i = 0; i < pending.length; i++) {
       CellResolver r = resolvers.get(i);
       while (pending[i] != null && Arrays.equals(pending[i].row(), row)) {
@@ -167,7 +160,6 @@ public final class RegionScanner implements RowScanner {
         pending[i] = r.next();
       }
     }
-    lastRowCells = Math.max(4, out.size());
     return out;
   }
 
