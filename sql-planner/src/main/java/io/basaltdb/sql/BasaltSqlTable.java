@@ -227,16 +227,6 @@ public final class BasaltSqlTable extends AbstractTable implements TranslatableT
     double rows = Math.max(1, (double) cells / perRow);
     // a hidden row key is not a column of the row type: such a table has no visible key
     return org.apache.calcite.schema.Statistics.of(rows, def.hasHiddenKey() ? List.of()
-        : List.of(org.apache.calcite.util.ImmutableBitSet.of(keyFields())));
-  }
-
-  private List<Integer> keyFields() {
-    List<Integer> out = new java.util.ArrayList<>();
-    for (int i = 0; i < def.columns().size(); i++) {
-      if (def.columns().get(i).isKey()) {
-        out.add(i);
-      }
-    }
-    return out;
+        : List.of(org.apache.calcite.util.ImmutableBitSet.of(def.keyColumnIndexes())));
   }
 }

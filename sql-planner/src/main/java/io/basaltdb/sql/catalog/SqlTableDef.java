@@ -185,6 +185,17 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
     return keyColumns(columns);
   }
 
+  /** The key columns' indexes among {@link #columns}, in column order. */
+  public List<Integer> keyColumnIndexes() {
+    List<Integer> out = new ArrayList<>();
+    for (int i = 0; i < columns.size(); i++) {
+      if (columns.get(i).isKey()) {
+        out.add(i);
+      }
+    }
+    return out;
+  }
+
   /** How many key columns there are (without the list {@link #keyColumns} makes). */
   public int keyColumnCount() {
     int n = 0;

@@ -34,17 +34,9 @@ public final class ScanUniqueness {
     return b.build();
   }
 
-  /** The table's key columns; empty for a table without a visible key. */
+  /** The table's key columns; empty for a table without a visible key (as its statistic). */
   private static ImmutableBitSet key(SqlTableDef def) {
-    ImmutableBitSet.Builder b = ImmutableBitSet.builder();
-    if (!def.hasHiddenKey()) {
-      for (int i = 0; i < def.columns().size(); i++) {
-        if (def.columns().get(i).isKey()) {
-          b.set(i);
-        }
-      }
-    }
-    return b.build();
+    return def.hasHiddenKey() ? ImmutableBitSet.of() : ImmutableBitSet.of(def.keyColumnIndexes());
   }
 
   /** Column uniqueness of Basalt scans. */
