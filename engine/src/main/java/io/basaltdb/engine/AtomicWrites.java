@@ -48,6 +48,31 @@ final class AtomicWrites {
     });
   }
 
+  /**
+   * One row's cells for {@link #applyCells}, to be written only if no cell of the row is newer
+   * than {@code unwrittenSince} (null: no such condition).
+   */
+  record RowCells(LocalTable table, byte[] row, List<io.basaltdb.engine.Cell> cells,
+      Long unwrittenSince) {}
+
+  /**
+   * Writes the rows' cells (each row once; timestamps already set) as one write at {@code
+   * durability}, or nothing if a row was written since its point ({@link
+   * WriteConflictException}): a transaction's commit.
+   */
+  static void applyCells(Database db, List<RowCells> rows, Durability durability,
+      RegionContext ctx) {
+    LocalTable.whileRegionsMove(db, () -> {
+      List<MultiRegionWrite.Part> parts = new ArrayList<>(rows.size());
+      for (RowCells r : rows) {
+        parts.add(new MultiRegionWrite.Part(r.table().regionFor(r.row()), r.row(), r.cells(),
+            null, r.unwrittenSince() == null ? -1 : r.unwrittenSince()));
+      }
+      MultiRegionWrite.apply(parts, durability, ctx);
+      return null;
+    });
+  }
+
   private static List<MultiRegionWrite.Part> parts(Database db, List<RowChange> changes) {
     List<MultiRegionWrite.Part> parts = new ArrayList<>(changes.size());
     for (RowChange c : changes) {

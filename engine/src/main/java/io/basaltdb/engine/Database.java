@@ -348,6 +348,23 @@ public final class Database implements Storage {
     return new ReadSnapshot(pins);
   }
 
+  /**
+   * A transaction over this database: reads at a snapshot plus its own writes, writes kept
+   * until {@link Transaction#commit} applies them as one ({@link Transaction}).
+   */
+  public Transaction begin(Transaction.Isolation isolation) {
+    checkOpen();
+    return new Transaction(this, isolation);
+  }
+
+  io.basaltdb.engine.region.ReadPins pins() {
+    return pins;
+  }
+
+  io.basaltdb.engine.region.RegionContext context() {
+    return ctx;
+  }
+
   /** Snapshots not yet closed. */
   public int openSnapshots() {
     return pins.count();
@@ -382,7 +399,7 @@ public final class Database implements Storage {
   @Override
   public Table table(TableName name) {
     state(name);
-    return new LocalTable(this, name);
+    return new LocalTable(this, name, null);
   }
 
   /** The open regions of a table, in row order (empty when disabled). */

@@ -21,14 +21,52 @@ import java.util.function.Supplier;
 final class LocalTable implements Table {
   private final Database db;
   private final TableName name;
+  /** The transaction this handle reads and writes through, or null: the database itself. */
+  private final Transaction tx;
 
-  LocalTable(Database db, TableName name) {
+  LocalTable(Database db, TableName name, Transaction tx) {
     this.db = db;
     this.name = name;
+    this.tx = tx;
   }
 
   Database database() {
     return db;
+  }
+
+  Transaction transaction() {
+    return tx;
+  }
+
+  /** The row's cells as {@code spec} asks (the spec made for this handle's reads). */
+  List<Cell> readRow(byte[] row, ReadSpec spec) {
+    return onRegion(row, r -> r.get(row, spec));
+  }
+
+  /** Checks a write of {@code cells} to {@code row} as its region would, writing nothing. */
+  void checkWrite(byte[] row, List<Cell> cells) {
+    onRegion(row, r -> {
+      r.checkWrite(row, cells);
+      return null;
+    });
+  }
+
+  /** The family of {@code c} as the table's stores name it (an unknown one refused). */
+  byte[] familyOf(byte[] row, Cell c) {
+    return onRegion(row, r -> r.familyOf(c));
+  }
+
+  /** Writes one row's cells: to its region, or into the transaction. */
+  private List<Cell> writeRow(byte[] row, List<Cell> cells, Durability d) {
+    return tx != null ? tx.write(this, row, cells)
+        : onRegion(row, r -> r.mutateRow(row, cells, d));
+  }
+
+  /** A read-modify-write of one row: in its region under its lock, or in the transaction. */
+  private List<Cell> writeRowWith(byte[] row, Durability d, ReadSpec read,
+      Function<List<Cell>, List<Cell>> fn) {
+    return tx != null ? tx.writeWith(this, row, read, fn)
+        : onRegion(row, r -> r.mutateRowWith(row, d, read, fn));
   }
 
   @Override
@@ -96,7 +134,7 @@ final class LocalTable implements Table {
       throw new InvalidArgumentException("put of row " + Cell.printable(put.row())
           + " has no columns");
     }
-    onRegion(put.row(), r -> r.mutateRow(put.row(), put.cells(), put.durability()));
+    writeRow(put.row(), put.cells(), put.durability());
   }
 
   @Override
@@ -109,7 +147,7 @@ final class LocalTable implements Table {
   @Override
   public void delete(Delete delete) {
     List<Cell> markers = delete.markers(familySet());
-    onRegion(delete.row(), r -> r.mutateRow(delete.row(), markers, delete.durability()));
+    writeRow(delete.row(), markers, delete.durability());
   }
 
   @Override
@@ -125,7 +163,7 @@ final class LocalTable implements Table {
       return;
     }
     List<Cell> cells = flatten(rm);
-    onRegion(rm.row(), r -> r.mutateRow(rm.row(), cells, rm.mutations().get(0).durability()));
+    writeRow(rm.row(), cells, rm.mutations().get(0).durability());
   }
 
   /**
@@ -166,8 +204,8 @@ final class LocalTable implements Table {
   @Override
   public Result increment(Increment inc) {
     checkColumns(inc);
-    List<Cell> written = onRegion(inc.row(), region -> region.mutateRowWith(inc.row(),
-        inc.durability(), readSpec(inc, null, null), current -> incremented(inc, current)));
+    List<Cell> written = writeRowWith(inc.row(), inc.durability(), readSpec(inc, null, null),
+        current -> incremented(inc, current));
     return new Result(inc.row(), written);
   }
 
@@ -239,8 +277,8 @@ final class LocalTable implements Table {
       throw new InvalidArgumentException("append to row " + Cell.printable(app.row())
           + " has no columns");
     }
-    List<Cell> written = onRegion(app.row(), region -> region.mutateRowWith(app.row(),
-        app.durability(), current -> {
+    List<Cell> written = writeRowWith(app.row(), app.durability(), ReadSpec.LATEST,
+        current -> {
           List<Cell> puts = new ArrayList<>();
           for (Map.Entry<Increment.Column, byte[]> e : app.suffixes().entrySet()) {
             Cell old = find(current, e.getKey().family(), e.getKey().qualifier());
@@ -251,7 +289,7 @@ final class LocalTable implements Table {
                 Cell.LATEST_TIMESTAMP, v));
           }
           return puts;
-        }));
+        });
     return new Result(app.row(), written);
   }
 
@@ -263,12 +301,12 @@ final class LocalTable implements Table {
     Durability d;
     if (action instanceof Increment inc) {
       checkColumns(inc);
-      onRegion(cam.row(), region -> region.mutateRowWith(cam.row(), inc.durability(),
-          readSpec(inc, cam.family(), cam.qualifier()), current -> {
+      writeRowWith(cam.row(), inc.durability(), readSpec(inc, cam.family(), cam.qualifier()),
+          current -> {
             Cell c = find(current, cam.family(), cam.qualifier());
             applied[0] = cam.test(c == null ? null : c.value());
             return applied[0] ? incremented(inc, current) : List.of();
-          }));
+          });
       return applied[0];
     }
     if (action instanceof RowMutations rm) {
@@ -285,11 +323,11 @@ final class LocalTable implements Table {
     java.util.NavigableSet<byte[]> qualifier = new java.util.TreeSet<>(Arrays::compareUnsigned);
     qualifier.add(cam.qualifier());
     ReadSpec read = new ReadSpec(Map.of(cam.family(), qualifier), 0, Long.MAX_VALUE, 1);
-    onRegion(cam.row(), region -> region.mutateRowWith(cam.row(), d, read, current -> {
+    writeRowWith(cam.row(), d, read, current -> {
       Cell c = find(current, cam.family(), cam.qualifier());
       applied[0] = cam.test(c == null ? null : c.value());
       return applied[0] ? cells : List.of();
-    }));
+    });
     return applied[0];
   }
 
@@ -331,6 +369,11 @@ final class LocalTable implements Table {
   }
 
   private ReadSpec spec(ReadRequest<?> r) {
+    ReadSpec spec = plainSpec(r);
+    return tx == null ? spec : tx.spec(name, spec, r.snapshot());
+  }
+
+  private ReadSpec plainSpec(ReadRequest<?> r) {
     Set<byte[]> wanted = r.familySet();
     Set<byte[]> known = wanted.isEmpty() ? Set.of() : familySet();
     for (byte[] f : wanted) {

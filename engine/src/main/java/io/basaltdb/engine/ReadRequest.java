@@ -87,6 +87,10 @@ public abstract class ReadRequest<T extends ReadRequest<T>> {
     return self();
   }
 
+  ReadSnapshot snapshot() {
+    return snapshot;
+  }
+
   public int maxVersions() {
     return maxVersions;
   }

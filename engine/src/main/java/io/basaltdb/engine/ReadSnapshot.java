@@ -10,21 +10,45 @@ import io.basaltdb.engine.region.ReadPins;
  * The point is the newest sequence id when the snapshot is taken; a read in a region where a
  * write at or below it is still in flight waits for that write (at most its log sync). The
  * point stays pinned, so compactions keep the versions it sees, until {@link #close}: close
- * it when the reads are done. Thread-safe.
+ * it when the reads are done. A snapshot a {@link Transaction} gives for one statement also
+ * names the transaction's own writes that statement sees (those made before it). Thread-safe.
  */
 public final class ReadSnapshot implements AutoCloseable {
   private final ReadPins pins;
   private final long point;
+  /** The transaction whose own writes reads through this snapshot see, or null. */
+  private final Transaction transaction;
+  /** The newest of {@link #transaction}'s own writes these reads see. */
+  private final long ownUpTo;
   private boolean closed;
 
   ReadSnapshot(ReadPins pins) {
     this.pins = pins;
     this.point = pins.pin();
+    this.transaction = null;
+    this.ownUpTo = -1;
+  }
+
+  /** Another pin of {@code point} (already pinned), for {@code transaction}'s reads. */
+  ReadSnapshot(ReadPins pins, long point, Transaction transaction, long ownUpTo) {
+    pins.pinAgain(point);
+    this.pins = pins;
+    this.point = point;
+    this.transaction = transaction;
+    this.ownUpTo = ownUpTo;
   }
 
   /** The sequence id reads see up to. */
   public long readPoint() {
     return point;
+  }
+
+  Transaction transaction() {
+    return transaction;
+  }
+
+  long ownUpTo() {
+    return ownUpTo;
   }
 
   @Override

@@ -43,6 +43,13 @@ import java.util.Arrays;
 public final class CellResolver {
   public enum Mode { READ, MINOR, MAJOR }
 
+  /**
+   * Sequence ids from here up are a transaction's own uncommitted cells, merged into its reads
+   * ({@code region.ReadOverlay}): visible whatever the read point (the overlay passes only
+   * those its read may see). No committed write ever gets one (2^62 writes).
+   */
+  public static final long OWN_WRITES = 1L << 62;
+
   private final CellIterator in;
   private final RetentionRules rules;
   private final long expiry;
@@ -113,7 +120,7 @@ public final class CellResolver {
       } else if (!Arrays.equals(qualifier, c.qualifier())) {
         startColumn(c.qualifier());
       }
-      if (c.sequenceId() > readPoint) {
+      if (c.sequenceId() > readPoint && c.sequenceId() < OWN_WRITES) {
         in.next();
         if (mode == Mode.READ) {
           continue;

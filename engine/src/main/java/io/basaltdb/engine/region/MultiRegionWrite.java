@@ -16,7 +16,8 @@ import java.util.function.Function;
  * One write of several rows, in one or more regions (a row and its secondary-index entries),
  * applied atomically: every row's lock is taken in (region name, lock stripe) order
  * ({@link RowLocks#stripe}: ordering by row could deadlock on rows sharing a stripe), each
- * part's check (if any) sees its row's current cells under that lock, one sequence id is
+ * part's check (if any) sees its row's current cells under that lock (and a part that must be
+ * unwritten since a point fails the write if any cell of its row is newer), one sequence id is
  * taken under every involved region's MVCC monitor ({@link Mvcc#beginAll}), the parts go to
  * the log as one record ({@code WriteAheadLog#appendAll}: a crash keeps all or none) and to the
  * memstores, and the write completes in every region before it returns. A reader at a read
@@ -33,9 +34,14 @@ public final class MultiRegionWrite {
    * current cells (latest version of each column, staged writes included) under the lock and
    * may throw to refuse the whole write (nothing is written).
    */
-  public record Part(Region region, byte[] row, List<Cell> cells, Consumer<List<Cell>> check) {
+  public record Part(Region region, byte[] row, List<Cell> cells, Consumer<List<Cell>> check,
+      long unwrittenSince) {
     public Part(Region region, byte[] row, List<Cell> cells) {
-      this(region, row, cells, null);
+      this(region, row, cells, null, -1);
+    }
+
+    public Part(Region region, byte[] row, List<Cell> cells, Consumer<List<Cell>> check) {
+      this(region, row, cells, check, -1);
     }
   }
 
@@ -107,6 +113,11 @@ public final class MultiRegionWrite {
         locks.add(p.region().lockRow(p.row()));
       }
       for (Part p : sorted) {
+        if (p.unwrittenSince() >= 0 && p.region().newestSequence(p.row()) > p.unwrittenSince()) {
+          throw new io.basaltdb.engine.WriteConflictException("row " + Cell.printable(p.row())
+              + " of region " + p.region().name() + " was written by another writer since"
+              + " sequence " + p.unwrittenSince());
+        }
         if (p.check() != null) {
           p.check().accept(p.region().readLocked(p.row()));
         }

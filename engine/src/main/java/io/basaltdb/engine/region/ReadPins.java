@@ -27,6 +27,17 @@ public final class ReadPins {
     return p;
   }
 
+  /**
+   * Pins {@code point} once more, for a second holder of a point already pinned (so no
+   * compaction has resolved past it); {@link #unpin} each pin once.
+   */
+  public synchronized void pinAgain(long point) {
+    if (!pins.containsKey(point)) {
+      throw new IllegalStateException("point " + point + " is not pinned");
+    }
+    pins.merge(point, 1, Integer::sum);
+  }
+
   public synchronized void unpin(long point) {
     pins.computeIfPresent(point, (p, n) -> n == 1 ? null : n - 1);
   }

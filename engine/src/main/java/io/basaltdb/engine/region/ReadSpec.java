@@ -23,6 +23,7 @@ public final class ReadSpec {
   private final io.basaltdb.engine.filter.Filter filter;
   private final long snapshotPoint;
   private io.basaltdb.engine.ScanMetrics metrics;
+  private ReadOverlay overlay;
 
   public ReadSpec(Map<byte[], NavigableSet<byte[]>> families, long minTimestamp,
       long maxTimestamp, int maxVersions) {
@@ -84,8 +85,11 @@ public final class ReadSpec {
   }
 
   public ReadSpec withVersions(int versions) {
-    return new ReadSpec(families, minTimestamp, maxTimestamp, versions, filter, snapshotPoint)
-        .withMetrics(metrics);
+    ReadSpec s = new ReadSpec(families, minTimestamp, maxTimestamp, versions, filter,
+        snapshotPoint);
+    s.metrics = metrics;
+    s.overlay = overlay;
+    return s;
   }
 
   /** This read counting what it does into {@code m} (null: not counted). */
@@ -96,7 +100,24 @@ public final class ReadSpec {
     ReadSpec s = new ReadSpec(families, minTimestamp, maxTimestamp, maxVersions, filter,
         snapshotPoint);
     s.metrics = m;
+    s.overlay = overlay;
     return s;
+  }
+
+  /**
+   * This read at {@code snapshotPoint} (-1: the region's own) merged with {@code overlay}'s
+   * cells (null: none).
+   */
+  public ReadSpec withOverlay(ReadOverlay o, long point) {
+    ReadSpec s = new ReadSpec(families, minTimestamp, maxTimestamp, maxVersions, filter, point);
+    s.metrics = metrics;
+    s.overlay = o;
+    return s;
+  }
+
+  /** A transaction's own cells to merge into this read, or null. */
+  public ReadOverlay overlay() {
+    return overlay;
   }
 
   /** Where the read counts what it does, or null. */

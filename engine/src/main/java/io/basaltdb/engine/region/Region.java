@@ -393,6 +393,30 @@ public final class Region implements AutoCloseable {
     return rowLocks.lockRow(row);
   }
 
+  /**
+   * The newest sequence id of any cell of {@code row} (puts and delete markers, staged writes
+   * included), or -1; the row's lock is held.
+   */
+  long newestSequence(byte[] row) {
+    return reads.newestSequence(row);
+  }
+
+  /**
+   * Checks a row's cells as a write of them would (the region open, the row inside it, known
+   * families, cell sizes) without writing or waiting for memory: a transaction's writes, kept
+   * aside until it commits, are refused as the write itself would be.
+   */
+  public void checkWrite(byte[] row, List<Cell> cells) {
+    checkOpen();
+    MutationChecks.checkRow(descriptor, row);
+    validate(row, cells);
+  }
+
+  /** The family name as this region's store holds it, or an unknown-family error. */
+  public byte[] familyOf(Cell c) {
+    return storeFor(c).family();
+  }
+
   /** The row's latest cells, staged writes included; the row's lock is held. */
   List<Cell> readLocked(byte[] row) {
     return reads.getLocked(row, ReadSpec.LATEST);

@@ -57,6 +57,11 @@ public final class RegionScanner implements RowScanner {
         var query = spec.queryFor(s.family());
         List<CellIterator> sources = s.sources(views.get(i), startRow, stopRow, getRow,
             onlyRows, query.qualifiers(), spec.minTimestamp(), metrics);
+        CellIterator own = spec.overlay() == null ? null : spec.overlay().source(s.family());
+        if (own != null) {
+          sources = new ArrayList<>(sources);
+          sources.add(own);
+        }
         if (sources.isEmpty()) {
           continue; // a point read that no memstore or file of this store can answer
         }

@@ -51,6 +51,11 @@ public final class ReverseRegionScanner implements RowScanner {
         if (r != null && (row == null || CellComparator.compareRows(r, row) > 0)) {
           row = r;
         }
+        byte[] own = spec.overlay() == null ? null
+            : spec.overlay().lastRowBefore(stores.get(i).family(), upper);
+        if (own != null && (row == null || CellComparator.compareRows(own, row) > 0)) {
+          row = own;
+        }
       }
       if (row == null || CellComparator.compareRows(row, lower) < 0) {
         return null;

@@ -1,0 +1,500 @@
+package io.basaltdb.engine;
+
+import io.basaltdb.engine.cell.CellComparator;
+import io.basaltdb.engine.cell.CellIterator;
+import io.basaltdb.engine.memstore.MemStore;
+import io.basaltdb.engine.read.CellResolver;
+import io.basaltdb.engine.region.ReadOverlay;
+import io.basaltdb.engine.region.ReadSpec;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * A transaction over an embedded {@link Database} ({@link Database#begin}), seen as a {@link
+ * Storage}: its tables read one snapshot of the database plus the transaction's own writes, and
+ * their writes stay in the transaction until {@link #commit} applies them all as one logged
+ * write (a crash keeps all or none), or {@link #rollback} drops them. Design:
+ * sql-planner/doc/transactions.md.
+ *
+ * <p><b>Own writes.</b> Each write is checked as the table would check it (row, families, cell
+ * sizes), stamped (timestamps resolved now; a sequence id of its own, from {@link
+ * CellResolver#OWN_WRITES} up, so every own cell is newer than every committed one) and kept in
+ * a private memstore per table and family. Reads merge those memstores into the region scans
+ * ({@link ReadOverlay}), so the engine's own rules (versions, deletes, TTL, filters, columns,
+ * time ranges) resolve committed and own cells together on every read path. A read given a
+ * snapshot from {@link #snapshot()} sees the own writes made before that snapshot was taken
+ * (a statement never sees its own writes while it reads: no Halloween problem); a read-modify-
+ * write (increment, check-and-mutate, {@link #mutateAfterRead}) sees all of them.
+ *
+ * <p><b>Isolation.</b> {@link Isolation#SNAPSHOT}: one snapshot for the whole transaction,
+ * taken at {@link Database#begin}. {@link Isolation#READ_COMMITTED}: a new one at each
+ * {@link #snapshot()} (each statement). Either way a row the transaction writes must not have
+ * been written by anyone else after the snapshot the transaction had when it first wrote it:
+ * else the commit fails ({@link WriteConflictException}) and applies nothing (first committer
+ * wins; no lost update).
+ *
+ * <p><b>Marks.</b> {@link #mark} and {@link #rollbackTo} undo the writes made after a point
+ * (a failed statement, a savepoint). Uncommitted writes are bounded by {@link
+ * #MAX_PENDING_BYTES}. The snapshot stays pinned (compactions keep what it sees) until the
+ * transaction ends.
+ *
+ * <p>Thread-safety: one writer at a time (the connection's); reads may run in parallel while
+ * nothing writes.
+ */
+public final class Transaction implements Storage {
+  /** The most heap the uncommitted cells may take. */
+  public static final long MAX_PENDING_BYTES = 64L << 20;
+
+  /** Which snapshot the transaction's reads see. */
+  public enum Isolation {
+    /** A new snapshot for each statement ({@link #snapshot()}). */
+    READ_COMMITTED,
+    /** One snapshot for the whole transaction. */
+    SNAPSHOT
+  }
+
+  private final Database db;
+  private final Isolation isolation;
+  /** The transaction's current snapshot (its pin), replaced per statement in READ_COMMITTED. */
+  private ReadSnapshot current;
+  private final Map<TableName, Own> own = new HashMap<>();
+  /** Every own cell in the order written, with the memstore holding it (marks undo it). */
+  private final List<Written> log = new ArrayList<>();
+  private long nextSequence = CellResolver.OWN_WRITES;
+  private long pendingBytes;
+  private boolean ended;
+
+  private record Written(MemStore store, Cell cell) {}
+
+  /** One table's own writes: a memstore per family, and each row's snapshot at first write. */
+  private static final class Own {
+    final TreeMap<byte[], MemStore> families = new TreeMap<>(Arrays::compareUnsigned);
+    final TreeMap<byte[], Long> basis = new TreeMap<>(Arrays::compareUnsigned);
+  }
+
+  Transaction(Database db, Isolation isolation) {
+    this.db = db;
+    this.isolation = isolation;
+    this.current = db.snapshot();
+  }
+
+  public Isolation isolation() {
+    return isolation;
+  }
+
+  /** The read point of the transaction's current snapshot. */
+  public synchronized long readPoint() {
+    checkOpen();
+    return current.readPoint();
+  }
+
+  /** Whether the transaction has written anything not undone. */
+  public synchronized boolean hasWrites() {
+    return !log.isEmpty();
+  }
+
+  // ------------------------------------------------------------ Storage
+
+  @Override
+  public String location() {
+    return db.location();
+  }
+
+  @Override
+  public Admin admin() {
+    return db.admin();
+  }
+
+  @Override
+  public Table table(TableName name) {
+    return new LocalTable(db, name, this);
+  }
+
+  /**
+   * The snapshot of the next statement: the transaction's (READ_COMMITTED: a new one, which
+   * the transaction keeps) with the own writes made so far; close it when the statement's
+   * reads are done (the transaction keeps its own pin).
+   */
+  @Override
+  public synchronized ReadSnapshot snapshot() {
+    checkOpen();
+    if (isolation == Isolation.READ_COMMITTED) {
+      ReadSnapshot fresh = db.snapshot();
+      current.close();
+      current = fresh;
+    }
+    return new ReadSnapshot(db.pins(), current.readPoint(), this, nextSequence - 1);
+  }
+
+  /** Nothing to sync before commit: the transaction's writes are not in the log yet. */
+  @Override
+  public void sync() {}
+
+  @Override
+  public <T> T extension(Class<T> type, Supplier<? extends T> create) {
+    return db.extension(type, create);
+  }
+
+  @Override
+  public boolean atomicAcrossRows() {
+    return true;
+  }
+
+  /** Checks each change against the row as the transaction sees it, then keeps them all. */
+  @Override
+  public synchronized void mutateAtomically(List<RowChange> changes) {
+    checkOpen();
+    int mark = log.size();
+    try {
+      for (RowChange c : changes) {
+        apply(c);
+      }
+    } catch (RuntimeException e) {
+      undoTo(mark);
+      throw e;
+    }
+  }
+
+  @Override
+  public synchronized void mutateAfterRead(Table table, byte[] row, Durability durability,
+      Function<Result, List<RowChange>> plan) {
+    checkOpen();
+    LocalTable t = mine(table);
+    List<Cell> cells = t.readRow(row, latest(t, ReadSpec.LATEST));
+    mutateAtomically(plan.apply(cells.isEmpty() ? Result.EMPTY : new Result(row, cells)));
+  }
+
+  private void apply(RowChange c) {
+    LocalTable t = mine(c.table());
+    byte[] row = c.mutation().row();
+    if (c.check() != null) {
+      List<Cell> cells = t.readRow(row, latest(t, ReadSpec.LATEST));
+      c.check().accept(cells.isEmpty() ? Result.EMPTY : new Result(row, cells));
+    }
+    write(t, row, t.cellsOf(c.mutation()));
+  }
+
+  /** Rolls back. */
+  @Override
+  public void close() {
+    rollback();
+  }
+
+  // ------------------------------------------------------------ marks, commit, rollback
+
+  /** A point to come back to with {@link #rollbackTo}. */
+  public synchronized int mark() {
+    checkOpen();
+    return log.size();
+  }
+
+  /** Undoes every write made after {@code mark}; the transaction goes on. */
+  public synchronized void rollbackTo(int mark) {
+    checkOpen();
+    if (mark < 0 || mark > log.size()) {
+      throw new InvalidArgumentException("no mark " + mark + " in this transaction (" + log.size()
+          + " writes)");
+    }
+    undoTo(mark);
+  }
+
+  private void undoTo(int mark) {
+    while (log.size() > mark) {
+      Written w = log.remove(log.size() - 1);
+      w.store().remove(w.cell());
+      pendingBytes -= w.cell().heapSize() + 40;
+    }
+  }
+
+  /**
+   * Applies every own write as one write of the database at {@code durability} (SYNC or
+   * ASYNC), unless a row it writes was written by someone else since the snapshot the
+   * transaction had when it first wrote that row ({@link WriteConflictException}). Either way
+   * the transaction ends: a failed commit applies nothing.
+   */
+  public synchronized void commit(Durability durability) {
+    checkOpen();
+    try {
+      List<AtomicWrites.RowCells> rows = new ArrayList<>();
+      for (Map.Entry<TableName, Own> e : own.entrySet()) {
+        LocalTable t = new LocalTable(db, e.getKey(), null);
+        for (Map.Entry<byte[], List<Cell>> r : netCells(e.getValue()).entrySet()) {
+          rows.add(new AtomicWrites.RowCells(t, r.getKey(), r.getValue(),
+              e.getValue().basis.get(r.getKey())));
+        }
+      }
+      if (!rows.isEmpty()) {
+        AtomicWrites.applyCells(db, rows, durability, db.context());
+      }
+    } finally {
+      end();
+    }
+  }
+
+  /** Drops every own write and ends the transaction (again: nothing). */
+  public synchronized void rollback() {
+    if (!ended) {
+      end();
+    }
+  }
+
+  private void end() {
+    ended = true;
+    own.clear();
+    log.clear();
+    pendingBytes = 0;
+    current.close();
+  }
+
+  /**
+   * Per row, the own cells a commit writes. All of them get one sequence id then, at which no
+   * delete marker covers a put (they are equal), so what a later own write undid is left out
+   * here: a put replaced by a later put of its column and timestamp, and a put covered by a
+   * later own delete marker. What is left, written at one sequence id over the committed
+   * cells, reads as the own writes read over them.
+   */
+  private static TreeMap<byte[], List<Cell>> netCells(Own o) {
+    TreeMap<byte[], List<Cell>> rows = new TreeMap<>(Arrays::compareUnsigned);
+    for (MemStore m : o.families.values()) {
+      List<Cell> family = new ArrayList<>();
+      byte[] row = null;
+      for (Cell c : m.cells()) {
+        if (row != null && !Arrays.equals(row, c.row())) {
+          addNet(rows, row, family);
+          family = new ArrayList<>();
+        }
+        row = c.row();
+        family.add(c);
+      }
+      if (row != null) {
+        addNet(rows, row, family);
+      }
+    }
+    return rows;
+  }
+
+  /** {@code cells}: one row's own cells of one family. */
+  private static void addNet(TreeMap<byte[], List<Cell>> rows, byte[] row, List<Cell> cells) {
+    List<Cell> newestFirst = new ArrayList<>(cells);
+    newestFirst.sort((a, b) -> Long.compare(b.sequenceId(), a.sequenceId()));
+    Covering later = new Covering();
+    List<Cell> kept = new ArrayList<>();
+    int i = 0;
+    while (i < newestFirst.size()) {
+      int j = i;
+      long seq = newestFirst.get(i).sequenceId();
+      while (j < newestFirst.size() && newestFirst.get(j).sequenceId() == seq) {
+        j++;
+      }
+      List<Cell> write = newestFirst.subList(i, j); // one own write: its markers cover none of its puts
+      for (Cell c : write) {
+        if (c.type().isDelete() || !later.covers(c)) {
+          kept.add(new Cell(row, c.family(), c.qualifier(), c.timestamp(), c.type(), 0,
+              c.value()));
+        }
+      }
+      write.forEach(later::add);
+      i = j;
+    }
+    kept.sort(CellComparator.INSTANCE);
+    rows.computeIfAbsent(row, r -> new ArrayList<>()).addAll(kept);
+  }
+
+  /** What the own writes after some point cover of one row and family's earlier puts. */
+  private static final class Covering {
+    private record Version(java.nio.ByteBuffer column, long timestamp) {}
+
+    private long familyDeleted = -1;
+    private final Map<java.nio.ByteBuffer, Long> columnDeleted = new HashMap<>();
+    private final Set<Version> versionDeleted = new HashSet<>();
+    private final Set<Long> familyVersionDeleted = new HashSet<>();
+    private final Set<Version> written = new HashSet<>();
+
+    void add(Cell c) {
+      java.nio.ByteBuffer column = java.nio.ByteBuffer.wrap(c.qualifier());
+      switch (c.type()) {
+        case DELETE_FAMILY -> familyDeleted = Math.max(familyDeleted, c.timestamp());
+        case DELETE_FAMILY_VERSION -> familyVersionDeleted.add(c.timestamp());
+        case DELETE_COLUMN -> columnDeleted.merge(column, c.timestamp(), Math::max);
+        case DELETE -> versionDeleted.add(new Version(column, c.timestamp()));
+        default -> written.add(new Version(column, c.timestamp()));
+      }
+    }
+
+    /** Whether a put made before these writes is gone: replaced or deleted by them. */
+    boolean covers(Cell put) {
+      java.nio.ByteBuffer column = java.nio.ByteBuffer.wrap(put.qualifier());
+      Version v = new Version(column, put.timestamp());
+      return written.contains(v) || versionDeleted.contains(v)
+          || put.timestamp() <= familyDeleted
+          || put.timestamp() <= columnDeleted.getOrDefault(column, -1L)
+          || familyVersionDeleted.contains(put.timestamp());
+    }
+  }
+
+  // ------------------------------------------------------------ for LocalTable
+
+  /**
+   * Keeps {@code cells} (a put's, a delete's markers, a row mutation's, as the table gives
+   * them) as one own write of {@code row}; returns them stamped.
+   */
+  synchronized List<Cell> write(LocalTable t, byte[] row, List<Cell> cells) {
+    checkOpen();
+    t.checkWrite(row, cells);
+    Own o = own.computeIfAbsent(t.name(), n -> new Own());
+    long seq = nextSequence++;
+    long now = db.context().options().clock().millis();
+    int mark = log.size();
+    List<Cell> stamped = new ArrayList<>(cells.size());
+    for (Cell c : cells) {
+      byte[] family = t.familyOf(row, c);
+      long ts = c.timestamp();
+      if (ts == Cell.LATEST_TIMESTAMP) {
+        ts = c.type() == CellType.DELETE ? newestVersion(t, row, family, c.qualifier(), now) : now;
+      }
+      Cell s = new Cell(row, family, c.qualifier(), ts, c.type(), seq, c.value());
+      MemStore m = o.families.computeIfAbsent(family, f -> new MemStore());
+      m.add(s);
+      log.add(new Written(m, s));
+      pendingBytes += s.heapSize() + 40;
+      stamped.add(s);
+    }
+    if (pendingBytes > MAX_PENDING_BYTES) {
+      undoTo(mark);
+      throw new TransactionTooLargeException("a transaction's uncommitted writes passed "
+          + (MAX_PENDING_BYTES >> 20) + " MiB at row " + Cell.printable(row) + " of table "
+          + t.name() + ": commit more often");
+    }
+    o.basis.putIfAbsent(row, current.readPoint());
+    return stamped;
+  }
+
+  /**
+   * A read-modify-write of one row: {@code fn} sees the row's cells that {@code read} asks for
+   * as the transaction sees them (all its own writes included) and returns the cells to
+   * write, kept as {@link #write} keeps them; returns them stamped.
+   */
+  synchronized List<Cell> writeWith(LocalTable t, byte[] row, ReadSpec read,
+      Function<List<Cell>, List<Cell>> fn) {
+    checkOpen();
+    List<Cell> cells = fn.apply(t.readRow(row, latest(t, read)));
+    return cells.isEmpty() ? List.of() : write(t, row, cells);
+  }
+
+  /** The timestamp of a column's newest version as the transaction sees it, else now. */
+  private long newestVersion(LocalTable t, byte[] row, byte[] family, byte[] qualifier,
+      long now) {
+    java.util.NavigableSet<byte[]> q = io.basaltdb.engine.read.ColumnQuery.qualifierSet();
+    q.add(qualifier);
+    List<Cell> cells = t.readRow(row, latest(t, new ReadSpec(Map.of(family, q), 0,
+        Long.MAX_VALUE, 1)));
+    return cells.isEmpty() ? now : cells.get(0).timestamp();
+  }
+
+  /** {@code read} at the transaction's snapshot with all its own writes. */
+  private ReadSpec latest(LocalTable t, ReadSpec read) {
+    return read.withOverlay(overlay(t.name(), Long.MAX_VALUE), current.readPoint());
+  }
+
+  /**
+   * {@code read} as a read of table {@code name} through this transaction: at {@code snapshot}
+   * when it is one of this transaction's (with the own writes it names), else at the
+   * transaction's snapshot with all own writes.
+   */
+  synchronized ReadSpec spec(TableName name, ReadSpec read, ReadSnapshot snapshot) {
+    checkOpen();
+    if (snapshot != null && snapshot.transaction() == this) {
+      return read.withOverlay(overlay(name, snapshot.ownUpTo()), snapshot.readPoint());
+    }
+    return read.withOverlay(overlay(name, Long.MAX_VALUE), current.readPoint());
+  }
+
+  /** The own cells of table {@code name} up to sequence {@code upTo}, or null: none. */
+  private ReadOverlay overlay(TableName name, long upTo) {
+    Own o = own.get(name);
+    if (o == null) {
+      return null;
+    }
+    Map<byte[], MemStore> families = new TreeMap<>(Arrays::compareUnsigned);
+    families.putAll(o.families);
+    return new ReadOverlay() {
+      @Override
+      public CellIterator source(byte[] family) {
+        MemStore m = families.get(family);
+        return m == null || m.isEmpty() ? null : new UpTo(m.iterator(), upTo);
+      }
+
+      @Override
+      public byte[] lastRowBefore(byte[] family, byte[] row) {
+        MemStore m = families.get(family);
+        if (m == null) {
+          return null;
+        }
+        return row.length == 0 ? m.lastRow() : m.lastRowBefore(row, family);
+      }
+    };
+  }
+
+  /** {@code in} without the cells above {@code upTo}. */
+  private static final class UpTo implements CellIterator {
+    private final CellIterator in;
+    private final long upTo;
+
+    UpTo(CellIterator in, long upTo) {
+      this.in = in;
+      this.upTo = upTo;
+    }
+
+    private void skip() {
+      while (in.current() != null && in.current().sequenceId() > upTo) {
+        in.next();
+      }
+    }
+
+    @Override
+    public void seekToFirst() {
+      in.seekToFirst();
+      skip();
+    }
+
+    @Override
+    public void seek(Cell target) {
+      in.seek(target);
+      skip();
+    }
+
+    @Override
+    public Cell current() {
+      return in.current();
+    }
+
+    @Override
+    public void next() {
+      in.next();
+      skip();
+    }
+  }
+
+  /** {@code t} as a table of this transaction. */
+  private LocalTable mine(Table t) {
+    if (t instanceof LocalTable lt && lt.database() == db) {
+      return lt.transaction() == this ? lt : new LocalTable(db, lt.name(), this);
+    }
+    throw new InvalidArgumentException("table " + t.name() + " is not a table of database "
+        + db.directory() + "; a transaction stays within one database");
+  }
+
+  private void checkOpen() {
+    if (ended) {
+      throw new ClosedException("transaction");
+    }
+  }
+}
