@@ -352,9 +352,15 @@ public final class Database implements Storage {
    * A transaction over this database: reads at a snapshot plus its own writes, writes kept
    * until {@link Transaction#commit} applies them as one ({@link Transaction}).
    */
+  @Override
   public Transaction begin(Transaction.Isolation isolation) {
     checkOpen();
     return new Transaction(this, isolation);
+  }
+
+  @Override
+  public boolean keepsTransactions() {
+    return true;
   }
 
   io.basaltdb.engine.region.ReadPins pins() {

@@ -55,6 +55,25 @@ public interface Storage extends AutoCloseable {
     return false;
   }
 
+  /**
+   * A transaction over this storage ({@link Transaction}: a snapshot plus its own writes, applied
+   * as one at commit), or null when this storage keeps none (HBase: one row is atomic, not
+   * several).
+   */
+  default Transaction begin(Transaction.Isolation isolation) {
+    return null;
+  }
+
+  /** Whether {@link #begin} gives transactions. */
+  default boolean keepsTransactions() {
+    return false;
+  }
+
+  /** Whether this is a transaction's view of a storage (its writes wait for its commit). */
+  default boolean inTransaction() {
+    return false;
+  }
+
   /** Whether {@link #mutateAtomically} and {@link #mutateAfterRead} are available. */
   boolean atomicAcrossRows();
 

@@ -148,6 +148,11 @@ public final class Transaction implements Storage {
     return true;
   }
 
+  @Override
+  public boolean inTransaction() {
+    return true;
+  }
+
   /** Checks each change against the row as the transaction sees it, then keeps them all. */
   @Override
   public synchronized void mutateAtomically(List<RowChange> changes) {

@@ -178,9 +178,9 @@ class DirectPlansTest extends TemporaryDatabaseTest {
       tx.commit();
       ps.setInt(1, 312);
       ps.setString(2, "again");
-      assertEquals(1, ps.executeUpdate()); // buffered: the duplicate is found at commit
-      SQLException e = assertThrows(SQLException.class, tx::commit);
-      assertEquals("23505", e.getSQLState());
+      SQLException e = assertThrows(SQLException.class, ps::executeUpdate);
+      assertEquals("23505", e.getSQLState(), "the duplicate is found by its statement");
+      tx.commit(); // nothing of the failed statement
       SQLException tooLong = assertThrows(SQLException.class, () -> ps.setString(2, "too long"));
       assertEquals("22001", tooLong.getSQLState());
       tx.rollback();

@@ -72,13 +72,17 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
     return new TableName(ns, table);
   }
 
-  /** Every DDL statement moves the catalog version (before and after), so no stale plan runs. */
+  /**
+   * Every DDL statement commits its connection's open transaction first (as H2 and MySQL do), and
+   * moves the catalog version (before and after), so no stale plan runs.
+   */
   @Override
   public void executeDdl(CalcitePrepare.Context context, org.apache.calcite.sql.SqlNode node) {
     Storage db = io.basaltdb.sql.BasaltSchema.database(context.getRootSchema());
     if (context.getDataContext().getQueryProvider()
         instanceof org.apache.calcite.jdbc.CalciteConnection c) {
       io.basaltdb.sql.exec.ConnectionSettings.of(c).checkWritable("DDL");
+      io.basaltdb.sql.exec.ConnectionTransaction.commit(c); // DDL commits the open transaction first
     }
     if (db != null) {
       io.basaltdb.sql.catalog.CatalogVersion.bump(db);

@@ -9,7 +9,8 @@ import org.apache.calcite.DataContext;
 import org.apache.calcite.jdbc.CalciteConnection;
 
 /**
- * The writes of a connection with auto-commit off, buffered in statement order until it
+ * The writes of a connection with auto-commit off over a storage that keeps no transactions
+ * (HBase; the embedded engine's are {@link ConnectionTransaction}), buffered in statement order until it
  * commits (then applied, each row atomically, and the log synced once) or rolls back (then
  * dropped). There is no transaction across rows, as in HBase and Phoenix: a commit that fails
  * on a row (a duplicate key) has applied the rows before it and drops the rest; plain puts go
@@ -48,7 +49,8 @@ public final class PendingWrites {
 
   /** The open transaction of the connection behind {@code ctx}, or null in auto-commit. */
   static PendingWrites of(DataContext ctx, Storage db) {
-    if (ctx == null || !(ctx.getQueryProvider() instanceof CalciteConnection c)) {
+    if (db.inTransaction() || ctx == null
+        || !(ctx.getQueryProvider() instanceof CalciteConnection c)) {
       return null;
     }
     try {

@@ -12,7 +12,9 @@ import org.apache.calcite.linq4j.Enumerable;
  * generate, and their direct executions): its scans, lookup joins and writes, run by the
  * executors against the storage. Holds only the storage and the table definition the plan was
  * made for, so plans (rel nodes) point to the executors, and the executors to the storage
- * seam, never back. Immutable; shared by the executions of a cached plan.
+ * seam, never back. An execution on a connection with auto-commit off runs against its
+ * transaction ({@link ConnectionTransaction}). Immutable; shared by the executions of a cached
+ * plan.
  */
 public final class TableRuns {
   private final Storage db;
@@ -25,8 +27,8 @@ public final class TableRuns {
 
   /** Runs a planned scan for one execution. */
   public Enumerable<Object[]> query(DataContext root, ScanSpec spec) {
-    return new ScanExecutor(db, def, spec, root, ConnectionSettings.of(root).readTimestamp())
-        .enumerable();
+    return new ScanExecutor(ConnectionTransaction.storage(root, db), def, spec, root,
+        ConnectionSettings.of(root).readTimestamp()).enumerable();
   }
 
   /** {@link #query} for one-column rows: the values themselves. */
@@ -37,13 +39,17 @@ public final class TableRuns {
   /** Runs a lookup join with this table on the right. */
   public Enumerable<Object[]> lookupJoin(Enumerable<Object[]> left, DataContext root,
       ScanSpec spec, LookupJoins.Plan plan) {
-    return LookupJoins.join(left, root, db, def, spec, plan);
+    return LookupJoins.join(left, root, ConnectionTransaction.storage(root, db), def, spec, plan);
   }
 
   /** Writes the rows of one execution: the update count. */
   public Enumerable<Long> modify(DataContext root, WriteSpec spec, Enumerable<?> rows) {
-    return org.apache.calcite.linq4j.Linq4j.singletonEnumerable(
-        new WriteExecutor(db, def, spec, root).run(rows));
+    Storage s = ConnectionTransaction.storage(root, db);
+    long count = s instanceof io.basaltdb.engine.Transaction tx
+        ? ConnectionTransaction.statement(tx, root, def.table(),
+            () -> new WriteExecutor(tx, def, spec, root).run(rows))
+        : new WriteExecutor(s, def, spec, root).run(rows);
+    return org.apache.calcite.linq4j.Linq4j.singletonEnumerable(count);
   }
 
   /** Every row of the table as of {@code readTimestamp} (or the newest: -1), outside a plan. */

@@ -105,6 +105,93 @@ public final class BasaltConnection extends AvaticaConnection {
     Translated.run(() -> super.rollback());
   }
 
+  /**
+   * READ COMMITTED (a snapshot per statement), REPEATABLE READ (snapshot isolation: one per
+   * transaction); READ UNCOMMITTED is raised to READ COMMITTED. NONE cannot be chosen (auto-commit
+   * is the way to write without a transaction), nor SERIALIZABLE, not offered yet: 0A000.
+   */
+  @Override
+  public void setTransactionIsolation(int level) throws SQLException {
+    switch (level) {
+      case TRANSACTION_READ_UNCOMMITTED, TRANSACTION_READ_COMMITTED, TRANSACTION_REPEATABLE_READ -> {
+        if (!storage().keepsTransactions()) {
+          throw new java.sql.SQLFeatureNotSupportedException("the storage at "
+              + storage().location() + " keeps no transactions: isolation level " + level
+              + " cannot be had", "0A000");
+        }
+      }
+      case TRANSACTION_SERIALIZABLE -> throw new java.sql.SQLFeatureNotSupportedException(
+          "isolation level SERIALIZABLE is not offered; REPEATABLE_READ is snapshot isolation",
+          "0A000");
+      case TRANSACTION_NONE -> throw new java.sql.SQLFeatureNotSupportedException(
+          "isolation level NONE cannot be chosen: auto-commit writes without a transaction",
+          "0A000");
+      default -> throw new SQLException("no isolation level " + level, "HY024");
+    }
+    Translated.run(() -> super.setTransactionIsolation(level));
+  }
+
+  @Override
+  public java.sql.Savepoint setSavepoint() throws SQLException {
+    checkOpenConnection();
+    return new NamedSavepoint(Translated.call(() -> basaltMeta().setSavepoint(null)), true);
+  }
+
+  @Override
+  public java.sql.Savepoint setSavepoint(String name) throws SQLException {
+    checkOpenConnection();
+    if (name == null) {
+      throw new SQLException("a savepoint's name is null", "3B002");
+    }
+    return new NamedSavepoint(Translated.call(() -> basaltMeta().setSavepoint(name)), false);
+  }
+
+  @Override
+  public void rollback(java.sql.Savepoint savepoint) throws SQLException {
+    checkOpenConnection();
+    String name = NamedSavepoint.nameOf(savepoint);
+    Translated.run(() -> basaltMeta().rollbackToSavepoint(name));
+  }
+
+  @Override
+  public void releaseSavepoint(java.sql.Savepoint savepoint) throws SQLException {
+    checkOpenConnection();
+    String name = NamedSavepoint.nameOf(savepoint);
+    Translated.run(() -> basaltMeta().releaseSavepoint(name));
+  }
+
+  private void checkOpenConnection() throws SQLException {
+    if (isClosed()) {
+      throw new SQLException("connection is closed", "08003");
+    }
+  }
+
+  /** A savepoint of this driver: its name in the transaction. */
+  private record NamedSavepoint(String name, boolean unnamed) implements java.sql.Savepoint {
+    static String nameOf(java.sql.Savepoint s) throws SQLException {
+      if (s instanceof NamedSavepoint n) {
+        return n.name;
+      }
+      throw new SQLException("not a savepoint of a Basalt connection: " + s, "3B001");
+    }
+
+    @Override
+    public int getSavepointId() throws SQLException {
+      if (!unnamed) {
+        throw new SQLException("savepoint " + name + " is named, it has no id", "3B001");
+      }
+      return Integer.parseInt(name.substring(name.lastIndexOf('_') + 1));
+    }
+
+    @Override
+    public String getSavepointName() throws SQLException {
+      if (unnamed) {
+        throw new SQLException("an unnamed savepoint has no name", "3B001");
+      }
+      return name;
+    }
+  }
+
   @Override
   public void setAutoCommit(boolean autoCommit) throws SQLException {
     Translated.run(() -> super.setAutoCommit(autoCommit));

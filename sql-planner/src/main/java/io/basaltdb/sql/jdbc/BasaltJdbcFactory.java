@@ -74,13 +74,51 @@ public final class BasaltJdbcFactory implements AvaticaFactory {
 
   /** Avatica's metadata; quoted identifiers are exact in Basalt, whatever their case. */
   private static final class DatabaseMetaData extends AvaticaDatabaseMetaData {
+    private final BasaltConnection owner;
+
     DatabaseMetaData(AvaticaConnection connection) {
       super(connection);
+      this.owner = (BasaltConnection) connection;
     }
 
     @Override
     public boolean supportsMixedCaseQuotedIdentifiers() {
       return true;
+    }
+
+    private boolean keepsTransactions() {
+      return owner.storage().keepsTransactions();
+    }
+
+    /** Embedded: yes (doc/transactions.md); over HBase, no (one row is atomic, not several). */
+    @Override
+    public boolean supportsTransactions() {
+      return keepsTransactions();
+    }
+
+    @Override
+    public boolean supportsTransactionIsolationLevel(int level) {
+      if (!keepsTransactions()) {
+        return level == java.sql.Connection.TRANSACTION_NONE;
+      }
+      return level == java.sql.Connection.TRANSACTION_READ_UNCOMMITTED
+          || level == java.sql.Connection.TRANSACTION_READ_COMMITTED
+          || level == java.sql.Connection.TRANSACTION_REPEATABLE_READ;
+    }
+
+    @Override
+    public int getDefaultTransactionIsolation() {
+      return BasaltMeta.defaultIsolation(owner.storage());
+    }
+
+    @Override
+    public boolean supportsSavepoints() {
+      return keepsTransactions();
+    }
+
+    @Override
+    public boolean supportsMultipleTransactions() {
+      return keepsTransactions();
     }
   }
 }

@@ -2,7 +2,7 @@ package io.basaltdb.sql.jdbc;
 
 import io.basaltdb.engine.Storage;
 import io.basaltdb.sql.InformationSchema;
-import io.basaltdb.sql.exec.PendingWrites;
+import io.basaltdb.sql.exec.ConnectionTransaction;
 import io.basaltdb.sql.rel.BatchWrite;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -33,7 +33,8 @@ import org.apache.calcite.linq4j.Linq4j;
  * statement preparation and execution and most of the catalog metadata. Basalt's own:
  * <ul>
  *   <li>{@code commit}, {@code rollback}, auto-commit turned back on ({@code connectionSync})
- *       and {@code closeConnection}: the connection's {@link PendingWrites};
+ *       and {@code closeConnection}: the connection's transaction ({@link
+ *       ConnectionTransaction}), and its isolation level;
  *   <li>{@code executeBatch}: a statement planned with a {@link BatchWrite} (a prepared
  *       {@code INSERT}/{@code UPSERT ... VALUES (?, ...)}) writes the whole batch at once, which
  *       Avatica hands over as an argument; others run row by row in Calcite's;
@@ -190,29 +191,66 @@ public final class BasaltMeta extends ForwardingMeta {
 
   @Override
   public void commit(ConnectionHandle ch) {
-    PendingWrites.commit(connection);
+    ConnectionTransaction.commit(connection);
   }
 
   @Override
   public void rollback(ConnectionHandle ch) {
-    PendingWrites.rollback(connection); // Calcite's own rollback is unsupported
+    ConnectionTransaction.rollback(connection); // Calcite's own rollback is unsupported
   }
 
-  /** Turning auto-commit back on commits what waits, as JDBC asks. */
+  /**
+   * Turning auto-commit back on commits what waits, as JDBC asks. The isolation level is
+   * REPEATABLE READ until set (TRANSACTION_NONE over a storage without transactions);
+   * READ UNCOMMITTED is raised to READ COMMITTED, as JDBC allows. A level set while a
+   * transaction is open applies from the next one.
+   */
   @Override
   public ConnectionProperties connectionSync(ConnectionHandle ch,
       ConnectionProperties connProps) {
     if (Boolean.TRUE.equals(connProps.isAutoCommit())
         && Boolean.FALSE.equals(calciteMeta.connectionSync(ch, new org.apache.calcite.avatica
             .ConnectionPropertiesImpl()).isAutoCommit())) {
-      PendingWrites.commit(connection);
+      ConnectionTransaction.commit(connection);
     }
-    return calciteMeta.connectionSync(ch, connProps);
+    Integer level = connProps.getTransactionIsolation();
+    if (level != null && level == java.sql.Connection.TRANSACTION_READ_UNCOMMITTED) {
+      connProps.setTransactionIsolation(java.sql.Connection.TRANSACTION_READ_COMMITTED);
+    }
+    ConnectionProperties p = calciteMeta.connectionSync(ch, connProps);
+    if (p.getTransactionIsolation() == null) {
+      p = calciteMeta.connectionSync(ch, new org.apache.calcite.avatica.ConnectionPropertiesImpl()
+          .setTransactionIsolation(defaultIsolation(db)));
+    }
+    return p;
+  }
+
+  /** The isolation level of a new connection to {@code db}. */
+  static int defaultIsolation(Storage db) {
+    return db.keepsTransactions() ? java.sql.Connection.TRANSACTION_REPEATABLE_READ
+        : java.sql.Connection.TRANSACTION_NONE;
+  }
+
+  /** A savepoint in the connection's transaction (JDBC's and SQL's); its name. */
+  String setSavepoint(String name) {
+    return ConnectionTransaction.setSavepoint(connection, db, name);
+  }
+
+  void rollbackToSavepoint(String name) {
+    ConnectionTransaction.rollbackTo(connection, db, name);
+  }
+
+  void releaseSavepoint(String name) {
+    ConnectionTransaction.release(connection, db, name);
+  }
+
+  Storage storage() {
+    return db;
   }
 
   @Override
   public void closeConnection(ConnectionHandle ch) {
-    PendingWrites.rollback(connection);
+    ConnectionTransaction.rollback(connection);
     batches.clear();
     try {
       connection.close();

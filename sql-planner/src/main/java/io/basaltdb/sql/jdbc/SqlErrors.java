@@ -36,6 +36,8 @@ public final class SqlErrors {
       Map.entry(NumberFormatException.class, "22018"), // a string cast to a number
       Map.entry(UnsupportedOperationException.class, "0A000"),
       Map.entry(TableNotFoundException.class, "42P01"),
+      Map.entry(io.basaltdb.engine.WriteConflictException.class, "40001"),
+      Map.entry(io.basaltdb.engine.TransactionTooLargeException.class, "53200"),
       Map.entry(TableDisabledException.class, "55000"),
       Map.entry(InvalidArgumentException.class, "22023"),
       Map.entry(CorruptionException.class, "XX001"),

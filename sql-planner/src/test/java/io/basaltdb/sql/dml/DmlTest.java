@@ -193,6 +193,8 @@ class DmlTest extends SqlTestBase {
       tx.setAutoCommit(false);
       assertEquals(2, st.executeUpdate("INSERT INTO acct (id, hits) VALUES (1, 10), (2, 20)"));
       assertEquals(List.of("0"), rows("SELECT COUNT(*) FROM acct"));
+      assertEquals(List.of("2"), SqlTestSupport.rows(st.executeQuery(
+          "SELECT COUNT(*) FROM acct")), "the transaction sees its own rows");
       tx.commit();
       assertEquals(List.of("1|10", "2|20"), rows("SELECT id, hits FROM acct ORDER BY id"));
 
@@ -205,13 +207,14 @@ class DmlTest extends SqlTestBase {
       st.executeUpdate("UPDATE acct SET hits = hits + 5 WHERE id = 1");
       update("UPDATE acct SET hits = hits + 100 WHERE id = 1");
       st.executeUpdate("INSERT INTO acct (id) VALUES (3)");
-      st.executeUpdate("INSERT INTO acct (id) VALUES (2)"); // a duplicate, found at commit
-      st.executeUpdate("INSERT INTO acct (id) VALUES (4)");
-      SQLException dup = assertThrows(SQLException.class, tx::commit);
-      assertEquals("23505", dup.getSQLState());
-      // rows before the failing one are applied (no transaction across rows), the rest dropped
-      assertEquals(List.of("1|215", "2|20", "3|null"),
-          rows("SELECT id, hits FROM acct ORDER BY id"));
+      SQLException dup = assertThrows(SQLException.class,
+          () -> st.executeUpdate("INSERT INTO acct (id) VALUES (2)"));
+      assertEquals("23505", dup.getSQLState(), "a duplicate is found by its statement");
+      st.executeUpdate("INSERT INTO acct (id) VALUES (4)"); // the transaction goes on
+      SQLException conflict = assertThrows(SQLException.class, tx::commit);
+      assertEquals("40001", conflict.getSQLState(), "row 1 was updated by another meanwhile");
+      // a failed commit applies nothing
+      assertEquals(List.of("1|210", "2|20"), rows("SELECT id, hits FROM acct ORDER BY id"));
 
       st.executeUpdate("UPSERT INTO acct (id, name) VALUES (5, 'five')");
       tx.setAutoCommit(true); // JDBC: switching auto-commit on commits

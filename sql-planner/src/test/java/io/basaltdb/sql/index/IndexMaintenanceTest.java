@@ -219,7 +219,7 @@ class IndexMaintenanceTest extends SqlTestBase {
    * write their entries (they are not applied as one list of plain puts then).
    */
   @Test
-  void upsertsCommittedAfterAnIndexAppearsWriteItsEntries() throws SQLException {
+  void aCommitAfterAnIndexAppearedOnItsTableIsRefusedAndRunAgainWritesTheEntries() throws SQLException {
     createTable();
     update("UPSERT INTO t (id, b) VALUES (1, 10)");
     c.setAutoCommit(false);
@@ -236,8 +236,22 @@ class IndexMaintenanceTest extends SqlTestBase {
       st.execute("CREATE INDEX ib ON t (b)");
     }
     assertEquals(1, verifyCount("IB"), "the committed row only");
-    c.commit();
+    java.sql.SQLException e = assertThrows(java.sql.SQLException.class, c::commit);
+    assertEquals("40001", e.getSQLState(), "rows written before the index have no entries");
     c.setAutoCommit(true);
+    assertEquals(1, verify("IB").entries(), "nothing of the refused commit");
+    assertEquals(List.of(), rows("SELECT id, b FROM t WHERE b = 250"));
+    try (java.sql.PreparedStatement p = c.prepareStatement("UPSERT INTO t (id, b) VALUES (?, ?)")) {
+      c.setAutoCommit(false); // run again: now with the index's entries
+      for (int i = 2; i <= 50; i++) {
+        p.setInt(1, i);
+        p.setInt(2, i * 10);
+        p.addBatch();
+      }
+      p.executeBatch();
+      c.commit();
+      c.setAutoCommit(true);
+    }
     assertEquals(50, verify("IB").entries());
     assertEquals(List.of("25|250"), rows("SELECT id, b FROM t WHERE b = 250"));
   }

@@ -1,0 +1,239 @@
+package io.basaltdb.sql.exec;
+
+import io.basaltdb.engine.Storage;
+import io.basaltdb.engine.Transaction;
+import io.basaltdb.sql.SqlStateException;
+import io.basaltdb.sql.index.IndexRegistry;
+import io.basaltdb.sql.index.SqlIndexDef;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.jdbc.CalciteConnection;
+
+/**
+ * The open transaction of a connection with auto-commit off, over a storage that keeps
+ * transactions (the embedded engine: {@link Transaction}; design in doc/transactions.md).
+ * Begun by the connection's first statement that reads or writes a table (or a savepoint),
+ * at the connection's isolation level then; ended by commit or rollback, which the next
+ * statement follows with a new one. Every execution of the connection reads and writes through
+ * it ({@link #storage}); each write statement is atomic within it ({@link #statement}: a
+ * failing one leaves nothing behind, the transaction goes on); savepoints are marks of it.
+ *
+ * <p>Over a storage without transactions (HBase) {@link #storage} gives the storage itself and
+ * writes wait in {@link PendingWrites} as before.
+ *
+ * <p>Lives on the connection (its properties, under the key {@code ConnectionTransaction.class},
+ * never a property name a client could send), so it goes away with the connection. Used by the
+ * connection's one thread at a time.
+ */
+public final class ConnectionTransaction {
+  private final Storage base;
+  private Transaction tx;
+  /** Open savepoints, oldest first. */
+  private final List<Savepoint> savepoints = new ArrayList<>();
+  /** Each table the transaction wrote, with its indexes when it first wrote it. */
+  private final java.util.TreeMap<io.basaltdb.engine.TableName, List<SqlIndexDef>> indexed =
+      new java.util.TreeMap<>(java.util.Comparator.comparing(Object::toString));
+  private int unnamed;
+
+  private record Savepoint(String name, int mark) {}
+
+  private ConnectionTransaction(Storage base) {
+    this.base = base;
+  }
+
+  /**
+   * What the execution behind {@code ctx} reads and writes: its connection's transaction when
+   * auto-commit is off and {@code db} keeps transactions, else {@code db} itself.
+   */
+  public static Storage storage(DataContext ctx, Storage db) {
+    if (db.inTransaction() || ctx == null
+        || !(ctx.getQueryProvider() instanceof CalciteConnection c)) {
+      return db;
+    }
+    try {
+      if (c.getAutoCommit()) {
+        return db;
+      }
+    } catch (SQLException e) {
+      return db; // a closed connection: its statement fails anyway
+    }
+    ConnectionTransaction t = of(c, db);
+    Transaction tx = t == null ? null : t.begin(c);
+    return tx == null ? db : tx;
+  }
+
+  /** The connection's transaction state over {@code db}, or null: another storage. */
+  private static ConnectionTransaction of(CalciteConnection c, Storage db) {
+    ConnectionTransaction t = (ConnectionTransaction) c.getProperties()
+        .computeIfAbsent(ConnectionTransaction.class, k -> new ConnectionTransaction(db));
+    return t.base == db ? t : null;
+  }
+
+  private static ConnectionTransaction existing(CalciteConnection c) {
+    return (ConnectionTransaction) c.getProperties().get(ConnectionTransaction.class);
+  }
+
+  private Transaction begin(CalciteConnection c) {
+    if (tx == null) {
+      tx = base.begin(isolation(c));
+    }
+    return tx;
+  }
+
+  /** READ UNCOMMITTED and READ COMMITTED: a snapshot per statement; else one per transaction. */
+  private static Transaction.Isolation isolation(CalciteConnection c) {
+    int level;
+    try {
+      level = c.getTransactionIsolation();
+    } catch (SQLException e) {
+      level = Connection.TRANSACTION_REPEATABLE_READ;
+    }
+    return level == Connection.TRANSACTION_READ_COMMITTED
+        || level == Connection.TRANSACTION_READ_UNCOMMITTED
+        ? Transaction.Isolation.READ_COMMITTED : Transaction.Isolation.SNAPSHOT;
+  }
+
+  /**
+   * Runs one write statement in {@code tx}: its writes are kept only if it succeeds (a
+   * duplicate key, constraint or type error undoes what it wrote and propagates; the
+   * transaction goes on).
+   */
+  public static long statement(Transaction tx, DataContext ctx, io.basaltdb.engine.TableName table,
+      java.util.function.LongSupplier write) {
+    if (ctx.getQueryProvider() instanceof CalciteConnection c && existing(c) != null) {
+      existing(c).indexed.computeIfAbsent(table,
+          t -> IndexRegistry.of(existing(c).base).of(t).list());
+    }
+    int mark = tx.mark();
+    try {
+      return write.getAsLong();
+    } catch (RuntimeException | Error e) {
+      try {
+        tx.rollbackTo(mark);
+      } catch (RuntimeException f) {
+        e.addSuppressed(f);
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Commits the connection's transaction at its durability (a conflict: 40001, nothing applied)
+   * and the writes waiting over a storage without transactions. Either way the transaction ends.
+   */
+  public static void commit(CalciteConnection c) {
+    ConnectionTransaction t = existing(c);
+    if (t != null && t.tx != null) {
+      Transaction tx = t.tx;
+      java.util.Map<io.basaltdb.engine.TableName, List<SqlIndexDef>> written =
+          new java.util.TreeMap<>(t.indexed);
+      t.end();
+      t.commit(tx, written, ConnectionSettings.of(c).durability());
+    }
+    PendingWrites.commit(c);
+  }
+
+  /**
+   * Commits {@code tx} while no index of a table it wrote appears or goes (each table's index
+   * write lock held, tables in name order), unless one did since the transaction first wrote
+   * the table: its rows carry no entries for a new index (or entries for a dropped one), so
+   * the commit is refused (40001) and applies nothing.
+   */
+  private void commit(Transaction tx, java.util.Map<io.basaltdb.engine.TableName,
+      List<SqlIndexDef>> written, io.basaltdb.engine.Durability durability) {
+    List<java.util.concurrent.locks.Lock> locks = new ArrayList<>();
+    try {
+      for (var e : written.entrySet()) {
+        IndexRegistry.Indexes indexes = IndexRegistry.of(base).of(e.getKey());
+        java.util.concurrent.locks.Lock l = indexes.writing();
+        l.lock();
+        locks.add(l);
+        if (!indexes.list().equals(e.getValue())) {
+          tx.rollback();
+          throw new SqlStateException("40001", "the indexes of table " + e.getKey()
+              + " changed (CREATE or DROP INDEX) while this transaction wrote it; nothing was"
+              + " committed: run the transaction again");
+        }
+      }
+      tx.commit(durability);
+    } finally {
+      for (int i = locks.size() - 1; i >= 0; i--) {
+        locks.get(i).unlock();
+      }
+    }
+  }
+
+  /** Drops the connection's transaction (and its waiting writes). */
+  public static void rollback(CalciteConnection c) {
+    ConnectionTransaction t = existing(c);
+    if (t != null && t.tx != null) {
+      Transaction tx = t.tx;
+      t.end();
+      tx.rollback();
+    }
+    PendingWrites.rollback(c);
+  }
+
+  private void end() {
+    tx = null;
+    savepoints.clear();
+    indexed.clear();
+  }
+
+  /**
+   * Sets a savepoint in the connection's transaction (begun now if need be); {@code name} null
+   * for an unnamed one: returns its name. A name in use moves to here (as in the standard).
+   */
+  public static String setSavepoint(CalciteConnection c, Storage db, String name) {
+    ConnectionTransaction t = inTransaction(c, db, "SAVEPOINT");
+    String n = name != null ? name : "_unnamed_" + (++t.unnamed);
+    t.savepoints.removeIf(s -> s.name().equals(n));
+    t.savepoints.add(new Savepoint(n, t.tx.mark()));
+    return n;
+  }
+
+  /** Undoes what was written after the savepoint, which stays; later savepoints go. */
+  public static void rollbackTo(CalciteConnection c, Storage db, String name) {
+    ConnectionTransaction t = inTransaction(c, db, "ROLLBACK TO SAVEPOINT");
+    int i = t.find(name);
+    t.tx.rollbackTo(t.savepoints.get(i).mark());
+    t.savepoints.subList(i + 1, t.savepoints.size()).clear();
+  }
+
+  /** Forgets the savepoint and those set after it; the writes stay. */
+  public static void release(CalciteConnection c, Storage db, String name) {
+    ConnectionTransaction t = inTransaction(c, db, "RELEASE SAVEPOINT");
+    int i = t.find(name);
+    t.savepoints.subList(i, t.savepoints.size()).clear();
+  }
+
+  private int find(String name) {
+    for (int i = savepoints.size() - 1; i >= 0; i--) {
+      if (savepoints.get(i).name().equals(name)) {
+        return i;
+      }
+    }
+    throw new SqlStateException("3B001", "savepoint " + name + " does not exist in this"
+        + " transaction");
+  }
+
+  private static ConnectionTransaction inTransaction(CalciteConnection c, Storage db,
+      String what) {
+    try {
+      if (c.getAutoCommit()) {
+        throw new SqlStateException("3B001", what + " needs a transaction: auto-commit is on");
+      }
+    } catch (SQLException e) {
+      throw new SqlStateException("08003", e.getMessage());
+    }
+    ConnectionTransaction t = of(c, db);
+    if (t == null || t.begin(c) == null) {
+      throw new UnsupportedOperationException(what + ": the storage at " + db.location()
+          + " keeps no transactions (each row is written alone)");
+    }
+    return t;
+  }
+}
