@@ -19,9 +19,7 @@ final class ReadSnapshots {
   /** Fills {@code views} (one per store) and returns the read point that goes with them. */
   long acquire(List<Store> stores, List<StoreView> views, Mvcc mvcc) {
     long stamp = swapLock.tryOptimisticRead();
-    for (Store s : stores) {
-      views.add(s.acquireView());
-    }
+    views(stores, views);
     long rp = mvcc.readPoint();
     if (stamp != 0 && swapLock.validate(stamp)) {
       return rp;
@@ -30,12 +28,27 @@ final class ReadSnapshots {
     views.clear();
     long read = swapLock.readLock();
     try {
-      for (Store s : stores) {
-        views.add(s.acquireView());
-      }
+      views(stores, views);
       return mvcc.readPoint();
     } finally {
       swapLock.unlockRead(read);
+    }
+  }
+
+  /**
+   * A view of each store; if one is closed (its region closing for a split, a disable or the
+   * database's close) none: the read was let in before the region closed and must look its
+   * region up again (a closed store's view has no files, so reading it would miss rows).
+   */
+  private static void views(List<Store> stores, List<StoreView> views) {
+    try {
+      for (Store s : stores) {
+        views.add(s.acquireView());
+      }
+    } catch (io.basaltdb.engine.ClosedException e) {
+      views.forEach(StoreView::close);
+      views.clear();
+      throw new RegionClosedException(e.getMessage().replace(" is closed", "") + " (region closing)");
     }
   }
 

@@ -48,6 +48,8 @@ public final class Store implements AutoCloseable {
   private final StoreStats stats = new StoreStats();
 
   private volatile StoreView view; // replaced under this; holds the store's own file references
+  /** Set by {@link #close} before the view drops its files: no view is acquired after. */
+  private volatile boolean closed;
   private Manifest manifest; // guarded by this
 
   /** Files found at open that the manifest does not name (deleted once the database is open). */
@@ -499,6 +501,9 @@ public final class Store implements AutoCloseable {
   public StoreView acquireView() {
     while (true) {
       StoreView v = view;
+      if (closed) { // after the read of view: a view without the files is never handed out
+        throw new io.basaltdb.engine.ClosedException("store " + dir);
+      }
       int retained = 0;
       for (StoreFile f : v.files) {
         if (!f.tryRetain()) {
@@ -548,6 +553,7 @@ public final class Store implements AutoCloseable {
     synchronized (flushLock) {
       synchronized (compactionLock) {
         synchronized (this) {
+          closed = true; // before the view loses its files (acquireView reads them in turn)
           for (StoreFile f : view.files) {
             f.release();
           }
