@@ -36,7 +36,7 @@ import java.util.function.Supplier;
  *
  * <p><b>Isolation.</b> {@link Isolation#SNAPSHOT}: one snapshot for the whole transaction,
  * taken at {@link Database#begin}. {@link Isolation#READ_COMMITTED}: a new one at each
- * {@link #snapshot()} (each statement). Either way a row the transaction writes must not have
+ * {@link #nextStatement()}. Either way a row the transaction writes must not have
  * been written by anyone else after the snapshot the transaction had when it first wrote it:
  * else the commit fails ({@link WriteConflictException}) and applies nothing (first committer
  * wins; no lost update).
@@ -55,7 +55,7 @@ public final class Transaction implements Storage {
 
   /** Which snapshot the transaction's reads see. */
   public enum Isolation {
-    /** A new snapshot for each statement ({@link #snapshot()}). */
+    /** A new snapshot for each statement ({@link #nextStatement()}). */
     READ_COMMITTED,
     /** One snapshot for the whole transaction. */
     SNAPSHOT
@@ -119,19 +119,26 @@ public final class Transaction implements Storage {
   }
 
   /**
-   * The snapshot of the next statement: the transaction's (READ_COMMITTED: a new one, which
-   * the transaction keeps) with the own writes made so far; close it when the statement's
-   * reads are done (the transaction keeps its own pin).
+   * A snapshot for a statement's reads: the transaction's with the own writes made so far;
+   * close it when the statement's reads are done (the transaction keeps its own pin).
    */
   @Override
   public synchronized ReadSnapshot snapshot() {
+    checkOpen();
+    return new ReadSnapshot(db.pins(), current.readPoint(), this, nextSequence - 1);
+  }
+
+  /**
+   * A new statement begins: in READ_COMMITTED its reads (and the snapshots {@link #snapshot()}
+   * gives from now on) see the database as of now; in SNAPSHOT nothing changes.
+   */
+  public synchronized void nextStatement() {
     checkOpen();
     if (isolation == Isolation.READ_COMMITTED) {
       ReadSnapshot fresh = db.snapshot();
       current.close();
       current = fresh;
     }
-    return new ReadSnapshot(db.pins(), current.readPoint(), this, nextSequence - 1);
   }
 
   /** Nothing to sync before commit: the transaction's writes are not in the log yet. */

@@ -123,6 +123,10 @@ class TransactionTest {
       Table t = tx.table(TableName.of("t"));
       t.put(put("b", F, "x", "1"));
       base.put(put("a", F, "x", "1"));
+      try (ReadSnapshot same = tx.snapshot()) {
+        assertEquals(List.of("b"), rows(t, new Scan().setSnapshot(same)), "within a statement");
+      }
+      tx.nextStatement();
       try (ReadSnapshot next = tx.snapshot()) {
         assertEquals(List.of("a", "b"), rows(t, new Scan().setSnapshot(next)));
       }
@@ -288,6 +292,7 @@ class TransactionTest {
             default -> {
               // reads: the model as the transaction sees it (others write in SNAPSHOT rounds)
               TreeMap<String, TreeMap<String, String>> expected = view;
+              tx.nextStatement();
               try (ReadSnapshot snap = tx.snapshot()) {
                 assertEquals(expected, read(t, new Scan().setSnapshot(snap)), context);
                 List<String> reversed = new ArrayList<>(expected.descendingKeySet());

@@ -180,6 +180,11 @@ public class BasaltPrepare extends CalcitePrepareImpl {
           inner -> super.prepareSql(context, CalcitePrepare.Query.of(inner), elementType,
               maxRowCount));
     }
+    if (context.getDataContext().getQueryProvider()
+        instanceof org.apache.calcite.jdbc.CalciteConnection c
+        && TransactionStatements.run(c, db, query.sql)) {
+      return directSignature(query.sql);
+    }
     CalciteSignature<T> ddl = ddlWithoutPlanner(context, query.sql);
     if (ddl != null) {
       return ddl;
@@ -206,6 +211,11 @@ public class BasaltPrepare extends CalcitePrepareImpl {
       return null;
     }
     executeDdl(context, node);
+    return directSignature(sql);
+  }
+
+  /** The signature of a statement that ran as it was prepared: no rows, update count 0. */
+  private static <T> CalciteSignature<T> directSignature(String sql) {
     return new CalciteSignature<>(sql, com.google.common.collect.ImmutableList.of(),
         com.google.common.collect.ImmutableMap.of(), null,
         com.google.common.collect.ImmutableList.of(),
@@ -219,7 +229,7 @@ public class BasaltPrepare extends CalcitePrepareImpl {
    * settings), or null when it does not parse: Calcite's path then reports the error as it
    * always has.
    */
-  SqlNode parseStatement(CalcitePrepare.Context context, String sql) {
+  public SqlNode parseStatement(CalcitePrepare.Context context, String sql) {
     var config = context.config();
     org.apache.calcite.sql.parser.SqlParser.Config parserConfig = parserConfig()
         .withQuotedCasing(config.quotedCasing())
@@ -237,6 +247,27 @@ public class BasaltPrepare extends CalcitePrepareImpl {
     } catch (org.apache.calcite.sql.parser.SqlParseException e) {
       return null;
     }
+  }
+
+  /**
+   * Whether {@code sql} runs as it is prepared, changing things: transaction control ({@link
+   * TransactionStatements}) or DDL (checked here by parsing it: a syntax error is a {@code
+   * 42000}). A prepared statement defers such a statement to its executions.
+   */
+  public boolean runsWhenPrepared(CalcitePrepare.Context context, String sql) {
+    if (TransactionStatements.matches(sql)) {
+      return true;
+    }
+    String head = sql.stripLeading();
+    if (!(head.regionMatches(true, 0, "CREATE", 0, 6) || head.regionMatches(true, 0, "DROP", 0, 4)
+        || head.regionMatches(true, 0, "ALTER", 0, 5))) {
+      return false;
+    }
+    SqlNode node = parseStatement(context, sql);
+    if (node == null) {
+      throw new SqlStateException("42000", "cannot parse " + sql);
+    }
+    return node.getKind().belongsTo(org.apache.calcite.sql.SqlKind.DDL);
   }
 
   /**

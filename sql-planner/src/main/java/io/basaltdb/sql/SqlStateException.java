@@ -14,6 +14,11 @@ public class SqlStateException extends RuntimeException {
     this.sqlState = sqlState;
   }
 
+  public SqlStateException(String sqlState, String message, Throwable cause) {
+    super(message, cause);
+    this.sqlState = sqlState;
+  }
+
   public String sqlState() {
     return sqlState;
   }

@@ -37,6 +37,8 @@ public final class ConnectionTransaction {
   private final java.util.TreeMap<io.basaltdb.engine.TableName, List<SqlIndexDef>> indexed =
       new java.util.TreeMap<>(java.util.Comparator.comparing(Object::toString));
   private int unnamed;
+  /** The execution that last read or wrote: another one is a new statement. */
+  private java.lang.ref.WeakReference<DataContext> lastExecution;
 
   private record Savepoint(String name, int mark) {}
 
@@ -62,7 +64,14 @@ public final class ConnectionTransaction {
     }
     ConnectionTransaction t = of(c, db);
     Transaction tx = t == null ? null : t.begin(c);
-    return tx == null ? db : tx;
+    if (tx == null) {
+      return db;
+    }
+    if (t.lastExecution == null || t.lastExecution.get() != ctx) {
+      t.lastExecution = new java.lang.ref.WeakReference<>(ctx); // a new statement's execution
+      tx.nextStatement();
+    }
+    return tx;
   }
 
   /** The connection's transaction state over {@code db}, or null: another storage. */
@@ -179,6 +188,7 @@ public final class ConnectionTransaction {
 
   private void end() {
     tx = null;
+    lastExecution = null;
     savepoints.clear();
     indexed.clear();
   }

@@ -51,6 +51,8 @@ public final class BasaltMeta extends ForwardingMeta {
   private final CalciteConnection connection;
   private final Storage db;
   private final Map<Integer, BatchWrite> batches = new ConcurrentHashMap<>();
+  /** The SQL of prepared statements that run only when executed (DDL, transaction control). */
+  private final Map<Integer, String> deferred = new ConcurrentHashMap<>();
   /** The connection's time zone and locale for execution contexts, read at the first. */
   private volatile ExecutionContext.Settings executionSettings;
 
@@ -126,6 +128,15 @@ public final class BasaltMeta extends ForwardingMeta {
    */
   @Override
   public StatementHandle prepare(ConnectionHandle ch, String sql, long maxRowCount) {
+    if (new io.basaltdb.sql.BasaltPrepare().runsWhenPrepared(connection.createPrepareContext(),
+        sql)) {
+      // DDL and transaction control change things as they run: checked now, run at each execute
+      StatementHandle h = calciteMeta.createStatement(ch);
+      h.signature = Signature.create(List.of(), sql, List.of(), CursorFactory.OBJECT,
+          StatementType.OTHER_DDL);
+      deferred.put(h.id, sql);
+      return h;
+    }
     StatementHandle h = calciteMeta.prepare(ch, sql, maxRowCount);
     if (h.signature instanceof CalcitePrepare.CalciteSignature<?> s) {
       for (Object v : s.internalParameters.values()) {
@@ -183,8 +194,33 @@ public final class BasaltMeta extends ForwardingMeta {
     return ExecutionContext.run(settings, h, run, parameters);
   }
 
+  /** A prepared statement deferred at preparation runs now; others run as Calcite's meta runs them. */
+  @Override
+  public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues,
+      long maxRowCount) throws NoSuchStatementException {
+    return deferred.containsKey(h.id) ? runDeferred(h)
+        : super.execute(h, parameterValues, maxRowCount);
+  }
+
+  @Override
+  public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues,
+      int maxRowsInFirstFrame) throws NoSuchStatementException {
+    return deferred.containsKey(h.id) ? runDeferred(h)
+        : super.execute(h, parameterValues, maxRowsInFirstFrame);
+  }
+
+  private ExecuteResult runDeferred(StatementHandle h) {
+    try (java.sql.Statement s = connection.createStatement()) {
+      s.execute(deferred.get(h.id));
+    } catch (java.sql.SQLException e) {
+      throw new io.basaltdb.sql.SqlStateException(SqlErrors.sqlState(e), e.getMessage(), e);
+    }
+    return new ExecuteResult(List.of(MetaResultSet.count(h.connectionId, h.id, 0)));
+  }
+
   @Override
   public void closeStatement(StatementHandle h) {
+    deferred.remove(h.id);
     batches.remove(h.id);
     calciteMeta.closeStatement(h);
   }
@@ -218,7 +254,9 @@ public final class BasaltMeta extends ForwardingMeta {
       connProps.setTransactionIsolation(java.sql.Connection.TRANSACTION_READ_COMMITTED);
     }
     ConnectionProperties p = calciteMeta.connectionSync(ch, connProps);
-    if (p.getTransactionIsolation() == null) {
+    if (p.getTransactionIsolation() == null
+        || p.getTransactionIsolation() == java.sql.Connection.TRANSACTION_NONE
+        && db.keepsTransactions()) {
       p = calciteMeta.connectionSync(ch, new org.apache.calcite.avatica.ConnectionPropertiesImpl()
           .setTransactionIsolation(defaultIsolation(db)));
     }
