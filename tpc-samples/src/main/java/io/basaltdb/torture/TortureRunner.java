@@ -27,7 +27,7 @@ import java.util.concurrent.TimeUnit;
  * transactions with auto-commit off) into plain, salted, pre-split and multi-family tables,
  * kills it with SIGKILL at a random moment, reopens the database and checks it against the
  * oracle the child kept: every acknowledged write present (a write in flight at the kill either
- * applied or not, row by row), no torn row, no failed reopen, no check that found the database
+ * applied or not, row by row; a transaction not acknowledged, all of it or none), no torn row, no failed reopen, no check that found the database
  * disagreeing with what it had acknowledged. The next round starts from what the database
  * holds. A failing round's database and oracle are kept, with the seed to replay it.
  *
@@ -231,6 +231,8 @@ public final class TortureRunner {
       acceptable.put(t.getKey(), rows);
     }
     Map<Long, String[]> pending = new HashMap<>();
+    // transactions in flight at the kill: all applied or none
+    Map<Long, String[]> transactions = new HashMap<>();
     String log = Files.exists(oracle) ? Files.readString(oracle, StandardCharsets.US_ASCII) : "";
     // each line is one write call, whole or absent after a kill; a cut one would end the log
     List<String> lines = new ArrayList<>(List.of(log.split("\n", -1)));
@@ -248,7 +250,13 @@ public final class TortureRunner {
       }
       switch (f[0]) {
         case "P" -> pending.put(id, java.util.Arrays.copyOfRange(f, 2, f.length));
+        case "T" -> {
+          String[] effects = java.util.Arrays.copyOfRange(f, 2, f.length);
+          pending.put(id, effects);
+          transactions.put(id, effects);
+        }
         case "A" -> {
+          transactions.remove(id);
           String[] effects = pending.remove(id);
           if (effects != null) {
             c.acked++;
@@ -296,6 +304,24 @@ public final class TortureRunner {
     } catch (RuntimeException e) {
       c.failedReopen = "index check: " + e;
       return c;
+    }
+    transactions.keySet().retainAll(pending.keySet()); // in flight: nothing wrote its rows after
+    for (Map.Entry<Long, String[]> tx : transactions.entrySet()) {
+      int applied = 0;
+      for (String e : tx.getValue()) {
+        int colon = e.indexOf(':');
+        int eq = e.indexOf('=');
+        Long v = c.actual.getOrDefault(e.substring(0, colon), Map.of())
+            .get(Long.parseLong(e.substring(colon + 1, eq)));
+        String want = e.substring(eq + 1);
+        if (v == null ? want.equals("DEL") : want.equals(v.toString())) {
+          applied++;
+        }
+      }
+      if (applied > 0 && applied < tx.getValue().length) {
+        c.torn.add("transaction " + tx.getKey() + " applied " + applied + " of its "
+            + tx.getValue().length + " rows: " + String.join(" ", tx.getValue()));
+      }
     }
     for (String t : TortureTables.NAMES) {
       Map<Long, Long> actual = c.actual.get(t);

@@ -119,6 +119,14 @@ public final class TortureWriter {
 
   /** Logs the write, runs it, logs its outcome, and on success applies it to the state. */
   private void write(List<Effect> effects, Write w) throws SQLException {
+    write(effects, w, "P");
+  }
+
+  /**
+   * As {@link #write(List, Write)}; {@code kind} "T" marks a transaction, whose effects the
+   * runner checks all or none.
+   */
+  private void write(List<Effect> effects, Write w, String kind) throws SQLException {
     if (PLANT_LOST_WRITE.getAndSet(false)) {
       Effect e = effects.get(0);
       log("P " + nextOp + " " + new Effect(e.table(), e.key(), 7_777_777L).text());
@@ -130,7 +138,7 @@ public final class TortureWriter {
     synchronized (this) {
       id = nextOp++;
     }
-    line.append("P ").append(id);
+    line.append(kind).append(' ').append(id);
     for (Effect e : effects) {
       line.append(' ').append(e.text());
     }
@@ -275,7 +283,7 @@ public final class TortureWriter {
         });
       }
     },
-    /** Several writes in one transaction (auto-commit off), committed together. */
+    /** Several writes in one transaction (auto-commit off), committed together: all or none. */
     TRANSACTION {
       @Override
       void run(TortureWriter w, Connection c, Random r, long k, int t, int n) throws SQLException {
@@ -291,7 +299,7 @@ public final class TortureWriter {
           } finally {
             c.setAutoCommit(true);
           }
-        });
+        }, "T");
       }
     };
 

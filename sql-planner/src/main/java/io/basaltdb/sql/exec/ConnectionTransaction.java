@@ -108,7 +108,8 @@ public final class ConnectionTransaction {
   /**
    * Runs one write statement in {@code tx}: its writes are kept only if it succeeds (a
    * duplicate key, constraint or type error undoes what it wrote and propagates; the
-   * transaction goes on).
+   * transaction goes on), except that writes past the transaction's bound ({@link
+   * Transaction#MAX_PENDING_BYTES}, 53200) roll the whole transaction back.
    */
   public static long statement(Transaction tx, DataContext ctx, io.basaltdb.engine.TableName table,
       java.util.function.LongSupplier write) {
@@ -119,6 +120,11 @@ public final class ConnectionTransaction {
     int mark = tx.mark();
     try {
       return write.getAsLong();
+    } catch (io.basaltdb.engine.TransactionTooLargeException e) {
+      if (ctx.getQueryProvider() instanceof CalciteConnection c) {
+        rollback(c); // past the bound the transaction is rolled back whole (53200)
+      }
+      throw e;
     } catch (RuntimeException | Error e) {
       try {
         tx.rollbackTo(mark);
