@@ -363,6 +363,13 @@ public final class Database implements Storage {
     return true;
   }
 
+  /** Held while a serializable transaction validates its reads and applies its writes. */
+  private final Object serializableCommits = new Object();
+
+  Object serializableCommits() {
+    return serializableCommits;
+  }
+
   io.basaltdb.engine.region.ReadPins pins() {
     return pins;
   }

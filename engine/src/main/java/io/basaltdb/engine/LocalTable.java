@@ -43,6 +43,30 @@ final class LocalTable implements Table {
     return onRegion(row, r -> r.get(row, spec));
   }
 
+  /**
+   * Whether a write above sequence {@code point} touched {@code [start, stop)} of this table
+   * (empty stop: to the end), region by region.
+   */
+  boolean writtenAfter(byte[] start, byte[] stop, long point) {
+    byte[] resume = start;
+    while (true) {
+      byte[][] end = new byte[1][];
+      byte[] from = resume;
+      Boolean found = onRegion(from, r -> {
+        end[0] = r.descriptor().endRow();
+        return r.writtenAfter(from, stop, point);
+      });
+      if (Boolean.TRUE.equals(found)) {
+        return true;
+      }
+      if (end[0] == null || end[0].length == 0
+          || stop.length > 0 && Arrays.compareUnsigned(end[0], stop) >= 0) {
+        return false;
+      }
+      resume = end[0];
+    }
+  }
+
   /** Checks a write of {@code cells} to {@code row} as its region would, writing nothing. */
   void checkWrite(byte[] row, List<Cell> cells) {
     onRegion(row, r -> {
@@ -349,6 +373,9 @@ final class LocalTable implements Table {
 
   @Override
   public Result get(Get get) {
+    if (tx != null) {
+      tx.read(name, get.row(), Arrays.copyOf(get.row(), get.row().length + 1));
+    }
     ReadSpec spec = spec(get);
     List<Cell> cells = onRegion(get.row(), r -> r.get(get.row(), spec));
     return cells.isEmpty() ? Result.EMPTY : new Result(get.row(), cells);
@@ -392,6 +419,13 @@ final class LocalTable implements Table {
 
   @Override
   public ResultScanner getScanner(Scan scan) {
+    if (tx != null) {
+      if (scan.isReversed()) {
+        tx.read(name, scan.reversedLowerInclusive(), scan.reversedUpperExclusive());
+      } else {
+        tx.read(name, scan.effectiveStart(), scan.effectiveStop());
+      }
+    }
     if (scan.isReversed()) {
       return new ReverseTableScanner(spec(scan), scan.reversedUpperExclusive(),
           scan.reversedLowerInclusive(), scan.limit());

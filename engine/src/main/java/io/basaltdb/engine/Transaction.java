@@ -58,8 +58,17 @@ public final class Transaction implements Storage {
     /** A new snapshot for each statement ({@link #nextStatement()}). */
     READ_COMMITTED,
     /** One snapshot for the whole transaction. */
-    SNAPSHOT
+    SNAPSHOT,
+    /**
+     * SNAPSHOT, and at commit no key range the transaction read (gets, scans, the rows its
+     * read-modify-writes read) may hold a write newer than its snapshot: else the commit fails
+     * as a conflict. No write skew among serializable transactions.
+     */
+    SERIALIZABLE
   }
+
+  /** Past this many read ranges of one table, they are kept as one range around them all. */
+  static final int MAX_READ_RANGES = 10_000;
 
   private final Database db;
   private final Isolation isolation;
@@ -73,6 +82,9 @@ public final class Transaction implements Storage {
   private boolean ended;
 
   private record Written(MemStore store, Cell cell) {}
+
+  /** SERIALIZABLE: the key ranges read, {start, stop} (empty stop: to the end), per table. */
+  private final Map<TableName, List<byte[][]>> reads = new HashMap<>();
 
   /** One table's own writes: a memstore per family, and each row's snapshot at first write. */
   private static final class Own {
@@ -180,6 +192,7 @@ public final class Transaction implements Storage {
       Function<Result, List<RowChange>> plan) {
     checkOpen();
     LocalTable t = mine(table);
+    readRow(t, row);
     List<Cell> cells = t.readRow(row, latest(t, ReadSpec.LATEST));
     mutateAtomically(plan.apply(cells.isEmpty() ? Result.EMPTY : new Result(row, cells)));
   }
@@ -188,6 +201,7 @@ public final class Transaction implements Storage {
     LocalTable t = mine(c.table());
     byte[] row = c.mutation().row();
     if (c.check() != null) {
+      readRow(t, row);
       List<Cell> cells = t.readRow(row, latest(t, ReadSpec.LATEST));
       c.check().accept(cells.isEmpty() ? Result.EMPTY : new Result(row, cells));
     }
@@ -234,6 +248,41 @@ public final class Transaction implements Storage {
    */
   public synchronized void commit(Durability durability) {
     checkOpen();
+    if (isolation == Isolation.SERIALIZABLE && !log.isEmpty()) {
+      // validated and applied with no other serializable commit between, so the writing ones
+      // are serial in commit order (what each read still held when it committed); one that
+      // wrote nothing read a snapshot, a prefix of that order, and needs no check
+      synchronized (db.serializableCommits()) {
+        validateReads();
+        apply(durability);
+      }
+    } else {
+      apply(durability);
+    }
+  }
+
+  /** Fails the commit (and ends the transaction) if a range it read was written since. */
+  private void validateReads() {
+    try {
+      long point = current.readPoint();
+      for (Map.Entry<TableName, List<byte[][]>> e : reads.entrySet()) {
+        LocalTable t = new LocalTable(db, e.getKey(), null);
+        for (byte[][] r : e.getValue()) {
+          if (t.writtenAfter(r[0], r[1], point)) {
+            throw new WriteConflictException("rows " + Cell.printable(r[0]) + " to "
+                + (r[1].length == 0 ? "the end" : Cell.printable(r[1])) + " of table "
+                + e.getKey() + ", read by this serializable transaction, were written by another"
+                + " writer since sequence " + point);
+          }
+        }
+      }
+    } catch (RuntimeException e) {
+      end();
+      throw e;
+    }
+  }
+
+  private void apply(Durability durability) {
     try {
       List<AtomicWrites.RowCells> rows = new ArrayList<>();
       for (Map.Entry<TableName, Own> e : own.entrySet()) {
@@ -261,6 +310,7 @@ public final class Transaction implements Storage {
   private void end() {
     ended = true;
     own.clear();
+    reads.clear();
     log.clear();
     pendingBytes = 0;
     current.close();
@@ -354,6 +404,30 @@ public final class Transaction implements Storage {
 
   // ------------------------------------------------------------ for LocalTable
 
+  /** A read of {@code [start, stop)} of table {@code name} (kept by SERIALIZABLE ones). */
+  synchronized void read(TableName name, byte[] start, byte[] stop) {
+    if (isolation != Isolation.SERIALIZABLE || ended) {
+      return;
+    }
+    List<byte[][]> ranges = reads.computeIfAbsent(name, n -> new ArrayList<>());
+    ranges.add(new byte[][] {start, stop});
+    if (ranges.size() > MAX_READ_RANGES) {
+      byte[] low = ranges.get(0)[0];
+      byte[] high = ranges.get(0)[1];
+      for (byte[][] r : ranges) {
+        low = Arrays.compareUnsigned(r[0], low) < 0 ? r[0] : low;
+        high = high.length == 0 || r[1].length == 0 ? new byte[0]
+            : Arrays.compareUnsigned(r[1], high) > 0 ? r[1] : high;
+      }
+      ranges.clear();
+      ranges.add(new byte[][] {low, high});
+    }
+  }
+
+  private void readRow(LocalTable t, byte[] row) {
+    read(t.name(), row, Arrays.copyOf(row, row.length + 1));
+  }
+
   /**
    * Keeps {@code cells} (a put's, a delete's markers, a row mutation's, as the table gives
    * them) as one own write of {@code row}; returns them stamped.
@@ -397,6 +471,7 @@ public final class Transaction implements Storage {
   synchronized List<Cell> writeWith(LocalTable t, byte[] row, ReadSpec read,
       Function<List<Cell>, List<Cell>> fn) {
     checkOpen();
+    readRow(t, row);
     List<Cell> cells = fn.apply(t.readRow(row, latest(t, read)));
     return cells.isEmpty() ? List.of() : write(t, row, cells);
   }

@@ -402,6 +402,16 @@ public final class Region implements AutoCloseable {
   }
 
   /**
+   * Whether a write above sequence {@code point} touched {@code [startRow, stopRow)} (empty
+   * stop: to the end; clipped to this region): a serializable transaction's reads checked at
+   * its commit.
+   */
+  public boolean writtenAfter(byte[] startRow, byte[] stopRow, long point) {
+    checkOpen();
+    return reads.writtenAfter(startRow, stopRow, point);
+  }
+
+  /**
    * Checks a row's cells as a write of them would (the region open, the row inside it, known
    * families, cell sizes) without writing or waiting for memory: a transaction's writes, kept
    * aside until it commits, are refused as the write itself would be.

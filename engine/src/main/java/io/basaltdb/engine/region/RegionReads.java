@@ -88,6 +88,36 @@ final class RegionReads {
     return newest;
   }
 
+  /**
+   * Whether any cell in {@code [startRow, stopRow)} (clipped to the region; empty stop: its
+   * end) was written with a sequence id above {@code point}, staged writes included.
+   */
+  boolean writtenAfter(byte[] startRow, byte[] stopRow, long point) {
+    RegionDescriptor d = region.descriptor();
+    byte[] start = Arrays.compareUnsigned(startRow, d.startRow()) < 0 ? d.startRow() : startRow;
+    byte[] stop = stopRow;
+    byte[] end = d.endRow();
+    if (end.length > 0 && (stop.length == 0 || Arrays.compareUnsigned(stop, end) > 0)) {
+      stop = end;
+    }
+    if (stop.length > 0 && Arrays.compareUnsigned(start, stop) >= 0) {
+      return false;
+    }
+    List<Store> stores = region.stores();
+    List<StoreView> views = new ArrayList<>(stores.size());
+    snapshots.acquire(stores, views, mvcc);
+    try {
+      for (int i = 0; i < stores.size(); i++) {
+        if (stores.get(i).writtenAfter(views.get(i), start, stop, point)) {
+          return true;
+        }
+      }
+      return false;
+    } finally {
+      views.forEach(StoreView::close);
+    }
+  }
+
   /** {@code [startRow, stopRow)} clipped to the region (empty stop = region end). */
   RegionScanner scan(ReadSpec spec, byte[] startRow, byte[] stopRow) {
     RegionDescriptor d = region.descriptor();

@@ -543,6 +543,11 @@ public final class Store implements AutoCloseable {
         qualifiers, minTimestamp, m);
   }
 
+  /** See {@link ViewSources#writtenAfter}. */
+  public boolean writtenAfter(StoreView v, byte[] startRow, byte[] stopRow, long point) {
+    return ViewSources.writtenAfter(v, family, startRow, stopRow, point);
+  }
+
   /** The last row before {@code row} the view holds ({@link ViewSources#lastRowBefore}). */
   public byte[] lastRowBefore(StoreView v, byte[] row) {
     return ViewSources.lastRowBefore(v, family, row);

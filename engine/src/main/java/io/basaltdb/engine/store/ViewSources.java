@@ -85,6 +85,52 @@ final class ViewSources {
   }
 
   /**
+   * Whether the view holds a cell (put or delete marker) in {@code [startRow, stopRow)} (empty
+   * stop: to the end) with a sequence id above {@code point}: memstores and files whose
+   * newest sequence id is at or below it are not read.
+   */
+  static boolean writtenAfter(StoreView v, byte[] family, byte[] startRow, byte[] stopRow,
+      long point) {
+    List<MemStore> memstores = new ArrayList<>(v.flushing);
+    memstores.add(v.active);
+    for (MemStore m : memstores) {
+      if (m.maxSequenceId() > point && m.mayHoldRows(startRow, stopRow)
+          && newer(m.iterator(), family, startRow, stopRow, point)) {
+        return true;
+      }
+    }
+    for (StoreFile f : v.files) {
+      FileInfo info = f.info();
+      if (info.maxSequenceId() <= point
+          || stopRow.length > 0 && java.util.Arrays.compareUnsigned(info.firstCell().row(),
+              stopRow) >= 0
+          || java.util.Arrays.compareUnsigned(info.lastCell().row(), startRow) < 0) {
+        continue;
+      }
+      if (newer(f.reader().scanner(), family, startRow, stopRow, point)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean newer(CellIterator it, byte[] family, byte[] startRow, byte[] stopRow,
+      long point) {
+    try (it) {
+      it.seek(io.basaltdb.engine.cell.CellComparator.firstOnRow(startRow, family));
+      for (Cell c = it.current(); c != null; it.next(), c = it.current()) {
+        if (stopRow.length > 0 && java.util.Arrays.compareUnsigned(c.row(), stopRow) >= 0) {
+          return false;
+        }
+        if (c.sequenceId() > point) {
+          return true;
+        }
+      }
+      return false;
+    }
+  }
+
+  /**
    * The last row before {@code row} (an empty row: the last row of all) that any memstore or
    * file of the view holds, visible or not, or null.
    */

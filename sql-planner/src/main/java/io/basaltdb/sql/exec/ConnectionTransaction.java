@@ -92,7 +92,10 @@ public final class ConnectionTransaction {
     return tx;
   }
 
-  /** READ UNCOMMITTED and READ COMMITTED: a snapshot per statement; else one per transaction. */
+  /**
+   * READ UNCOMMITTED and READ COMMITTED: a snapshot per statement; REPEATABLE READ: one per
+   * transaction (snapshot isolation); SERIALIZABLE: that, and what it read checked at commit.
+   */
   private static Transaction.Isolation isolation(CalciteConnection c) {
     int level;
     try {
@@ -100,9 +103,12 @@ public final class ConnectionTransaction {
     } catch (SQLException e) {
       level = Connection.TRANSACTION_REPEATABLE_READ;
     }
-    return level == Connection.TRANSACTION_READ_COMMITTED
-        || level == Connection.TRANSACTION_READ_UNCOMMITTED
-        ? Transaction.Isolation.READ_COMMITTED : Transaction.Isolation.SNAPSHOT;
+    return switch (level) {
+      case Connection.TRANSACTION_READ_COMMITTED, Connection.TRANSACTION_READ_UNCOMMITTED ->
+          Transaction.Isolation.READ_COMMITTED;
+      case Connection.TRANSACTION_SERIALIZABLE -> Transaction.Isolation.SERIALIZABLE;
+      default -> Transaction.Isolation.SNAPSHOT;
+    };
   }
 
   /**

@@ -107,22 +107,21 @@ public final class BasaltConnection extends AvaticaConnection {
 
   /**
    * READ COMMITTED (a snapshot per statement), REPEATABLE READ (snapshot isolation: one per
-   * transaction); READ UNCOMMITTED is raised to READ COMMITTED. NONE cannot be chosen (auto-commit
-   * is the way to write without a transaction), nor SERIALIZABLE, not offered yet: 0A000.
+   * transaction), SERIALIZABLE (snapshot isolation and a commit-time check of what was read);
+   * READ UNCOMMITTED is raised to READ COMMITTED. NONE cannot be chosen (auto-commit is the way
+   * to write without a transaction): 0A000.
    */
   @Override
   public void setTransactionIsolation(int level) throws SQLException {
     switch (level) {
-      case TRANSACTION_READ_UNCOMMITTED, TRANSACTION_READ_COMMITTED, TRANSACTION_REPEATABLE_READ -> {
+      case TRANSACTION_READ_UNCOMMITTED, TRANSACTION_READ_COMMITTED, TRANSACTION_REPEATABLE_READ,
+          TRANSACTION_SERIALIZABLE -> {
         if (!storage().keepsTransactions()) {
           throw new java.sql.SQLFeatureNotSupportedException("the storage at "
               + storage().location() + " keeps no transactions: isolation level " + level
               + " cannot be had", "0A000");
         }
       }
-      case TRANSACTION_SERIALIZABLE -> throw new java.sql.SQLFeatureNotSupportedException(
-          "isolation level SERIALIZABLE is not offered; REPEATABLE_READ is snapshot isolation",
-          "0A000");
       case TRANSACTION_NONE -> throw new java.sql.SQLFeatureNotSupportedException(
           "isolation level NONE cannot be chosen: auto-commit writes without a transaction",
           "0A000");

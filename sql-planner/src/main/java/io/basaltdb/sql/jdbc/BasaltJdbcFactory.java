@@ -103,7 +103,8 @@ public final class BasaltJdbcFactory implements AvaticaFactory {
       }
       return level == java.sql.Connection.TRANSACTION_READ_UNCOMMITTED
           || level == java.sql.Connection.TRANSACTION_READ_COMMITTED
-          || level == java.sql.Connection.TRANSACTION_REPEATABLE_READ;
+          || level == java.sql.Connection.TRANSACTION_REPEATABLE_READ
+          || level == java.sql.Connection.TRANSACTION_SERIALIZABLE;
     }
 
     @Override

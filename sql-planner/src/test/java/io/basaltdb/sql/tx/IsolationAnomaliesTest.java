@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The anomaly catalogue of Hermitage (Martin Kleppmann's tests of isolation levels), each as its
- * interleaving of two or three connections, at READ COMMITTED and REPEATABLE READ, with the
+ * interleaving of two or three connections, at READ COMMITTED, REPEATABLE READ and SERIALIZABLE, with the
  * outcome each level gives here (the table in doc/transactions.md). Writers never wait for
  * each other: a row written by two overlapping transactions fails the second commit (40001),
  * at both levels.
@@ -26,6 +26,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class IsolationAnomaliesTest {
   private static final int RC = Connection.TRANSACTION_READ_COMMITTED;
   private static final int RR = Connection.TRANSACTION_REPEATABLE_READ;
+  private static final int SER = Connection.TRANSACTION_SERIALIZABLE;
 
   private Database db;
   private Connection t1;
@@ -80,7 +81,7 @@ class IsolationAnomaliesTest {
 
   /** G0, write cycles: two transactions writing the same rows; prevented. */
   @ParameterizedTest
-  @ValueSource(ints = {RC, RR})
+  @ValueSource(ints = {RC, RR, SER})
   void g0WriteCycles(int level) throws SQLException {
     begin(level);
     run(t1, "UPDATE test SET v = 11 WHERE id = 1");
@@ -94,7 +95,7 @@ class IsolationAnomaliesTest {
 
   /** G1a, aborted reads: a rolled-back write is never read; prevented. */
   @ParameterizedTest
-  @ValueSource(ints = {RC, RR})
+  @ValueSource(ints = {RC, RR, SER})
   void g1aAbortedReads(int level) throws SQLException {
     begin(level);
     run(t1, "UPDATE test SET v = 101 WHERE id = 1");
@@ -106,7 +107,7 @@ class IsolationAnomaliesTest {
 
   /** G1b, intermediate reads: a value a transaction overwrote before committing is never read. */
   @ParameterizedTest
-  @ValueSource(ints = {RC, RR})
+  @ValueSource(ints = {RC, RR, SER})
   void g1bIntermediateReads(int level) throws SQLException {
     begin(level);
     run(t1, "UPDATE test SET v = 101 WHERE id = 1");
@@ -118,9 +119,12 @@ class IsolationAnomaliesTest {
     t2.commit();
   }
 
-  /** G1c, circular information flow: neither sees the other's uncommitted write; prevented. */
+  /**
+   * G1c, circular information flow: neither sees the other's uncommitted write; prevented (and
+   * SERIALIZABLE refuses the second commit: each read a row the other wrote).
+   */
   @ParameterizedTest
-  @ValueSource(ints = {RC, RR})
+  @ValueSource(ints = {RC, RR, SER})
   void g1cCircularInformationFlow(int level) throws SQLException {
     begin(level);
     run(t1, "UPDATE test SET v = 11 WHERE id = 1");
@@ -128,13 +132,18 @@ class IsolationAnomaliesTest {
     assertEquals(List.of("20"), q(t1, "SELECT v FROM test WHERE id = 2"));
     assertEquals(List.of("10"), q(t2, "SELECT v FROM test WHERE id = 1"));
     t1.commit();
+    if (level == SER) { // each read what the other wrote: no serial order has both
+      conflict(t2);
+      assertEquals(List.of("1|11", "2|20"), committed());
+      return;
+    }
     t2.commit();
     assertEquals(List.of("1|11", "2|22"), committed());
   }
 
   /** OTV, observed transaction vanishes: a reader sees T1's writes whole, T2's never; prevented. */
   @ParameterizedTest
-  @ValueSource(ints = {RC, RR})
+  @ValueSource(ints = {RC, RR, SER})
   void otvObservedTransactionVanishes(int level) throws SQLException {
     begin(level);
     run(t1, "UPDATE test SET v = 11 WHERE id = 1");
@@ -152,7 +161,7 @@ class IsolationAnomaliesTest {
 
   /** PMP, predicate-many-preceders: REPEATABLE READ prevents it, READ COMMITTED allows it. */
   @ParameterizedTest
-  @ValueSource(ints = {RC, RR})
+  @ValueSource(ints = {RC, RR, SER})
   void pmpPredicateManyPreceders(int level) throws SQLException {
     begin(level);
     assertEquals(List.of(), q(t1, "SELECT id FROM test WHERE v = 30"));
@@ -165,7 +174,7 @@ class IsolationAnomaliesTest {
 
   /** P4, lost update: the second writer of a row read by both fails; prevented at both levels. */
   @ParameterizedTest
-  @ValueSource(ints = {RC, RR})
+  @ValueSource(ints = {RC, RR, SER})
   void p4LostUpdate(int level) throws SQLException {
     begin(level);
     assertEquals(List.of("10"), q(t1, "SELECT v FROM test WHERE id = 1"));
@@ -184,7 +193,7 @@ class IsolationAnomaliesTest {
 
   /** G-single, read skew: REPEATABLE READ prevents it, READ COMMITTED allows it. */
   @ParameterizedTest
-  @ValueSource(ints = {RC, RR})
+  @ValueSource(ints = {RC, RR, SER})
   void gSingleReadSkew(int level) throws SQLException {
     begin(level);
     assertEquals(List.of("10"), q(t1, "SELECT v FROM test WHERE id = 1"));
@@ -198,9 +207,12 @@ class IsolationAnomaliesTest {
     t1.commit();
   }
 
-  /** G2-item, write skew: allowed at both levels (each writes a row the other only read). */
+  /**
+   * G2-item, write skew: allowed under snapshot isolation (each writes a row the other only
+   * read); SERIALIZABLE refuses the second commit.
+   */
   @ParameterizedTest
-  @ValueSource(ints = {RC, RR})
+  @ValueSource(ints = {RC, RR, SER})
   void g2ItemWriteSkew(int level) throws SQLException {
     begin(level);
     assertEquals(List.of("1|10", "2|20"), q(t1, "SELECT id, v FROM test WHERE id IN (1, 2) ORDER BY id"));
@@ -208,13 +220,18 @@ class IsolationAnomaliesTest {
     run(t1, "UPDATE test SET v = 11 WHERE id = 1");
     run(t2, "UPDATE test SET v = 21 WHERE id = 2");
     t1.commit();
+    if (level == SER) {
+      conflict(t2);
+      assertEquals(List.of("1|11", "2|20"), committed());
+      return;
+    }
     t2.commit();
     assertEquals(List.of("1|11", "2|21"), committed());
   }
 
-  /** G2, anti-dependency cycles: allowed at both levels. */
+  /** G2, anti-dependency cycles (phantoms): allowed under snapshot isolation, not SERIALIZABLE. */
   @ParameterizedTest
-  @ValueSource(ints = {RC, RR})
+  @ValueSource(ints = {RC, RR, SER})
   void g2AntiDependencyCycles(int level) throws SQLException {
     begin(level);
     assertEquals(List.of(), q(t1, "SELECT id FROM test WHERE MOD(v, 3) = 0"));
@@ -222,6 +239,11 @@ class IsolationAnomaliesTest {
     run(t1, "INSERT INTO test VALUES (3, 30)");
     run(t2, "INSERT INTO test VALUES (4, 42)");
     t1.commit();
+    if (level == SER) {
+      conflict(t2);
+      assertEquals(List.of("1|10", "2|20", "3|30"), committed());
+      return;
+    }
     t2.commit();
     assertEquals(List.of("1|10", "2|20", "3|30", "4|42"), committed());
   }

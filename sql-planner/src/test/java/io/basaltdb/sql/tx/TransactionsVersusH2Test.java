@@ -31,6 +31,9 @@ class TransactionsVersusH2Test {
       "CREATE UNIQUE INDEX acct_tag ON acct (tag)",
       "CREATE INDEX acct_bal ON acct (bal)"};
 
+  private static final int[] LEVELS = {Connection.TRANSACTION_READ_COMMITTED,
+      Connection.TRANSACTION_REPEATABLE_READ, Connection.TRANSACTION_SERIALIZABLE};
+
   @Test
   void randomTransactionsAnswerAsH2Does() throws Exception {
     String s = System.getProperty("basalt.seed");
@@ -59,16 +62,16 @@ class TransactionsVersusH2Test {
       for (int step = 0; step < 1500; step++) {
         String where = "seed " + seed + " step " + step;
         int op = r.nextInt(20);
-        if (op == 0) {
-          basalt.commit();
-          h2.commit();
+        if (op == 0 || op == 1) {
+          if (op == 0) {
+            basalt.commit();
+            h2.commit();
+          } else {
+            basalt.rollback();
+            h2.rollback();
+          }
           savepoints.clear();
-          continue;
-        }
-        if (op == 1) {
-          basalt.rollback();
-          h2.rollback();
-          savepoints.clear();
+          basalt.setTransactionIsolation(LEVELS[r.nextInt(LEVELS.length)]); // its own code paths
           continue;
         }
         if (op == 2) {
