@@ -23,6 +23,59 @@ class RemoteServerTest {
   @TempDir
   Path dir;
 
+  /**
+   * Remote connections get the embedded transactions: own writes, a snapshot, first committer
+   * wins with 40001 across the wire, SQL savepoints, the isolation level, prepared DDL run only
+   * when executed.
+   */
+  @Test
+  void remoteTransactions() throws Exception {
+    try (BasaltServer server = BasaltServer.start(
+        new BasaltServer.Options(dir.resolve("db"), 0, "127.0.0.1", null, false));
+        Connection a = DriverManager.getConnection(server.clientUrl());
+        Connection b = DriverManager.getConnection(server.clientUrl());
+        Statement sa = a.createStatement();
+        Statement sb = b.createStatement()) {
+      sa.executeUpdate("CREATE TABLE acct (id INT PRIMARY KEY, bal BIGINT)");
+      sa.executeUpdate("INSERT INTO acct VALUES (1, 100), (2, 100)");
+      assertEquals(Connection.TRANSACTION_REPEATABLE_READ, a.getTransactionIsolation());
+      a.setAutoCommit(false);
+      b.setAutoCommit(false);
+      sa.executeUpdate("INSERT INTO acct VALUES (3, 0)");
+      assertEquals(1, sa.executeUpdate("UPDATE acct SET bal = bal + 1 WHERE id = 3"));
+      try (ResultSet rs = sa.executeQuery("SELECT SUM(bal), COUNT(*) FROM acct")) {
+        assertTrue(rs.next());
+        assertEquals(201, rs.getLong(1), "own writes, remotely");
+        assertEquals(3, rs.getLong(2));
+      }
+      try (ResultSet rs = sb.executeQuery("SELECT COUNT(*) FROM acct")) {
+        assertTrue(rs.next());
+        assertEquals(2, rs.getLong(1), "not another's");
+      }
+      sa.execute("SAVEPOINT s");
+      sa.executeUpdate("UPDATE acct SET bal = 0 WHERE id = 1");
+      sa.execute("ROLLBACK TO SAVEPOINT s");
+      sa.executeUpdate("UPDATE acct SET bal = bal - 10 WHERE id = 1");
+      sb.executeUpdate("UPDATE acct SET bal = bal - 20 WHERE id = 1");
+      a.commit();
+      // Avatica's stock client reports a failed commit as its runtime exception, SQLState kept
+      org.apache.calcite.avatica.AvaticaClientRuntimeException conflict = assertThrows(
+          org.apache.calcite.avatica.AvaticaClientRuntimeException.class, b::commit);
+      assertEquals("40001", conflict.getSqlState(), conflict.getMessage());
+      try (PreparedStatement drop = a.prepareStatement("DROP TABLE acct")) {
+        assertEquals(0, drop.getParameterMetaData().getParameterCount()); // never executed
+      }
+      a.commit();
+      try (ResultSet rs = sb.executeQuery("SELECT id, bal FROM acct ORDER BY id")) {
+        List<String> rows = new ArrayList<>();
+        while (rs.next()) {
+          rows.add(rs.getInt(1) + "|" + rs.getLong(2));
+        }
+        assertEquals(List.of("1|90", "2|100", "3|1"), rows);
+      }
+    }
+  }
+
   @Test
   void thinClientsRunDdlDmlQueriesAndMetadata() throws Exception {
     try (BasaltServer server = BasaltServer.start(
