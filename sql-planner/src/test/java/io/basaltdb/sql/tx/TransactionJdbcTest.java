@@ -248,6 +248,29 @@ class TransactionJdbcTest extends SqlTestBase {
   }
 
   @Test
+  void aTransactionPastItsBoundIsRolledBackWhole() throws SQLException {
+    update("CREATE TABLE big (k INT PRIMARY KEY, v VARCHAR)");
+    c.setAutoCommit(false);
+    run(c, "INSERT INTO dept VALUES (60, 'kept?')");
+    String mb = "x".repeat(1 << 20);
+    SQLException e = assertThrows(SQLException.class, () -> {
+      try (PreparedStatement p = c.prepareStatement("INSERT INTO big VALUES (?, ?)")) {
+        for (int i = 0; i < 100; i++) { // 100 MiB of values
+          p.setInt(1, i);
+          p.setString(2, mb);
+          p.executeUpdate();
+        }
+      }
+    });
+    assertEquals("53200", e.getSQLState(), e.getMessage());
+    assertEquals(List.of(), rows(c, "SELECT id FROM dept WHERE id = 60"), "rolled back whole");
+    assertEquals(List.of("0"), rows(c, "SELECT COUNT(*) FROM big"));
+    run(c, "INSERT INTO dept VALUES (61, 'next')"); // a new transaction goes on
+    c.commit();
+    assertEquals(List.of("61"), rows(c, "SELECT id FROM dept WHERE id >= 60"));
+  }
+
+  @Test
   void ddlInATransactionCommitsItFirst() throws SQLException {
     c.setAutoCommit(false);
     run(c, "INSERT INTO dept VALUES (50, 'x')");
