@@ -113,7 +113,8 @@ public final class MultiRegionWrite {
         locks.add(p.region().lockRow(p.row()));
       }
       for (Part p : sorted) {
-        if (p.unwrittenSince() >= 0 && p.region().newestSequence(p.row()) > p.unwrittenSince()) {
+        if (p.unwrittenSince() >= 0 && p.region().reads().writtenAfter(p.row(),
+            Arrays.copyOf(p.row(), p.row().length + 1), p.unwrittenSince())) {
           throw new io.basaltdb.engine.WriteConflictException("row " + Cell.printable(p.row())
               + " of region " + p.region().name() + " was written by another writer since"
               + " sequence " + p.unwrittenSince());

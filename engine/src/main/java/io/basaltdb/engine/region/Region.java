@@ -393,12 +393,9 @@ public final class Region implements AutoCloseable {
     return rowLocks.lockRow(row);
   }
 
-  /**
-   * The newest sequence id of any cell of {@code row} (puts and delete markers, staged writes
-   * included), or -1; the row's lock is held.
-   */
-  long newestSequence(byte[] row) {
-    return reads.newestSequence(row);
+  /** The read side (for writes that read under a row's lock). */
+  RegionReads reads() {
+    return reads;
   }
 
   /**

@@ -58,39 +58,11 @@ final class RegionReads {
   }
 
   /**
-   * The newest sequence id of any cell of {@code row} the region holds, puts and delete markers
-   * alike, staged writes included (the row's lock is held), or -1 when it holds none: whether
-   * the row was written after some point ({@code Transaction}'s write conflicts).
-   */
-  long newestSequence(byte[] row) {
-    List<Store> stores = region.stores();
-    List<StoreView> views = new ArrayList<>(stores.size());
-    snapshots.acquire(stores, views, mvcc);
-    long newest = -1;
-    byte[] stop = Arrays.copyOf(row, row.length + 1);
-    try {
-      for (int i = 0; i < stores.size(); i++) {
-        Store s = stores.get(i);
-        for (io.basaltdb.engine.cell.CellIterator it : s.sources(views.get(i), row, stop, row,
-            null, 0)) {
-          try (it) {
-            it.seek(io.basaltdb.engine.cell.CellComparator.firstOnRow(row, s.family()));
-            for (Cell c = it.current(); c != null && Arrays.equals(c.row(), row);
-                it.next(), c = it.current()) {
-              newest = Math.max(newest, c.sequenceId());
-            }
-          }
-        }
-      }
-    } finally {
-      views.forEach(StoreView::close);
-    }
-    return newest;
-  }
-
-  /**
    * Whether any cell in {@code [startRow, stopRow)} (clipped to the region; empty stop: its
-   * end) was written with a sequence id above {@code point}, staged writes included.
+   * end), put or delete marker, was written with a sequence id above {@code point}, staged
+   * writes included: memstores and files not newer than it are not read, and the first newer
+   * cell answers (a commit's write conflicts, under the rows' locks; a serializable
+   * transaction's reads).
    */
   boolean writtenAfter(byte[] startRow, byte[] stopRow, long point) {
     RegionDescriptor d = region.descriptor();

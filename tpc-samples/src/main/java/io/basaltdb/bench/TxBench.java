@@ -1,0 +1,262 @@
+package io.basaltdb.bench;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Transactions (issue 37): the bank transfer, as an application writes it with JDBC, on Basalt
+ * and on H2 (embedded, file) running the same code: auto-commit off, read two balances, update
+ * both, commit; a transfer refused for a conflict (SQLState 40001 here; H2's lock timeouts and
+ * deadlocks) runs again. Threads 1 and {@code --threads}, Basalt at ASYNC and SYNC durability,
+ * H2 as configured by default. Each measure runs {@code --seconds} after a warm-up; medians of
+ * {@code --runs}. Reports transfers per second, the share of attempts run again, and whether
+ * the total of all balances stayed what it was (it must, for Basalt; H2 at its default READ
+ * COMMITTED can lose an update between the read and the write of a balance).
+ *
+ * <pre>
+ * bin/basalt bench tx [--accounts 10000] [--seconds 5] [--runs 3] [--threads 4] [--regions 1]
+ *                     [--dir D]
+ * </pre>
+ */
+public final class TxBench {
+  private static final long START = 1_000;
+  /** Marks a URL whose transfers run in auto-commit (this bench's own, taken off the URL). */
+  private static final String AUTO_COMMIT = "bench.autoCommit";
+
+  private final int accounts;
+  private final int seconds;
+  private final int runs;
+  private final int threads;
+  private final Path base;
+  /** Basalt's table pre-split in this many regions (1: not split). */
+  private int regions = 1;
+
+  private TxBench(int accounts, int seconds, int runs, int threads, Path base) {
+    this.accounts = accounts;
+    this.seconds = seconds;
+    this.runs = runs;
+    this.threads = threads;
+    this.base = base;
+  }
+
+  public static void main(String[] args) throws Exception {
+    int accounts = 10_000;
+    int seconds = 5;
+    int runs = 3;
+    int threads = 4;
+    int regions = 1;
+    Path dir = Path.of("bench-data");
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--accounts" -> accounts = Integer.parseInt(args[++i]);
+        case "--seconds" -> seconds = Integer.parseInt(args[++i]);
+        case "--runs" -> runs = Integer.parseInt(args[++i]);
+        case "--threads" -> threads = Integer.parseInt(args[++i]);
+        case "--dir" -> dir = Path.of(args[++i]);
+        case "--regions" -> regions = Integer.parseInt(args[++i]);
+        default -> throw new IllegalArgumentException("usage: bench tx [--accounts N]"
+            + " [--seconds S] [--runs R] [--threads T] [--dir D]");
+      }
+    }
+    TxBench b = new TxBench(accounts, seconds, runs, threads, dir.resolve("tx"));
+    b.regions = regions;
+    b.run();
+  }
+
+  /** One measure's runs. */
+  private record Result(double perSecond, double retried, boolean totalKept) {}
+
+  private void run() throws Exception {
+    deleteTree(base);
+    Files.createDirectories(base);
+    String basalt = "jdbc:basalt:" + base.resolve("basalt");
+    String h2 = "jdbc:h2:file:" + base.resolve("h2/db");
+    load(basalt);
+    load(h2);
+    // held open for the whole run, so no measure pays a database's opening
+    try (Connection holdBasalt = DriverManager.getConnection(basalt);
+        Connection holdH2 = DriverManager.getConnection(h2)) {
+      report(basalt, h2);
+    }
+  }
+
+  private void report(String basalt, String h2) throws Exception {
+    System.out.printf(Locale.ROOT, "bank transfers, %d accounts (Basalt: %d region%s), %d s per"
+        + " run, median of %d runs (2 reads, 2 updates, commit)%n", accounts, regions,
+        regions > 1 ? "s" : "", seconds, runs);
+    System.out.printf(Locale.ROOT, "%-28s %12s %12s %8s %10s %8s%n", "measure", "Basalt/s",
+        "H2/s", "ratio", "retried", "total");
+    for (int t : threads == 1 ? new int[] {1} : new int[] {1, threads}) {
+      Result h = median(h2, t);
+      for (String durability : List.of("ASYNC", "SYNC", "ASYNC auto-commit")) {
+        boolean auto = durability.endsWith("auto-commit");
+        Result b = median(basalt + ";durability=" + durability.split(" ")[0]
+            + (auto ? ";" + AUTO_COMMIT : ""), t);
+        System.out.printf(Locale.ROOT, "%-28s %12.0f %12.0f %7.2fx %9.2f%% %8s%n",
+            "transfer " + durability + ", " + t + " thread" + (t > 1 ? "s" : ""), b.perSecond,
+            h.perSecond, b.perSecond / h.perSecond, 100 * b.retried,
+            b.totalKept ? "kept" : "CHANGED");
+      }
+      System.out.printf(Locale.ROOT, "%-28s %12s %12.0f %8s %9.2f%% %8s%n",
+          "  (H2, " + t + " thread" + (t > 1 ? "s" : "") + ")", "", h.perSecond, "",
+          100 * h.retried, h.totalKept ? "kept" : "CHANGED");
+    }
+    System.out.println("ratio: Basalt transfers per second / H2's (above 1 = Basalt faster);"
+        + " retried: attempts run again after a conflict; auto-commit: the same statements"
+        + " without a transaction (not a transfer: each update alone), the per-statement cost"
+        + " under the transactions");
+  }
+
+  private void load(String url) throws SQLException {
+    try (Connection c = DriverManager.getConnection(url); Statement st = c.createStatement()) {
+      StringBuilder split = new StringBuilder();
+      for (int r = 1; r < regions && url.startsWith("jdbc:basalt:"); r++) {
+        split.append(split.length() == 0 ? " SPLIT ON (" : ", ").append(r * accounts / regions);
+      }
+      st.execute("CREATE TABLE acct (id INT PRIMARY KEY, bal BIGINT NOT NULL)" + split
+          + (split.length() > 0 ? ")" : ""));
+      c.setAutoCommit(false);
+      try (PreparedStatement p = c.prepareStatement("INSERT INTO acct VALUES (?, ?)")) {
+        for (int i = 0; i < accounts; i++) {
+          p.setInt(1, i);
+          p.setLong(2, START);
+          p.addBatch();
+          if (i % 1000 == 999) {
+            p.executeBatch();
+            c.commit();
+          }
+        }
+        p.executeBatch();
+        c.commit();
+      }
+    }
+  }
+
+  private Result median(String url, int threadCount) throws Exception {
+    measure(url, threadCount, Math.max(1, seconds / 2)); // warm-up
+    List<Result> all = new ArrayList<>();
+    for (int r = 0; r < runs; r++) {
+      all.add(measure(url, threadCount, seconds));
+    }
+    double[] rates = all.stream().mapToDouble(Result::perSecond).sorted().toArray();
+    double[] retries = all.stream().mapToDouble(Result::retried).sorted().toArray();
+    boolean kept = all.stream().allMatch(Result::totalKept);
+    return new Result(rates[rates.length / 2], retries[retries.length / 2], kept);
+  }
+
+  private Result measure(String url, int threadCount, int secs) throws Exception {
+    long before = total(url);
+    AtomicLong done = new AtomicLong();
+    AtomicLong retried = new AtomicLong();
+    long deadline = System.nanoTime() + secs * 1_000_000_000L;
+    List<Thread> workers = new ArrayList<>();
+    List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+    for (int t = 0; t < threadCount; t++) {
+      Random random = new Random(31L * t + secs);
+      workers.add(new Thread(() -> {
+        try {
+          transfers(url, random, deadline, done, retried);
+        } catch (Throwable e) {
+          failures.add(e);
+        }
+      }));
+    }
+    long start = System.nanoTime();
+    workers.forEach(Thread::start);
+    for (Thread w : workers) {
+      w.join();
+    }
+    double elapsed = (System.nanoTime() - start) / 1e9;
+    if (!failures.isEmpty()) {
+      throw new IllegalStateException("a transfer thread failed on " + url, failures.get(0));
+    }
+    long attempts = done.get() + retried.get();
+    return new Result(done.get() / elapsed, attempts == 0 ? 0 : (double) retried.get() / attempts,
+        total(url) == before);
+  }
+
+  private void transfers(String url, Random r, long deadline, AtomicLong done,
+      AtomicLong retried) throws SQLException {
+    boolean auto = url.endsWith(";" + AUTO_COMMIT);
+    try (Connection c = DriverManager.getConnection(auto ? url.substring(0,
+            url.length() - AUTO_COMMIT.length() - 1) : url);
+        PreparedStatement read = c.prepareStatement("SELECT bal FROM acct WHERE id = ?");
+        PreparedStatement write = c.prepareStatement("UPDATE acct SET bal = ? WHERE id = ?")) {
+      c.setAutoCommit(auto);
+      while (System.nanoTime() < deadline) {
+        int from = r.nextInt(accounts);
+        int to = (from + 1 + r.nextInt(accounts - 1)) % accounts;
+        long amount = 1 + r.nextInt(100);
+        try {
+          long a = balance(read, from);
+          long b = balance(read, to);
+          update(write, from, a - amount);
+          update(write, to, b + amount);
+          if (!auto) {
+            c.commit();
+          }
+          done.incrementAndGet();
+        } catch (SQLException e) {
+          if (!retryable(e)) {
+            throw e;
+          }
+          c.rollback();
+          retried.incrementAndGet();
+        }
+      }
+    }
+  }
+
+  /** A conflict the application runs again: 40001, or H2's lock timeout (HYT00) or deadlock. */
+  private static boolean retryable(SQLException e) {
+    String s = e.getSQLState();
+    return s != null && (s.equals("40001") || s.startsWith("HYT") || s.equals("50200"));
+  }
+
+  private static long balance(PreparedStatement read, int id) throws SQLException {
+    read.setInt(1, id);
+    try (ResultSet rs = read.executeQuery()) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  private static void update(PreparedStatement write, int id, long bal) throws SQLException {
+    write.setLong(1, bal);
+    write.setInt(2, id);
+    write.executeUpdate();
+  }
+
+  private static long total(String url) throws SQLException {
+    if (url.endsWith(";" + AUTO_COMMIT)) {
+      url = url.substring(0, url.length() - AUTO_COMMIT.length() - 1);
+    }
+    try (Connection c = DriverManager.getConnection(url); Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT SUM(bal) FROM acct")) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  private static void deleteTree(Path p) throws java.io.IOException {
+    if (!Files.exists(p)) {
+      return;
+    }
+    try (var walk = Files.walk(p)) {
+      for (Path x : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(x);
+      }
+    }
+  }
+}
