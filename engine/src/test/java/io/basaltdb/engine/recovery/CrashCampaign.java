@@ -13,6 +13,7 @@ import io.basaltdb.engine.Result;
 import io.basaltdb.engine.ResultScanner;
 import io.basaltdb.engine.Scan;
 import io.basaltdb.engine.Table;
+import io.basaltdb.engine.Transaction;
 import io.basaltdb.engine.TableDescriptor;
 import io.basaltdb.engine.TableName;
 import io.basaltdb.engine.io.FaultInjectingFileSystem;
@@ -174,7 +175,9 @@ final class CrashCampaign {
     String row = row(rnd.nextInt(ROWS));
     String v = "v" + (++opId);
     Map<String, String> cur = expected.row(row);
-    if (r < 38) {
+    if (r < 8) {
+      transaction(db, d, v);
+    } else if (r < 38) {
       Map<String, String> next = new TreeMap<>(cur);
       next.put("f1:a", v);
       next.put("f1:b", v);
@@ -251,6 +254,51 @@ final class CrashCampaign {
       db.admin().disableTable(T);
       db.admin().enableTable(T);
     }
+  }
+
+  /**
+   * A transaction over 2-5 rows (puts, row deletes, an increment, and a write undone by a mark),
+   * committed as one write: after a power loss all of its rows or none.
+   */
+  private void transaction(Database db, Durability d, String v) {
+    Transaction tx = db.begin(Transaction.Isolation.SNAPSHOT);
+    Table t = tx.table(T);
+    java.util.Set<String> rows = new java.util.TreeSet<>();
+    int n = 2 + rnd.nextInt(4);
+    while (rows.size() < n) {
+      rows.add(row(rnd.nextInt(ROWS)));
+    }
+    List<ExpectedState.Effect> effects = new ArrayList<>();
+    int i = 0;
+    for (String tr : rows) {
+      Map<String, String> next = new TreeMap<>(expected.row(tr));
+      switch (rnd.nextInt(4)) {
+        case 0 -> {
+          t.delete(new Delete(tr.getBytes()));
+          next.clear();
+        }
+        case 1 -> {
+          long now = Long.parseLong(next.getOrDefault("f2:n", "0")) + 3;
+          t.increment(new Increment(tr.getBytes()).addColumn(F2, "n".getBytes(), 3));
+          next.put("f2:n", Long.toString(now));
+        }
+        default -> {
+          t.put(put(tr, v, d));
+          next.put("f1:a", v);
+          next.put("f1:b", v);
+          next.put("f2:c", v);
+        }
+      }
+      if (rnd.nextInt(3) == 0) { // a write undone before the commit
+        int mark = tx.mark();
+        t.put(put(tr, "undone", d));
+        tx.rollbackTo(mark);
+      }
+      effects.add(new ExpectedState.Effect(tr, next, "transaction " + v, ++i < rows.size()));
+    }
+    expect(effects);
+    tx.commit(d);
+    ack(d);
   }
 
   private static Put put(String row, String v, Durability d) {

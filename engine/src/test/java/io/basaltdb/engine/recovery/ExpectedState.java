@@ -15,13 +15,18 @@ import java.util.TreeMap;
  * row with no cells). {@code durable} holds every effect up to the last acknowledged SYNC
  * operation, since its fsync covered the log up to it. {@code tail} holds what came after:
  * acknowledged ASYNC effects and the operation in flight at the crash (a batch is one effect
- * per row, in the order they are written). After a power loss the table must equal
+ * per row, in the order they are written; a transaction's rows are one group, which a prefix
+ * takes whole or not at all). After a power loss the table must equal
  * {@code durable} plus some prefix of {@code tail}: nothing acknowledged under SYNC lost, ASYNC
  * losing only a suffix, no row half-written. Not thread-safe (one writer).
  */
 final class ExpectedState {
   /** One row's state after an operation: column ("fam:qual") to value. */
-  record Effect(String row, Map<String, String> cells, String what) {}
+  record Effect(String row, Map<String, String> cells, String what, boolean continues) {
+    Effect(String row, Map<String, String> cells, String what) {
+      this(row, cells, what, false);
+    }
+  }
 
   private final TreeMap<String, Map<String, String>> durable = new TreeMap<>();
   private final List<Effect> tail = new ArrayList<>();
@@ -91,7 +96,8 @@ final class ExpectedState {
       }
     }
     for (int k = 0; ; k++) {
-      if (matches(state, actual, touched)) {
+      // a prefix never ends inside an atomic group (a transaction's rows: all or none)
+      if ((k == 0 || !tail.get(k - 1).continues) && matches(state, actual, touched)) {
         for (int i = 0; i < k; i++) {
           put(durable, tail.get(i));
         }
