@@ -18,7 +18,7 @@ import java.util.function.Supplier;
  * its row at the time it runs, again if that region split or closed meanwhile. Thread-safe and
  * cheap to make.
  */
-final class LocalTable implements Table {
+final class LocalTable extends RowWriteTable {
   private final Database db;
   private final TableName name;
   /** The transaction this handle reads and writes through, or null: the database itself. */
@@ -81,13 +81,15 @@ final class LocalTable implements Table {
   }
 
   /** Writes one row's cells: to its region, or into the transaction. */
-  private List<Cell> writeRow(byte[] row, List<Cell> cells, Durability d) {
+  @Override
+  List<Cell> writeRow(byte[] row, List<Cell> cells, Durability d) {
     return tx != null ? tx.write(this, row, cells)
         : onRegion(row, r -> r.mutateRow(row, cells, d));
   }
 
   /** A read-modify-write of one row: in its region under its lock, or in the transaction. */
-  private List<Cell> writeRowWith(byte[] row, Durability d, ReadSpec read,
+  @Override
+  List<Cell> writeRowWith(byte[] row, Durability d, ReadSpec read,
       Function<List<Cell>, List<Cell>> fn) {
     return tx != null ? tx.writeWith(this, row, read, fn)
         : onRegion(row, r -> r.mutateRowWith(row, d, read, fn));
@@ -150,225 +152,6 @@ final class LocalTable implements Table {
     return rs.get(lo);
   }
 
-  // ------------------------------------------------------------ writes
-
-  @Override
-  public void put(Put put) {
-    if (put.isEmpty()) {
-      throw new InvalidArgumentException("put of row " + Cell.printable(put.row())
-          + " has no columns");
-    }
-    writeRow(put.row(), put.cells(), put.durability());
-  }
-
-  @Override
-  public void put(List<Put> puts) {
-    for (Put p : puts) {
-      put(p);
-    }
-  }
-
-  @Override
-  public void delete(Delete delete) {
-    List<Cell> markers = delete.markers(familySet());
-    writeRow(delete.row(), markers, delete.durability());
-  }
-
-  @Override
-  public void delete(List<Delete> deletes) {
-    for (Delete d : deletes) {
-      delete(d);
-    }
-  }
-
-  @Override
-  public void mutateRow(RowMutations rm) {
-    if (rm.mutations().isEmpty()) {
-      return;
-    }
-    List<Cell> cells = flatten(rm);
-    writeRow(rm.row(), cells, rm.mutations().get(0).durability());
-  }
-
-  /**
-   * One row mutation's cells, in order. All share one sequence id, so a delete cannot cover a
-   * put of the same mutation by sequence: a later delete removes the earlier puts it covers
-   * here instead.
-   */
-  private List<Cell> flatten(RowMutations rm) {
-    List<Cell> out = new ArrayList<>();
-    for (Mutation m : rm.mutations()) {
-      List<Cell> cells = m instanceof Delete d ? d.markers(familySet()) : m.cells();
-      for (Cell c : cells) {
-        if (c.type().isDelete()) {
-          out.removeIf(p -> p.type() == CellType.PUT && covers(c, p));
-        }
-        out.add(c);
-      }
-    }
-    return out;
-  }
-
-  private static boolean covers(Cell marker, Cell put) {
-    if (!Arrays.equals(marker.family(), put.family())) {
-      return false;
-    }
-    boolean sameColumn = Arrays.equals(marker.qualifier(), put.qualifier());
-    long mts = marker.timestamp();
-    long pts = put.timestamp();
-    return switch (marker.type()) {
-      case DELETE_FAMILY -> pts <= mts;
-      case DELETE_FAMILY_VERSION -> pts == mts;
-      case DELETE_COLUMN -> sameColumn && pts <= mts;
-      case DELETE -> sameColumn && (mts == Cell.LATEST_TIMESTAMP || pts == mts);
-      default -> false;
-    };
-  }
-
-  @Override
-  public Result increment(Increment inc) {
-    checkColumns(inc);
-    List<Cell> written = writeRowWith(inc.row(), inc.durability(), readSpec(inc, null, null),
-        current -> incremented(inc, current));
-    return new Result(inc.row(), written);
-  }
-
-  private void checkColumns(Increment inc) {
-    if (inc.amounts().isEmpty()) {
-      throw new InvalidArgumentException("increment of row " + Cell.printable(inc.row())
-          + " has no columns");
-    }
-    for (Increment.Column c : inc.amounts().keySet()) {
-      if (!familySet().contains(c.family())) {
-        throw new InvalidArgumentException("unknown column family '"
-            + new String(c.family(), StandardCharsets.UTF_8) + "' in table " + name
-            + "; families: " + descriptor().families().keySet());
-      }
-    }
-  }
-
-  /** A read of the latest value of the increment's columns, and of one more column if given. */
-  private static ReadSpec readSpec(Increment inc, byte[] family, byte[] qualifier) {
-    Map<byte[], java.util.NavigableSet<byte[]>> columns = new java.util.TreeMap<>(
-        Arrays::compareUnsigned);
-    for (Increment.Column c : inc.amounts().keySet()) {
-      columns.computeIfAbsent(c.family(), f -> new java.util.TreeSet<>(Arrays::compareUnsigned))
-          .add(c.qualifier());
-    }
-    if (family != null) {
-      columns.computeIfAbsent(family, f -> new java.util.TreeSet<>(Arrays::compareUnsigned))
-          .add(qualifier);
-    }
-    return new ReadSpec(columns, 0, Long.MAX_VALUE, 1);
-  }
-
-  /** The increment's new counter cells over the row's {@code current} ones. */
-  private static List<Cell> incremented(Increment inc, List<Cell> current) {
-    List<Cell> puts = new ArrayList<>();
-    for (Map.Entry<Increment.Column, Long> e : inc.amounts().entrySet()) {
-      Cell old = find(current, e.getKey().family(), e.getKey().qualifier());
-      long base = 0;
-      if (old != null) {
-        try {
-          base = Increment.toLong(old.value());
-        } catch (InvalidArgumentException ex) {
-          throw new InvalidArgumentException("cannot increment " + describe(inc.row(),
-              e.getKey()) + ": " + ex.getMessage());
-        }
-      }
-      long sum;
-      try {
-        sum = Math.addExact(base, e.getValue());
-      } catch (ArithmeticException ex) {
-        throw new CounterOverflowException("cannot increment " + describe(inc.row(), e.getKey())
-            + ": " + base + " + " + e.getValue() + " is out of a long's range");
-      }
-      puts.add(Cell.put(inc.row(), e.getKey().family(), e.getKey().qualifier(),
-          Cell.LATEST_TIMESTAMP, Increment.toBytes(sum)));
-    }
-    return puts;
-  }
-
-  @Override
-  public long incrementColumnValue(byte[] row, byte[] family, byte[] qualifier, long amount) {
-    Result r = increment(new Increment(row).addColumn(family, qualifier, amount));
-    return Increment.toLong(r.cells().get(0).value());
-  }
-
-  @Override
-  public Result append(Append app) {
-    if (app.suffixes().isEmpty()) {
-      throw new InvalidArgumentException("append to row " + Cell.printable(app.row())
-          + " has no columns");
-    }
-    List<Cell> written = writeRowWith(app.row(), app.durability(), ReadSpec.LATEST,
-        current -> {
-          List<Cell> puts = new ArrayList<>();
-          for (Map.Entry<Increment.Column, byte[]> e : app.suffixes().entrySet()) {
-            Cell old = find(current, e.getKey().family(), e.getKey().qualifier());
-            byte[] base = old == null ? new byte[0] : old.value();
-            byte[] v = Arrays.copyOf(base, base.length + e.getValue().length);
-            System.arraycopy(e.getValue(), 0, v, base.length, e.getValue().length);
-            puts.add(Cell.put(app.row(), e.getKey().family(), e.getKey().qualifier(),
-                Cell.LATEST_TIMESTAMP, v));
-          }
-          return puts;
-        });
-    return new Result(app.row(), written);
-  }
-
-  @Override
-  public boolean checkAndMutate(CheckAndMutate cam) {
-    boolean[] applied = {false};
-    Row action = cam.action();
-    List<Cell> cells;
-    Durability d;
-    if (action instanceof Increment inc) {
-      checkColumns(inc);
-      writeRowWith(cam.row(), inc.durability(), readSpec(inc, cam.family(), cam.qualifier()),
-          current -> {
-            Cell c = find(current, cam.family(), cam.qualifier());
-            applied[0] = cam.test(c == null ? null : c.value());
-            return applied[0] ? incremented(inc, current) : List.of();
-          });
-      return applied[0];
-    }
-    if (action instanceof RowMutations rm) {
-      cells = flatten(rm);
-      d = rm.mutations().isEmpty() ? Durability.SYNC : rm.mutations().get(0).durability();
-    } else if (action instanceof Delete del) {
-      cells = del.markers(familySet());
-      d = del.durability();
-    } else {
-      cells = ((Mutation) action).cells();
-      d = ((Mutation) action).durability();
-    }
-    // only the checked column is read
-    java.util.NavigableSet<byte[]> qualifier = new java.util.TreeSet<>(Arrays::compareUnsigned);
-    qualifier.add(cam.qualifier());
-    ReadSpec read = new ReadSpec(Map.of(cam.family(), qualifier), 0, Long.MAX_VALUE, 1);
-    writeRowWith(cam.row(), d, read, current -> {
-      Cell c = find(current, cam.family(), cam.qualifier());
-      applied[0] = cam.test(c == null ? null : c.value());
-      return applied[0] ? cells : List.of();
-    });
-    return applied[0];
-  }
-
-  private static Cell find(List<Cell> cells, byte[] family, byte[] qualifier) {
-    for (Cell c : cells) {
-      if (Arrays.equals(c.family(), family) && Arrays.equals(c.qualifier(), qualifier)) {
-        return c;
-      }
-    }
-    return null;
-  }
-
-  private static String describe(byte[] row, Increment.Column col) {
-    return Cell.printable(row) + "/" + new String(col.family(), StandardCharsets.UTF_8) + ":"
-        + Cell.printable(col.qualifier());
-  }
-
   // ------------------------------------------------------------ reads
 
   @Override
@@ -413,7 +196,8 @@ final class LocalTable implements Table {
     return r.toSpec();
   }
 
-  private Set<byte[]> familySet() {
+  @Override
+  Set<byte[]> familySet() {
     return db.state(name).familyBytes;
   }
 

@@ -17,7 +17,7 @@ public final class ReadSnapshot implements AutoCloseable {
   private final ReadPins pins;
   private final long point;
   /** The transaction whose own writes reads through this snapshot see, or null. */
-  private final Transaction transaction;
+  private final StorageTransaction transaction;
   /** The newest of {@link #transaction}'s own writes these reads see. */
   private final long ownUpTo;
   private boolean closed;
@@ -29,9 +29,14 @@ public final class ReadSnapshot implements AutoCloseable {
     this.ownUpTo = -1;
   }
 
-  /** Another pin of {@code point} (already pinned), for {@code transaction}'s reads. */
-  ReadSnapshot(ReadPins pins, long point, Transaction transaction, long ownUpTo) {
-    pins.pinAgain(point);
+  /**
+   * Another pin of {@code point} (already pinned), for {@code transaction}'s reads; without
+   * pins (null, point -1), only the own writes a client-side transaction's statement sees.
+   */
+  ReadSnapshot(ReadPins pins, long point, StorageTransaction transaction, long ownUpTo) {
+    if (pins != null) {
+      pins.pinAgain(point);
+    }
     this.pins = pins;
     this.point = point;
     this.transaction = transaction;
@@ -43,7 +48,7 @@ public final class ReadSnapshot implements AutoCloseable {
     return point;
   }
 
-  Transaction transaction() {
+  StorageTransaction transaction() {
     return transaction;
   }
 
@@ -55,7 +60,9 @@ public final class ReadSnapshot implements AutoCloseable {
   public synchronized void close() {
     if (!closed) {
       closed = true;
-      pins.unpin(point);
+      if (pins != null) {
+        pins.unpin(point);
+      }
     }
   }
 }

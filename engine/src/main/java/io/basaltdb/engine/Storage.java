@@ -56,21 +56,34 @@ public interface Storage extends AutoCloseable {
   }
 
   /**
-   * A transaction over this storage ({@link Transaction}: a snapshot plus its own writes, applied
-   * as one at commit), or null when this storage keeps none (HBase: one row is atomic, not
-   * several).
+   * A transaction over this storage: the embedded engine's ({@link Transaction}: a snapshot plus
+   * its own writes, applied as one at commit), or where the storage keeps none of its own
+   * ({@link #keepsTransactions} false: HBase, where one row is atomic, not several) one kept in
+   * the client ({@link ClientTransaction}: own writes seen, applied row by row at commit).
    */
-  default Transaction begin(Transaction.Isolation isolation) {
-    return null;
+  default StorageTransaction begin(Transaction.Isolation isolation) {
+    return new ClientTransaction(this);
   }
 
-  /** Whether {@link #begin} gives transactions. */
+  /**
+   * Whether {@link #begin} gives transactions of the storage's own: one snapshot, an atomic
+   * commit, write conflicts refused.
+   */
   default boolean keepsTransactions() {
     return false;
   }
 
   /** Whether this is a transaction's view of a storage (its writes wait for its commit). */
   default boolean inTransaction() {
+    return false;
+  }
+
+  /**
+   * Whether a delete marker hides every put of its column or family at or below its timestamp,
+   * even one written after it (HBase's rule, unless a family keeps NEW_VERSION_BEHAVIOR); false
+   * for the embedded engine, where a marker covers only earlier writes.
+   */
+  default boolean markersHideLaterPuts() {
     return false;
   }
 

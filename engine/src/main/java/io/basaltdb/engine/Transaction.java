@@ -1,19 +1,12 @@
 package io.basaltdb.engine;
 
-import io.basaltdb.engine.cell.CellComparator;
-import io.basaltdb.engine.cell.CellIterator;
-import io.basaltdb.engine.memstore.MemStore;
 import io.basaltdb.engine.read.CellResolver;
-import io.basaltdb.engine.region.ReadOverlay;
 import io.basaltdb.engine.region.ReadSpec;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -28,7 +21,7 @@ import java.util.function.Supplier;
  * sizes), stamped (timestamps resolved now; a sequence id of its own, from {@link
  * CellResolver#OWN_WRITES} up, so every own cell is newer than every committed one) and kept in
  * a private memstore per table and family. Reads merge those memstores into the region scans
- * ({@link ReadOverlay}), so the engine's own rules (versions, deletes, TTL, filters, columns,
+ * ({@link io.basaltdb.engine.region.ReadOverlay}), so the engine's own rules (versions, deletes, TTL, filters, columns,
  * time ranges) resolve committed and own cells together on every read path. A read given a
  * snapshot from {@link #snapshot()} sees the own writes made before that snapshot was taken
  * (a statement never sees its own writes while it reads: no Halloween problem); a read-modify-
@@ -49,9 +42,9 @@ import java.util.function.Supplier;
  * <p>Thread-safety: one writer at a time (the connection's); reads may run in parallel while
  * nothing writes.
  */
-public final class Transaction implements Storage {
+public final class Transaction implements StorageTransaction {
   /** The most heap the uncommitted cells may take. */
-  public static final long MAX_PENDING_BYTES = 64L << 20;
+  public static final long MAX_PENDING_BYTES = OwnWrites.MAX_PENDING_BYTES;
 
   /** Which snapshot the transaction's reads see. */
   public enum Isolation {
@@ -74,23 +67,11 @@ public final class Transaction implements Storage {
   private final Isolation isolation;
   /** The transaction's current snapshot (its pin), replaced per statement in READ_COMMITTED. */
   private ReadSnapshot current;
-  private final Map<TableName, Own> own = new HashMap<>();
-  /** Every own cell in the order written, with the memstore holding it (marks undo it). */
-  private final List<Written> log = new ArrayList<>();
-  private long nextSequence = CellResolver.OWN_WRITES;
-  private long pendingBytes;
+  private final OwnWrites own = new OwnWrites();
   private boolean ended;
-
-  private record Written(MemStore store, Cell cell) {}
 
   /** SERIALIZABLE: the key ranges read, {start, stop} (empty stop: to the end), per table. */
   private final Map<TableName, List<byte[][]>> reads = new HashMap<>();
-
-  /** One table's own writes: a memstore per family, and each row's snapshot at first write. */
-  private static final class Own {
-    final TreeMap<byte[], MemStore> families = new TreeMap<>(Arrays::compareUnsigned);
-    final TreeMap<byte[], Long> basis = new TreeMap<>(Arrays::compareUnsigned);
-  }
 
   Transaction(Database db, Isolation isolation) {
     this.db = db;
@@ -109,8 +90,14 @@ public final class Transaction implements Storage {
   }
 
   /** Whether the transaction has written anything not undone. */
+  @Override
   public synchronized boolean hasWrites() {
-    return !log.isEmpty();
+    return !own.isEmpty();
+  }
+
+  @Override
+  public boolean atomicCommit() {
+    return true;
   }
 
   // ------------------------------------------------------------ Storage
@@ -137,13 +124,14 @@ public final class Transaction implements Storage {
   @Override
   public synchronized ReadSnapshot snapshot() {
     checkOpen();
-    return new ReadSnapshot(db.pins(), current.readPoint(), this, nextSequence - 1);
+    return new ReadSnapshot(db.pins(), current.readPoint(), this, own.newest());
   }
 
   /**
    * A new statement begins: in READ_COMMITTED its reads (and the snapshots {@link #snapshot()}
    * gives from now on) see the database as of now; in SNAPSHOT nothing changes.
    */
+  @Override
   public synchronized void nextStatement() {
     checkOpen();
     if (isolation == Isolation.READ_COMMITTED) {
@@ -167,22 +155,18 @@ public final class Transaction implements Storage {
     return true;
   }
 
-  @Override
-  public boolean inTransaction() {
-    return true;
-  }
 
   /** Checks each change against the row as the transaction sees it, then keeps them all. */
   @Override
   public synchronized void mutateAtomically(List<RowChange> changes) {
     checkOpen();
-    int mark = log.size();
+    int mark = own.mark();
     try {
       for (RowChange c : changes) {
         apply(c);
       }
     } catch (RuntimeException e) {
-      undoTo(mark);
+      own.rollbackTo(mark);
       throw e;
     }
   }
@@ -216,28 +200,16 @@ public final class Transaction implements Storage {
 
   // ------------------------------------------------------------ marks, commit, rollback
 
-  /** A point to come back to with {@link #rollbackTo}. */
+  @Override
   public synchronized int mark() {
     checkOpen();
-    return log.size();
+    return own.mark();
   }
 
-  /** Undoes every write made after {@code mark}; the transaction goes on. */
+  @Override
   public synchronized void rollbackTo(int mark) {
     checkOpen();
-    if (mark < 0 || mark > log.size()) {
-      throw new InvalidArgumentException("no mark " + mark + " in this transaction (" + log.size()
-          + " writes)");
-    }
-    undoTo(mark);
-  }
-
-  private void undoTo(int mark) {
-    while (log.size() > mark) {
-      Written w = log.remove(log.size() - 1);
-      w.store().remove(w.cell());
-      pendingBytes -= w.cell().heapSize() + 40;
-    }
+    own.rollbackTo(mark);
   }
 
   /**
@@ -246,9 +218,10 @@ public final class Transaction implements Storage {
    * transaction had when it first wrote that row ({@link WriteConflictException}). Either way
    * the transaction ends: a failed commit applies nothing.
    */
+  @Override
   public synchronized void commit(Durability durability) {
     checkOpen();
-    if (isolation == Isolation.SERIALIZABLE && !log.isEmpty()) {
+    if (isolation == Isolation.SERIALIZABLE && !own.isEmpty()) {
       // validated and applied with no other serializable commit between, so the writing ones
       // are serial in commit order (what each read still held when it committed); one that
       // wrote nothing read a snapshot, a prefix of that order, and needs no check
@@ -285,11 +258,11 @@ public final class Transaction implements Storage {
   private void apply(Durability durability) {
     try {
       List<AtomicWrites.RowCells> rows = new ArrayList<>();
-      for (Map.Entry<TableName, Own> e : own.entrySet()) {
-        LocalTable t = new LocalTable(db, e.getKey(), null);
-        for (Map.Entry<byte[], List<Cell>> r : netCells(e.getValue()).entrySet()) {
+      for (TableName name : own.tables()) {
+        LocalTable t = new LocalTable(db, name, null);
+        for (Map.Entry<byte[], List<Cell>> r : own.netCells(name).entrySet()) {
           rows.add(new AtomicWrites.RowCells(t, r.getKey(), r.getValue(),
-              e.getValue().basis.get(r.getKey())));
+              own.basis(name, r.getKey())));
         }
       }
       if (!rows.isEmpty()) {
@@ -301,6 +274,7 @@ public final class Transaction implements Storage {
   }
 
   /** Drops every own write and ends the transaction (again: nothing). */
+  @Override
   public synchronized void rollback() {
     if (!ended) {
       end();
@@ -311,95 +285,7 @@ public final class Transaction implements Storage {
     ended = true;
     own.clear();
     reads.clear();
-    log.clear();
-    pendingBytes = 0;
     current.close();
-  }
-
-  /**
-   * Per row, the own cells a commit writes. All of them get one sequence id then, at which no
-   * delete marker covers a put (they are equal), so what a later own write undid is left out
-   * here: a put replaced by a later put of its column and timestamp, and a put covered by a
-   * later own delete marker. What is left, written at one sequence id over the committed
-   * cells, reads as the own writes read over them.
-   */
-  private static TreeMap<byte[], List<Cell>> netCells(Own o) {
-    TreeMap<byte[], List<Cell>> rows = new TreeMap<>(Arrays::compareUnsigned);
-    for (MemStore m : o.families.values()) {
-      List<Cell> family = new ArrayList<>();
-      byte[] row = null;
-      for (Cell c : m.cells()) {
-        if (row != null && !Arrays.equals(row, c.row())) {
-          addNet(rows, row, family);
-          family = new ArrayList<>();
-        }
-        row = c.row();
-        family.add(c);
-      }
-      if (row != null) {
-        addNet(rows, row, family);
-      }
-    }
-    return rows;
-  }
-
-  /** {@code cells}: one row's own cells of one family. */
-  private static void addNet(TreeMap<byte[], List<Cell>> rows, byte[] row, List<Cell> cells) {
-    List<Cell> newestFirst = new ArrayList<>(cells);
-    newestFirst.sort((a, b) -> Long.compare(b.sequenceId(), a.sequenceId()));
-    Covering later = new Covering();
-    List<Cell> kept = new ArrayList<>();
-    int i = 0;
-    while (i < newestFirst.size()) {
-      int j = i;
-      long seq = newestFirst.get(i).sequenceId();
-      while (j < newestFirst.size() && newestFirst.get(j).sequenceId() == seq) {
-        j++;
-      }
-      List<Cell> write = newestFirst.subList(i, j); // one own write: its markers cover none of its puts
-      for (Cell c : write) {
-        if (c.type().isDelete() || !later.covers(c)) {
-          kept.add(new Cell(row, c.family(), c.qualifier(), c.timestamp(), c.type(), 0,
-              c.value()));
-        }
-      }
-      write.forEach(later::add);
-      i = j;
-    }
-    kept.sort(CellComparator.INSTANCE);
-    rows.computeIfAbsent(row, r -> new ArrayList<>()).addAll(kept);
-  }
-
-  /** What the own writes after some point cover of one row and family's earlier puts. */
-  private static final class Covering {
-    private record Version(java.nio.ByteBuffer column, long timestamp) {}
-
-    private long familyDeleted = -1;
-    private final Map<java.nio.ByteBuffer, Long> columnDeleted = new HashMap<>();
-    private final Set<Version> versionDeleted = new HashSet<>();
-    private final Set<Long> familyVersionDeleted = new HashSet<>();
-    private final Set<Version> written = new HashSet<>();
-
-    void add(Cell c) {
-      java.nio.ByteBuffer column = java.nio.ByteBuffer.wrap(c.qualifier());
-      switch (c.type()) {
-        case DELETE_FAMILY -> familyDeleted = Math.max(familyDeleted, c.timestamp());
-        case DELETE_FAMILY_VERSION -> familyVersionDeleted.add(c.timestamp());
-        case DELETE_COLUMN -> columnDeleted.merge(column, c.timestamp(), Math::max);
-        case DELETE -> versionDeleted.add(new Version(column, c.timestamp()));
-        default -> written.add(new Version(column, c.timestamp()));
-      }
-    }
-
-    /** Whether a put made before these writes is gone: replaced or deleted by them. */
-    boolean covers(Cell put) {
-      java.nio.ByteBuffer column = java.nio.ByteBuffer.wrap(put.qualifier());
-      Version v = new Version(column, put.timestamp());
-      return written.contains(v) || versionDeleted.contains(v)
-          || put.timestamp() <= familyDeleted
-          || put.timestamp() <= columnDeleted.getOrDefault(column, -1L)
-          || familyVersionDeleted.contains(put.timestamp());
-    }
   }
 
   // ------------------------------------------------------------ for LocalTable
@@ -435,10 +321,7 @@ public final class Transaction implements Storage {
   synchronized List<Cell> write(LocalTable t, byte[] row, List<Cell> cells) {
     checkOpen();
     t.checkWrite(row, cells);
-    Own o = own.computeIfAbsent(t.name(), n -> new Own());
-    long seq = nextSequence++;
     long now = db.context().options().clock().millis();
-    int mark = log.size();
     List<Cell> stamped = new ArrayList<>(cells.size());
     for (Cell c : cells) {
       byte[] family = t.familyOf(row, c);
@@ -446,21 +329,9 @@ public final class Transaction implements Storage {
       if (ts == Cell.LATEST_TIMESTAMP) {
         ts = c.type() == CellType.DELETE ? newestVersion(t, row, family, c.qualifier(), now) : now;
       }
-      Cell s = new Cell(row, family, c.qualifier(), ts, c.type(), seq, c.value());
-      MemStore m = o.families.computeIfAbsent(family, f -> new MemStore());
-      m.add(s);
-      log.add(new Written(m, s));
-      pendingBytes += s.heapSize() + 40;
-      stamped.add(s);
+      stamped.add(new Cell(row, family, c.qualifier(), ts, c.type(), 0, c.value()));
     }
-    if (pendingBytes > MAX_PENDING_BYTES) {
-      undoTo(mark);
-      throw new TransactionTooLargeException("a transaction's uncommitted writes passed "
-          + (MAX_PENDING_BYTES >> 20) + " MiB at row " + Cell.printable(row) + " of table "
-          + t.name() + ": commit more often");
-    }
-    o.basis.putIfAbsent(row, current.readPoint());
-    return stamped;
+    return own.keep(t.name(), row, stamped, current.readPoint());
   }
 
   /**
@@ -488,7 +359,7 @@ public final class Transaction implements Storage {
 
   /** {@code read} at the transaction's snapshot with all its own writes. */
   private ReadSpec latest(LocalTable t, ReadSpec read) {
-    return read.withOverlay(overlay(t.name(), Long.MAX_VALUE), current.readPoint());
+    return read.withOverlay(own.overlay(t.name(), Long.MAX_VALUE), current.readPoint());
   }
 
   /**
@@ -499,75 +370,9 @@ public final class Transaction implements Storage {
   synchronized ReadSpec spec(TableName name, ReadSpec read, ReadSnapshot snapshot) {
     checkOpen();
     if (snapshot != null && snapshot.transaction() == this) {
-      return read.withOverlay(overlay(name, snapshot.ownUpTo()), snapshot.readPoint());
+      return read.withOverlay(own.overlay(name, snapshot.ownUpTo()), snapshot.readPoint());
     }
-    return read.withOverlay(overlay(name, Long.MAX_VALUE), current.readPoint());
-  }
-
-  /** The own cells of table {@code name} up to sequence {@code upTo}, or null: none. */
-  private ReadOverlay overlay(TableName name, long upTo) {
-    Own o = own.get(name);
-    if (o == null) {
-      return null;
-    }
-    Map<byte[], MemStore> families = new TreeMap<>(Arrays::compareUnsigned);
-    families.putAll(o.families);
-    return new ReadOverlay() {
-      @Override
-      public CellIterator source(byte[] family) {
-        MemStore m = families.get(family);
-        return m == null || m.isEmpty() ? null : new UpTo(m.iterator(), upTo);
-      }
-
-      @Override
-      public byte[] lastRowBefore(byte[] family, byte[] row) {
-        MemStore m = families.get(family);
-        if (m == null) {
-          return null;
-        }
-        return row.length == 0 ? m.lastRow() : m.lastRowBefore(row, family);
-      }
-    };
-  }
-
-  /** {@code in} without the cells above {@code upTo}. */
-  private static final class UpTo implements CellIterator {
-    private final CellIterator in;
-    private final long upTo;
-
-    UpTo(CellIterator in, long upTo) {
-      this.in = in;
-      this.upTo = upTo;
-    }
-
-    private void skip() {
-      while (in.current() != null && in.current().sequenceId() > upTo) {
-        in.next();
-      }
-    }
-
-    @Override
-    public void seekToFirst() {
-      in.seekToFirst();
-      skip();
-    }
-
-    @Override
-    public void seek(Cell target) {
-      in.seek(target);
-      skip();
-    }
-
-    @Override
-    public Cell current() {
-      return in.current();
-    }
-
-    @Override
-    public void next() {
-      in.next();
-      skip();
-    }
+    return read.withOverlay(own.overlay(name, Long.MAX_VALUE), current.readPoint());
   }
 
   /** {@code t} as a table of this transaction. */

@@ -250,7 +250,8 @@ class TransactionTest {
   /**
    * Random writes, reads, marks, commits, rollbacks, flushes and compactions, and writes by
    * others that make commits conflict; the transaction's reads and the database after each end
-   * are compared with a model (row -> "family:column" -> value).
+   * are compared with a model (row -> "family:column" -> value). The engine's transactions and
+   * the client-side one (HBase's) alike.
    */
   @Test
   void randomTransactionsAgainstAModel() {
@@ -262,8 +263,11 @@ class TransactionTest {
       Table base = db.table("t");
       TreeMap<String, TreeMap<String, String>> committed = new TreeMap<>();
       for (int round = 0; round < 60; round++) {
-        Transaction tx = db.begin(rnd.nextBoolean() ? Transaction.Isolation.SNAPSHOT
-            : Transaction.Isolation.READ_COMMITTED);
+        int kind = rnd.nextInt(3); // the engine's, snapshot or per statement; or client-side
+        StorageTransaction tx = kind == 2 ? new ClientTransaction(db)
+            : db.begin(kind == 0 ? Transaction.Isolation.SNAPSHOT
+                : Transaction.Isolation.READ_COMMITTED);
+        boolean others = kind == 0; // another writer meanwhile: the snapshot hides it
         Table t = tx.table(TableName.of("t"));
         TreeMap<String, TreeMap<String, String>> view = copy(committed);
         List<TreeMap<String, TreeMap<String, String>>> marks = new ArrayList<>();
@@ -276,7 +280,7 @@ class TransactionTest {
           String col = cols[rnd.nextInt(cols.length)];
           byte[] fam = b(col.substring(0, 1));
           byte[] q = b(col.substring(2));
-          String context = "seed " + seed + " round " + round + " op " + op;
+          String context = "seed " + seed + " round " + round + " (kind " + kind + ") op " + op;
           switch (rnd.nextInt(9)) {
             case 0, 1 -> {
               String v = "v" + rnd.nextInt(100);
@@ -326,8 +330,7 @@ class TransactionTest {
               written.add(row);
             }
             case 7 -> {
-              if (otherRow == null && rnd.nextInt(3) == 0
-                  && tx.isolation() == Transaction.Isolation.SNAPSHOT) {
+              if (otherRow == null && rnd.nextInt(3) == 0 && others) {
                 otherRow = rowNames[rnd.nextInt(rowNames.length)];
                 base.put(new Put(b(otherRow)).addColumn(F, b("x"), b("other")));
                 committed.computeIfAbsent(otherRow, r -> new TreeMap<>()).put("f:x", "other");

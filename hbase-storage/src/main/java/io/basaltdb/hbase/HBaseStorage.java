@@ -116,6 +116,11 @@ public final class HBaseStorage implements Storage {
   }
 
   @Override
+  public boolean markersHideLaterPuts() {
+    return true; // HBase's families without NEW_VERSION_BEHAVIOR, as Basalt makes them
+  }
+
+  @Override
   public boolean atomicAcrossRows() {
     return false;
   }

@@ -56,6 +56,66 @@ class HBaseSqlTest {
     }
   }
 
+  /**
+   * With auto-commit off over HBase, a transaction kept in the client: its statements see its own
+   * writes, a duplicate key is refused by the statement that causes it (which leaves nothing),
+   * savepoints and rollback take writes back, a row deleted and written again in one millisecond
+   * stays written; the metadata says the commit is not atomic (no transactions).
+   */
+  @Test
+  void ownWritesAndStatementErrorsOverHBase() throws Exception {
+    try (Connection c = DriverManager.getConnection(SharedCluster.url(""));
+        Connection other = DriverManager.getConnection(SharedCluster.url(""));
+        Statement st = c.createStatement()) {
+      st.executeUpdate("CREATE TABLE tx_acct (id INTEGER PRIMARY KEY, bal BIGINT, name VARCHAR(5))");
+      st.executeUpdate("INSERT INTO tx_acct VALUES (1, 100, 'a'), (2, 100, 'b')");
+      assertFalse(c.getMetaData().supportsTransactions());
+      assertEquals(Connection.TRANSACTION_NONE, c.getTransactionIsolation());
+      c.setAutoCommit(false);
+      st.executeUpdate("INSERT INTO tx_acct VALUES (3, 0, 'c')");
+      assertEquals(1, st.executeUpdate("UPDATE tx_acct SET bal = bal + 5 WHERE id = 3"));
+      assertEquals(List.of("3|205"), txRows(st, "SELECT COUNT(*), SUM(bal) FROM tx_acct"));
+      assertEquals(List.of("2|200"), txRows(other.createStatement(),
+          "SELECT COUNT(*), SUM(bal) FROM tx_acct"), "nothing stored before the commit");
+      SQLException dup = assertThrows(SQLException.class,
+          () -> st.executeUpdate("INSERT INTO tx_acct VALUES (4, 1, 'd'), (3, 1, 'x')"));
+      assertEquals("23505", dup.getSQLState());
+      SQLException tooLong = assertThrows(SQLException.class,
+          () -> st.executeUpdate("UPDATE tx_acct SET name = 'toolong' WHERE id = 1"));
+      assertEquals("22001", tooLong.getSQLState());
+      st.execute("SAVEPOINT s");
+      st.executeUpdate("DELETE FROM tx_acct WHERE id = 2");
+      st.execute("ROLLBACK TO SAVEPOINT s");
+      st.executeUpdate("DELETE FROM tx_acct WHERE id = 1");
+      st.executeUpdate("INSERT INTO tx_acct VALUES (1, 7, 'again')"); // same millisecond, likely
+      assertEquals(List.of("1|7", "2|100", "3|5"), txRows(st, "SELECT id, bal FROM tx_acct ORDER BY id"));
+      c.commit();
+      assertEquals(List.of("1|7", "2|100", "3|5"), txRows(other.createStatement(),
+          "SELECT id, bal FROM tx_acct ORDER BY id"));
+      st.executeUpdate("UPDATE tx_acct SET bal = 0");
+      c.rollback();
+      assertEquals(List.of("1|7", "2|100", "3|5"), txRows(other.createStatement(),
+          "SELECT id, bal FROM tx_acct ORDER BY id"));
+      c.setAutoCommit(true);
+      st.executeUpdate("DROP TABLE tx_acct");
+    }
+  }
+
+  private static List<String> txRows(Statement st, String sql) throws SQLException {
+    List<String> out = new java.util.ArrayList<>();
+    try (java.sql.ResultSet rs = st.executeQuery(sql)) {
+      int n = rs.getMetaData().getColumnCount();
+      while (rs.next()) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 1; i <= n; i++) {
+          b.append(i > 1 ? "|" : "").append(rs.getString(i));
+        }
+        out.add(b.toString());
+      }
+    }
+    return out;
+  }
+
   @Test
   void aCounterThatWouldOverflowIsRefusedAndKept() throws Exception {
     try (Connection c = DriverManager.getConnection(SharedCluster.url(""));

@@ -180,8 +180,9 @@ public class BasaltPrepare extends CalcitePrepareImpl {
           inner -> super.prepareSql(context, CalcitePrepare.Query.of(inner), elementType,
               maxRowCount));
     }
-    if (context.getDataContext().getQueryProvider()
-        instanceof org.apache.calcite.jdbc.CalciteConnection c
+    if (TransactionStatements.matches(query.sql) // first: a data context costs microseconds
+        && context.getDataContext().getQueryProvider()
+            instanceof org.apache.calcite.jdbc.CalciteConnection c
         && TransactionStatements.run(c, db, query.sql)) {
       return directSignature(query.sql);
     }
@@ -250,9 +251,19 @@ public class BasaltPrepare extends CalcitePrepareImpl {
   }
 
   /**
-   * Whether {@code sql} runs as it is prepared, changing things: transaction control ({@link
-   * TransactionStatements}) or DDL (checked here by parsing it: a syntax error is a {@code
-   * 42000}). A prepared statement defers such a statement to its executions.
+   * Whether {@code sql} may run as it is prepared, changing things, by a look at its first word:
+   * transaction control ({@link TransactionStatements}) or DDL. A prepared statement defers such
+   * a statement to its executions.
+   */
+  public static boolean mayRunWhenPrepared(String sql) {
+    String head = sql.stripLeading();
+    return head.regionMatches(true, 0, "CREATE", 0, 6) || head.regionMatches(true, 0, "DROP", 0, 4)
+        || head.regionMatches(true, 0, "ALTER", 0, 5) || TransactionStatements.matches(sql);
+  }
+
+  /**
+   * Whether {@code sql} runs as it is prepared: transaction control, or DDL (checked by parsing
+   * it: a syntax error is a {@code 42000}).
    */
   public boolean runsWhenPrepared(CalcitePrepare.Context context, String sql) {
     if (TransactionStatements.matches(sql)) {

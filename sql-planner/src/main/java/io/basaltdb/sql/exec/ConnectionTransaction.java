@@ -1,6 +1,7 @@
 package io.basaltdb.sql.exec;
 
 import io.basaltdb.engine.Storage;
+import io.basaltdb.engine.StorageTransaction;
 import io.basaltdb.engine.Transaction;
 import io.basaltdb.sql.SqlStateException;
 import io.basaltdb.sql.index.IndexRegistry;
@@ -13,16 +14,14 @@ import org.apache.calcite.DataContext;
 import org.apache.calcite.jdbc.CalciteConnection;
 
 /**
- * The open transaction of a connection with auto-commit off, over a storage that keeps
- * transactions (the embedded engine: {@link Transaction}; design in doc/transactions.md).
+ * The open transaction of a connection with auto-commit off ({@link StorageTransaction}: the
+ * embedded engine's {@link Transaction}, or over HBase one kept in the client,
+ * {@link io.basaltdb.engine.ClientTransaction}; design in doc/transactions.md).
  * Begun by the connection's first statement that reads or writes a table (or a savepoint),
  * at the connection's isolation level then; ended by commit or rollback, which the next
  * statement follows with a new one. Every execution of the connection reads and writes through
  * it ({@link #storage}); each write statement is atomic within it ({@link #statement}: a
  * failing one leaves nothing behind, the transaction goes on); savepoints are marks of it.
- *
- * <p>Over a storage without transactions (HBase) {@link #storage} gives the storage itself and
- * writes wait in {@link PendingWrites} as before.
  *
  * <p>Lives on the connection (its properties, under the key {@code ConnectionTransaction.class},
  * never a property name a client could send), so it goes away with the connection. Used by the
@@ -30,7 +29,7 @@ import org.apache.calcite.jdbc.CalciteConnection;
  */
 public final class ConnectionTransaction {
   private final Storage base;
-  private Transaction tx;
+  private StorageTransaction tx;
   /** Open savepoints, oldest first. */
   private final List<Savepoint> savepoints = new ArrayList<>();
   /** Each table the transaction wrote, with its indexes when it first wrote it. */
@@ -48,7 +47,7 @@ public final class ConnectionTransaction {
 
   /**
    * What the execution behind {@code ctx} reads and writes: its connection's transaction when
-   * auto-commit is off and {@code db} keeps transactions, else {@code db} itself.
+   * auto-commit is off, else {@code db} itself.
    */
   public static Storage storage(DataContext ctx, Storage db) {
     if (db.inTransaction() || ctx == null
@@ -63,7 +62,7 @@ public final class ConnectionTransaction {
       return db; // a closed connection: its statement fails anyway
     }
     ConnectionTransaction t = of(c, db);
-    Transaction tx = t == null ? null : t.begin(c);
+    StorageTransaction tx = t == null ? null : t.begin(c);
     if (tx == null) {
       return db;
     }
@@ -85,7 +84,7 @@ public final class ConnectionTransaction {
     return (ConnectionTransaction) c.getProperties().get(ConnectionTransaction.class);
   }
 
-  private Transaction begin(CalciteConnection c) {
+  private StorageTransaction begin(CalciteConnection c) {
     if (tx == null) {
       tx = base.begin(isolation(c));
     }
@@ -117,7 +116,7 @@ public final class ConnectionTransaction {
    * transaction goes on), except that writes past the transaction's bound ({@link
    * Transaction#MAX_PENDING_BYTES}, 53200) roll the whole transaction back.
    */
-  public static long statement(Transaction tx, DataContext ctx, io.basaltdb.engine.TableName table,
+  public static long statement(StorageTransaction tx, DataContext ctx, io.basaltdb.engine.TableName table,
       java.util.function.LongSupplier write) {
     if (ctx.getQueryProvider() instanceof CalciteConnection c && existing(c) != null) {
       existing(c).indexed.computeIfAbsent(table,
@@ -142,19 +141,18 @@ public final class ConnectionTransaction {
   }
 
   /**
-   * Commits the connection's transaction at its durability (a conflict: 40001, nothing applied)
-   * and the writes waiting over a storage without transactions. Either way the transaction ends.
+   * Commits the connection's transaction at its durability (a conflict: 40001, nothing applied).
+   * Either way the transaction ends.
    */
   public static void commit(CalciteConnection c) {
     ConnectionTransaction t = existing(c);
     if (t != null && t.tx != null) {
-      Transaction tx = t.tx;
+      StorageTransaction tx = t.tx;
       java.util.Map<io.basaltdb.engine.TableName, List<SqlIndexDef>> written =
           new java.util.TreeMap<>(t.indexed);
       t.end();
       t.commit(tx, written, ConnectionSettings.of(c).durability());
     }
-    PendingWrites.commit(c);
   }
 
   /**
@@ -163,7 +161,7 @@ public final class ConnectionTransaction {
    * the table: its rows carry no entries for a new index (or entries for a dropped one), so
    * the commit is refused (40001) and applies nothing.
    */
-  private void commit(Transaction tx, java.util.Map<io.basaltdb.engine.TableName,
+  private void commit(StorageTransaction tx, java.util.Map<io.basaltdb.engine.TableName,
       List<SqlIndexDef>> written, io.basaltdb.engine.Durability durability) {
     List<java.util.concurrent.locks.Lock> locks = new ArrayList<>();
     try {
@@ -187,15 +185,14 @@ public final class ConnectionTransaction {
     }
   }
 
-  /** Drops the connection's transaction (and its waiting writes). */
+  /** Drops the connection's transaction. */
   public static void rollback(CalciteConnection c) {
     ConnectionTransaction t = existing(c);
     if (t != null && t.tx != null) {
-      Transaction tx = t.tx;
+      StorageTransaction tx = t.tx;
       t.end();
       tx.rollback();
     }
-    PendingWrites.rollback(c);
   }
 
   private void end() {

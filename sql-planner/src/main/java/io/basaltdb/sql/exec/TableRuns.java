@@ -45,7 +45,7 @@ public final class TableRuns {
   /** Writes the rows of one execution: the update count. */
   public Enumerable<Long> modify(DataContext root, WriteSpec spec, Enumerable<?> rows) {
     Storage s = ConnectionTransaction.storage(root, db);
-    long count = s instanceof io.basaltdb.engine.Transaction tx
+    long count = s instanceof io.basaltdb.engine.StorageTransaction tx
         ? ConnectionTransaction.statement(tx, root, def.table(),
             () -> new WriteExecutor(tx, def, spec, root).run(rows))
         : new WriteExecutor(s, def, spec, root).run(rows);

@@ -56,8 +56,6 @@ public final class WriteExecutor {
   private final CellNames names;
   private final byte[] markerFamily;
   private final io.basaltdb.sql.type.RowKeyCodec codec;
-  /** The connection's open transaction (auto-commit off), or null. */
-  private final PendingWrites pending;
   /** The table's indexes, which every write maintains. */
   private final IndexRegistry.Indexes indexes;
   /** This execution's writer of rows with index entries; null when the table has none. */
@@ -80,7 +78,6 @@ public final class WriteExecutor {
     names = CellNames.of(def);
     markerFamily = names.markerFamily();
     codec = def.keyCodec();
-    pending = PendingWrites.of(ctx, db);
     indexes = IndexRegistry.of(db).of(def.table());
     notNull = new NotNullCheck(def, spec);
     if (def.packed()) {
@@ -113,8 +110,9 @@ public final class WriteExecutor {
   }
 
   /**
-   * Writes every input row, or with auto-commit off buffers the writes until the connection
-   * commits ({@link PendingWrites}); the number of rows written (the update count).
+   * Writes every input row (with auto-commit off, into the connection's transaction, which
+   * {@code db} then is: {@link ConnectionTransaction}); the number of rows written (the update
+   * count).
    */
   public long run(Enumerable<?> rows) {
     java.util.concurrent.locks.Lock writing = indexes.writing();
@@ -140,7 +138,7 @@ public final class WriteExecutor {
   }
 
   private long runRows(Enumerable<?> rows) {
-    if (spec.counterKey() != null && pending == null && settings.writeTimestamp() < 0
+    if (spec.counterKey() != null && settings.writeTimestamp() < 0
         && def.rowTimestamp() == null
         && settings.readTimestamp() < 0 && indexed == null) {
       Long count = addToCounter();
@@ -150,7 +148,7 @@ public final class WriteExecutor {
     }
     long count = 0;
     List<Put> batch = new ArrayList<>();
-    boolean syncEach = pending == null && settings.durability() == Durability.SYNC;
+    boolean syncEach = !db.inTransaction() && settings.durability() == Durability.SYNC;
     try (Enumerator<?> e = rows.enumerator()) {
       Object[] next = nextRow(e);
       while (next != null) {
@@ -166,19 +164,10 @@ public final class WriteExecutor {
             ? Durability.SYNC : Durability.ASYNC;
         byte[] key = key(row);
         rowTs = RowTimestamps.of(def, row);
-        long ts = rowTs;
         notNull.check(row);
         Object[] amounts = amounts();
         boolean wrote = true;
-        if (pending != null) {
-          Object op = plainOp(key, row, amounts);
-          if (op instanceof Put p) {
-            pending.addPut(new TablePuts(indexes, table), p,
-                () -> atCommit(() -> table.put(p), key, row, amounts, ts));
-          } else {
-            pending.add(() -> atCommit(() -> run(op), key, row, amounts, ts));
-          }
-        } else if (indexed != null) {
+        if (indexed != null) {
           wrote = writeIndexed(indexed, key, row, amounts) || spec.onDuplicate() == null;
         } else {
           Object op = plainOp(key, row, amounts);
@@ -203,17 +192,15 @@ public final class WriteExecutor {
       // the rows before the failing one stay written, as when each row is its own statement
       try {
         putAll(batch);
-        if (pending == null) {
-          syncLog(db, settings);
-        }
+        syncLog(db, settings);
       } catch (RuntimeException f) {
         failure.addSuppressed(f);
       }
       throw failure;
     }
     putAll(batch);
-    if (pending == null && count > 1) {
-      syncLog(db, settings); // a single row synced itself
+    if (count > 1) {
+      syncLog(db, settings); // a single row synced itself (in a transaction: nothing to sync)
     }
     return count;
   }
@@ -257,27 +244,6 @@ public final class WriteExecutor {
     }
     ((Runnable) op).run();
     return true;
-  }
-
-  /**
-   * A buffered row write, run when its transaction commits: as built, unless the table has
-   * indexes by then, which it maintains (or the row is written under its lock).
-   */
-  private void atCommit(Runnable plain, byte[] key, Object[] row, Object[] amounts, long ts) {
-    rowTs = ts; // the row's, for what is built now
-    java.util.concurrent.locks.Lock writing = indexes.writing();
-    writing.lock();
-    try {
-      List<SqlIndexDef> list = indexes.list();
-      if (list.isEmpty() && !readsUnderLock()) {
-        plain.run();
-      } else {
-        writeIndexed(new IndexedRowWrite(db, def, list, settings.writeTimestamp()), key, row,
-            amounts);
-      }
-    } finally {
-      writing.unlock();
-    }
   }
 
   /** The amounts of an UPDATE's {@code col = col + n} (by updated column), bound now. */
@@ -574,7 +540,7 @@ public final class WriteExecutor {
 
   /** The counter update by key ({@link CounterWrites#addToCounter}), at the statement's. */
   private Long addToCounter() {
-    Durability d = pending == null ? settings.durability() : Durability.ASYNC;
+    Durability d = settings.durability();
     return new CounterWrites(table, def, names, settings).addToCounter(spec, ctx, d);
   }
 

@@ -128,8 +128,9 @@ public final class BasaltMeta extends ForwardingMeta {
    */
   @Override
   public StatementHandle prepare(ConnectionHandle ch, String sql, long maxRowCount) {
-    if (new io.basaltdb.sql.BasaltPrepare().runsWhenPrepared(connection.createPrepareContext(),
-        sql)) {
+    if (io.basaltdb.sql.BasaltPrepare.mayRunWhenPrepared(sql)
+        && new io.basaltdb.sql.BasaltPrepare().runsWhenPrepared(connection.createPrepareContext(),
+            sql)) {
       // DDL and transaction control change things as they run: checked now, run at each execute
       StatementHandle h = calciteMeta.createStatement(ch);
       h.signature = Signature.create(List.of(), sql, List.of(), CursorFactory.OBJECT,

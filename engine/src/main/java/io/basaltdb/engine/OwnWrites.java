@@ -1,0 +1,313 @@
+package io.basaltdb.engine;
+
+import io.basaltdb.engine.cell.CellComparator;
+import io.basaltdb.engine.cell.CellIterator;
+import io.basaltdb.engine.memstore.MemStore;
+import io.basaltdb.engine.read.CellResolver;
+import io.basaltdb.engine.region.ReadOverlay;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableSet;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * A transaction's uncommitted writes ({@link Transaction}, {@link ClientTransaction}): cells
+ * already stamped (families as the table names them, timestamps resolved), each write given a
+ * sequence id of its own from {@link CellResolver#OWN_WRITES} up, kept in a memstore per table
+ * and family, and logged in write order so that {@link #rollbackTo} can take back what came
+ * after a mark. Per table, each row's basis: the snapshot point the transaction had when it
+ * first wrote the row. The cells' heap is bounded by {@link #MAX_PENDING_BYTES}.
+ *
+ * <p>Thread-safety: one writer (the transaction's, under its monitor); readers may iterate the
+ * memstores meanwhile (concurrent skip lists).
+ */
+final class OwnWrites {
+  /** The most heap the uncommitted cells may take. */
+  static final long MAX_PENDING_BYTES = 64L << 20;
+
+  private record Written(MemStore store, Cell cell) {}
+
+  /** One table's own writes: a memstore per family, and each row's basis. */
+  private static final class Own {
+    final TreeMap<byte[], MemStore> families = new TreeMap<>(Arrays::compareUnsigned);
+    final TreeMap<byte[], Long> basis = new TreeMap<>(Arrays::compareUnsigned);
+  }
+
+  private final Map<TableName, Own> own = new HashMap<>();
+  private final List<Written> log = new ArrayList<>();
+  private long nextSequence = CellResolver.OWN_WRITES;
+  private long pendingBytes;
+
+  /** The newest own sequence id given (a statement's reads see the own writes up to it). */
+  long newest() {
+    return nextSequence - 1;
+  }
+
+  boolean isEmpty() {
+    return log.isEmpty();
+  }
+
+  int mark() {
+    return log.size();
+  }
+
+  /** Takes back every own cell written after {@code mark}. */
+  void rollbackTo(int mark) {
+    if (mark < 0 || mark > log.size()) {
+      throw new InvalidArgumentException("no mark " + mark + " in this transaction (" + log.size()
+          + " writes)");
+    }
+    while (log.size() > mark) {
+      Written w = log.remove(log.size() - 1);
+      w.store().remove(w.cell());
+      pendingBytes -= w.cell().heapSize() + 40;
+    }
+  }
+
+  void clear() {
+    own.clear();
+    log.clear();
+    pendingBytes = 0;
+  }
+
+  /** The tables written. */
+  Set<TableName> tables() {
+    return own.keySet();
+  }
+
+  /**
+   * Keeps {@code cells} (stamped but for their sequence id) as one write of {@code row} of
+   * {@code table}, whose basis is {@code basis} unless the row was written before; returns them
+   * with their sequence id. Past the bound nothing is kept: {@link
+   * TransactionTooLargeException}.
+   */
+  List<Cell> keep(TableName table, byte[] row, List<Cell> cells, long basis) {
+    Own o = own.computeIfAbsent(table, n -> new Own());
+    long seq = nextSequence++;
+    int mark = log.size();
+    List<Cell> kept = new ArrayList<>(cells.size());
+    for (Cell c : cells) {
+      Cell s = new Cell(row, c.family(), c.qualifier(), c.timestamp(), c.type(), seq, c.value());
+      MemStore m = o.families.computeIfAbsent(c.family(), f -> new MemStore());
+      m.add(s);
+      log.add(new Written(m, s));
+      pendingBytes += s.heapSize() + 40;
+      kept.add(s);
+    }
+    if (pendingBytes > MAX_PENDING_BYTES) {
+      rollbackTo(mark);
+      throw new TransactionTooLargeException("a transaction's uncommitted writes passed "
+          + (MAX_PENDING_BYTES >> 20) + " MiB at row " + Cell.printable(row) + " of table "
+          + table + ": commit more often");
+    }
+    o.basis.putIfAbsent(row, basis);
+    return kept;
+  }
+
+  /** The snapshot point {@code row} of {@code table} was first written at, or null. */
+  Long basis(TableName table, byte[] row) {
+    Own o = own.get(table);
+    return o == null ? null : o.basis.get(row);
+  }
+
+  /** The own cells of {@code table} up to sequence {@code upTo}, for region scans; or null. */
+  ReadOverlay overlay(TableName table, long upTo) {
+    Own o = own.get(table);
+    if (o == null) {
+      return null;
+    }
+    Map<byte[], MemStore> families = new TreeMap<>(Arrays::compareUnsigned);
+    families.putAll(o.families);
+    return new ReadOverlay() {
+      @Override
+      public CellIterator source(byte[] family) {
+        MemStore m = families.get(family);
+        return m == null || m.isEmpty() ? null : new UpTo(m.iterator(), upTo);
+      }
+
+      @Override
+      public byte[] lastRowBefore(byte[] family, byte[] row) {
+        MemStore m = families.get(family);
+        if (m == null) {
+          return null;
+        }
+        return row.length == 0 ? m.lastRow() : m.lastRowBefore(row, family);
+      }
+    };
+  }
+
+  /** The own cells of {@code row} in {@code family} up to {@code upTo}, in cell order. */
+  List<Cell> cells(TableName table, byte[] family, byte[] row, long upTo) {
+    Own o = own.get(table);
+    MemStore m = o == null ? null : o.families.get(family);
+    List<Cell> out = new ArrayList<>();
+    if (m == null) {
+      return out;
+    }
+    try (CellIterator it = new UpTo(m.iterator(), upTo)) {
+      it.seek(CellComparator.firstOnRow(row, family));
+      for (Cell c = it.current(); c != null && Arrays.equals(c.row(), row); it.next(),
+          c = it.current()) {
+        out.add(c);
+      }
+    }
+    return out;
+  }
+
+  /** The rows of {@code table} with own cells up to {@code upTo} in {@code [start, stop)}. */
+  NavigableSet<byte[]> rows(TableName table, byte[] start, byte[] stop, long upTo) {
+    NavigableSet<byte[]> rows = new TreeSet<>(Arrays::compareUnsigned);
+    Own o = own.get(table);
+    if (o == null) {
+      return rows;
+    }
+    for (Map.Entry<byte[], MemStore> f : o.families.entrySet()) {
+      try (CellIterator it = new UpTo(f.getValue().iterator(), upTo)) {
+        it.seek(CellComparator.firstOnRow(start, f.getKey()));
+        for (Cell c = it.current(); c != null; it.next(), c = it.current()) {
+          if (stop.length > 0 && Arrays.compareUnsigned(c.row(), stop) >= 0) {
+            break;
+          }
+          rows.add(c.row());
+        }
+      }
+    }
+    return rows;
+  }
+
+  /**
+   * Per row of {@code table}, the own cells a commit writes. All of them get one sequence id
+   * then, at which no delete marker covers a put (they are equal), so what a later own write
+   * undid is left out here: a put replaced by a later put of its column and timestamp, and a put
+   * covered by a later own delete marker. What is left, written at one sequence id over the
+   * committed cells, reads as the own writes read over them.
+   */
+  TreeMap<byte[], List<Cell>> netCells(TableName table) {
+    TreeMap<byte[], List<Cell>> rows = new TreeMap<>(Arrays::compareUnsigned);
+    Own o = own.get(table);
+    if (o == null) {
+      return rows;
+    }
+    for (MemStore m : o.families.values()) {
+      List<Cell> family = new ArrayList<>();
+      byte[] row = null;
+      for (Cell c : m.cells()) {
+        if (row != null && !Arrays.equals(row, c.row())) {
+          addNet(rows, row, family);
+          family = new ArrayList<>();
+        }
+        row = c.row();
+        family.add(c);
+      }
+      if (row != null) {
+        addNet(rows, row, family);
+      }
+    }
+    return rows;
+  }
+
+  /** {@code cells}: one row's own cells of one family. */
+  private static void addNet(TreeMap<byte[], List<Cell>> rows, byte[] row, List<Cell> cells) {
+    List<Cell> newestFirst = new ArrayList<>(cells);
+    newestFirst.sort((a, b) -> Long.compare(b.sequenceId(), a.sequenceId()));
+    Covering later = new Covering();
+    List<Cell> kept = new ArrayList<>();
+    int i = 0;
+    while (i < newestFirst.size()) {
+      int j = i;
+      long seq = newestFirst.get(i).sequenceId();
+      while (j < newestFirst.size() && newestFirst.get(j).sequenceId() == seq) {
+        j++;
+      }
+      List<Cell> write = newestFirst.subList(i, j); // one own write: its markers cover none of its puts
+      for (Cell c : write) {
+        if (c.type().isDelete() || !later.covers(c)) {
+          kept.add(new Cell(row, c.family(), c.qualifier(), c.timestamp(), c.type(), 0,
+              c.value()));
+        }
+      }
+      write.forEach(later::add);
+      i = j;
+    }
+    kept.sort(CellComparator.INSTANCE);
+    rows.computeIfAbsent(row, r -> new ArrayList<>()).addAll(kept);
+  }
+
+  /** What the own writes after some point cover of one row and family's earlier puts. */
+  private static final class Covering {
+    private record Version(java.nio.ByteBuffer column, long timestamp) {}
+
+    private long familyDeleted = -1;
+    private final Map<java.nio.ByteBuffer, Long> columnDeleted = new HashMap<>();
+    private final Set<Version> versionDeleted = new HashSet<>();
+    private final Set<Long> familyVersionDeleted = new HashSet<>();
+    private final Set<Version> written = new HashSet<>();
+
+    void add(Cell c) {
+      java.nio.ByteBuffer column = java.nio.ByteBuffer.wrap(c.qualifier());
+      switch (c.type()) {
+        case DELETE_FAMILY -> familyDeleted = Math.max(familyDeleted, c.timestamp());
+        case DELETE_FAMILY_VERSION -> familyVersionDeleted.add(c.timestamp());
+        case DELETE_COLUMN -> columnDeleted.merge(column, c.timestamp(), Math::max);
+        case DELETE -> versionDeleted.add(new Version(column, c.timestamp()));
+        default -> written.add(new Version(column, c.timestamp()));
+      }
+    }
+
+    /** Whether a put made before these writes is gone: replaced or deleted by them. */
+    boolean covers(Cell put) {
+      java.nio.ByteBuffer column = java.nio.ByteBuffer.wrap(put.qualifier());
+      Version v = new Version(column, put.timestamp());
+      return written.contains(v) || versionDeleted.contains(v)
+          || put.timestamp() <= familyDeleted
+          || put.timestamp() <= columnDeleted.getOrDefault(column, -1L)
+          || familyVersionDeleted.contains(put.timestamp());
+    }
+  }
+
+  /** {@code in} without the cells above {@code upTo}. */
+  private static final class UpTo implements CellIterator {
+    private final CellIterator in;
+    private final long upTo;
+
+    UpTo(CellIterator in, long upTo) {
+      this.in = in;
+      this.upTo = upTo;
+    }
+
+    private void skip() {
+      while (in.current() != null && in.current().sequenceId() > upTo) {
+        in.next();
+      }
+    }
+
+    @Override
+    public void seekToFirst() {
+      in.seekToFirst();
+      skip();
+    }
+
+    @Override
+    public void seek(Cell target) {
+      in.seek(target);
+      skip();
+    }
+
+    @Override
+    public Cell current() {
+      return in.current();
+    }
+
+    @Override
+    public void next() {
+      in.next();
+      skip();
+    }
+  }
+}
