@@ -492,24 +492,8 @@ public final class ClientTransaction implements StorageTransaction {
 
   /** {@code r} after {@code filter} (null: as it is), or null when the filter drops it. */
   private static Result filtered(Result r, io.basaltdb.engine.filter.Filter filter) {
-    if (filter == null || r.isEmpty()) {
-      return r;
-    }
-    filter.reset();
-    if (filter.filterRowKey(r.row())) {
-      return null;
-    }
-    List<Cell> kept = new ArrayList<>(r.size());
-    for (Cell c : r.cells()) {
-      if (filter.filterCell(c)) {
-        kept.add(filter.transformCell(c));
-      }
-    }
-    if (kept.isEmpty() || filter.filterRow(kept)) {
-      return null;
-    }
-    filter.rowReturned();
-    return new Result(r.row(), kept);
+    return filter == null || r.isEmpty() ? r
+        : io.basaltdb.engine.filter.Filters.applyTo(filter, r);
   }
 
   /** A sorted list of cells as a cursor. */

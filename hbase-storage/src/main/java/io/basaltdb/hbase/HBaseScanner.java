@@ -1,14 +1,11 @@
 package io.basaltdb.hbase;
 
-import io.basaltdb.engine.Cell;
 import io.basaltdb.engine.ClosedException;
 import io.basaltdb.engine.Result;
 import io.basaltdb.engine.ResultScanner;
 import io.basaltdb.engine.TableName;
 import io.basaltdb.engine.filter.Filter;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Rows of an HBase scan as Basalt's, with the scan's Basalt filter applied here to each row the
@@ -74,21 +71,7 @@ final class HBaseScanner implements ResultScanner {
   }
 
   private Result filtered(Result r) {
-    filter.reset();
-    if (filter.filterRowKey(r.row())) {
-      return null;
-    }
-    List<Cell> kept = new ArrayList<>(r.size());
-    for (Cell c : r.cells()) {
-      if (filter.filterCell(c)) {
-        kept.add(filter.transformCell(c));
-      }
-    }
-    if (kept.isEmpty() || filter.filterRow(kept)) {
-      return null;
-    }
-    filter.rowReturned();
-    return new Result(r.row(), kept);
+    return io.basaltdb.engine.filter.Filters.applyTo(filter, r);
   }
 
   @Override

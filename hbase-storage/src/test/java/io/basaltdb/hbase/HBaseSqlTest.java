@@ -102,18 +102,7 @@ class HBaseSqlTest {
   }
 
   private static List<String> txRows(Statement st, String sql) throws SQLException {
-    List<String> out = new java.util.ArrayList<>();
-    try (java.sql.ResultSet rs = st.executeQuery(sql)) {
-      int n = rs.getMetaData().getColumnCount();
-      while (rs.next()) {
-        StringBuilder b = new StringBuilder();
-        for (int i = 1; i <= n; i++) {
-          b.append(i > 1 ? "|" : "").append(rs.getString(i));
-        }
-        out.add(b.toString());
-      }
-    }
-    return out;
+    return rows(st.executeQuery(sql));
   }
 
   @Test

@@ -20,6 +20,29 @@ public final class Filters {
   private Filters() {}
 
   /**
+   * {@code row} as a region scan passes it through {@code filter}, for a reader that applies a
+   * filter to rows it already has (a storage that could not ship the filter, a client-side
+   * transaction's merged rows): null when the filter drops the row.
+   */
+  public static io.basaltdb.engine.Result applyTo(Filter filter, io.basaltdb.engine.Result row) {
+    filter.reset();
+    if (filter.filterRowKey(row.row())) {
+      return null;
+    }
+    List<Cell> kept = new ArrayList<>(row.size());
+    for (Cell c : row.cells()) {
+      if (filter.filterCell(c)) {
+        kept.add(filter.transformCell(c));
+      }
+    }
+    if (kept.isEmpty() || filter.filterRow(kept)) {
+      return null;
+    }
+    filter.rowReturned();
+    return new io.basaltdb.engine.Result(row.row(), kept);
+  }
+
+  /**
    * {@code filter} stating {@code spec} ({@link Filter#spec()}): every call goes to
    * {@code filter}; {@code spec} must be exact or weaker than it.
    */

@@ -109,7 +109,8 @@ public final class BasaltConnection extends AvaticaConnection {
    * READ COMMITTED (a snapshot per statement), REPEATABLE READ (snapshot isolation: one per
    * transaction), SERIALIZABLE (snapshot isolation and a commit-time check of what was read);
    * READ UNCOMMITTED is raised to READ COMMITTED. NONE cannot be chosen (auto-commit is the way
-   * to write without a transaction): 0A000.
+   * to write without a transaction): 0A000; over a storage without transactions (HBase) NONE is
+   * the level, and the only one.
    */
   @Override
   public void setTransactionIsolation(int level) throws SQLException {
@@ -122,9 +123,13 @@ public final class BasaltConnection extends AvaticaConnection {
               + " cannot be had", "0A000");
         }
       }
-      case TRANSACTION_NONE -> throw new java.sql.SQLFeatureNotSupportedException(
-          "isolation level NONE cannot be chosen: auto-commit writes without a transaction",
-          "0A000");
+      case TRANSACTION_NONE -> {
+        if (storage().keepsTransactions()) {
+          throw new java.sql.SQLFeatureNotSupportedException("isolation level NONE cannot be"
+              + " chosen: auto-commit writes without a transaction", "0A000");
+        }
+        return; // the level of a storage without transactions (HBase) already
+      }
       default -> throw new SQLException("no isolation level " + level, "HY024");
     }
     Translated.run(() -> super.setTransactionIsolation(level));
