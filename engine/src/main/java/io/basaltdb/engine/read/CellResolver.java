@@ -45,8 +45,9 @@ public final class CellResolver {
 
   /**
    * Sequence ids from here up are a transaction's own uncommitted cells, merged into its reads
-   * ({@code region.ReadOverlay}): visible whatever the read point (the overlay passes only
-   * those its read may see). No committed write ever gets one (2^62 writes).
+   * ({@code region.ReadOverlay}; the overlay passes only those its read may see, and the region
+   * scanner then hides the stored cells above the read point itself and resolves at an
+   * unbounded one). No committed write ever gets one (2^62 writes).
    */
   public static final long OWN_WRITES = 1L << 62;
 
@@ -120,7 +121,7 @@ public final class CellResolver {
       } else if (!Arrays.equals(qualifier, c.qualifier())) {
         startColumn(c.qualifier());
       }
-      if (c.sequenceId() > readPoint && c.sequenceId() < OWN_WRITES) {
+      if (c.sequenceId() > readPoint) {
         in.next();
         if (mode == Mode.READ) {
           continue;

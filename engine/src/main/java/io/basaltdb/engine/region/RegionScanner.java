@@ -58,16 +58,23 @@ public final class RegionScanner implements RowScanner {
         List<CellIterator> sources = s.sources(views.get(i), startRow, stopRow, getRow,
             onlyRows, query.qualifiers(), spec.minTimestamp(), metrics);
         CellIterator own = spec.overlay() == null ? null : spec.overlay().source(s.family());
-        if (own != null) {
-          sources = new ArrayList<>(sources);
-          sources.add(own);
+        long point = readPoint;
+        if (own != null) { // a transaction's own cells, above every point: the stored ones
+          List<CellIterator> both = new ArrayList<>(2); // hide theirs above the point themselves
+          if (!sources.isEmpty()) {
+            both.add(new UpToPoint(sources.size() == 1 ? sources.get(0)
+                : new MergingIterator(sources), readPoint));
+          }
+          both.add(own);
+          sources = both;
+          point = Long.MAX_VALUE;
         }
         if (sources.isEmpty()) {
           continue; // a point read that no memstore or file of this store can answer
         }
         CellIterator merged = sources.size() == 1 ? sources.get(0) : new MergingIterator(sources);
         merged.seek(CellComparator.firstOnRow(startRow, s.family()));
-        CellResolver r = new CellResolver(merged, s.options().retention(), nowMillis, readPoint,
+        CellResolver r = new CellResolver(merged, s.options().retention(), nowMillis, point,
             CellResolver.Mode.READ, query);
         r.setStopRow(stopRow.length == 0 ? null : stopRow);
         resolvers.add(r);
@@ -89,6 +96,56 @@ public final class RegionScanner implements RowScanner {
 
   public long readPoint() {
     return readPoint;
+  }
+
+  /** {@code in} without the cells above {@code point} (merged with a transaction's own cells). */
+  private static final class UpToPoint implements CellIterator {
+    private final CellIterator in;
+    private final long point;
+
+    UpToPoint(CellIterator in, long point) {
+      this.in = in;
+      this.point = point;
+    }
+
+    private void skip() {
+      while (in.current() != null && in.current().sequenceId() > point) {
+        in.next();
+      }
+    }
+
+    @Override
+    public void seekToFirst() {
+      in.seekToFirst();
+      skip();
+    }
+
+    @Override
+    public void seek(Cell target) {
+      in.seek(target);
+      skip();
+    }
+
+    @Override
+    public Cell current() {
+      return in.current();
+    }
+
+    @Override
+    public void next() {
+      in.next();
+      skip();
+    }
+
+    @Override
+    public void addTo(io.basaltdb.engine.ScanMetrics m) {
+      in.addTo(m);
+    }
+
+    @Override
+    public void close() {
+      in.close();
+    }
   }
 
   /** The next row's cells (after the filter, if any), or null when the range is exhausted. */
