@@ -27,7 +27,8 @@ import java.util.concurrent.TimeUnit;
  * transactions with auto-commit off) into plain, salted, pre-split and multi-family tables,
  * kills it with SIGKILL at a random moment, reopens the database and checks it against the
  * oracle the child kept: every acknowledged write present (a write in flight at the kill either
- * applied or not, row by row; a transaction not acknowledged, all of it or none), no torn row, no failed reopen, no check that found the database
+ * applied or not, row by row; a transaction not acknowledged, all of it or none), the bank's
+ * total what it was (transfers between its accounts in transactions), no torn row, no failed reopen, no check that found the database
  * disagreeing with what it had acknowledged. The next round starts from what the database
  * holds. A failing round's database and oracle are kept, with the seed to replay it.
  *
@@ -294,6 +295,10 @@ public final class TortureRunner {
     try (Connection conn = DriverManager.getConnection("jdbc:basalt:" + db)) {
       TortureTables.finishBuilds(conn);
       c.actual = TortureTables.read(conn, c.torn::add);
+      String bank = TortureTables.bankProblem(conn);
+      if (!bank.isEmpty()) {
+        c.torn.add(bank);
+      }
     } catch (SQLException | RuntimeException e) {
       c.failedReopen = e.toString();
       return c;

@@ -38,6 +38,44 @@ final class TortureTables {
       st.executeUpdate("CREATE INDEX IF NOT EXISTS salted_s ON salted (s DESC) SALT_BUCKETS=2");
       st.executeUpdate("CREATE INDEX IF NOT EXISTS fam_v ON fam (v, s)");
       st.executeUpdate("CREATE INDEX IF NOT EXISTS cnt_c ON cnt (c)");
+      // the bank: transfers between accounts in transactions keep its total (checked after kills)
+      st.executeUpdate("CREATE TABLE IF NOT EXISTS bank (k BIGINT NOT NULL PRIMARY KEY,"
+          + " bal BIGINT NOT NULL) SPLIT ON (" + ACCOUNTS / 2 + ")");
+      long rows;
+      try (java.sql.ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM bank")) {
+        rs.next();
+        rows = rs.getLong(1);
+      }
+      if (rows == 0) { // opened in one transaction: all accounts or none
+        c.setAutoCommit(false);
+        try {
+          for (int i = 0; i < ACCOUNTS; i++) {
+            st.executeUpdate("UPSERT INTO bank VALUES (" + i + ", " + START + ")");
+          }
+          c.commit();
+        } finally {
+          c.setAutoCommit(true);
+        }
+      }
+    }
+  }
+
+  /** The bank's accounts and what each holds at first. */
+  static final int ACCOUNTS = 16;
+  static final long START = 1000;
+
+  /** What the bank's total must be: "" if it is, else what is wrong. */
+  static String bankProblem(Connection c) throws SQLException {
+    try (Statement st = c.createStatement();
+        java.sql.ResultSet rs = st.executeQuery("SELECT COUNT(*), SUM(bal) FROM bank")) {
+      rs.next();
+      long n = rs.getLong(1);
+      long total = rs.getLong(2);
+      if (n == 0 || n == ACCOUNTS && total == ACCOUNTS * START) {
+        return "";
+      }
+      return "bank: " + n + " accounts holding " + total + ", not " + ACCOUNTS + " holding "
+          + ACCOUNTS * START + " (a transfer applied in part)";
     }
   }
 

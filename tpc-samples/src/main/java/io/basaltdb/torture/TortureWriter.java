@@ -283,6 +283,44 @@ public final class TortureWriter {
         });
       }
     },
+    /**
+     * A bank transfer in a transaction: two balances read, both written, committed; the
+     * accounts are shared by every thread, so a commit may lose to another's (40001: the write
+     * fails, nothing applied). The runner checks the bank's total after each kill.
+     */
+    TRANSFER {
+      @Override
+      void run(TortureWriter w, Connection c, Random r, long k, int t, int n) throws SQLException {
+        int from = r.nextInt(TortureTables.ACCOUNTS);
+        int to = (from + 1 + r.nextInt(TortureTables.ACCOUNTS - 1)) % TortureTables.ACCOUNTS;
+        long amount = 1 + r.nextInt(50);
+        w.write(List.of(), () -> {
+          c.setAutoCommit(false);
+          try (Statement st = c.createStatement()) {
+            long a = balance(st, from);
+            long b = balance(st, to);
+            st.executeUpdate("UPDATE bank SET bal = " + (a - amount) + " WHERE k = " + from);
+            st.executeUpdate("UPDATE bank SET bal = " + (b + amount) + " WHERE k = " + to);
+            c.commit();
+          } catch (SQLException e) {
+            c.rollback();
+            throw e;
+          } finally {
+            c.setAutoCommit(true);
+          }
+        });
+      }
+
+      private long balance(Statement st, int account) throws SQLException {
+        try (java.sql.ResultSet rs = st.executeQuery("SELECT bal FROM bank WHERE k = "
+            + account)) {
+          if (!rs.next()) {
+            throw new IllegalStateException("bank account " + account + " is missing");
+          }
+          return rs.getLong(1);
+        }
+      }
+    },
     /** Several writes in one transaction (auto-commit off), committed together: all or none. */
     TRANSACTION {
       @Override
