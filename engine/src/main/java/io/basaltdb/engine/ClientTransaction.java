@@ -35,10 +35,8 @@ import java.util.function.Supplier;
  *
  * <p>Thread-safety: one writer at a time; reads may run in parallel while nothing writes.
  */
-public final class ClientTransaction implements StorageTransaction {
+public final class ClientTransaction extends OwnWritesTransaction {
   private final Storage base;
-  private final OwnWrites own = new OwnWrites();
-  private boolean ended;
 
   public ClientTransaction(Storage base) {
     this.base = base;
@@ -104,32 +102,10 @@ public final class ClientTransaction implements StorageTransaction {
     mutateAtomically(List.of());
   }
 
-  @Override
-  public void close() {
-    rollback();
-  }
-
   // ------------------------------------------------------------ StorageTransaction
 
   @Override
-  public synchronized int mark() {
-    checkOpen();
-    return own.mark();
-  }
-
-  @Override
-  public synchronized void rollbackTo(int mark) {
-    checkOpen();
-    own.rollbackTo(mark);
-  }
-
-  @Override
   public void nextStatement() {}
-
-  @Override
-  public synchronized boolean hasWrites() {
-    return !own.isEmpty();
-  }
 
   @Override
   public boolean atomicCommit() {
@@ -207,24 +183,6 @@ public final class ClientTransaction implements StorageTransaction {
     return ts;
   }
 
-  @Override
-  public synchronized void rollback() {
-    if (!ended) {
-      end();
-    }
-  }
-
-  private void end() {
-    ended = true;
-    own.clear();
-  }
-
-  private void checkOpen() {
-    if (ended) {
-      throw new ClosedException("transaction");
-    }
-  }
-
   /** The own writes a read sees: those of its statement's snapshot, else all. */
   private long upTo(ReadRequest<?> r) {
     ReadSnapshot s = r.snapshot();
@@ -272,9 +230,7 @@ public final class ClientTransaction implements StorageTransaction {
         List<Cell> stamped = new ArrayList<>(cells.size());
         for (Cell c : cells) {
           if (!families.contains(c.family())) {
-            throw new InvalidArgumentException("unknown column family '"
-                + new String(c.family(), java.nio.charset.StandardCharsets.UTF_8) + "' in table "
-                + name() + "; families: " + descriptor().families().keySet());
+            throw unknownFamily(c.family());
           }
           long ts = c.timestamp();
           if (ts == Cell.LATEST_TIMESTAMP) {

@@ -4,7 +4,6 @@ import io.basaltdb.engine.region.ReadSpec;
 import io.basaltdb.engine.region.Region;
 import io.basaltdb.engine.region.RegionClosedException;
 import io.basaltdb.engine.region.RowScanner;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -67,17 +66,12 @@ final class LocalTable extends RowWriteTable {
     }
   }
 
-  /** Checks a write of {@code cells} to {@code row} as its region would, writing nothing. */
-  void checkWrite(byte[] row, List<Cell> cells) {
-    onRegion(row, r -> {
-      r.checkWrite(row, cells);
-      return null;
-    });
-  }
-
-  /** The family of {@code c} as the table's stores name it (an unknown one refused). */
-  byte[] familyOf(byte[] row, Cell c) {
-    return onRegion(row, r -> r.familyOf(c));
+  /**
+   * Checks a write of {@code cells} to {@code row} as its region would, writing nothing; each
+   * cell's family as the table's stores name it.
+   */
+  List<byte[]> checkWrite(byte[] row, List<Cell> cells) {
+    return onRegion(row, r -> r.checkWrite(row, cells));
   }
 
   /** Writes one row's cells: to its region, or into the transaction. */
@@ -188,9 +182,7 @@ final class LocalTable extends RowWriteTable {
     Set<byte[]> known = wanted.isEmpty() ? Set.of() : familySet();
     for (byte[] f : wanted) {
       if (!known.contains(f)) {
-        throw new InvalidArgumentException("unknown column family '"
-            + new String(f, StandardCharsets.UTF_8) + "' in table " + name + "; families: "
-            + descriptor().families().keySet());
+        throw unknownFamily(f);
       }
     }
     return r.toSpec();

@@ -35,7 +35,9 @@ final class OwnWrites {
 
   /** One table's own writes: a memstore per family, and each row's basis. */
   private static final class Own {
-    final TreeMap<byte[], MemStore> families = new TreeMap<>(Arrays::compareUnsigned);
+    /** Concurrent: a statement's parallel region scans read it while its writer adds to it. */
+    final java.util.concurrent.ConcurrentSkipListMap<byte[], MemStore> families =
+        new java.util.concurrent.ConcurrentSkipListMap<>(Arrays::compareUnsigned);
     final TreeMap<byte[], Long> basis = new TreeMap<>(Arrays::compareUnsigned);
   }
 
@@ -122,13 +124,12 @@ final class OwnWrites {
     if (o == null) {
       return null;
     }
-    Map<byte[], MemStore> families = new TreeMap<>(Arrays::compareUnsigned);
-    families.putAll(o.families);
+    Map<byte[], MemStore> families = o.families;
     return new ReadOverlay() {
       @Override
       public CellIterator source(byte[] family) {
         MemStore m = families.get(family);
-        return m == null || m.isEmpty() ? null : new UpTo(m.iterator(), upTo);
+        return m == null || m.isEmpty() ? null : new io.basaltdb.engine.cell.UpToSequence(m.iterator(), upTo);
       }
 
       @Override
@@ -150,7 +151,7 @@ final class OwnWrites {
     if (m == null) {
       return out;
     }
-    try (CellIterator it = new UpTo(m.iterator(), upTo)) {
+    try (CellIterator it = new io.basaltdb.engine.cell.UpToSequence(m.iterator(), upTo)) {
       it.seek(CellComparator.firstOnRow(row, family));
       for (Cell c = it.current(); c != null && Arrays.equals(c.row(), row); it.next(),
           c = it.current()) {
@@ -168,7 +169,7 @@ final class OwnWrites {
       return rows;
     }
     for (Map.Entry<byte[], MemStore> f : o.families.entrySet()) {
-      try (CellIterator it = new UpTo(f.getValue().iterator(), upTo)) {
+      try (CellIterator it = new io.basaltdb.engine.cell.UpToSequence(f.getValue().iterator(), upTo)) {
         it.seek(CellComparator.firstOnRow(start, f.getKey()));
         for (Cell c = it.current(); c != null; it.next(), c = it.current()) {
           if (stop.length > 0 && Arrays.compareUnsigned(c.row(), stop) >= 0) {
@@ -268,46 +269,6 @@ final class OwnWrites {
           || put.timestamp() <= familyDeleted
           || put.timestamp() <= columnDeleted.getOrDefault(column, -1L)
           || familyVersionDeleted.contains(put.timestamp());
-    }
-  }
-
-  /** {@code in} without the cells above {@code upTo}. */
-  private static final class UpTo implements CellIterator {
-    private final CellIterator in;
-    private final long upTo;
-
-    UpTo(CellIterator in, long upTo) {
-      this.in = in;
-      this.upTo = upTo;
-    }
-
-    private void skip() {
-      while (in.current() != null && in.current().sequenceId() > upTo) {
-        in.next();
-      }
-    }
-
-    @Override
-    public void seekToFirst() {
-      in.seekToFirst();
-      skip();
-    }
-
-    @Override
-    public void seek(Cell target) {
-      in.seek(target);
-      skip();
-    }
-
-    @Override
-    public Cell current() {
-      return in.current();
-    }
-
-    @Override
-    public void next() {
-      in.next();
-      skip();
     }
   }
 }

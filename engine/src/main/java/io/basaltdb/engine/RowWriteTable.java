@@ -20,6 +20,13 @@ abstract class RowWriteTable implements Table {
   /** The table's family names, as its writes must use them. */
   abstract Set<byte[]> familySet();
 
+  /** The error of a read or write naming a family the table does not have. */
+  InvalidArgumentException unknownFamily(byte[] family) {
+    return new InvalidArgumentException("unknown column family '"
+        + new String(family, StandardCharsets.UTF_8) + "' in table " + name() + "; families: "
+        + descriptor().families().keySet());
+  }
+
   /** Writes {@code cells} (a put's, a delete's markers, row mutations') to {@code row}. */
   abstract List<Cell> writeRow(byte[] row, List<Cell> cells, Durability d);
 
@@ -119,9 +126,7 @@ abstract class RowWriteTable implements Table {
     }
     for (Increment.Column c : inc.amounts().keySet()) {
       if (!familySet().contains(c.family())) {
-        throw new InvalidArgumentException("unknown column family '"
-            + new String(c.family(), StandardCharsets.UTF_8) + "' in table " + name()
-            + "; families: " + descriptor().families().keySet());
+        throw unknownFamily(c.family());
       }
     }
   }

@@ -42,7 +42,7 @@ import java.util.function.Supplier;
  * <p>Thread-safety: one writer at a time (the connection's); reads may run in parallel while
  * nothing writes.
  */
-public final class Transaction implements StorageTransaction {
+public final class Transaction extends OwnWritesTransaction {
   /** The most heap the uncommitted cells may take. */
   public static final long MAX_PENDING_BYTES = OwnWrites.MAX_PENDING_BYTES;
 
@@ -67,8 +67,6 @@ public final class Transaction implements StorageTransaction {
   private final Isolation isolation;
   /** The transaction's current snapshot (its pin), replaced per statement in READ_COMMITTED. */
   private ReadSnapshot current;
-  private final OwnWrites own = new OwnWrites();
-  private boolean ended;
 
   /** SERIALIZABLE: the key ranges read, {start, stop} (empty stop: to the end), per table. */
   private final Map<TableName, List<byte[][]>> reads = new HashMap<>();
@@ -90,11 +88,6 @@ public final class Transaction implements StorageTransaction {
   }
 
   /** Whether the transaction has written anything not undone. */
-  @Override
-  public synchronized boolean hasWrites() {
-    return !own.isEmpty();
-  }
-
   @Override
   public boolean atomicCommit() {
     return true;
@@ -192,25 +185,7 @@ public final class Transaction implements StorageTransaction {
     write(t, row, t.cellsOf(c.mutation()));
   }
 
-  /** Rolls back. */
-  @Override
-  public void close() {
-    rollback();
-  }
-
   // ------------------------------------------------------------ marks, commit, rollback
-
-  @Override
-  public synchronized int mark() {
-    checkOpen();
-    return own.mark();
-  }
-
-  @Override
-  public synchronized void rollbackTo(int mark) {
-    checkOpen();
-    own.rollbackTo(mark);
-  }
 
   /**
    * Applies every own write as one write of the database at {@code durability} (SYNC or
@@ -273,17 +248,9 @@ public final class Transaction implements StorageTransaction {
     }
   }
 
-  /** Drops every own write and ends the transaction (again: nothing). */
   @Override
-  public synchronized void rollback() {
-    if (!ended) {
-      end();
-    }
-  }
-
-  private void end() {
-    ended = true;
-    own.clear();
+  void end() {
+    super.end();
     reads.clear();
     current.close();
   }
@@ -292,7 +259,7 @@ public final class Transaction implements StorageTransaction {
 
   /** A read of {@code [start, stop)} of table {@code name} (kept by SERIALIZABLE ones). */
   synchronized void read(TableName name, byte[] start, byte[] stop) {
-    if (isolation != Isolation.SERIALIZABLE || ended) {
+    if (isolation != Isolation.SERIALIZABLE) {
       return;
     }
     List<byte[][]> ranges = reads.computeIfAbsent(name, n -> new ArrayList<>());
@@ -320,11 +287,12 @@ public final class Transaction implements StorageTransaction {
    */
   synchronized List<Cell> write(LocalTable t, byte[] row, List<Cell> cells) {
     checkOpen();
-    t.checkWrite(row, cells);
+    List<byte[]> families = t.checkWrite(row, cells);
     long now = db.context().options().clock().millis();
     List<Cell> stamped = new ArrayList<>(cells.size());
-    for (Cell c : cells) {
-      byte[] family = t.familyOf(row, c);
+    for (int i = 0; i < cells.size(); i++) {
+      Cell c = cells.get(i);
+      byte[] family = families.get(i);
       long ts = c.timestamp();
       if (ts == Cell.LATEST_TIMESTAMP) {
         ts = c.type() == CellType.DELETE ? newestVersion(t, row, family, c.qualifier(), now) : now;
@@ -384,9 +352,4 @@ public final class Transaction implements StorageTransaction {
         + db.directory() + "; a transaction stays within one database");
   }
 
-  private void checkOpen() {
-    if (ended) {
-      throw new ClosedException("transaction");
-    }
-  }
 }

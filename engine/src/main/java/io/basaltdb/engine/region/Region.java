@@ -411,17 +411,18 @@ public final class Region implements AutoCloseable {
   /**
    * Checks a row's cells as a write of them would (the region open, the row inside it, known
    * families, cell sizes) without writing or waiting for memory: a transaction's writes, kept
-   * aside until it commits, are refused as the write itself would be.
+   * aside until it commits, are refused as the write itself would be. Returns each cell's
+   * family as the region's store names it.
    */
-  public void checkWrite(byte[] row, List<Cell> cells) {
+  public List<byte[]> checkWrite(byte[] row, List<Cell> cells) {
     checkOpen();
     MutationChecks.checkRow(descriptor, row);
     validate(row, cells);
-  }
-
-  /** The family name as this region's store holds it, or an unknown-family error. */
-  public byte[] familyOf(Cell c) {
-    return storeFor(c).family();
+    List<byte[]> families = new ArrayList<>(cells.size());
+    for (Cell c : cells) {
+      families.add(storeFor(c).family());
+    }
+    return families;
   }
 
   /** The row's latest cells, staged writes included; the row's lock is held. */

@@ -62,7 +62,7 @@ public final class RegionScanner implements RowScanner {
         if (own != null) { // a transaction's own cells, above every point: the stored ones
           List<CellIterator> both = new ArrayList<>(2); // hide theirs above the point themselves
           if (!sources.isEmpty()) {
-            both.add(new UpToPoint(sources.size() == 1 ? sources.get(0)
+            both.add(new io.basaltdb.engine.cell.UpToSequence(sources.size() == 1 ? sources.get(0)
                 : new MergingIterator(sources), readPoint));
           }
           both.add(own);
@@ -96,56 +96,6 @@ public final class RegionScanner implements RowScanner {
 
   public long readPoint() {
     return readPoint;
-  }
-
-  /** {@code in} without the cells above {@code point} (merged with a transaction's own cells). */
-  private static final class UpToPoint implements CellIterator {
-    private final CellIterator in;
-    private final long point;
-
-    UpToPoint(CellIterator in, long point) {
-      this.in = in;
-      this.point = point;
-    }
-
-    private void skip() {
-      while (in.current() != null && in.current().sequenceId() > point) {
-        in.next();
-      }
-    }
-
-    @Override
-    public void seekToFirst() {
-      in.seekToFirst();
-      skip();
-    }
-
-    @Override
-    public void seek(Cell target) {
-      in.seek(target);
-      skip();
-    }
-
-    @Override
-    public Cell current() {
-      return in.current();
-    }
-
-    @Override
-    public void next() {
-      in.next();
-      skip();
-    }
-
-    @Override
-    public void addTo(io.basaltdb.engine.ScanMetrics m) {
-      in.addTo(m);
-    }
-
-    @Override
-    public void close() {
-      in.close();
-    }
   }
 
   /** The next row's cells (after the filter, if any), or null when the range is exhausted. */
