@@ -36,6 +36,8 @@ import java.util.function.Supplier;
  * <p>Thread-safety: one writer at a time; reads may run in parallel while nothing writes.
  */
 public final class ClientTransaction extends OwnWritesTransaction {
+  /** The most rows of puts one call writes at commit. */
+  private static final int PUTS_PER_CALL = 1000;
   private final Storage base;
 
   public ClientTransaction(Storage base) {
@@ -114,7 +116,8 @@ public final class ClientTransaction extends OwnWritesTransaction {
 
   /**
    * Writes each row's net own cells ({@link OwnWrites#netCells}) as one row mutation, table by
-   * table, row by row. Where markers hide every put at or below their timestamp whatever the
+   * table (rows only put in lists of {@link #PUTS_PER_CALL}, as a batch of puts is written:
+   * each row still atomic). Where markers hide every put at or below their timestamp whatever the
    * order ({@link Storage#markersHideLaterPuts}: HBase), a put the same mutation's delete marker
    * would hide (a row deleted and written again within one millisecond) is written a
    * millisecond after the marker, as the transaction read it; a write of another client in that
@@ -126,9 +129,22 @@ public final class ClientTransaction extends OwnWritesTransaction {
     try {
       for (TableName name : own.tables()) {
         Table t = base.table(name);
+        List<Put> puts = new ArrayList<>();
         for (Map.Entry<byte[], List<Cell>> r : own.netCells(name).entrySet()) {
-          t.mutateRow(mutations(r.getKey(), r.getValue(), durability,
-              base.markersHideLaterPuts()));
+          RowMutations rm = mutations(r.getKey(), r.getValue(), durability,
+              base.markersHideLaterPuts());
+          if (rm.mutations().size() == 1 && rm.mutations().get(0) instanceof Put p) {
+            puts.add(p); // rows only put go in lists: one call per region server, not per row
+            if (puts.size() >= PUTS_PER_CALL) {
+              t.put(puts);
+              puts = new ArrayList<>();
+            }
+          } else {
+            t.mutateRow(rm);
+          }
+        }
+        if (!puts.isEmpty()) {
+          t.put(puts);
         }
       }
     } finally {
@@ -194,6 +210,9 @@ public final class ClientTransaction extends OwnWritesTransaction {
   /** A table of the storage seen through this transaction. */
   private final class ClientTable extends RowWriteTable {
     private final Table stored;
+    /** The table's descriptor, read once per handle (over HBase a call to the cluster). */
+    private TableDescriptor descriptor;
+    private Set<byte[]> families;
 
     ClientTable(Table stored) {
       this.stored = stored;
@@ -206,16 +225,22 @@ public final class ClientTransaction extends OwnWritesTransaction {
 
     @Override
     public TableDescriptor descriptor() {
-      return stored.descriptor();
+      if (descriptor == null) {
+        descriptor = stored.descriptor();
+      }
+      return descriptor;
     }
 
     @Override
     Set<byte[]> familySet() {
-      Set<byte[]> s = new TreeSet<>(Arrays::compareUnsigned);
-      for (String f : descriptor().families().keySet()) {
-        s.add(f.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      if (families == null) {
+        Set<byte[]> s = new TreeSet<>(Arrays::compareUnsigned);
+        for (String f : descriptor().families().keySet()) {
+          s.add(f.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        families = s;
       }
-      return s;
+      return families;
     }
 
     @Override
