@@ -65,7 +65,7 @@ public final class ClientTransaction extends OwnWritesTransaction {
   @Override
   public synchronized ReadSnapshot snapshot() {
     checkOpen();
-    return new ReadSnapshot(null, -1, this, own.newest());
+    return new ReadSnapshot(null, null, this, own.newest());
   }
 
   @Override

@@ -4,6 +4,7 @@ import io.basaltdb.engine.cache.BlockCache;
 import io.basaltdb.engine.catalog.CatalogFile;
 import io.basaltdb.engine.io.FileSystem;
 import io.basaltdb.engine.util.FileTrees;
+import io.basaltdb.engine.region.DatabaseMvcc;
 import io.basaltdb.engine.region.MemstoreBudget;
 import io.basaltdb.engine.region.Region;
 import io.basaltdb.engine.region.RegionContext;
@@ -78,9 +79,9 @@ public final class Database implements Storage {
   private final BlockCache cache;
   private final MemstoreBudget budget;
   private final BackgroundWork background;
-  private final AtomicLong sequence = new AtomicLong();
+  private final DatabaseMvcc order = new DatabaseMvcc();
   private final io.basaltdb.engine.region.ReadPins pins =
-      new io.basaltdb.engine.region.ReadPins(sequence);
+      new io.basaltdb.engine.region.ReadPins(order);
   private final AtomicLong splits = new AtomicLong();
   private final Map<TableName, TableState> tables = new ConcurrentHashMap<>();
   private final Map<String, Region> regionsByName = new ConcurrentHashMap<>();
@@ -124,7 +125,7 @@ public final class Database implements Storage {
     this.cache = new BlockCache(options.blockCacheBytes());
     this.budget = new MemstoreBudget(options.globalMemstoreLimitBytes());
     this.background = new BackgroundWork(options.backgroundThreads());
-    this.ctx = new RegionContext(() -> wal, sequence, options, cache, budget, new Scheduler(),
+    this.ctx = new RegionContext(() -> wal, order, options, cache, budget, new Scheduler(),
         pins);
     this.admin = new LocalAdmin(this);
     try {
@@ -186,10 +187,10 @@ public final class Database implements Storage {
       }
     });
     skippedReplayEdits = skipped[0];
-    sequence.accumulateAndGet(replayStats.maxSequenceId(), Math::max);
+    order.raiseTo(replayStats.maxSequenceId());
     wal = new WriteAheadLog(fs, dir.resolve("wal"), options.walRollBytes(),
         options.asyncSyncIntervalMillis(), background.executor());
-    wal.setRecoveredMaxSeq(sequence.get());
+    wal.setRecoveredMaxSeq(order.newest());
     for (Region r : regionsByName.values()) {
       r.opened();
     }
@@ -251,7 +252,7 @@ public final class Database implements Storage {
         maxSeq = Math.max(maxSeq, f.info().maxSequenceId());
       }
     }
-    sequence.accumulateAndGet(maxSeq, Math::max);
+    order.raiseTo(maxSeq);
     regionsByName.put(re.dirName(), r);
     r.opened();
     return r;
@@ -279,7 +280,7 @@ public final class Database implements Storage {
 
   /** The newest sequence id given to a write (every later write gets a higher one). */
   long currentSequenceId() {
-    return sequence.get();
+    return order.newest();
   }
 
   Path regionDirectory(String name) {
@@ -498,7 +499,7 @@ public final class Database implements Storage {
    * earlier is still in flight or in a memstore when its region is read.
    */
   private void deleteObsoleteWal() {
-    long oldest = sequence.get() + 1;
+    long oldest = order.newest() + 1;
     for (Region r : regionsByName.values()) {
       oldest = Math.min(oldest, r.oldestUnflushedSequenceId());
     }

@@ -131,7 +131,7 @@ public abstract class ReadRequest<T extends ReadRequest<T>> {
 
   ReadSpec toSpec() {
     return new ReadSpec(families, minTimestamp, maxTimestamp, maxVersions, filter,
-        snapshot == null ? -1 : snapshot.readPoint()).withMetrics(metrics);
+        snapshot == null ? null : snapshot.cut()).withMetrics(metrics);
   }
 
   java.util.Set<byte[]> familySet() {

@@ -117,7 +117,7 @@ public final class Transaction extends OwnWritesTransaction {
   @Override
   public synchronized ReadSnapshot snapshot() {
     checkOpen();
-    return new ReadSnapshot(db.pins(), current.readPoint(), this, own.newest());
+    return new ReadSnapshot(db.pins(), current.cut(), this, own.newest());
   }
 
   /**
@@ -212,7 +212,7 @@ public final class Transaction extends OwnWritesTransaction {
   /** Fails the commit (and ends the transaction) if a range it read was written since. */
   private void validateReads() {
     try {
-      long point = current.readPoint();
+      long point = current.cut().floor(); // a write above it may be one the snapshot missed
       for (Map.Entry<TableName, List<byte[][]>> e : reads.entrySet()) {
         LocalTable t = new LocalTable(db, e.getKey(), null);
         for (byte[][] r : e.getValue()) {
@@ -299,7 +299,7 @@ public final class Transaction extends OwnWritesTransaction {
       }
       stamped.add(new Cell(row, family, c.qualifier(), ts, c.type(), 0, c.value()));
     }
-    return own.keep(t.name(), row, stamped, current.readPoint());
+    return own.keep(t.name(), row, stamped, current.cut().floor());
   }
 
   /**
@@ -327,7 +327,7 @@ public final class Transaction extends OwnWritesTransaction {
 
   /** {@code read} at the transaction's snapshot with all its own writes. */
   private ReadSpec latest(LocalTable t, ReadSpec read) {
-    return read.withOverlay(own.overlay(t.name(), Long.MAX_VALUE), current.readPoint());
+    return read.withOverlay(own.overlay(t.name(), Long.MAX_VALUE), current.cut());
   }
 
   /**
@@ -338,9 +338,9 @@ public final class Transaction extends OwnWritesTransaction {
   synchronized ReadSpec spec(TableName name, ReadSpec read, ReadSnapshot snapshot) {
     checkOpen();
     if (snapshot != null && snapshot.transaction() == this) {
-      return read.withOverlay(own.overlay(name, snapshot.ownUpTo()), snapshot.readPoint());
+      return read.withOverlay(own.overlay(name, snapshot.ownUpTo()), snapshot.cut());
     }
-    return read.withOverlay(own.overlay(name, Long.MAX_VALUE), current.readPoint());
+    return read.withOverlay(own.overlay(name, Long.MAX_VALUE), current.cut());
   }
 
   /** {@code t} as a table of this transaction. */

@@ -81,7 +81,7 @@ public final class TxBench {
     deleteTree(base);
     Files.createDirectories(base);
     String basalt = "jdbc:basalt:" + base.resolve("basalt");
-    String h2 = "jdbc:h2:file:" + base.resolve("h2/db");
+    String h2 = "jdbc:h2:file:" + base.resolve("h2/db").toAbsolutePath();
     load(basalt);
     load(h2);
     // held open for the whole run, so no measure pays a database's opening

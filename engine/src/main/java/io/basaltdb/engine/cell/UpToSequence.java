@@ -3,21 +3,40 @@ package io.basaltdb.engine.cell;
 import io.basaltdb.engine.Cell;
 
 /**
- * Another cursor without the cells whose sequence id is above a bound: the stored cells a
- * transaction's snapshot may see, or the transaction's own cells a statement may see. Not
- * thread-safe.
+ * Another cursor without the cells whose sequence id is above a bound, or among a few ids
+ * hidden below it: the stored cells a snapshot may see (writes in flight when it was taken are
+ * hidden), or a transaction's own cells a statement may see. Not thread-safe.
  */
 public final class UpToSequence implements CellIterator {
+  private static final long[] NONE = new long[0];
   private final CellIterator in;
   private final long upTo;
+  /** Ids at or below {@link #upTo} hidden too, ascending. */
+  private final long[] hidden;
+  private final long lowestHidden;
 
   public UpToSequence(CellIterator in, long upTo) {
+    this(in, upTo, NONE);
+  }
+
+  /** @param hidden ids at or below {@code upTo} to hide too, ascending */
+  public UpToSequence(CellIterator in, long upTo, long[] hidden) {
     this.in = in;
     this.upTo = upTo;
+    this.hidden = hidden;
+    this.lowestHidden = hidden.length == 0 ? Long.MAX_VALUE : hidden[0];
+  }
+
+  /** Whether a cell with sequence id {@code seq} is hidden by {@code upTo} and {@code hidden}. */
+  public static boolean hides(long seq, long upTo, long[] hidden) {
+    return seq > upTo || (hidden.length > 0 && seq >= hidden[0]
+        && java.util.Arrays.binarySearch(hidden, seq) >= 0);
   }
 
   private void skip() {
-    while (in.current() != null && in.current().sequenceId() > upTo) {
+    Cell c;
+    while ((c = in.current()) != null && (c.sequenceId() > upTo
+        || (c.sequenceId() >= lowestHidden && hides(c.sequenceId(), upTo, hidden)))) {
       in.next();
     }
   }

@@ -131,7 +131,7 @@ public final class MultiRegionWrite {
         }
         List<Mvcc> mvccs = new ArrayList<>(regions.size());
         regions.forEach(r -> mvccs.add(r.mvcc()));
-        entries = Mvcc.beginAll(mvccs, ctx.sequence()::incrementAndGet);
+        entries = Mvcc.beginAll(mvccs, ctx.order());
         long seq = entries.get(0).sequenceId();
         long now = ctx.options().clock().millis();
         List<WalEdit> edits = new ArrayList<>(sorted.size());

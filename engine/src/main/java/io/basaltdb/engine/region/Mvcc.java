@@ -3,13 +3,14 @@ package io.basaltdb.engine.region;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.LongSupplier;
 
 /**
  * Multi-version concurrency control for one region. A write begins (taking the next sequence
- * id, in order), applies its cells, then completes; the read point is the largest sequence id
- * such that every write of the region up to it has completed. Readers ignore cells above their
- * read point, so a row mutation is seen whole or not at all.
+ * id of its database, in order), applies its cells, then completes; the read point is the
+ * largest sequence id such that every write of the region up to it has completed. Readers
+ * ignore cells above their read point, so a row mutation is seen whole or not at all. Each
+ * write also counts in its database's {@link DatabaseMvcc}, which knows the writes in flight
+ * that a consistent snapshot must not see.
  *
  * <p>Thread-safe: {@code this} guards the queue; the read point is volatile.
  */
@@ -17,10 +18,12 @@ public final class Mvcc {
   /** An in-flight write. */
   public static final class WriteEntry {
     private final long seq;
+    private final DatabaseMvcc.Write write;
     private boolean done;
 
-    WriteEntry(long seq) {
-      this.seq = seq;
+    WriteEntry(DatabaseMvcc.Write write) {
+      this.seq = write.seq;
+      this.write = write;
     }
 
     public long sequenceId() {
@@ -28,20 +31,22 @@ public final class Mvcc {
     }
   }
 
+  private final DatabaseMvcc order;
   private final ArrayDeque<WriteEntry> pending = new ArrayDeque<>();
   private volatile long readPoint;
 
-  public Mvcc(long initialReadPoint) {
-    this.readPoint = initialReadPoint;
+  public Mvcc(DatabaseMvcc order) {
+    this.order = order;
+    this.readPoint = order.newest();
   }
 
   public long readPoint() {
     return readPoint;
   }
 
-  /** Takes the next sequence id from {@code source} and queues the write, atomically. */
-  public synchronized WriteEntry begin(LongSupplier source) {
-    WriteEntry e = new WriteEntry(source.getAsLong());
+  /** Takes the database's next sequence id and queues the write, atomically. */
+  public synchronized WriteEntry begin() {
+    WriteEntry e = new WriteEntry(order.begin(1));
     pending.addLast(e);
     return e;
   }
@@ -51,39 +56,48 @@ public final class Mvcc {
    * caller uses: region name) with one sequence id, taken while holding all their monitors, so
    * that each queue stays in sequence order. Returns the entries, in the same order.
    */
-  static List<WriteEntry> beginAll(List<Mvcc> ordered, LongSupplier source) {
+  static List<WriteEntry> beginAll(List<Mvcc> ordered, DatabaseMvcc order) {
     List<WriteEntry> out = new ArrayList<>(ordered.size());
-    beginHolding(ordered, 0, source, out);
+    beginHolding(ordered, 0, order, out);
     return out;
   }
 
-  private static void beginHolding(List<Mvcc> ms, int i, LongSupplier source,
+  private static void beginHolding(List<Mvcc> ms, int i, DatabaseMvcc order,
       List<WriteEntry> out) {
     if (i == ms.size()) {
-      long seq = source.getAsLong();
+      DatabaseMvcc.Write w = order.begin(ms.size());
       for (Mvcc m : ms) {
-        WriteEntry e = new WriteEntry(seq);
+        WriteEntry e = new WriteEntry(w);
         m.pending.addLast(e); // every monitor is held
         out.add(e);
       }
       return;
     }
     synchronized (ms.get(i)) {
-      beginHolding(ms, i + 1, source, out);
+      beginHolding(ms, i + 1, order, out);
     }
   }
 
-  /** Marks the write done and advances the read point as far as the queue allows. */
-  public synchronized void complete(WriteEntry e) {
-    e.done = true;
-    boolean advanced = false;
-    while (!pending.isEmpty() && pending.peekFirst().done) {
-      readPoint = pending.pollFirst().seq;
-      advanced = true;
+  /**
+   * Marks the write done (once; again is a no-op), advances the read point as far as the
+   * queue allows and tells the database the write's part here is done.
+   */
+  public void complete(WriteEntry e) {
+    synchronized (this) {
+      if (e.done) {
+        return;
+      }
+      e.done = true;
+      boolean advanced = false;
+      while (!pending.isEmpty() && pending.peekFirst().done) {
+        readPoint = pending.pollFirst().seq;
+        advanced = true;
+      }
+      if (advanced) {
+        notifyAll();
+      }
     }
-    if (advanced) {
-      notifyAll();
-    }
+    order.partDone(e.write);
   }
 
   /** Completes the write and waits until readers can see it (read-your-writes). */
@@ -101,17 +115,6 @@ public final class Mvcc {
   public void awaitReadPoint(long seq) {
     if (readPoint < seq) {
       waitWhile(() -> readPoint < seq);
-    }
-  }
-
-  /**
-   * Waits until every write of this region with a sequence id at or below {@code point} has
-   * completed (a consistent read at {@code point} may then begin). The queue's head is never a
-   * completed write, so it is the oldest in flight.
-   */
-  public void awaitSettled(long point) {
-    if (readPoint < point) {
-      waitWhile(() -> readPoint < point && !pending.isEmpty() && pending.peekFirst().seq <= point);
     }
   }
 

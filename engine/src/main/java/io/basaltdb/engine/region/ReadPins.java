@@ -1,45 +1,47 @@
 package io.basaltdb.engine.region;
 
 import java.util.TreeMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The read points readers have pinned across a database's regions ({@code ReadSnapshot}), and
- * the point each compaction resolves cells at. A pinned point is the database's newest
- * sequence id when pinned; a compaction resolves at the smaller of its region's read point and
- * the smallest pin, so no version visible at a pinned point is dropped. Both are read under
- * this object's monitor, which makes the race harmless: a compaction that took its point
- * before a pin took one at or below the sequence id then, which is at or below the pin.
- * Thread-safe.
+ * The snapshots readers have pinned across a database's regions ({@code ReadSnapshot}), and
+ * the point each compaction resolves cells at. A pin is a {@link SnapshotCut} taken when
+ * pinned, held by its floor (every write at or below it seen); a compaction resolves at the
+ * smaller of its region's read point and the smallest floor, so no version a pinned cut sees is
+ * dropped. Both are read under this object's monitor, which makes the race harmless: a
+ * compaction that took its point c (its region's read point then) before a pin saw all of its
+ * region's writes at or below c complete, so none of them is in the later cut's writes in
+ * flight, and the cut's point is above c: the cut sees the region as a read at c or above
+ * would. Thread-safe.
  */
 public final class ReadPins {
-  private final AtomicLong sequence;
+  private final DatabaseMvcc order;
+  /** Pinned floors and how many pins hold each. */
   private final TreeMap<Long, Integer> pins = new TreeMap<>();
 
-  public ReadPins(AtomicLong sequence) {
-    this.sequence = sequence;
+  public ReadPins(DatabaseMvcc order) {
+    this.order = order;
   }
 
-  /** Pins the newest sequence id given to a write and returns it; {@link #unpin} it once. */
-  public synchronized long pin() {
-    long p = sequence.get();
-    pins.merge(p, 1, Integer::sum);
-    return p;
+  /** Takes a cut of the database and pins it; {@link #unpin} it once. */
+  public synchronized SnapshotCut pin() {
+    SnapshotCut c = order.cut();
+    pins.merge(c.floor(), 1, Integer::sum);
+    return c;
   }
 
   /**
-   * Pins {@code point} once more, for a second holder of a point already pinned (so no
-   * compaction has resolved past it); {@link #unpin} each pin once.
+   * Pins {@code cut} once more, for a second holder of a cut already pinned (so no compaction
+   * has resolved past it); {@link #unpin} each pin once.
    */
-  public synchronized void pinAgain(long point) {
-    if (!pins.containsKey(point)) {
-      throw new IllegalStateException("point " + point + " is not pinned");
+  public synchronized void pinAgain(SnapshotCut cut) {
+    if (!pins.containsKey(cut.floor())) {
+      throw new IllegalStateException("cut " + cut + " is not pinned");
     }
-    pins.merge(point, 1, Integer::sum);
+    pins.merge(cut.floor(), 1, Integer::sum);
   }
 
-  public synchronized void unpin(long point) {
-    pins.computeIfPresent(point, (p, n) -> n == 1 ? null : n - 1);
+  public synchronized void unpin(SnapshotCut cut) {
+    pins.computeIfPresent(cut.floor(), (p, n) -> n == 1 ? null : n - 1);
   }
 
   /** The point a compaction of a region whose MVCC is {@code mvcc} may resolve cells at. */

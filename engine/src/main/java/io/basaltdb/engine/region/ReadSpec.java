@@ -21,7 +21,8 @@ public final class ReadSpec {
   private final long maxTimestamp;
   private final int maxVersions;
   private final io.basaltdb.engine.filter.Filter filter;
-  private final long snapshotPoint;
+  /** The cut of the database snapshot the read belongs to, or null: the region's own. */
+  private final SnapshotCut snapshot;
   private io.basaltdb.engine.ScanMetrics metrics;
   private ReadOverlay overlay;
 
@@ -32,13 +33,13 @@ public final class ReadSpec {
 
   public ReadSpec(Map<byte[], NavigableSet<byte[]>> families, long minTimestamp,
       long maxTimestamp, int maxVersions, io.basaltdb.engine.filter.Filter filter) {
-    this(families, minTimestamp, maxTimestamp, maxVersions, filter, -1);
+    this(families, minTimestamp, maxTimestamp, maxVersions, filter, null);
   }
 
-  /** @param snapshotPoint the read point of a database snapshot, or -1: the region's own */
+  /** @param snapshot the cut of a database snapshot, or null: the region's own read point */
   public ReadSpec(Map<byte[], NavigableSet<byte[]>> families, long minTimestamp,
       long maxTimestamp, int maxVersions, io.basaltdb.engine.filter.Filter filter,
-      long snapshotPoint) {
+      SnapshotCut snapshot) {
     TreeMap<byte[], NavigableSet<byte[]>> f = new TreeMap<>(Arrays::compareUnsigned);
     f.putAll(families);
     this.families = Collections.unmodifiableMap(f);
@@ -46,12 +47,17 @@ public final class ReadSpec {
     this.maxTimestamp = maxTimestamp;
     this.maxVersions = maxVersions;
     this.filter = filter;
-    this.snapshotPoint = snapshotPoint;
+    this.snapshot = snapshot;
   }
 
   /** The read point of the snapshot the read belongs to, or -1: the region's own. */
   public long snapshotPoint() {
-    return snapshotPoint;
+    return snapshot == null ? -1 : snapshot.point();
+  }
+
+  /** The cut of the snapshot the read belongs to, or null: the region's own read point. */
+  public SnapshotCut snapshot() {
+    return snapshot;
   }
 
   /** The scan's filter, or null. */
@@ -86,7 +92,7 @@ public final class ReadSpec {
 
   public ReadSpec withVersions(int versions) {
     ReadSpec s = new ReadSpec(families, minTimestamp, maxTimestamp, versions, filter,
-        snapshotPoint);
+        snapshot);
     s.metrics = metrics;
     s.overlay = overlay;
     return s;
@@ -98,18 +104,18 @@ public final class ReadSpec {
       return this;
     }
     ReadSpec s = new ReadSpec(families, minTimestamp, maxTimestamp, maxVersions, filter,
-        snapshotPoint);
+        snapshot);
     s.metrics = m;
     s.overlay = overlay;
     return s;
   }
 
   /**
-   * This read at {@code snapshotPoint} (-1: the region's own) merged with {@code overlay}'s
+   * This read at {@code cut} (null: the region's own read point) merged with {@code overlay}'s
    * cells (null: none).
    */
-  public ReadSpec withOverlay(ReadOverlay o, long point) {
-    ReadSpec s = new ReadSpec(families, minTimestamp, maxTimestamp, maxVersions, filter, point);
+  public ReadSpec withOverlay(ReadOverlay o, SnapshotCut cut) {
+    ReadSpec s = new ReadSpec(families, minTimestamp, maxTimestamp, maxVersions, filter, cut);
     s.metrics = metrics;
     s.overlay = o;
     return s;

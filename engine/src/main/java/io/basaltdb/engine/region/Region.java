@@ -86,7 +86,7 @@ public final class Region implements AutoCloseable {
       throw e;
     }
     this.stores = Collections.unmodifiableNavigableMap(opened);
-    this.mvcc = new Mvcc(ctx.sequence().get());
+    this.mvcc = new Mvcc(ctx.order());
     this.reads = new RegionReads(this, snapshots, mvcc, ctx);
   }
 
@@ -221,7 +221,7 @@ public final class Region implements AutoCloseable {
 
   /** After replay: readers see everything recovered. */
   public void opened() {
-    mvcc.advanceTo(ctx.sequence().get());
+    mvcc.advanceTo(ctx.order().newest());
   }
 
   // ------------------------------------------------------------------ writes
@@ -306,7 +306,7 @@ public final class Region implements AutoCloseable {
     // exclusively after blocking writes, so no write can land after that flush
     enterWrite();
     try {
-      entry = mvcc.begin(ctx.sequence()::incrementAndGet);
+      entry = mvcc.begin();
       long seq = entry.sequenceId();
       stamped = stamp(row, cells, seq, now);
       if (durability != Durability.SKIP) {
@@ -564,7 +564,7 @@ public final class Region implements AutoCloseable {
       try {
         hadUnlogged = unloggedEdits.getAndSet(false); // SKIP writes from now on mark it again
         snapshots.swap(() -> {
-          long point = ctx.sequence().get();
+          long point = ctx.order().newest();
           for (Store s : order) {
             snaps.add(s.snapshot(point));
           }

@@ -3,14 +3,13 @@ package io.basaltdb.engine.region;
 import io.basaltdb.engine.EngineOptions;
 import io.basaltdb.engine.cache.BlockCache;
 import io.basaltdb.engine.wal.WriteAheadLog;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * What a region borrows from its database (nothing global): the shared WAL and sequence
- * counter, the pinned read points, options, block cache, the memstore budget, and callbacks to schedule background
+ * What a region borrows from its database (nothing global): the shared WAL and the order of
+ * writes (sequence ids, the visible point), the pinned read points, options, block cache, the memstore budget, and callbacks to schedule background
  * flushes and compactions and to learn that a flush finished (WAL clean-up).
  */
-public record RegionContext(java.util.function.Supplier<WriteAheadLog> walSupplier, AtomicLong sequence, EngineOptions options,
+public record RegionContext(java.util.function.Supplier<WriteAheadLog> walSupplier, DatabaseMvcc order, EngineOptions options,
     BlockCache blockCache, MemstoreBudget budget, Scheduler scheduler, ReadPins pins) {
 
   public WriteAheadLog wal() {

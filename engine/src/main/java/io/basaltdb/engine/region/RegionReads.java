@@ -134,15 +134,13 @@ final class RegionReads {
 
   /**
    * Takes the views of {@code selected} and returns the point to read them at: the region's
-   * read point, or a snapshot's once every write of this region at or below it has completed
-   * (the views then hold all of them; the compactions behind the views kept what it sees).
+   * read point, or a snapshot's (every write its cut sees completed before the cut was taken,
+   * so the views hold them all; the compactions behind the views kept what it sees; the
+   * scanners hide the cut's writes in flight).
    */
   private long acquire(ReadSpec spec, List<Store> selected, List<StoreView> views) {
-    long point = spec.snapshotPoint();
-    if (point >= 0) {
-      mvcc.awaitSettled(point);
-    }
     long rp = snapshots.acquire(selected, views, mvcc);
+    long point = spec.snapshotPoint();
     return point >= 0 ? point : rp;
   }
 

@@ -3,6 +3,7 @@ package io.basaltdb.engine.region;
 import io.basaltdb.engine.Cell;
 import io.basaltdb.engine.ClosedException;
 import io.basaltdb.engine.cell.CellComparator;
+import io.basaltdb.engine.cell.UpToSequence;
 import io.basaltdb.engine.cell.CellIterator;
 import io.basaltdb.engine.read.CellResolver;
 import io.basaltdb.engine.read.MergingIterator;
@@ -59,15 +60,21 @@ public final class RegionScanner implements RowScanner {
             onlyRows, query.qualifiers(), spec.minTimestamp(), metrics);
         CellIterator own = spec.overlay() == null ? null : spec.overlay().source(s.family());
         long point = readPoint;
+        SnapshotCut cut = spec.snapshot();
         if (own != null) { // a transaction's own cells, above every point: the stored ones
           List<CellIterator> both = new ArrayList<>(2); // hide theirs above the point themselves
           if (!sources.isEmpty()) {
-            both.add(new io.basaltdb.engine.cell.UpToSequence(sources.size() == 1 ? sources.get(0)
-                : new MergingIterator(sources), readPoint));
+            both.add(new UpToSequence(sources.size() == 1 ? sources.get(0)
+                : new MergingIterator(sources), readPoint,
+                cut == null ? SnapshotCut.NONE : cut.inFlight()));
           }
           both.add(own);
           sources = both;
           point = Long.MAX_VALUE;
+        } else if (cut != null && cut.inFlight().length > 0 && !sources.isEmpty()) {
+          // the writes in flight at the cut are hidden before the resolver sees them
+          sources = List.of(new UpToSequence(sources.size() == 1 ? sources.get(0)
+              : new MergingIterator(sources), readPoint, cut.inFlight()));
         }
         if (sources.isEmpty()) {
           continue; // a point read that no memstore or file of this store can answer
