@@ -31,9 +31,12 @@ import java.util.Arrays;
  * <h2>Modes</h2>
  * {@code READ} hides cells above the read point and yields visible puts. Compactions get the
  * smallest read point of any open scanner: cells above it are kept untouched and otherwise
- * ignored. {@code MINOR} (a subset of files) keeps markers and drops only what is gone whatever
- * the other files hold: puts covered by a family/column delete, same-timestamp losers, and
- * expired puts when MIN_VERSIONS is 0. {@code MAJOR} (every file) keeps the visible puts, drops
+ * ignored. {@code MINOR} (a subset of files, or a flushed memstore) keeps markers and drops only
+ * what is gone whatever the other files hold: puts covered by a family/column delete,
+ * same-timestamp losers, expired puts when MIN_VERSIONS is 0, and puts beyond the first
+ * {@code VERSIONS} slots of their column here (other files can only add versions ahead of them
+ * or cover them: a marker that covers a put covers the older ones, and a version-deleted put
+ * keeps its slot). {@code MAJOR} (every file) keeps the visible puts, drops
  * DELETE_COLUMN and DELETE_FAMILY markers with everything they cover, and keeps a
  * version-deleted put that still holds a version slot together with the marker deleting it:
  * dropping both would let an older put written later (a higher sequence id, so outside this
@@ -183,10 +186,10 @@ public final class CellResolver {
     Cell columnVersionMarker = columnMarkers.versionMarkerFor(c);
     boolean versionDeleted = familyVersionMarker != null || columnVersionMarker != null;
     boolean expired = c.timestamp() < expiry;
-    if (mode == Mode.MINOR) {
-      return expired && rules.minVersions() == 0 ? null : c;
-    }
     int slot = slots++;
+    if (mode == Mode.MINOR) { // beyond VERSIONS here, beyond it whatever other files hold
+      return slot >= rules.maxVersions() || expired && rules.minVersions() == 0 ? null : c;
+    }
     boolean holdsSlot = slot < rules.maxVersions() && (!expired || slot < rules.minVersions());
     if (!holdsSlot) {
       return null;

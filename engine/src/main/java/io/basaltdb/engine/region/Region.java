@@ -580,7 +580,7 @@ public final class Region implements AutoCloseable {
         ctx.wal().syncAll();
         for (int i = 0; i < order.size(); i++) {
           long bytes = snaps.get(i).memstore().heapSize();
-          StoreFile f = order.get(i).flush(snaps.get(i));
+          StoreFile f = order.get(i).flush(snaps.get(i), smallestReadPoint());
           ctx.budget().release(bytes);
           if (f != null) {
             files++;

@@ -270,12 +270,19 @@ public final class Store implements AutoCloseable {
   }
 
   /** Writes a snapshot to a new file and installs it; returns the new file or null if empty. */
-  public StoreFile flush(Snapshot snap) {
+  public StoreFile flush(Snapshot snap, long smallestReadPoint) {
     synchronized (flushLock) {
       long start = System.nanoTime();
       StoreFile added = null;
       if (!snap.memstore().isEmpty()) {
-        added = writeFile(snap.memstore().cells(), null);
+        // resolved as a minor compaction resolves: versions no reader can see any more (past
+        // the family's VERSIONS at the smallest read point, expired) are not written, so a row
+        // rewritten many times between flushes is one version in the file, not hundreds
+        try (CellIterator it = snap.memstore().iterator()) {
+          it.seekToFirst();
+          added = writeFile(null, new CellResolver(it, options.retention(), clock.millis(),
+              smallestReadPoint, CellResolver.Mode.MINOR, null));
+        }
         fs.crashPoint("flush.afterFileWrite");
       }
       synchronized (this) {
@@ -286,9 +293,9 @@ public final class Store implements AutoCloseable {
           files.add(added);
         }
         StoreView next = new StoreView(view.active, flushing, files);
-        if (added == null) {
+        if (snap.memstore().isEmpty()) {
           view = next; // nothing of this store to replay: its manifest need not change (no fsync)
-        } else {
+        } else { // (a flush whose cells had all expired writes no file, yet moves the point)
           install(next, Math.max(manifest.flushedSeq(), snap.flushPoint()));
         }
       }

@@ -23,7 +23,7 @@ import java.util.Random;
  * Usage: {@code CrashWriter <dir> <first n> <seed>}.
  */
 public final class CrashWriter {
-  static final int ROWS = 400;
+  static final int ROWS = 2000; // enough live data to split (flushes keep one version of a row)
 
   private CrashWriter() {}
 
