@@ -24,7 +24,8 @@ import java.util.function.BiFunction;
  *
  * Workloads, per store: on a fresh database fillseq, then readrandom (hits), readmissing,
  * seekrandom (seek + next 100), full scan, then a major compaction and the bytes on disk;
- * on a second fresh database fillrandom, then overwrite.
+ * on a second fresh database fillrandom, then overwrite; on a third, {@code num} writes to 10,000
+ * keys (about num / 10,000 versions each) then readhot, random reads of those keys.
  */
 public final class EngineBench {
   private record Result(String workload, long ops, double seconds, long bytes) {
@@ -154,10 +155,34 @@ public final class EngineBench {
         }
       }));
     }
+    Path d3 = base.resolve(storeName + "-hot");
+    deleteRecursively(d3);
+    try (KvStore s = factory.apply(d3, cacheBytes)) {
+      // few keys rewritten many times, read without a compaction between: reads that must find
+      // the newest of many versions in the memory table and the files flushed meanwhile
+      Random r = new Random(4);
+      int hot = Math.max(1, Math.min(num, HOT_KEYS));
+      for (int i = 0; i < num; i++) {
+        s.put(evenKey(r.nextInt(hot)), value(r));
+      }
+      out.add(time("readhot", reads, 116, () -> {
+        int found = 0;
+        for (int i = 0; i < reads; i++) {
+          if (s.get(evenKey(r.nextInt(hot))) != null) {
+            found++;
+          }
+        }
+        check(found == reads, "readhot found " + found + " of " + reads);
+      }));
+    }
     deleteRecursively(d1);
     deleteRecursively(d2);
+    deleteRecursively(d3);
     return out;
   }
+
+  /** Keys of the readhot workload: each is written num / HOT_KEYS times before the reads. */
+  private static final int HOT_KEYS = 10_000;
 
   private static void check(boolean ok, String message) {
     if (!ok) {
