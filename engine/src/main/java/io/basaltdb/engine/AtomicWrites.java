@@ -49,11 +49,11 @@ final class AtomicWrites {
   }
 
   /**
-   * One row's cells for {@link #applyCells}, to be written only if no cell of the row is newer
-   * than {@code unwrittenSince} (null: no such condition).
+   * One row's cells for {@link #applyCells}, to be written only if the row holds no cell that
+   * the snapshot cut {@code unwrittenSince} does not see (null: no such condition).
    */
   record RowCells(LocalTable table, byte[] row, List<io.basaltdb.engine.Cell> cells,
-      Long unwrittenSince) {}
+      io.basaltdb.engine.region.SnapshotCut unwrittenSince) {}
 
   /**
    * Writes the rows' cells (each row once; timestamps already set) as one write at {@code
@@ -66,7 +66,7 @@ final class AtomicWrites {
       List<MultiRegionWrite.Part> parts = new ArrayList<>(rows.size());
       for (RowCells r : rows) {
         parts.add(new MultiRegionWrite.Part(r.table().regionFor(r.row()), r.row(), r.cells(),
-            null, r.unwrittenSince() == null ? -1 : r.unwrittenSince()));
+            null, r.unwrittenSince()));
       }
       MultiRegionWrite.apply(parts, durability, ctx);
       return null;

@@ -263,7 +263,7 @@ public final class ClientTransaction extends OwnWritesTransaction {
           }
           stamped.add(new Cell(row, c.family(), c.qualifier(), ts, c.type(), 0, c.value()));
         }
-        return own.keep(name(), row, stamped, -1);
+        return own.keep(name(), row, stamped, null);
       }
     }
 

@@ -43,17 +43,17 @@ final class LocalTable extends RowWriteTable {
   }
 
   /**
-   * Whether a write above sequence {@code point} touched {@code [start, stop)} of this table
+   * Whether a write {@code cut} does not see touched {@code [start, stop)} of this table
    * (empty stop: to the end), region by region.
    */
-  boolean writtenAfter(byte[] start, byte[] stop, long point) {
+  boolean writtenAfter(byte[] start, byte[] stop, io.basaltdb.engine.region.SnapshotCut cut) {
     byte[] resume = start;
     while (true) {
       byte[][] end = new byte[1][];
       byte[] from = resume;
       Boolean found = onRegion(from, r -> {
         end[0] = r.descriptor().endRow();
-        return r.writtenAfter(from, stop, point);
+        return r.writtenAfter(from, stop, cut);
       });
       if (Boolean.TRUE.equals(found)) {
         return true;

@@ -21,7 +21,7 @@ import java.util.TreeSet;
  * already stamped (families as the table names them, timestamps resolved), each write given a
  * sequence id of its own from {@link CellResolver#OWN_WRITES} up, kept in a memstore per table
  * and family, and logged in write order so that {@link #rollbackTo} can take back what came
- * after a mark. Per table, each row's basis: the snapshot point the transaction had when it
+ * after a mark. Per table, each row's basis: the snapshot cut the transaction had when it
  * first wrote the row. The cells' heap is bounded by {@link #MAX_PENDING_BYTES}.
  *
  * <p>Thread-safety: one writer (the transaction's, under its monitor); readers may iterate the
@@ -38,7 +38,8 @@ final class OwnWrites {
     /** Concurrent: a statement's parallel region scans read it while its writer adds to it. */
     final java.util.concurrent.ConcurrentSkipListMap<byte[], MemStore> families =
         new java.util.concurrent.ConcurrentSkipListMap<>(Arrays::compareUnsigned);
-    final TreeMap<byte[], Long> basis = new TreeMap<>(Arrays::compareUnsigned);
+    final TreeMap<byte[], io.basaltdb.engine.region.SnapshotCut> basis =
+        new TreeMap<>(Arrays::compareUnsigned);
   }
 
   private final Map<TableName, Own> own = new HashMap<>();
@@ -89,7 +90,8 @@ final class OwnWrites {
    * with their sequence id. Past the bound nothing is kept: {@link
    * TransactionTooLargeException}.
    */
-  List<Cell> keep(TableName table, byte[] row, List<Cell> cells, long basis) {
+  List<Cell> keep(TableName table, byte[] row, List<Cell> cells,
+      io.basaltdb.engine.region.SnapshotCut basis) {
     Own o = own.computeIfAbsent(table, n -> new Own());
     long seq = nextSequence++;
     int mark = log.size();
@@ -113,7 +115,7 @@ final class OwnWrites {
   }
 
   /** The snapshot point {@code row} of {@code table} was first written at, or null. */
-  Long basis(TableName table, byte[] row) {
+  io.basaltdb.engine.region.SnapshotCut basis(TableName table, byte[] row) {
     Own o = own.get(table);
     return o == null ? null : o.basis.get(row);
   }

@@ -212,7 +212,7 @@ public final class Transaction extends OwnWritesTransaction {
   /** Fails the commit (and ends the transaction) if a range it read was written since. */
   private void validateReads() {
     try {
-      long point = current.cut().floor(); // a write above it may be one the snapshot missed
+      io.basaltdb.engine.region.SnapshotCut point = current.cut();
       for (Map.Entry<TableName, List<byte[][]>> e : reads.entrySet()) {
         LocalTable t = new LocalTable(db, e.getKey(), null);
         for (byte[][] r : e.getValue()) {
@@ -299,7 +299,7 @@ public final class Transaction extends OwnWritesTransaction {
       }
       stamped.add(new Cell(row, family, c.qualifier(), ts, c.type(), 0, c.value()));
     }
-    return own.keep(t.name(), row, stamped, current.cut().floor());
+    return own.keep(t.name(), row, stamped, current.cut());
   }
 
   /**

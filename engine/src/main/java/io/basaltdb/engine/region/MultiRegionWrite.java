@@ -35,13 +35,13 @@ public final class MultiRegionWrite {
    * may throw to refuse the whole write (nothing is written).
    */
   public record Part(Region region, byte[] row, List<Cell> cells, Consumer<List<Cell>> check,
-      long unwrittenSince) {
+      SnapshotCut unwrittenSince) {
     public Part(Region region, byte[] row, List<Cell> cells) {
-      this(region, row, cells, null, -1);
+      this(region, row, cells, null, null);
     }
 
     public Part(Region region, byte[] row, List<Cell> cells, Consumer<List<Cell>> check) {
-      this(region, row, cells, check, -1);
+      this(region, row, cells, check, null);
     }
   }
 
@@ -113,11 +113,11 @@ public final class MultiRegionWrite {
         locks.add(p.region().lockRow(p.row()));
       }
       for (Part p : sorted) {
-        if (p.unwrittenSince() >= 0 && p.region().reads().writtenAfter(p.row(),
+        if (p.unwrittenSince() != null && p.region().reads().writtenAfter(p.row(),
             Arrays.copyOf(p.row(), p.row().length + 1), p.unwrittenSince())) {
           throw new io.basaltdb.engine.WriteConflictException("row " + Cell.printable(p.row())
               + " of region " + p.region().name() + " was written by another writer since"
-              + " sequence " + p.unwrittenSince());
+              + " its snapshot (" + p.unwrittenSince() + ")");
         }
         if (p.check() != null) {
           p.check().accept(p.region().readLocked(p.row()));

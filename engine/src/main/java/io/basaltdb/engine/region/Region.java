@@ -403,9 +403,9 @@ public final class Region implements AutoCloseable {
    * stop: to the end; clipped to this region): a serializable transaction's reads checked at
    * its commit.
    */
-  public boolean writtenAfter(byte[] startRow, byte[] stopRow, long point) {
+  public boolean writtenAfter(byte[] startRow, byte[] stopRow, SnapshotCut cut) {
     checkOpen();
-    return reads.writtenAfter(startRow, stopRow, point);
+    return reads.writtenAfter(startRow, stopRow, cut);
   }
 
   /**

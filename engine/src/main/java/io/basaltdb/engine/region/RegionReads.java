@@ -59,12 +59,12 @@ final class RegionReads {
 
   /**
    * Whether any cell in {@code [startRow, stopRow)} (clipped to the region; empty stop: its
-   * end), put or delete marker, was written with a sequence id above {@code point}, staged
-   * writes included: memstores and files not newer than it are not read, and the first newer
-   * cell answers (a commit's write conflicts, under the rows' locks; a serializable
-   * transaction's reads).
+   * end), put or delete marker, was written by a write {@code cut} does not see (above its
+   * point, or in flight when it was taken), staged writes included: memstores and files not
+   * newer than the cut's floor are not read, and the first such cell answers (a commit's write
+   * conflicts, under the rows' locks; a serializable transaction's reads).
    */
-  boolean writtenAfter(byte[] startRow, byte[] stopRow, long point) {
+  boolean writtenAfter(byte[] startRow, byte[] stopRow, SnapshotCut cut) {
     RegionDescriptor d = region.descriptor();
     byte[] start = Arrays.compareUnsigned(startRow, d.startRow()) < 0 ? d.startRow() : startRow;
     byte[] stop = stopRow;
@@ -80,7 +80,7 @@ final class RegionReads {
     snapshots.acquire(stores, views, mvcc);
     try {
       for (int i = 0; i < stores.size(); i++) {
-        if (stores.get(i).writtenAfter(views.get(i), start, stop, point)) {
+        if (stores.get(i).writtenAfter(views.get(i), start, stop, cut.point(), cut.inFlight())) {
           return true;
         }
       }

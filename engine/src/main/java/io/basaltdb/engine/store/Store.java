@@ -551,8 +551,9 @@ public final class Store implements AutoCloseable {
   }
 
   /** See {@link ViewSources#writtenAfter}. */
-  public boolean writtenAfter(StoreView v, byte[] startRow, byte[] stopRow, long point) {
-    return ViewSources.writtenAfter(v, family, startRow, stopRow, point);
+  public boolean writtenAfter(StoreView v, byte[] startRow, byte[] stopRow, long point,
+      long[] hidden) {
+    return ViewSources.writtenAfter(v, family, startRow, stopRow, point, hidden);
   }
 
   /** The last row before {@code row} the view holds ({@link ViewSources#lastRowBefore}). */

@@ -86,28 +86,30 @@ final class ViewSources {
 
   /**
    * Whether the view holds a cell (put or delete marker) in {@code [startRow, stopRow)} (empty
-   * stop: to the end) with a sequence id above {@code point}: memstores and files whose
-   * newest sequence id is at or below it are not read.
+   * stop: to the end) with a sequence id above {@code point} or among {@code hidden} (ascending,
+   * at or below it: writes a snapshot did not see): memstores and files whose newest sequence
+   * id is below all of those are not read.
    */
   static boolean writtenAfter(StoreView v, byte[] family, byte[] startRow, byte[] stopRow,
-      long point) {
+      long point, long[] hidden) {
+    long floor = hidden.length == 0 ? point : Math.min(point, hidden[0] - 1);
     List<MemStore> memstores = new ArrayList<>(v.flushing);
     memstores.add(v.active);
     for (MemStore m : memstores) {
-      if (m.maxSequenceId() > point && m.mayHoldRows(startRow, stopRow)
-          && newer(m.iterator(), family, startRow, stopRow, point)) {
+      if (m.maxSequenceId() > floor && m.mayHoldRows(startRow, stopRow)
+          && newer(m.iterator(), family, startRow, stopRow, point, hidden)) {
         return true;
       }
     }
     for (StoreFile f : v.files) {
       FileInfo info = f.info();
-      if (info.maxSequenceId() <= point
+      if (info.maxSequenceId() <= floor
           || stopRow.length > 0 && java.util.Arrays.compareUnsigned(info.firstCell().row(),
               stopRow) >= 0
           || java.util.Arrays.compareUnsigned(info.lastCell().row(), startRow) < 0) {
         continue;
       }
-      if (newer(f.reader().scanner(), family, startRow, stopRow, point)) {
+      if (newer(f.reader().scanner(), family, startRow, stopRow, point, hidden)) {
         return true;
       }
     }
@@ -115,14 +117,14 @@ final class ViewSources {
   }
 
   private static boolean newer(CellIterator it, byte[] family, byte[] startRow, byte[] stopRow,
-      long point) {
+      long point, long[] hidden) {
     try (it) {
       it.seek(io.basaltdb.engine.cell.CellComparator.firstOnRow(startRow, family));
       for (Cell c = it.current(); c != null; it.next(), c = it.current()) {
         if (stopRow.length > 0 && java.util.Arrays.compareUnsigned(c.row(), stopRow) >= 0) {
           return false;
         }
-        if (c.sequenceId() > point) {
+        if (io.basaltdb.engine.cell.UpToSequence.hides(c.sequenceId(), point, hidden)) {
           return true;
         }
       }

@@ -49,6 +49,13 @@ public final class StatementSnapshot {
     return snapshot;
   }
 
+  /** Releases the snapshot of the execution behind {@code ctx}, if it has one. */
+  static void releaseOf(DataContext ctx) {
+    if (ctx != null && ctx.get(VARIABLE) instanceof StatementSnapshot s) {
+      s.release();
+    }
+  }
+
   /** Releases the snapshot; a later read of the execution takes a new one. */
   public synchronized void release() {
     if (cleanable != null) {

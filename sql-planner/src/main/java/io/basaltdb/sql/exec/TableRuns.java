@@ -13,8 +13,9 @@ import org.apache.calcite.linq4j.Enumerable;
  * executors against the storage. Holds only the storage and the table definition the plan was
  * made for, so plans (rel nodes) point to the executors, and the executors to the storage
  * seam, never back. An execution on a connection with auto-commit off runs against its
- * transaction ({@link ConnectionTransaction}). Immutable; shared by the executions of a cached
- * plan.
+ * transaction ({@link ConnectionTransaction}); an auto-commit write of several rows, in one of
+ * its own ({@link StatementTransaction}: all or nothing). Immutable; shared by the executions
+ * of a cached plan.
  */
 public final class TableRuns {
   private final Storage db;
@@ -42,12 +43,26 @@ public final class TableRuns {
     return LookupJoins.join(left, root, ConnectionTransaction.storage(root, db), def, spec, plan);
   }
 
-  /** Writes the rows of one execution: the update count. */
+  /** Writes the rows of one execution, all or none: the update count. */
   public Enumerable<Long> modify(DataContext root, WriteSpec spec, Enumerable<?> rows) {
+    return modify(root, spec, rows, true);
+  }
+
+  /**
+   * Writes the rows of a JDBC batch as its statements would one by one: in auto-commit, the
+   * rows before a failing one stay written (its update counts say which), as in H2.
+   */
+  public Enumerable<Long> modifyEach(DataContext root, WriteSpec spec, Enumerable<?> rows) {
+    return modify(root, spec, rows, false);
+  }
+
+  private Enumerable<Long> modify(DataContext root, WriteSpec spec, Enumerable<?> rows,
+      boolean whole) {
     Storage s = ConnectionTransaction.storage(root, db);
     long count = s instanceof io.basaltdb.engine.StorageTransaction tx
         ? ConnectionTransaction.statement(tx, root, def.table(),
             () -> new WriteExecutor(tx, def, spec, root).run(rows))
+        : whole ? StatementTransaction.run(s, def, spec, root, rows)
         : new WriteExecutor(s, def, spec, root).run(rows);
     return org.apache.calcite.linq4j.Linq4j.singletonEnumerable(count);
   }

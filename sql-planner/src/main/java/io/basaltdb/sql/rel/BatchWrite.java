@@ -122,7 +122,7 @@ public final class BatchWrite {
    */
   public long run(DataContext ctx, List<List<TypedValue>> batch) {
     // rows are made as the writer takes them, so a bad value stops the batch where it is
-    return table.modify(ctx, spec, Linq4j.asEnumerable(batch).select(this::row)).first();
+    return table.modifyEach(ctx, spec, Linq4j.asEnumerable(batch).select(this::row)).first();
   }
 
   /** Writes the statement's one row, its parameters bound in {@code ctx}; the rows written. */

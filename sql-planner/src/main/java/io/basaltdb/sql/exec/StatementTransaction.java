@@ -1,0 +1,167 @@
+package io.basaltdb.sql.exec;
+
+import io.basaltdb.engine.Storage;
+import io.basaltdb.engine.StorageTransaction;
+import io.basaltdb.engine.Transaction;
+import io.basaltdb.engine.TransactionTooLargeException;
+import io.basaltdb.engine.WriteConflictException;
+import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.index.IndexRegistry;
+import io.basaltdb.sql.pushdown.WriteSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.Lock;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.linq4j.AbstractEnumerable;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Enumerator;
+
+/**
+ * An auto-commit write statement, all or nothing (as in H2, PostgreSQL, MySQL): a statement
+ * that writes more than one row runs as a transaction of its own over a storage that keeps
+ * transactions (embedded), so a duplicate key, constraint or type error at any row, or a
+ * failure computing one, leaves none of its rows behind. A statement of one row is written
+ * directly, as before: one row with its index entries is one engine write already. The first
+ * two input rows are read before anything is written, to tell the two apart.
+ *
+ * <p>A commit refused because another writer wrote one of the statement's rows since its
+ * transaction began (40001) applied nothing, so the statement runs again with a new snapshot
+ * (its input is read again) after a short random wait, up to {@link #ATTEMPTS} times, then the
+ * 40001 is the statement's.
+ * A statement whose writes pass the transaction bound ({@link Transaction#MAX_PENDING_BYTES})
+ * is run again row by row, as before (not atomic; documented in doc/transactions.md). Over
+ * HBase (no atomic commit) every statement is written row by row. Holds no state.
+ */
+final class StatementTransaction {
+  /** How many times a statement whose commit met a conflict is run. */
+  static final int ATTEMPTS = 10;
+
+  private StatementTransaction() {}
+
+  /** Writes {@code rows} in auto-commit, atomically when more than one: the update count. */
+  static long run(Storage db, SqlTableDef def, WriteSpec spec, DataContext root,
+      Enumerable<?> rows) {
+    if (!db.keepsTransactions() || spec.counterKey() != null) { // a counter: one row by key
+      return new WriteExecutor(db, def, spec, root).run(rows);
+    }
+    for (int attempt = 1; ; attempt++) {
+      Peeked peeked = Peeked.of(rows);
+      if (peeked.head.size() < 2) {
+        return new WriteExecutor(db, def, spec, root).run(peeked);
+      }
+      Lock writing = IndexRegistry.of(db).of(def.table()).writing();
+      writing.lock(); // no index appears or goes between the rows' writes and their commit
+      StorageTransaction tx = db.begin(Transaction.Isolation.READ_COMMITTED);
+      try {
+        long count = new WriteExecutor(tx, def, spec, root).run(peeked);
+        tx.commit(ConnectionSettings.of(root).durability());
+        return count;
+      } catch (WriteConflictException e) {
+        if (attempt >= ATTEMPTS) {
+          throw e;
+        }
+        StatementSnapshot.releaseOf(root); // the input is read again at a new snapshot
+        backOff(attempt);
+      } catch (TransactionTooLargeException e) {
+        tx.rollback();
+        writing.unlock();
+        writing = null;
+        return new WriteExecutor(db, def, spec, root).run(rows); // the same snapshot: same rows
+      } finally {
+        tx.rollback(); // nothing if committed
+        peeked.close();
+        if (writing != null) {
+          writing.unlock();
+        }
+      }
+    }
+  }
+
+  /** Waits a random while, longer after each conflict, so that two statements part. */
+  private static void backOff(int attempt) {
+    try {
+      Thread.sleep(java.util.concurrent.ThreadLocalRandom.current()
+          .nextInt(1 << Math.min(attempt, 6)));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new io.basaltdb.sql.SqlStateException("57014", "interrupted while running a"
+          + " statement again after a write conflict");
+    }
+  }
+
+  /**
+   * An input whose first two rows were read (a failure computing them is thrown before any
+   * write), then the rest from the same enumerator; enumerated once.
+   */
+  private static final class Peeked extends AbstractEnumerable<Object> {
+    final List<Object> head = new ArrayList<>(2);
+    private final Enumerator<?> in;
+    private boolean taken;
+
+    private Peeked(Enumerator<?> in) {
+      this.in = in;
+    }
+
+    static Peeked of(Enumerable<?> rows) {
+      Peeked p = new Peeked(rows.enumerator());
+      try {
+        while (p.head.size() < 2 && p.in.moveNext()) {
+          p.head.add(p.in.current());
+        }
+      } catch (RuntimeException | Error e) {
+        p.close();
+        throw e;
+      }
+      return p;
+    }
+
+    void close() {
+      in.close();
+    }
+
+    @Override
+    public Enumerator<Object> enumerator() {
+      if (taken) {
+        throw new IllegalStateException("a statement's input is enumerated once");
+      }
+      taken = true;
+      return new Enumerator<>() {
+        private int i = -1;
+        private Object current;
+        private boolean tail;
+
+        @Override
+        public Object current() {
+          return current;
+        }
+
+        @Override
+        public boolean moveNext() {
+          if (!tail && ++i < head.size()) {
+            current = head.get(i);
+            return true;
+          }
+          if (head.size() < 2) {
+            return false; // the input ended within the rows read ahead
+          }
+          tail = true;
+          if (in.moveNext()) {
+            current = in.current();
+            return true;
+          }
+          return false;
+        }
+
+        @Override
+        public void reset() {
+          throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void close() {
+          in.close();
+        }
+      };
+    }
+  }
+}
