@@ -30,10 +30,17 @@ public final class Cell {
   private final CellType type;
   private final long sequenceId;
   private final byte[] value;
+  /**
+   * The row's first 8 bytes, big-endian, zero-padded: when two cells' prefixes differ they
+   * order the rows (a skip-list search then compares without loading the row arrays, a cache
+   * miss each); when equal, the arrays decide.
+   */
+  private final long rowPrefix;
 
   public Cell(byte[] row, byte[] family, byte[] qualifier, long timestamp, CellType type,
       long sequenceId, byte[] value) {
     this.row = row;
+    this.rowPrefix = prefix(row);
     this.family = family;
     this.qualifier = qualifier == null ? EMPTY : qualifier;
     this.timestamp = timestamp;
@@ -55,6 +62,20 @@ public final class Cell {
 
   public byte[] row() {
     return row;
+  }
+
+  /** The row's first 8 bytes as an unsigned big-endian number, zero-padded (see the field). */
+  public long rowPrefix() {
+    return rowPrefix;
+  }
+
+  private static long prefix(byte[] row) {
+    int n = Math.min(8, row.length);
+    long p = 0;
+    for (int i = 0; i < n; i++) {
+      p = (p << 8) | (row[i] & 0xff);
+    }
+    return p << (8 * (8 - n)); // (a shift by 64 would do nothing: n == 0 gives 0 anyway)
   }
 
   public byte[] family() {
@@ -88,7 +109,7 @@ public final class Cell {
 
   /** Rough heap footprint, for memstore accounting. */
   public long heapSize() {
-    return 56 + 3 * 16 + row.length + qualifier.length + value.length;
+    return 64 + 3 * 16 + row.length + qualifier.length + value.length;
   }
 
   @Override

@@ -19,6 +19,11 @@ public final class CellComparator implements Comparator<Cell> {
 
   @Override
   public int compare(Cell a, Cell b) {
+    long pa = a.rowPrefix();
+    long pb = b.rowPrefix();
+    if (pa != pb) { // differing zero-padded prefixes order the rows as their bytes would
+      return Long.compareUnsigned(pa, pb);
+    }
     int c = compareRows(a.row(), b.row());
     if (c != 0) {
       return c;
