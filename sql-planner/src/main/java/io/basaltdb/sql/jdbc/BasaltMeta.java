@@ -195,11 +195,17 @@ public final class BasaltMeta extends ForwardingMeta {
     return ExecutionContext.run(settings, h, run, parameters);
   }
 
-  /** A prepared statement deferred at preparation runs now; others run as Calcite's meta runs them. */
+  /**
+   * A prepared statement deferred at preparation runs now; a prepared INSERT, UPSERT, UPDATE,
+   * DELETE or MERGE runs in an {@link ExecutionContext}, as queries do; others run as Calcite's
+   * meta runs them.
+   */
   @Override
   public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues,
       long maxRowCount) throws NoSuchStatementException {
     return deferred.containsKey(h.id) ? runDeferred(h)
+        : signature(h) instanceof CalcitePrepare.CalciteSignature<?> s && updates(s)
+        ? runUpdate(h, s, parameterValues)
         : super.execute(h, parameterValues, maxRowCount);
   }
 
@@ -207,7 +213,33 @@ public final class BasaltMeta extends ForwardingMeta {
   public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues,
       int maxRowsInFirstFrame) throws NoSuchStatementException {
     return deferred.containsKey(h.id) ? runDeferred(h)
+        : signature(h) instanceof CalcitePrepare.CalciteSignature<?> s && updates(s)
+        ? runUpdate(h, s, parameterValues)
         : super.execute(h, parameterValues, maxRowsInFirstFrame);
+  }
+
+  /** The signature of a Basalt prepared statement of this connection, else null. */
+  private Signature signature(StatementHandle h) {
+    return owner.statementMap.get(h.id) instanceof BasaltPreparedStatement p ? p.signature()
+        : null;
+  }
+
+  private static boolean updates(Signature s) {
+    return s.statementType != null && s.statementType.canUpdate();
+  }
+
+  /**
+   * Runs a prepared data change as Calcite's meta would (its one row is the update count), but
+   * in an {@link ExecutionContext}: Calcite's own data context parses the connection's time
+   * zone and locale properties and fills a map of sixteen values at every execution.
+   */
+  private ExecuteResult runUpdate(StatementHandle h, Signature s, List<TypedValue> parameters) {
+    java.util.Iterator<Object> rows = createIterable(h, null, s, parameters, null).iterator();
+    long count = ((Number) rows.next()).longValue();
+    while (rows.hasNext()) { // to the end: the execution's snapshot is released there
+      rows.next();
+    }
+    return new ExecuteResult(List.of(MetaResultSet.count(h.connectionId, h.id, count)));
   }
 
   private ExecuteResult runDeferred(StatementHandle h) {

@@ -35,6 +35,11 @@ public final class BasaltPreparedStatement extends AvaticaPreparedStatement
     return getParameterValues();
   }
 
+  /** The statement's signature (for {@link BasaltMeta#execute}). */
+  Meta.Signature signature() {
+    return getSignature();
+  }
+
   /** Whether this statement writes its batches at once (for tests). */
   public boolean writesWholeBatches() {
     return ((BasaltConnection) connection).basaltMeta().batchWrite(handle.id) != null;
