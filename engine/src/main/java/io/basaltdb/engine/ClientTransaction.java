@@ -303,20 +303,6 @@ public final class ClientTransaction extends OwnWritesTransaction {
     }
 
     @Override
-    public List<Result> get(List<Get> gets) {
-      List<Result> out = new ArrayList<>(gets.size());
-      for (Get g : gets) {
-        out.add(get(g));
-      }
-      return out;
-    }
-
-    @Override
-    public boolean exists(Get get) {
-      return !get(get).isEmpty();
-    }
-
-    @Override
     public ResultScanner getScanner(Scan scan) {
       long upTo = upTo(scan);
       byte[] low = scan.isReversed() ? scan.reversedLowerInclusive() : scan.effectiveStart();

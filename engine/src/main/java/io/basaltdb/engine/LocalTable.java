@@ -158,20 +158,6 @@ final class LocalTable extends RowWriteTable {
     return cells.isEmpty() ? Result.EMPTY : new Result(get.row(), cells);
   }
 
-  @Override
-  public List<Result> get(List<Get> gets) {
-    List<Result> out = new ArrayList<>(gets.size());
-    for (Get g : gets) {
-      out.add(get(g));
-    }
-    return out;
-  }
-
-  @Override
-  public boolean exists(Get get) {
-    return !get(get).isEmpty();
-  }
-
   private ReadSpec spec(ReadRequest<?> r) {
     ReadSpec spec = plainSpec(r);
     return tx == null ? spec : tx.spec(name, spec, r.snapshot());

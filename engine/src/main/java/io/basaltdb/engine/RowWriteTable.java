@@ -18,6 +18,21 @@ import java.util.function.Function;
  */
 abstract class RowWriteTable implements Table {
   /** The table's family names, as its writes must use them. */
+  /** The gets one by one (both engine tables read a row at a time). */
+  @Override
+  public List<Result> get(List<Get> gets) {
+    List<Result> out = new ArrayList<>(gets.size());
+    for (Get g : gets) {
+      out.add(get(g));
+    }
+    return out;
+  }
+
+  @Override
+  public boolean exists(Get get) {
+    return !get(get).isEmpty();
+  }
+
   abstract Set<byte[]> familySet();
 
   /** The error of a read or write naming a family the table does not have. */

@@ -27,6 +27,11 @@ public final class UpToSequence implements CellIterator {
     this.lowestHidden = hidden.length == 0 ? Long.MAX_VALUE : hidden[0];
   }
 
+  /** The largest id at or below which {@code upTo} and {@code hidden} hide nothing. */
+  public static long floor(long upTo, long[] hidden) {
+    return hidden.length == 0 ? upTo : Math.min(upTo, hidden[0] - 1);
+  }
+
   /** Whether a cell with sequence id {@code seq} is hidden by {@code upTo} and {@code hidden}. */
   public static boolean hides(long seq, long upTo, long[] hidden) {
     return seq > upTo || (hidden.length > 0 && seq >= hidden[0]

@@ -578,9 +578,10 @@ public final class Region implements AutoCloseable {
         // first means no file ever holds an edit the log could still lose (ASYNC writes stay
         // a prefix of the log) nor one whose sync failed
         ctx.wal().syncAll();
+        long resolveAt = smallestReadPoint();
         for (int i = 0; i < order.size(); i++) {
           long bytes = snaps.get(i).memstore().heapSize();
-          StoreFile f = order.get(i).flush(snaps.get(i), smallestReadPoint());
+          StoreFile f = order.get(i).flush(snaps.get(i), resolveAt);
           ctx.budget().release(bytes);
           if (f != null) {
             files++;

@@ -14,7 +14,7 @@ public record SnapshotCut(long point, long[] inFlight) {
 
   /** The largest sequence id at or below which this cut sees every write. */
   public long floor() {
-    return inFlight.length == 0 ? point : Math.min(point, inFlight[0] - 1);
+    return io.basaltdb.engine.cell.UpToSequence.floor(point, inFlight);
   }
 
   /** Whether a cell of the write with sequence id {@code seq} is outside this cut. */

@@ -92,7 +92,7 @@ final class ViewSources {
    */
   static boolean writtenAfter(StoreView v, byte[] family, byte[] startRow, byte[] stopRow,
       long point, long[] hidden) {
-    long floor = hidden.length == 0 ? point : Math.min(point, hidden[0] - 1);
+    long floor = io.basaltdb.engine.cell.UpToSequence.floor(point, hidden);
     List<MemStore> memstores = new ArrayList<>(v.flushing);
     memstores.add(v.active);
     for (MemStore m : memstores) {

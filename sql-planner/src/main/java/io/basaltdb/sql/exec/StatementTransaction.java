@@ -52,6 +52,7 @@ final class StatementTransaction {
       Lock writing = IndexRegistry.of(db).of(def.table()).writing();
       writing.lock(); // no index appears or goes between the rows' writes and their commit
       StorageTransaction tx = db.begin(Transaction.Isolation.READ_COMMITTED);
+      boolean tooLarge = false;
       try {
         long count = new WriteExecutor(tx, def, spec, root).run(peeked);
         tx.commit(ConnectionSettings.of(root).durability());
@@ -61,19 +62,17 @@ final class StatementTransaction {
           throw e;
         }
         StatementSnapshot.releaseOf(root); // the input is read again at a new snapshot
-        backOff(attempt);
       } catch (TransactionTooLargeException e) {
-        tx.rollback();
-        writing.unlock();
-        writing = null;
-        return new WriteExecutor(db, def, spec, root).run(rows); // the same snapshot: same rows
+        tooLarge = true;
       } finally {
         tx.rollback(); // nothing if committed
         peeked.close();
-        if (writing != null) {
-          writing.unlock();
-        }
+        writing.unlock();
       }
+      if (tooLarge) {
+        return new WriteExecutor(db, def, spec, root).run(rows); // the same snapshot: same rows
+      }
+      backOff(attempt);
     }
   }
 
