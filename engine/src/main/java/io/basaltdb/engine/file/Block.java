@@ -183,6 +183,33 @@ final class Block implements io.basaltdb.engine.cache.BlockCache.Sized {
       }
     }
 
+    /**
+     * Seeks as {@link #seek} does and returns the last entry before {@code target}, or null if
+     * none: found from the last restart point before it, not from the block's start.
+     */
+    Cell seekRememberingLastBefore(Cell target) {
+      RestartKeys keys = restartKeys();
+      int lo = 0;
+      int hi = numRestarts - 1;
+      while (lo < hi) {
+        int mid = (lo + hi + 1) >>> 1;
+        if (compareAtRestart(keys, mid, target) < 0) {
+          lo = mid;
+        } else {
+          hi = mid - 1;
+        }
+      }
+      in.position(restart(lo));
+      keyLen = 0;
+      next();
+      Cell before = null;
+      while (valid && BlockFileFormat.compareKey(key, 0, keyLen, seq, target) < 0) {
+        before = current();
+        next();
+      }
+      return before;
+    }
+
     private int compareAtRestart(RestartKeys keys, int i, Cell target) {
       int start = i == 0 ? 0 : keys.ends[i - 1];
       return BlockFileFormat.compareKey(keys.bytes, start, keys.ends[i] - start, keys.seqs[i],

@@ -301,16 +301,8 @@ public final class BlockFileReader implements AutoCloseable {
     Block block = rootIndex;
     for (int level = 0; level < trailer.indexLevels(); level++) {
       Block.Iter it = block.iterator(info.family());
-      Cell previous = null;
-      BlockHandle child = null;
-      for (it.seekToFirst(); it.valid(); it.next()) {
-        Cell last = it.current();
-        if (io.basaltdb.engine.cell.CellComparator.INSTANCE.compare(last, target) >= 0) {
-          child = BlockHandle.decode(it.valueReader());
-          break;
-        }
-        previous = last;
-      }
+      Cell previous = it.seekRememberingLastBefore(target); // index keys: each block's last
+      BlockHandle child = it.valid() ? BlockHandle.decode(it.valueReader()) : null;
       if (previous != null) {
         best = previous; // the last cell of the blocks before the path: all < target
       }
@@ -319,12 +311,8 @@ public final class BlockFileReader implements AutoCloseable {
       }
       block = block(child);
     }
-    Block.Iter data = block.iterator(info.family());
-    for (data.seekToFirst(); data.valid(); data.next()) {
-      Cell c = data.current();
-      if (io.basaltdb.engine.cell.CellComparator.INSTANCE.compare(c, target) >= 0) {
-        break;
-      }
+    Cell c = block.iterator(info.family()).seekRememberingLastBefore(target);
+    if (c != null) {
       best = c;
     }
     return best == null ? null : best.row();
