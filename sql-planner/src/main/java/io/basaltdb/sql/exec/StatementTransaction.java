@@ -2,6 +2,7 @@ package io.basaltdb.sql.exec;
 
 import io.basaltdb.engine.Storage;
 import io.basaltdb.engine.StorageTransaction;
+import io.basaltdb.engine.TableName;
 import io.basaltdb.engine.Transaction;
 import io.basaltdb.engine.TransactionTooLargeException;
 import io.basaltdb.engine.WriteConflictException;
@@ -10,7 +11,10 @@ import io.basaltdb.sql.index.IndexRegistry;
 import io.basaltdb.sql.pushdown.WriteSpec;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
@@ -26,8 +30,13 @@ import org.apache.calcite.linq4j.Enumerator;
  *
  * <p>A commit refused because another writer wrote one of the statement's rows since its
  * transaction began (40001) applied nothing, so the statement runs again with a new snapshot
- * (its input is read again) after a short random wait, up to {@link #ATTEMPTS} times, then the
- * 40001 is the statement's.
+ * (its input is read again), up to {@link #ATTEMPTS} times, then the 40001 is the statement's.
+ * Retrying optimistically alone starves: a writer that loops commits with an fsync in flight
+ * most of the time, and a statement that reads meanwhile meets it again at every try. So each
+ * auto-commit statement holds its table's statement lock, shared, from its first read to its
+ * commit, and a statement run again after a conflict holds it exclusively: the others' commits
+ * end before it reads, and none begins until it commits (explicit transactions take no such
+ * lock: their conflicts are their callers' 40001).
  * A statement whose writes pass the transaction bound ({@link Transaction#MAX_PENDING_BYTES})
  * is run again row by row, as before (not atomic; documented in doc/transactions.md). Over
  * HBase (no atomic commit) every statement is written row by row. Holds no state.
@@ -44,47 +53,50 @@ final class StatementTransaction {
     if (!db.keepsTransactions() || spec.counterKey() != null) { // a counter: one row by key
       return new WriteExecutor(db, def, spec, root).run(rows);
     }
+    ReadWriteLock statements = db.extension(Locks.class, Locks::new).of(def.table());
     for (int attempt = 1; ; attempt++) {
-      Peeked peeked = Peeked.of(rows);
-      if (peeked.head.size() < 2) {
-        return new WriteExecutor(db, def, spec, root).run(peeked);
-      }
-      Lock writing = IndexRegistry.of(db).of(def.table()).writing();
-      writing.lock(); // no index appears or goes between the rows' writes and their commit
-      StorageTransaction tx = db.begin(Transaction.Isolation.READ_COMMITTED);
-      boolean tooLarge = false;
+      Lock statement = attempt == 1 ? statements.readLock() : statements.writeLock();
+      statement.lock(); // before the first read: an exclusive holder's snapshot follows it
       try {
-        long count = new WriteExecutor(tx, def, spec, root).run(peeked);
-        tx.commit(ConnectionSettings.of(root).durability());
-        return count;
-      } catch (WriteConflictException e) {
-        if (attempt >= ATTEMPTS) {
-          throw e;
+        Peeked peeked = Peeked.of(rows);
+        if (peeked.head.size() < 2) {
+          return new WriteExecutor(db, def, spec, root).run(peeked);
         }
-        StatementSnapshot.releaseOf(root); // the input is read again at a new snapshot
-      } catch (TransactionTooLargeException e) {
-        tooLarge = true;
+        Lock writing = IndexRegistry.of(db).of(def.table()).writing();
+        writing.lock(); // no index appears or goes between the rows' writes and their commit
+        StorageTransaction tx = db.begin(Transaction.Isolation.READ_COMMITTED);
+        boolean tooLarge = false;
+        try {
+          long count = new WriteExecutor(tx, def, spec, root).run(peeked);
+          tx.commit(ConnectionSettings.of(root).durability());
+          return count;
+        } catch (WriteConflictException e) {
+          if (attempt >= ATTEMPTS) {
+            throw e;
+          }
+          StatementSnapshot.releaseOf(root); // the input is read again at a new snapshot
+        } catch (TransactionTooLargeException e) {
+          tooLarge = true;
+        } finally {
+          tx.rollback(); // nothing if committed
+          peeked.close();
+          writing.unlock();
+        }
+        if (tooLarge) {
+          return new WriteExecutor(db, def, spec, root).run(rows); // same snapshot: same rows
+        }
       } finally {
-        tx.rollback(); // nothing if committed
-        peeked.close();
-        writing.unlock();
+        statement.unlock();
       }
-      if (tooLarge) {
-        return new WriteExecutor(db, def, spec, root).run(rows); // the same snapshot: same rows
-      }
-      backOff(attempt);
     }
   }
 
-  /** Waits a random while, longer after each conflict, so that two statements part. */
-  private static void backOff(int attempt) {
-    try {
-      Thread.sleep(java.util.concurrent.ThreadLocalRandom.current()
-          .nextInt(1 << Math.min(attempt, 6)));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new io.basaltdb.sql.SqlStateException("57014", "interrupted while running a"
-          + " statement again after a write conflict");
+  /** Each table's statement lock, one set per storage (tables dropped keep an idle lock). */
+  static final class Locks {
+    private final ConcurrentHashMap<TableName, ReadWriteLock> byTable = new ConcurrentHashMap<>();
+
+    ReadWriteLock of(TableName table) {
+      return byTable.computeIfAbsent(table, t -> new ReentrantReadWriteLock());
     }
   }
 
