@@ -55,6 +55,15 @@ public final class DatabaseMvcc {
     }
   }
 
+  /**
+   * The floor of a cut taken now ({@link SnapshotCut#floor}): every write at or below it has
+   * completed. No later cut has a lower floor: the writes it will find in flight are in flight
+   * now or begin later, above the newest id.
+   */
+  public synchronized long floor() {
+    return inFlight.isEmpty() ? sequence.get() : inFlight.iterator().next().seq - 1;
+  }
+
   /** The newest sequence id and the writes in flight, taken together. */
   public synchronized SnapshotCut cut() {
     long point = sequence.get();

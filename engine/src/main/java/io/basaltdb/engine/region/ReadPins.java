@@ -6,12 +6,14 @@ import java.util.TreeMap;
  * The snapshots readers have pinned across a database's regions ({@code ReadSnapshot}), and
  * the point each compaction resolves cells at. A pin is a {@link SnapshotCut} taken when
  * pinned, held by its floor (every write at or below it seen); a compaction resolves at the
- * smaller of its region's read point and the smallest floor, so no version a pinned cut sees is
- * dropped. Both are read under this object's monitor, which makes the race harmless: a
- * compaction that took its point c (its region's read point then) before a pin saw all of its
- * region's writes at or below c complete, so none of them is in the later cut's writes in
- * flight, and the cut's point is above c: the cut sees the region as a read at c or above
- * would. Thread-safe.
+ * smallest of its region's read point, the pinned floors and the floor of a cut taken now, so
+ * no version a cut sees is dropped. The last bound matters: a write of this region may be
+ * complete here (below the region's read point) yet in flight for the database (another region
+ * of the same write still applying, or its completion not yet told), and a cut taken then hides
+ * it, so it must still see the version that write shadows. All three are read under this
+ * object's monitor, which makes the race with a pin harmless: a cut pinned after a compaction
+ * took its point c has a floor of at least c (no later cut has a lower floor than one taken
+ * now), so it sees every write at or below c, as the compaction assumed. Thread-safe.
  */
 public final class ReadPins {
   private final DatabaseMvcc order;
@@ -46,8 +48,8 @@ public final class ReadPins {
 
   /** The point a compaction of a region whose MVCC is {@code mvcc} may resolve cells at. */
   synchronized long compactionPoint(Mvcc mvcc) {
-    long rp = mvcc.readPoint();
-    return pins.isEmpty() ? rp : Math.min(rp, pins.firstKey());
+    long point = Math.min(mvcc.readPoint(), order.floor());
+    return pins.isEmpty() ? point : Math.min(point, pins.firstKey());
   }
 
   /** How many pins are held (tests, stats). */
