@@ -76,4 +76,12 @@ public final class CellComparator implements Comparator<Cell> {
   public static Cell lastOnColumn(byte[] row, byte[] family, byte[] qualifier) {
     return new Cell(row, family, qualifier, Long.MIN_VALUE, CellType.PUT, -1L, null);
   }
+
+  /**
+   * True when {@code c} is a {@link #lastOnColumn} target (no stored cell has its sequence id
+   * -1): a seek to it passes every version of its column.
+   */
+  public static boolean isLastOnColumn(Cell c) {
+    return c.sequenceId() == -1L && c.timestamp() == Long.MIN_VALUE && c.type() == CellType.PUT;
+  }
 }

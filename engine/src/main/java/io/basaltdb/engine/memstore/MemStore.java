@@ -3,63 +3,158 @@ package io.basaltdb.engine.memstore;
 import io.basaltdb.engine.Cell;
 import io.basaltdb.engine.cell.CellComparator;
 import io.basaltdb.engine.cell.CellIterator;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.Iterator;
-import java.util.NavigableSet;
-import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.Map;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The in-memory sorted buffer of one store: a concurrent skip list of cells in
- * {@link CellComparator} order. Writers add concurrently; readers iterate without locks
- * (weakly consistent iterators; MVCC read points hide writes not yet committed). Once
- * swapped out for flushing it receives no more writes. Tracks its heap size, the range
- * of sequence ids it holds and the range of rows it has been given: a read whose key range
- * misses the rows skips the memstore, as it skips a file, instead of searching the skip list
- * (a search costs a cache miss per level). The row range is widened before a cell is added,
- * so a reader whose read point covers the cell's write, taken after the write committed,
- * sees the range that includes it; a cell taken back leaves the range as it was.
+ * The in-memory sorted buffer of one store: cells in {@link CellComparator} order, held as a
+ * concurrent skip list of <em>columns</em> (row, family, qualifier), each with its versions in
+ * an immutable sorted chain. A get or a scan searches one node per column, however many
+ * versions a hot row was given since the last flush (a skip list of every cell searched
+ * hundreds of thousands of nodes for a row rewritten often: a cache miss per level), and
+ * skipping a column's older versions is one step to the next column. Writers add concurrently
+ * (a column's chain is replaced by compare-and-set, copying the cells before the new one: a
+ * new version usually goes first); readers iterate without locks and see, in each column, the
+ * chain as it was when they came to it (MVCC read points hide writes not yet committed, which
+ * are the only ones that can appear meanwhile). Once swapped out for flushing it receives no
+ * more writes. Tracks its heap size, cell count, the range of sequence ids it holds and the
+ * range of rows it has been given: a read whose key range misses the rows skips the memstore,
+ * as it skips a file. The row range is widened before a cell is added, so a reader whose read
+ * point covers the cell's write, taken after the write committed, sees the range that
+ * includes it; a cell taken back leaves the range as it was.
  */
 public final class MemStore {
-  private final NavigableSet<Cell> cells = new ConcurrentSkipListSet<>(CellComparator.INSTANCE);
+  /** Bytes a cell costs beyond its own: its chain node. */
+  private static final int CELL_OVERHEAD = 24;
+  /** Bytes a column costs: its skip-list node, a share of the index nodes, its version holder. */
+  private static final int COLUMN_OVERHEAD = 56;
+
+  /** Orders cells by column only: the keys of {@link #columns}. */
+  private static final Comparator<Cell> BY_COLUMN = MemStore::compareColumns;
+
+  private final ConcurrentSkipListMap<Cell, Versions> columns =
+      new ConcurrentSkipListMap<>(BY_COLUMN);
   private final AtomicLong heapSize = new AtomicLong();
+  private final AtomicLong cellCount = new AtomicLong();
   private final AtomicLong minSeq = new AtomicLong(Long.MAX_VALUE);
   private final AtomicLong maxSeq = new AtomicLong(0);
   /** The smallest and largest row given, null while nothing was. */
   private volatile byte[] firstRow;
   private volatile byte[] lastRow;
-  private static final java.lang.invoke.VarHandle FIRST_ROW;
-  private static final java.lang.invoke.VarHandle LAST_ROW;
+  private static final VarHandle FIRST_ROW;
+  private static final VarHandle LAST_ROW;
+  private static final VarHandle HEAD;
 
   static {
     try {
-      var lookup = java.lang.invoke.MethodHandles.lookup();
+      var lookup = MethodHandles.lookup();
       FIRST_ROW = lookup.findVarHandle(MemStore.class, "firstRow", byte[].class);
       LAST_ROW = lookup.findVarHandle(MemStore.class, "lastRow", byte[].class);
+      HEAD = lookup.findVarHandle(Versions.class, "head", Node.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
   }
 
+  /** One cell of a column's chain; never changed once published. */
+  private static final class Node {
+    final Cell cell;
+    final Node next;
+
+    Node(Cell cell, Node next) {
+      this.cell = cell;
+      this.next = next;
+    }
+  }
+
+  /** A column's versions: the head of its chain, null when every cell was taken back. */
+  private static final class Versions {
+    volatile Node head;
+  }
+
+  private static int compareColumns(Cell a, Cell b) {
+    long pa = a.rowPrefix();
+    long pb = b.rowPrefix();
+    if (pa != pb) {
+      return Long.compareUnsigned(pa, pb);
+    }
+    int c = CellComparator.compareRows(a.row(), b.row());
+    if (c != 0) {
+      return c;
+    }
+    if (a.family() != b.family()) {
+      c = Arrays.compareUnsigned(a.family(), b.family());
+      if (c != 0) {
+        return c;
+      }
+    }
+    return Arrays.compareUnsigned(a.qualifier(), b.qualifier());
+  }
+
   public void add(Cell c) {
     widenRows(c.row());
-    if (cells.add(c)) {
-      heapSize.addAndGet(c.heapSize() + 40);
+    Versions fresh = new Versions(); // one search, whether the column is new or not
+    Versions v = columns.putIfAbsent(c, fresh);
+    if (v == null) {
+      v = fresh;
+      heapSize.addAndGet(COLUMN_OVERHEAD);
+    }
+    if (insert(v, c)) {
+      heapSize.addAndGet(c.heapSize() + CELL_OVERHEAD);
+      cellCount.incrementAndGet();
     }
     minSeq.accumulateAndGet(c.sequenceId(), Math::min);
     maxSeq.accumulateAndGet(c.sequenceId(), Math::max);
   }
 
+  /** Puts {@code c} in its place in {@code v}'s chain; false if an equal cell is there. */
+  private static boolean insert(Versions v, Cell c) {
+    while (true) {
+      Node head = v.head;
+      Node at = head;
+      int before = 0;
+      while (at != null) {
+        int cmp = CellComparator.INSTANCE.compareWithinRow(at.cell, c);
+        if (cmp == 0) {
+          return false;
+        }
+        if (cmp > 0) {
+          break;
+        }
+        at = at.next;
+        before++;
+      }
+      if (HEAD.compareAndSet(v, head, copyBefore(head, before, new Node(c, at)))) {
+        return true;
+      }
+    }
+  }
+
+  /** The chain's first {@code n} cells copied in front of {@code rest}. */
+  private static Node copyBefore(Node head, int n, Node rest) {
+    if (n == 0) {
+      return rest;
+    }
+    return new Node(head.cell, copyBefore(head.next, n - 1, rest));
+  }
+
   private void widenRows(byte[] row) {
     while (true) {
       byte[] first = firstRow;
-      if ((first != null && java.util.Arrays.compareUnsigned(row, first) >= 0)
+      if ((first != null && Arrays.compareUnsigned(row, first) >= 0)
           || FIRST_ROW.compareAndSet(this, first, row)) {
         break;
       }
     }
     while (true) {
       byte[] last = lastRow;
-      if ((last != null && java.util.Arrays.compareUnsigned(row, last) <= 0)
+      if ((last != null && Arrays.compareUnsigned(row, last) <= 0)
           || LAST_ROW.compareAndSet(this, last, row)) {
         break;
       }
@@ -76,26 +171,44 @@ public final class MemStore {
     if (first == null || last == null) {
       return false;
     }
-    return (stopRow == null || stopRow.length == 0
-        || java.util.Arrays.compareUnsigned(first, stopRow) < 0)
-        && java.util.Arrays.compareUnsigned(last, startRow) >= 0;
+    return (stopRow == null || stopRow.length == 0 || Arrays.compareUnsigned(first, stopRow) < 0)
+        && Arrays.compareUnsigned(last, startRow) >= 0;
   }
 
   /** False when no cell of {@code row} was ever added. */
   public boolean mayHoldRow(byte[] row) {
     byte[] first = firstRow;
     byte[] last = lastRow;
-    return first != null && last != null && java.util.Arrays.compareUnsigned(row, first) >= 0
-        && java.util.Arrays.compareUnsigned(row, last) <= 0;
+    return first != null && last != null && Arrays.compareUnsigned(row, first) >= 0
+        && Arrays.compareUnsigned(row, last) <= 0;
   }
 
   /**
    * Takes back a cell of a write that failed before it was acknowledged (its log sync failed);
-   * the sequence-id range is left as it was (a conservative bound).
+   * the sequence-id range is left as it was (a conservative bound), and so is its column, empty
+   * or not (a column leaves only with the memstore: a writer may be adding to it meanwhile).
    */
   public void remove(Cell c) {
-    if (cells.remove(c)) {
-      heapSize.addAndGet(-(c.heapSize() + 40));
+    Versions v = columns.get(c);
+    if (v == null) {
+      return;
+    }
+    while (true) {
+      Node head = v.head;
+      Node at = head;
+      int before = 0;
+      while (at != null && CellComparator.INSTANCE.compareWithinRow(at.cell, c) < 0) {
+        at = at.next;
+        before++;
+      }
+      if (at == null || CellComparator.INSTANCE.compareWithinRow(at.cell, c) != 0) {
+        return;
+      }
+      if (HEAD.compareAndSet(v, head, copyBefore(head, before, at.next))) {
+        heapSize.addAndGet(-(c.heapSize() + CELL_OVERHEAD));
+        cellCount.decrementAndGet();
+        return;
+      }
     }
   }
 
@@ -104,11 +217,11 @@ public final class MemStore {
   }
 
   public boolean isEmpty() {
-    return cells.isEmpty();
+    return cellCount.get() == 0;
   }
 
   public int cellCount() {
-    return cells.size();
+    return (int) Math.min(Integer.MAX_VALUE, cellCount.get());
   }
 
   /** Smallest sequence id held, or Long.MAX_VALUE when empty. */
@@ -122,19 +235,47 @@ public final class MemStore {
 
   /** The row of the last cell, or null when empty. */
   public byte[] lastRow() {
-    Cell c = cells.isEmpty() ? null : cells.last();
-    return c == null ? null : c.row();
+    for (Map.Entry<Cell, Versions> e : columns.descendingMap().entrySet()) {
+      if (e.getValue().head != null) {
+        return e.getKey().row();
+      }
+    }
+    return null;
   }
 
   /** The row of the last cell before {@code row}, or null. */
   public byte[] lastRowBefore(byte[] row, byte[] family) {
-    Cell c = cells.lower(CellComparator.firstOnRow(row, family));
-    return c == null ? null : c.row();
+    for (Map.Entry<Cell, Versions> e
+        : columns.headMap(CellComparator.firstOnRow(row, family), false).descendingMap().entrySet()) {
+      if (e.getValue().head != null) {
+        return e.getKey().row();
+      }
+    }
+    return null;
   }
 
   /** All cells, in order (for flushing). */
   public Iterable<Cell> cells() {
-    return cells;
+    return () -> {
+      Iter it = new Iter();
+      it.seekToFirst();
+      return new Iterator<>() {
+        @Override
+        public boolean hasNext() {
+          return it.current() != null;
+        }
+
+        @Override
+        public Cell next() {
+          Cell c = it.current();
+          if (c == null) {
+            throw new java.util.NoSuchElementException();
+          }
+          it.next();
+          return c;
+        }
+      };
+    };
   }
 
   public CellIterator iterator() {
@@ -153,23 +294,43 @@ public final class MemStore {
     Iter it = new Iter();
     it.seek(target);
     Cell c = it.current();
-    return c != null && java.util.Arrays.equals(c.row(), row) ? it : null;
+    return c != null && Arrays.equals(c.row(), row) ? it : null;
   }
 
-  /** Cells a forward seek walks before it searches the skip list again. */
+  /** Columns a forward seek steps over before it searches the skip list again. */
   private static final int SEEK_STEPS = 8;
 
+  /**
+   * A cursor: the columns after the current one, and the current cell's node in the chain the
+   * current column had when the cursor came to it.
+   */
   private final class Iter implements CellIterator {
-    private Iterator<Cell> it;
-    private Cell current;
+    private Iterator<Versions> rest;
+    private Node node;
+    private Cell column; // a cell of the current column (its key), null past the end
     private Cell seekTarget; // the last seek's target while the cursor has not moved since
     private long stepped; // cells the cursor came to (ScanMetrics)
 
     @Override
     public void seekToFirst() {
-      it = cells.iterator();
+      rest = columns.values().iterator();
       seekTarget = null;
-      advance();
+      nextColumn();
+    }
+
+    /** Moves to the first cell of the next column holding any. */
+    private void nextColumn() {
+      node = null;
+      column = null;
+      while (rest.hasNext()) {
+        Node h = rest.next().head;
+        if (h != null) {
+          node = h;
+          column = h.cell;
+          stepped++;
+          return;
+        }
+      }
     }
 
     @Override
@@ -177,26 +338,46 @@ public final class MemStore {
       if (seekTarget != null && CellComparator.INSTANCE.compare(seekTarget, target) == 0) {
         return; // already there
       }
-      if (current != null && CellComparator.INSTANCE.compare(current, target) < 0) {
-        // a short hop forward (the next row, past a few unwanted columns) is cheaper to walk
-        // than a new search from the top of the skip list
+      seekTarget = target;
+      if (node != null && CellComparator.INSTANCE.compare(node.cell, target) < 0) {
+        // forward: within the column, or over a few columns (the next row, past a few
+        // unwanted columns), cheaper than a new search from the top of the skip list
         for (int i = 0; i < SEEK_STEPS; i++) {
-          advance();
-          if (current == null || CellComparator.INSTANCE.compare(current, target) >= 0) {
-            seekTarget = target;
+          int c = compareColumns(column, target);
+          if (c == 0) {
+            walkTo(target);
+            return;
+          }
+          if (c > 0) {
+            return; // the first cell of the first column after the target's
+          }
+          nextColumn();
+          if (node == null) {
             return;
           }
         }
       }
-      it = cells.tailSet(target, true).iterator();
-      seekTarget = target;
-      advance();
+      rest = columns.tailMap(target, true).values().iterator();
+      nextColumn();
+      if (node != null && compareColumns(column, target) == 0) {
+        walkTo(target);
+      }
     }
 
-    private void advance() {
-      current = it.hasNext() ? it.next() : null;
-      if (current != null) {
-        stepped++;
+    /** Within the current column (the target's), to the first cell at or after the target. */
+    private void walkTo(Cell target) {
+      if (CellComparator.isLastOnColumn(target)) {
+        nextColumn(); // past every version: one step, however many there are
+        return;
+      }
+      while (node != null && CellComparator.INSTANCE.compareWithinRow(node.cell, target) < 0) {
+        node = node.next;
+        if (node != null) {
+          stepped++;
+        }
+      }
+      if (node == null) {
+        nextColumn();
       }
     }
 
@@ -208,14 +389,19 @@ public final class MemStore {
 
     @Override
     public Cell current() {
-      return current;
+      return node == null ? null : node.cell;
     }
 
     @Override
     public void next() {
-      if (current != null) {
+      if (node != null) {
         seekTarget = null;
-        advance();
+        node = node.next;
+        if (node == null) {
+          nextColumn();
+        } else {
+          stepped++;
+        }
       }
     }
   }
