@@ -105,6 +105,10 @@ public final class TortureRunner {
   public Outcome run(int rounds) throws Exception {
     Files.createDirectories(dir);
     Path db = dir.resolve("db");
+    if (Files.exists(db)) { // a replay of the seed: its checks start from an empty database
+      System.out.println("torture: removing " + db + " left by an earlier run");
+      io.basaltdb.engine.util.FileTrees.delete(io.basaltdb.engine.io.NioFileSystem.INSTANCE, db);
+    }
     Random rnd = new Random(seed);
     System.out.println("torture: seed=" + seed + " (replay: bin/basalt torture --seed " + seed
         + " --rounds " + rounds + "), database " + db);
