@@ -65,7 +65,7 @@ public final class ClientTransaction extends OwnWritesTransaction {
   @Override
   public synchronized ReadSnapshot snapshot() {
     checkOpen();
-    return new ReadSnapshot(null, null, this, own.newest());
+    return new PinnedSnapshot(null, null, this, own.newest());
   }
 
   @Override
@@ -201,8 +201,8 @@ public final class ClientTransaction extends OwnWritesTransaction {
 
   /** The own writes a read sees: those of its statement's snapshot, else all. */
   private long upTo(ReadRequest<?> r) {
-    ReadSnapshot s = r.snapshot();
-    return s != null && s.transaction() == this ? s.ownUpTo() : Long.MAX_VALUE;
+    PinnedSnapshot s = PinnedSnapshot.ofTransaction(r.snapshot(), this);
+    return s != null ? s.ownUpTo() : Long.MAX_VALUE;
   }
 
   // ------------------------------------------------------------ the tables
@@ -370,7 +370,7 @@ public final class ClientTransaction extends OwnWritesTransaction {
         cells.sort(CellComparator.INSTANCE);
         FamilyOptions fo = options.get(new String(family, java.nio.charset.StandardCharsets.UTF_8));
         CellResolver resolver = new CellResolver(new ListCells(cells),
-            (fo == null ? FamilyOptions.DEFAULT : fo).retention(), now, Long.MAX_VALUE,
+            io.basaltdb.engine.read.RetentionRules.of(fo == null ? FamilyOptions.DEFAULT : fo), now, Long.MAX_VALUE,
             CellResolver.Mode.READ, new ColumnQuery(r.columns().isEmpty() ? null
                 : r.columns().get(family), r.minTimestamp(), r.maxTimestamp(), r.maxVersions()));
         resolver.seekToRow(row, family);

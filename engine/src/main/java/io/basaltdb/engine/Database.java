@@ -345,8 +345,13 @@ public final class Database implements Storage {
 
   @Override
   public ReadSnapshot snapshot() {
+    return pinnedSnapshot();
+  }
+
+  /** A new cut of the database, pinned (a transaction's, whose reads need the cut itself). */
+  PinnedSnapshot pinnedSnapshot() {
     checkOpen();
-    return new ReadSnapshot(pins);
+    return new PinnedSnapshot(pins);
   }
 
   /**
@@ -354,7 +359,7 @@ public final class Database implements Storage {
    * until {@link Transaction#commit} applies them as one ({@link Transaction}).
    */
   @Override
-  public Transaction begin(Transaction.Isolation isolation) {
+  public Transaction begin(StorageTransaction.Isolation isolation) {
     checkOpen();
     return new Transaction(this, isolation);
   }

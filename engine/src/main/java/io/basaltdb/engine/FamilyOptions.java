@@ -1,7 +1,5 @@
 package io.basaltdb.engine;
 
-import io.basaltdb.engine.file.WriterOptions;
-import io.basaltdb.engine.read.RetentionRules;
 
 /**
  * A column family's storage settings: versions, TTL, compression, block size, bloom filter,
@@ -67,13 +65,5 @@ public record FamilyOptions(int maxVersions, int minVersions, long ttlSeconds,
   public FamilyOptions withInMemory(boolean on) {
     return new FamilyOptions(maxVersions, minVersions, ttlSeconds, compression, blockSize,
         bloomType, prefixEncoding, on);
-  }
-
-  public RetentionRules retention() {
-    return new RetentionRules(maxVersions, minVersions, ttlSeconds);
-  }
-
-  public WriterOptions writerOptions() {
-    return new WriterOptions(blockSize, compression, bloomType, 0.01, prefixEncoding);
   }
 }

@@ -164,14 +164,15 @@ final class LocalTable extends RowWriteTable {
   }
 
   private ReadSpec plainSpec(ReadRequest<?> r) {
-    Set<byte[]> wanted = r.familySet();
+    Set<byte[]> wanted = r.columns().keySet();
     Set<byte[]> known = wanted.isEmpty() ? Set.of() : familySet();
     for (byte[] f : wanted) {
       if (!known.contains(f)) {
         throw unknownFamily(f);
       }
     }
-    return r.toSpec();
+    return new ReadSpec(r.columns(), r.minTimestamp(), r.maxTimestamp(), r.maxVersions(),
+        r.filter(), PinnedSnapshot.cutOf(r.snapshot())).withMetrics(r.metrics());
   }
 
   @Override

@@ -1,7 +1,5 @@
 package io.basaltdb.engine;
 
-import io.basaltdb.engine.read.ColumnQuery;
-import io.basaltdb.engine.region.ReadSpec;
 import java.util.Arrays;
 import java.util.NavigableSet;
 import java.util.TreeMap;
@@ -36,7 +34,7 @@ public abstract class ReadRequest<T extends ReadRequest<T>> {
     if (families.containsKey(family) && families.get(family) == null) {
       return self(); // the whole family is already wanted
     }
-    families.computeIfAbsent(family, f -> ColumnQuery.qualifierSet())
+    families.computeIfAbsent(family, f -> new java.util.TreeSet<>(Arrays::compareUnsigned))
         .add(Mutation.orEmpty(qualifier));
     return self();
   }
@@ -87,7 +85,8 @@ public abstract class ReadRequest<T extends ReadRequest<T>> {
     return self();
   }
 
-  ReadSnapshot snapshot() {
+  /** The snapshot the read is made at, or null: each region's own read point. */
+  public ReadSnapshot snapshot() {
     return snapshot;
   }
 
@@ -127,14 +126,5 @@ public abstract class ReadRequest<T extends ReadRequest<T>> {
   /** Where the read counts what it does, or null. */
   public ScanMetrics metrics() {
     return metrics;
-  }
-
-  ReadSpec toSpec() {
-    return new ReadSpec(families, minTimestamp, maxTimestamp, maxVersions, filter,
-        snapshot == null ? null : snapshot.cut()).withMetrics(metrics);
-  }
-
-  java.util.Set<byte[]> familySet() {
-    return families.keySet();
   }
 }

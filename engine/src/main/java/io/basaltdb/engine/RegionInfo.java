@@ -1,7 +1,5 @@
 package io.basaltdb.engine;
 
-import io.basaltdb.engine.region.RegionStats;
-
 /**
  * A region of a table as tools and the SQL layer see it: its name, row range
  * {@code [startRow, endRow)} (empty = unbounded) and size and activity figures.

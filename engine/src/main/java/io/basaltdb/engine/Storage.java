@@ -61,7 +61,7 @@ public interface Storage extends AutoCloseable {
    * ({@link #keepsTransactions} false: HBase, where one row is atomic, not several) one kept in
    * the client ({@link ClientTransaction}: own writes seen, applied row by row at commit).
    */
-  default StorageTransaction begin(Transaction.Isolation isolation) {
+  default StorageTransaction begin(StorageTransaction.Isolation isolation) {
     return new ClientTransaction(this);
   }
 

@@ -9,6 +9,20 @@ package io.basaltdb.engine;
  * own writes seen, the commit row by row). Used by one thread at a time.
  */
 public interface StorageTransaction extends Storage {
+  /** Which snapshot the transaction's reads see. */
+  enum Isolation {
+    /** A new snapshot for each statement ({@link #nextStatement()}). */
+    READ_COMMITTED,
+    /** One snapshot for the whole transaction. */
+    SNAPSHOT,
+    /**
+     * SNAPSHOT, and at commit no key range the transaction read (gets, scans, the rows its
+     * read-modify-writes read) may hold a write newer than its snapshot: else the commit fails
+     * as a conflict. No write skew among serializable transactions.
+     */
+    SERIALIZABLE
+  }
+
   /** A point to come back to with {@link #rollbackTo}: the writes made so far. */
   int mark();
 

@@ -46,27 +46,13 @@ public final class Transaction extends OwnWritesTransaction {
   /** The most heap the uncommitted cells may take. */
   public static final long MAX_PENDING_BYTES = OwnWrites.MAX_PENDING_BYTES;
 
-  /** Which snapshot the transaction's reads see. */
-  public enum Isolation {
-    /** A new snapshot for each statement ({@link #nextStatement()}). */
-    READ_COMMITTED,
-    /** One snapshot for the whole transaction. */
-    SNAPSHOT,
-    /**
-     * SNAPSHOT, and at commit no key range the transaction read (gets, scans, the rows its
-     * read-modify-writes read) may hold a write newer than its snapshot: else the commit fails
-     * as a conflict. No write skew among serializable transactions.
-     */
-    SERIALIZABLE
-  }
-
   /** Past this many read ranges of one table, they are kept as one range around them all. */
   static final int MAX_READ_RANGES = 10_000;
 
   private final Database db;
   private final Isolation isolation;
   /** The transaction's current snapshot (its pin), replaced per statement in READ_COMMITTED. */
-  private ReadSnapshot current;
+  private PinnedSnapshot current;
 
   /** SERIALIZABLE: the key ranges read, {start, stop} (empty stop: to the end), per table. */
   private final Map<TableName, List<byte[][]>> reads = new HashMap<>();
@@ -74,7 +60,7 @@ public final class Transaction extends OwnWritesTransaction {
   Transaction(Database db, Isolation isolation) {
     this.db = db;
     this.isolation = isolation;
-    this.current = db.snapshot();
+    this.current = db.pinnedSnapshot();
   }
 
   public Isolation isolation() {
@@ -117,7 +103,7 @@ public final class Transaction extends OwnWritesTransaction {
   @Override
   public synchronized ReadSnapshot snapshot() {
     checkOpen();
-    return new ReadSnapshot(db.pins(), current.cut(), this, own.newest());
+    return new PinnedSnapshot(db.pins(), current.cut(), this, own.newest());
   }
 
   /**
@@ -128,7 +114,7 @@ public final class Transaction extends OwnWritesTransaction {
   public synchronized void nextStatement() {
     checkOpen();
     if (isolation == Isolation.READ_COMMITTED) {
-      ReadSnapshot fresh = db.snapshot();
+      PinnedSnapshot fresh = db.pinnedSnapshot();
       current.close();
       current = fresh;
     }
@@ -337,8 +323,9 @@ public final class Transaction extends OwnWritesTransaction {
    */
   synchronized ReadSpec spec(TableName name, ReadSpec read, ReadSnapshot snapshot) {
     checkOpen();
-    if (snapshot != null && snapshot.transaction() == this) {
-      return read.withOverlay(own.overlay(name, snapshot.ownUpTo()), snapshot.cut());
+    PinnedSnapshot statement = PinnedSnapshot.ofTransaction(snapshot, this);
+    if (statement != null) {
+      return read.withOverlay(own.overlay(name, statement.ownUpTo()), statement.cut());
     }
     return read.withOverlay(own.overlay(name, Long.MAX_VALUE), current.cut());
   }

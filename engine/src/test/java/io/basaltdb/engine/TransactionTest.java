@@ -67,7 +67,7 @@ class TransactionTest {
       Table base = db.table("t");
       base.put(put("a", F, "x", "1"));
       base.put(put("m", F, "x", "1"));
-      Transaction tx = db.begin(Transaction.Isolation.SNAPSHOT);
+      Transaction tx = db.begin(StorageTransaction.Isolation.SNAPSHOT);
       Table t = tx.table(TableName.of("t"));
       t.put(put("b", F, "x", "2"));
       t.put(put("m", G, "y", "3"));
@@ -96,7 +96,7 @@ class TransactionTest {
     try (Database db = open()) {
       Table base = db.table("t");
       base.put(put("a", F, "x", "1"));
-      Transaction tx = db.begin(Transaction.Isolation.SNAPSHOT);
+      Transaction tx = db.begin(StorageTransaction.Isolation.SNAPSHOT);
       Table t = tx.table(TableName.of("t"));
       base.put(put("a", F, "x", "2"));
       base.put(put("c", F, "x", "2"));
@@ -119,7 +119,7 @@ class TransactionTest {
   void readCommittedTakesANewSnapshotPerStatement() {
     try (Database db = open()) {
       Table base = db.table("t");
-      Transaction tx = db.begin(Transaction.Isolation.READ_COMMITTED);
+      Transaction tx = db.begin(StorageTransaction.Isolation.READ_COMMITTED);
       Table t = tx.table(TableName.of("t"));
       t.put(put("b", F, "x", "1"));
       base.put(put("a", F, "x", "1"));
@@ -140,8 +140,8 @@ class TransactionTest {
     try (Database db = open()) {
       Table base = db.table("t");
       base.put(put("a", F, "x", "0"));
-      Transaction t1 = db.begin(Transaction.Isolation.SNAPSHOT);
-      Transaction t2 = db.begin(Transaction.Isolation.SNAPSHOT);
+      Transaction t1 = db.begin(StorageTransaction.Isolation.SNAPSHOT);
+      Transaction t2 = db.begin(StorageTransaction.Isolation.SNAPSHOT);
       t1.table(TableName.of("t")).put(put("a", F, "x", "1"));
       t2.table(TableName.of("t")).put(put("q", F, "x", "2")); // another region
       t2.table(TableName.of("t")).put(put("a", G, "y", "2")); // same row, other family
@@ -152,7 +152,7 @@ class TransactionTest {
       assertEquals(List.of("a"), rows(base, new Scan()), "nothing of the failed commit");
       assertEquals("1", get(base, "a", F, "x"));
       // a delete after the snapshot conflicts too, even once compacted into files
-      Transaction t3 = db.begin(Transaction.Isolation.SNAPSHOT);
+      Transaction t3 = db.begin(StorageTransaction.Isolation.SNAPSHOT);
       base.delete(new Delete(b("a")));
       db.admin().flush(TableName.of("t"));
       t3.table(TableName.of("t")).put(put("a", F, "x", "3"));
@@ -168,8 +168,8 @@ class TransactionTest {
       base.put(put("a", F, "on", "1"));
       base.put(put("b", F, "on", "1"));
       // write skew: each reads both doctors on call, each takes one off
-      Transaction t1 = db.begin(Transaction.Isolation.SERIALIZABLE);
-      Transaction t2 = db.begin(Transaction.Isolation.SERIALIZABLE);
+      Transaction t1 = db.begin(StorageTransaction.Isolation.SERIALIZABLE);
+      Transaction t2 = db.begin(StorageTransaction.Isolation.SERIALIZABLE);
       assertEquals(List.of("a", "b"), rows(t1.table(TableName.of("t")), new Scan()
           .withStartRow(b("a")).withStopRow(b("c"))));
       assertEquals(List.of("a", "b"), rows(t2.table(TableName.of("t")), new Scan()
@@ -182,14 +182,14 @@ class TransactionTest {
       assertTrue(e.getMessage().contains("serializable"), e.getMessage());
       assertEquals(List.of("b"), rows(base, new Scan()));
       // a phantom: a range read empty, then filled by another before the commit
-      Transaction t3 = db.begin(Transaction.Isolation.SERIALIZABLE);
+      Transaction t3 = db.begin(StorageTransaction.Isolation.SERIALIZABLE);
       assertEquals(List.of(), rows(t3.table(TableName.of("t")), new Scan()
           .withStartRow(b("m")).withStopRow(b("n"))));
       base.put(put("m1", F, "on", "1"));
       t3.table(TableName.of("t")).put(put("q", F, "on", "1"));
       assertThrows(WriteConflictException.class, () -> t3.commit(Durability.SYNC));
       // reads and writes elsewhere, even after a flush: no conflict
-      Transaction t4 = db.begin(Transaction.Isolation.SERIALIZABLE);
+      Transaction t4 = db.begin(StorageTransaction.Isolation.SERIALIZABLE);
       assertEquals("1", get(t4.table(TableName.of("t")), "b", F, "on"));
       base.put(put("z", F, "on", "1"));
       db.admin().flush(TableName.of("t"));
@@ -197,8 +197,8 @@ class TransactionTest {
       t4.commit(Durability.SYNC);
       assertEquals(List.of("b", "m1", "y", "z"), rows(base, new Scan()));
       // the same write skew under SNAPSHOT commits both (snapshot isolation allows it)
-      Transaction s1 = db.begin(Transaction.Isolation.SNAPSHOT);
-      Transaction s2 = db.begin(Transaction.Isolation.SNAPSHOT);
+      Transaction s1 = db.begin(StorageTransaction.Isolation.SNAPSHOT);
+      Transaction s2 = db.begin(StorageTransaction.Isolation.SNAPSHOT);
       rows(s1.table(TableName.of("t")), new Scan());
       rows(s2.table(TableName.of("t")), new Scan());
       s1.table(TableName.of("t")).delete(new Delete(b("y")));
@@ -212,7 +212,7 @@ class TransactionTest {
   @Test
   void marksUndoTheWritesAfterThem() {
     try (Database db = open()) {
-      Transaction tx = db.begin(Transaction.Isolation.SNAPSHOT);
+      Transaction tx = db.begin(StorageTransaction.Isolation.SNAPSHOT);
       Table t = tx.table(TableName.of("t"));
       t.put(put("a", F, "x", "1"));
       int mark = tx.mark();
@@ -231,7 +231,7 @@ class TransactionTest {
   @Test
   void aWriteTheTableWouldRefuseIsRefusedAtOnce() {
     try (Database db = open()) {
-      Transaction tx = db.begin(Transaction.Isolation.SNAPSHOT);
+      Transaction tx = db.begin(StorageTransaction.Isolation.SNAPSHOT);
       Table t = tx.table(TableName.of("t"));
       assertThrows(InvalidArgumentException.class,
           () -> t.put(new Put(b("a")).addColumn(b("nope"), b("x"), b("1"))));
@@ -265,8 +265,8 @@ class TransactionTest {
       for (int round = 0; round < 60; round++) {
         int kind = rnd.nextInt(3); // the engine's, snapshot or per statement; or client-side
         StorageTransaction tx = kind == 2 ? new ClientTransaction(db)
-            : db.begin(kind == 0 ? Transaction.Isolation.SNAPSHOT
-                : Transaction.Isolation.READ_COMMITTED);
+            : db.begin(kind == 0 ? StorageTransaction.Isolation.SNAPSHOT
+                : StorageTransaction.Isolation.READ_COMMITTED);
         boolean others = kind == 0; // another writer meanwhile: the snapshot hides it
         Table t = tx.table(TableName.of("t"));
         TreeMap<String, TreeMap<String, String>> view = copy(committed);
@@ -403,7 +403,7 @@ class TransactionTest {
   @Test
   void noWritesNoCommitWork() {
     try (Database db = open()) {
-      Transaction tx = db.begin(Transaction.Isolation.SNAPSHOT);
+      Transaction tx = db.begin(StorageTransaction.Isolation.SNAPSHOT);
       assertFalse(tx.hasWrites());
       tx.commit(Durability.SYNC);
       assertEquals(0, db.openSnapshots());

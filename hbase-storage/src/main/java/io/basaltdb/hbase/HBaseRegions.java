@@ -2,7 +2,7 @@ package io.basaltdb.hbase;
 
 import io.basaltdb.engine.RegionInfo;
 import io.basaltdb.engine.TableName;
-import io.basaltdb.engine.region.RegionStats;
+import io.basaltdb.engine.RegionStats;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -59,7 +59,9 @@ class StorageProviderTest {
       assertTrue(s.tablesOpened > 0, "the SQL layer read through the provider's storage");
       BasaltConnection bc = a.unwrap(BasaltConnection.class);
       assertEquals(s, bc.storage());
-      assertEquals("0A000", assertThrows(SQLException.class, bc::database).getSQLState());
+      assertEquals("0A000", assertThrows(SQLException.class,
+          () -> bc.storage(io.basaltdb.engine.Database.class)).getSQLState());
+      assertEquals(s, bc.storage(io.basaltdb.engine.Storage.class));
       assertFalse(s.closed);
       a.close();
       assertFalse(s.closed, "a connection is still open");

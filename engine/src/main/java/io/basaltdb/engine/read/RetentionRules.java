@@ -7,6 +7,11 @@ package io.basaltdb.engine.read;
  * ({@code FamilyOptions}).
  */
 public record RetentionRules(int maxVersions, int minVersions, long ttlSeconds) {
+  /** A family's rules, as its options set them. */
+  public static RetentionRules of(io.basaltdb.engine.FamilyOptions o) {
+    return new RetentionRules(o.maxVersions(), o.minVersions(), o.ttlSeconds());
+  }
+
   /** Timestamps strictly below this are expired at {@code nowMillis}; Long.MIN_VALUE if no TTL. */
   public long expiryBoundary(long nowMillis) {
     if (ttlSeconds == 0) {

@@ -1,5 +1,6 @@
 package io.basaltdb.engine.region;
 
+import io.basaltdb.engine.RegionStats;
 import io.basaltdb.engine.Cell;
 import io.basaltdb.engine.CellType;
 import io.basaltdb.engine.Durability;

@@ -81,7 +81,7 @@ public final class RegionScanner implements RowScanner {
         }
         CellIterator merged = sources.size() == 1 ? sources.get(0) : new MergingIterator(sources);
         merged.seek(CellComparator.firstOnRow(startRow, s.family()));
-        CellResolver r = new CellResolver(merged, s.options().retention(), nowMillis, point,
+        CellResolver r = new CellResolver(merged, io.basaltdb.engine.read.RetentionRules.of(s.options()), nowMillis, point,
             CellResolver.Mode.READ, query);
         r.setStopRow(stopRow.length == 0 ? null : stopRow);
         resolvers.add(r);

@@ -9,6 +9,7 @@ import io.basaltdb.engine.cache.BlockCache;
 import io.basaltdb.engine.cell.CellIterator;
 import io.basaltdb.engine.file.BlockFileReader;
 import io.basaltdb.engine.file.BlockFileWriter;
+import io.basaltdb.engine.file.WriterOptions;
 import io.basaltdb.engine.io.FileSystem;
 import io.basaltdb.engine.util.AtomicFiles;
 import io.basaltdb.engine.util.FileTrees;
@@ -16,6 +17,7 @@ import io.basaltdb.engine.manifest.Manifest;
 import io.basaltdb.engine.memstore.MemStore;
 import io.basaltdb.engine.read.CellResolver;
 import io.basaltdb.engine.read.MergingIterator;
+import io.basaltdb.engine.read.RetentionRules;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -280,7 +282,7 @@ public final class Store implements AutoCloseable {
         // rewritten many times between flushes is one version in the file, not hundreds
         try (CellIterator it = snap.memstore().iterator()) {
           it.seekToFirst();
-          added = writeFile(null, new CellResolver(it, options.retention(), clock.millis(),
+          added = writeFile(null, new CellResolver(it, RetentionRules.of(options), clock.millis(),
               smallestReadPoint, CellResolver.Mode.MINOR, null));
         }
         fs.crashPoint("flush.afterFileWrite");
@@ -329,7 +331,7 @@ public final class Store implements AutoCloseable {
     String name = Manifest.fileName(number);
     Path p = dir.resolve(name);
     try {
-      try (BlockFileWriter w = new BlockFileWriter(fs, p, family, options.writerOptions(),
+      try (BlockFileWriter w = new BlockFileWriter(fs, p, family, WriterOptions.of(options),
           clock.millis())) {
         if (resolver == null) {
           for (Cell c : cells) {
@@ -395,7 +397,7 @@ public final class Store implements AutoCloseable {
         }
         try (MergingIterator merged = new MergingIterator(its)) {
           merged.seekToFirst();
-          CellResolver r = new CellResolver(merged, options.retention(), clock.millis(),
+          CellResolver r = new CellResolver(merged, RetentionRules.of(options), clock.millis(),
               smallestReadPoint, major ? CellResolver.Mode.MAJOR : CellResolver.Mode.MINOR, null);
           output = writeFile(null, r);
         }
@@ -471,7 +473,7 @@ public final class Store implements AutoCloseable {
         its.add(f.reader().scanner());
       }
       try (MergingIterator merged = new MergingIterator(its);
-          BlockFileWriter w = new BlockFileWriter(fs, p, family, options.writerOptions(),
+          BlockFileWriter w = new BlockFileWriter(fs, p, family, WriterOptions.of(options),
               clock.millis())) {
         merged.seek(io.basaltdb.engine.cell.CellComparator.firstOnRow(start, family));
         for (Cell c = merged.current(); c != null; merged.next(), c = merged.current()) {

@@ -1,5 +1,6 @@
 package io.basaltdb.engine.recovery;
 
+import io.basaltdb.engine.StorageTransaction;
 import io.basaltdb.engine.Cell;
 import io.basaltdb.engine.CheckAndMutate;
 import io.basaltdb.engine.Database;
@@ -261,7 +262,7 @@ final class CrashCampaign {
    * committed as one write: after a power loss all of its rows or none.
    */
   private void transaction(Database db, Durability d, String v) {
-    Transaction tx = db.begin(Transaction.Isolation.SNAPSHOT);
+    Transaction tx = db.begin(StorageTransaction.Isolation.SNAPSHOT);
     Table t = tx.table(T);
     java.util.Set<String> rows = new java.util.TreeSet<>();
     int n = 2 + rnd.nextInt(4);

@@ -1,5 +1,6 @@
 package io.basaltdb.engine.region;
 
+import io.basaltdb.engine.RegionStats;
 import io.basaltdb.engine.TestTables;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;

@@ -1,5 +1,6 @@
 package io.basaltdb.engine.region;
 
+import io.basaltdb.engine.StorageTransaction;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -207,7 +208,7 @@ class ReadSnapshotTest {
           assertEquals("old", value(t, "a", after), "still in flight, so not seen");
         }
         assertFalse(syncingWrite.isDone(), "the first write is still syncing");
-        Transaction tx = pool.submit(() -> db.begin(Transaction.Isolation.SNAPSHOT))
+        Transaction tx = pool.submit(() -> db.begin(StorageTransaction.Isolation.SNAPSHOT))
             .get(5, TimeUnit.SECONDS); // its snapshot hides the write in flight too
         tx.table(TableName.of("t")).put(put("a", "tx"));
         release.countDown();

@@ -6,7 +6,7 @@ import io.basaltdb.engine.EngineOptions;
 import io.basaltdb.engine.RegionInfo;
 import io.basaltdb.engine.Storage;
 import io.basaltdb.engine.TableName;
-import io.basaltdb.engine.region.RegionStats;
+import io.basaltdb.engine.RegionStats;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -60,7 +60,7 @@ final class RowTimestampColumn {
       throw new InvalidArgumentException("ROW_TIMESTAMP " + name + " of " + create.name
           + " is " + c.type() + "; it must be BIGINT (epoch milliseconds), DATE or TIMESTAMP");
     }
-    if (!(db instanceof io.basaltdb.engine.Database)) {
+    if (db.markersHideLaterPuts()) {
       throw new SqlStateException("0A000", "ROW_TIMESTAMP needs the embedded engine's delete "
           + "rule (a write after a delete shows at any timestamp); " + create.name
           + " is not in one");

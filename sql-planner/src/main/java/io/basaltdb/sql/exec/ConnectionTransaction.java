@@ -95,7 +95,7 @@ public final class ConnectionTransaction {
    * READ UNCOMMITTED and READ COMMITTED: a snapshot per statement; REPEATABLE READ: one per
    * transaction (snapshot isolation); SERIALIZABLE: that, and what it read checked at commit.
    */
-  private static Transaction.Isolation isolation(CalciteConnection c) {
+  private static StorageTransaction.Isolation isolation(CalciteConnection c) {
     int level;
     try {
       level = c.getTransactionIsolation();
@@ -104,9 +104,9 @@ public final class ConnectionTransaction {
     }
     return switch (level) {
       case Connection.TRANSACTION_READ_COMMITTED, Connection.TRANSACTION_READ_UNCOMMITTED ->
-          Transaction.Isolation.READ_COMMITTED;
-      case Connection.TRANSACTION_SERIALIZABLE -> Transaction.Isolation.SERIALIZABLE;
-      default -> Transaction.Isolation.SNAPSHOT;
+          StorageTransaction.Isolation.READ_COMMITTED;
+      case Connection.TRANSACTION_SERIALIZABLE -> StorageTransaction.Isolation.SERIALIZABLE;
+      default -> StorageTransaction.Isolation.SNAPSHOT;
     };
   }
 

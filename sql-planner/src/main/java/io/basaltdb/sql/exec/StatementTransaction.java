@@ -64,7 +64,7 @@ final class StatementTransaction {
         }
         Lock writing = IndexRegistry.of(db).of(def.table()).writing();
         writing.lock(); // no index appears or goes between the rows' writes and their commit
-        StorageTransaction tx = db.begin(Transaction.Isolation.READ_COMMITTED);
+        StorageTransaction tx = db.begin(StorageTransaction.Isolation.READ_COMMITTED);
         boolean tooLarge = false;
         try {
           long count = new WriteExecutor(tx, def, spec, root).run(peeked);

@@ -43,16 +43,19 @@ public final class BasaltConnection extends AvaticaConnection {
   }
 
   /**
-   * The embedded engine database under this connection, for its engine-only operations.
+   * The storage under this connection as {@code type}, for operations only that storage has
+   * (the embedded engine's {@code Database}: background work, log statistics, region
+   * internals), as {@link java.sql.Wrapper#unwrap} does for the connection itself.
    *
-   * @throws SQLException (0A000) when the connection is to another storage, such as HBase
+   * @throws SQLException (0A000) when the storage is not a {@code type}
    */
-  public io.basaltdb.engine.Database database() throws SQLException {
-    if (storage() instanceof io.basaltdb.engine.Database d) {
-      return d;
+  public <T extends io.basaltdb.engine.Storage> T storage(Class<T> type) throws SQLException {
+    if (type.isInstance(storage())) {
+      return type.cast(storage());
     }
-    throw new SQLException("the connection to " + storage().location()
-        + " is not to an embedded Basalt database", "0A000");
+    throw new SQLException("the connection to " + storage().location() + " is not to a "
+        + type.getSimpleName() + " (it is to a " + storage().getClass().getSimpleName() + ")",
+        "0A000");
   }
 
   BasaltMeta basaltMeta() {

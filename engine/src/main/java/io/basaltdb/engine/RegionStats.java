@@ -1,4 +1,4 @@
-package io.basaltdb.engine.region;
+package io.basaltdb.engine;
 
 /**
  * A region's size and activity, for tools and for the SQL layer's cost model and parallel
