@@ -56,13 +56,16 @@ public interface Storage extends AutoCloseable {
   }
 
   /**
-   * A transaction over this storage: the embedded engine's ({@link Transaction}: a snapshot plus
-   * its own writes, applied as one at commit), or where the storage keeps none of its own
-   * ({@link #keepsTransactions} false: HBase, where one row is atomic, not several) one kept in
-   * the client ({@link ClientTransaction}: own writes seen, applied row by row at commit).
+   * A transaction over this storage: the storage's own (the embedded engine's: a snapshot plus
+   * its own writes, applied as one at commit), or, where it keeps none ({@link
+   * #keepsTransactions} false: HBase, where one row is atomic, not several), one kept in the
+   * client (the engine's {@code ClientTransaction}: own writes seen, applied row by row at
+   * commit). A storage offering neither refuses.
+   *
+   * @throws UnsupportedOperationException when the storage offers no transactions
    */
   default StorageTransaction begin(StorageTransaction.Isolation isolation) {
-    return new ClientTransaction(this);
+    throw new UnsupportedOperationException(location() + " offers no transactions");
   }
 
   /**

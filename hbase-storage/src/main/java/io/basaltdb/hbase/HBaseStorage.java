@@ -95,6 +95,13 @@ public final class HBaseStorage implements Storage {
   }
 
   /** None: HBase reads each row atomically at its region's point. */
+  /** A transaction kept in the client: HBase makes one row atomic, not several. */
+  @Override
+  public io.basaltdb.engine.StorageTransaction begin(
+      io.basaltdb.engine.StorageTransaction.Isolation isolation) {
+    return new io.basaltdb.engine.ClientTransaction(this);
+  }
+
   @Override
   public ReadSnapshot snapshot() {
     return null;

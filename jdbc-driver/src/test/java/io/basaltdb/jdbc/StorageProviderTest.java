@@ -141,6 +141,12 @@ class StorageProviderTest {
     }
 
     @Override
+    public io.basaltdb.engine.StorageTransaction begin(
+        io.basaltdb.engine.StorageTransaction.Isolation isolation) {
+      return new io.basaltdb.engine.ClientTransaction(this);
+    }
+
+    @Override
     public ReadSnapshot snapshot() {
       return null; // as a storage without consistent cuts
     }
