@@ -1,5 +1,11 @@
 package io.basaltdb.engine;
 
+import io.basaltdb.storage.Cell;
+import io.basaltdb.storage.Durability;
+import io.basaltdb.storage.InvalidArgumentException;
+import io.basaltdb.storage.Result;
+import io.basaltdb.storage.RowChange;
+import io.basaltdb.storage.Table;
 import io.basaltdb.engine.region.MultiRegionWrite;
 import io.basaltdb.engine.region.RegionContext;
 import java.util.ArrayList;
@@ -52,7 +58,7 @@ final class AtomicWrites {
    * One row's cells for {@link #applyCells}, to be written only if the row holds no cell that
    * the snapshot cut {@code unwrittenSince} does not see (null: no such condition).
    */
-  record RowCells(LocalTable table, byte[] row, List<io.basaltdb.engine.Cell> cells,
+  record RowCells(LocalTable table, byte[] row, List<io.basaltdb.storage.Cell> cells,
       io.basaltdb.engine.region.SnapshotCut unwrittenSince) {}
 
   /**
@@ -77,7 +83,7 @@ final class AtomicWrites {
     List<MultiRegionWrite.Part> parts = new ArrayList<>(changes.size());
     for (RowChange c : changes) {
       byte[] row = c.mutation().row();
-      Consumer<List<io.basaltdb.engine.Cell>> check = c.check() == null ? null
+      Consumer<List<io.basaltdb.storage.Cell>> check = c.check() == null ? null
           : cells -> c.check().accept(new Result(row, cells));
       LocalTable t = local(db, c.table());
       parts.add(new MultiRegionWrite.Part(t.regionFor(row), row, t.cellsOf(c.mutation()), check));

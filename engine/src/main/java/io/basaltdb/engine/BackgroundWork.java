@@ -1,5 +1,7 @@
 package io.basaltdb.engine;
 
+import io.basaltdb.storage.ClosedException;
+import io.basaltdb.storage.StorageIOException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;

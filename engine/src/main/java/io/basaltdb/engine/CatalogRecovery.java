@@ -1,5 +1,7 @@
 package io.basaltdb.engine;
 
+import io.basaltdb.storage.CorruptionException;
+import io.basaltdb.storage.StorageIOException;
 import io.basaltdb.engine.catalog.CatalogFile;
 import io.basaltdb.engine.io.FileSystem;
 import io.basaltdb.engine.store.Store;

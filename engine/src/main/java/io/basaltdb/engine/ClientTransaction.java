@@ -1,5 +1,25 @@
 package io.basaltdb.engine;
 
+import io.basaltdb.storage.Admin;
+import io.basaltdb.storage.Cell;
+import io.basaltdb.storage.CellType;
+import io.basaltdb.storage.Delete;
+import io.basaltdb.storage.Durability;
+import io.basaltdb.storage.FamilyOptions;
+import io.basaltdb.storage.Get;
+import io.basaltdb.storage.InvalidArgumentException;
+import io.basaltdb.storage.Put;
+import io.basaltdb.storage.ReadRequest;
+import io.basaltdb.storage.ReadSnapshot;
+import io.basaltdb.storage.Result;
+import io.basaltdb.storage.ResultScanner;
+import io.basaltdb.storage.RowChange;
+import io.basaltdb.storage.RowMutations;
+import io.basaltdb.storage.Scan;
+import io.basaltdb.storage.Storage;
+import io.basaltdb.storage.Table;
+import io.basaltdb.storage.TableDescriptor;
+import io.basaltdb.storage.TableName;
 import io.basaltdb.engine.cell.CellComparator;
 import io.basaltdb.engine.cell.CellIterator;
 import io.basaltdb.engine.read.CellResolver;
@@ -387,7 +407,7 @@ public final class ClientTransaction extends OwnWritesTransaction {
       private final ResultScanner stored;
       private final Iterator<byte[]> ownRows;
       private final boolean reversed;
-      private final io.basaltdb.engine.filter.Filter filter;
+      private final io.basaltdb.storage.filter.Filter filter;
       private final long upTo;
       private Result nextStored;
       private byte[] nextOwn;
@@ -458,9 +478,9 @@ public final class ClientTransaction extends OwnWritesTransaction {
   }
 
   /** {@code r} after {@code filter} (null: as it is), or null when the filter drops it. */
-  private static Result filtered(Result r, io.basaltdb.engine.filter.Filter filter) {
+  private static Result filtered(Result r, io.basaltdb.storage.filter.Filter filter) {
     return filter == null || r.isEmpty() ? r
-        : io.basaltdb.engine.filter.Filters.applyTo(filter, r);
+        : io.basaltdb.storage.filter.Filters.applyTo(filter, r);
   }
 
   /** A sorted list of cells as a cursor. */

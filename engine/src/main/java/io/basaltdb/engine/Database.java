@@ -1,5 +1,19 @@
 package io.basaltdb.engine;
 
+import io.basaltdb.storage.Admin;
+import io.basaltdb.storage.ClosedException;
+import io.basaltdb.storage.Durability;
+import io.basaltdb.storage.InvalidArgumentException;
+import io.basaltdb.storage.ReadSnapshot;
+import io.basaltdb.storage.Result;
+import io.basaltdb.storage.RowChange;
+import io.basaltdb.storage.Storage;
+import io.basaltdb.storage.StorageIOException;
+import io.basaltdb.storage.StorageTransaction;
+import io.basaltdb.storage.Table;
+import io.basaltdb.storage.TableDescriptor;
+import io.basaltdb.storage.TableName;
+import io.basaltdb.storage.TableNotFoundException;
 import io.basaltdb.engine.cache.BlockCache;
 import io.basaltdb.engine.catalog.CatalogFile;
 import io.basaltdb.engine.io.FileSystem;

@@ -1,5 +1,6 @@
 package io.basaltdb.engine;
 
+import io.basaltdb.storage.InvalidArgumentException;
 import io.basaltdb.engine.io.FileSystem;
 import io.basaltdb.engine.io.NioFileSystem;
 

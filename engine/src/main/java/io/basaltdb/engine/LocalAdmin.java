@@ -1,5 +1,14 @@
 package io.basaltdb.engine;
 
+import io.basaltdb.storage.Admin;
+import io.basaltdb.storage.FamilyOptions;
+import io.basaltdb.storage.InvalidArgumentException;
+import io.basaltdb.storage.RegionInfo;
+import io.basaltdb.storage.Splits;
+import io.basaltdb.storage.TableDescriptor;
+import io.basaltdb.storage.TableDisabledException;
+import io.basaltdb.storage.TableName;
+import io.basaltdb.storage.TableNotFoundException;
 import io.basaltdb.engine.catalog.CatalogFile;
 import io.basaltdb.engine.region.Region;
 import io.basaltdb.engine.util.FileTrees;

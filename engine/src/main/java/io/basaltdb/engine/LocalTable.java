@@ -1,5 +1,20 @@
 package io.basaltdb.engine;
 
+import io.basaltdb.storage.Cell;
+import io.basaltdb.storage.Delete;
+import io.basaltdb.storage.Durability;
+import io.basaltdb.storage.Get;
+import io.basaltdb.storage.InvalidArgumentException;
+import io.basaltdb.storage.Put;
+import io.basaltdb.storage.ReadRequest;
+import io.basaltdb.storage.Result;
+import io.basaltdb.storage.ResultScanner;
+import io.basaltdb.storage.Row;
+import io.basaltdb.storage.RowMutations;
+import io.basaltdb.storage.Scan;
+import io.basaltdb.storage.TableDescriptor;
+import io.basaltdb.storage.TableDisabledException;
+import io.basaltdb.storage.TableName;
 import io.basaltdb.engine.region.ReadSpec;
 import io.basaltdb.engine.region.Region;
 import io.basaltdb.engine.region.RegionClosedException;

@@ -1,5 +1,9 @@
 package io.basaltdb.engine;
 
+import io.basaltdb.storage.Cell;
+import io.basaltdb.storage.InvalidArgumentException;
+import io.basaltdb.storage.TableName;
+import io.basaltdb.storage.TransactionTooLargeException;
 import io.basaltdb.engine.cell.CellComparator;
 import io.basaltdb.engine.cell.CellIterator;
 import io.basaltdb.engine.memstore.MemStore;

@@ -1,5 +1,8 @@
 package io.basaltdb.engine;
 
+import io.basaltdb.storage.ClosedException;
+import io.basaltdb.storage.StorageTransaction;
+
 /**
  * What both kinds of transaction share ({@link Transaction}, {@link ClientTransaction}): their
  * {@link OwnWrites}, marks over them, and the end state (a transaction ended by commit or

@@ -1,5 +1,7 @@
 package io.basaltdb.engine;
 
+import io.basaltdb.storage.ReadSnapshot;
+import io.basaltdb.storage.StorageTransaction;
 import io.basaltdb.engine.region.ReadPins;
 import io.basaltdb.engine.region.SnapshotCut;
 

@@ -1,5 +1,9 @@
 package io.basaltdb.engine;
 
+import io.basaltdb.storage.Cell;
+import io.basaltdb.storage.ClosedException;
+import io.basaltdb.storage.Result;
+import io.basaltdb.storage.ResultScanner;
 import io.basaltdb.engine.region.RowScanner;
 import java.util.List;
 

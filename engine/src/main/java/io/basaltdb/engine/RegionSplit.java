@@ -1,5 +1,6 @@
 package io.basaltdb.engine;
 
+import io.basaltdb.storage.TableName;
 import io.basaltdb.engine.catalog.CatalogFile;
 import io.basaltdb.engine.io.FileSystem;
 import io.basaltdb.engine.region.Region;

@@ -1,5 +1,21 @@
 package io.basaltdb.engine;
 
+import io.basaltdb.storage.Append;
+import io.basaltdb.storage.Cell;
+import io.basaltdb.storage.CellType;
+import io.basaltdb.storage.CheckAndMutate;
+import io.basaltdb.storage.CounterOverflowException;
+import io.basaltdb.storage.Delete;
+import io.basaltdb.storage.Durability;
+import io.basaltdb.storage.Get;
+import io.basaltdb.storage.Increment;
+import io.basaltdb.storage.InvalidArgumentException;
+import io.basaltdb.storage.Mutation;
+import io.basaltdb.storage.Put;
+import io.basaltdb.storage.Result;
+import io.basaltdb.storage.Row;
+import io.basaltdb.storage.RowMutations;
+import io.basaltdb.storage.Table;
 import io.basaltdb.engine.region.ReadSpec;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -1,5 +1,16 @@
 package io.basaltdb.engine;
 
+import io.basaltdb.storage.Admin;
+import io.basaltdb.storage.Cell;
+import io.basaltdb.storage.CellType;
+import io.basaltdb.storage.Durability;
+import io.basaltdb.storage.InvalidArgumentException;
+import io.basaltdb.storage.ReadSnapshot;
+import io.basaltdb.storage.Result;
+import io.basaltdb.storage.RowChange;
+import io.basaltdb.storage.Table;
+import io.basaltdb.storage.TableName;
+import io.basaltdb.storage.WriteConflictException;
 import io.basaltdb.engine.read.CellResolver;
 import io.basaltdb.engine.region.ReadSpec;
 import java.util.ArrayList;

@@ -1,10 +1,25 @@
 package io.basaltdb.engine;
 
+import io.basaltdb.storage.Cell;
+import io.basaltdb.storage.ClosedException;
+import io.basaltdb.storage.Delete;
+import io.basaltdb.storage.Durability;
+import io.basaltdb.storage.FamilyOptions;
+import io.basaltdb.storage.Get;
+import io.basaltdb.storage.Increment;
+import io.basaltdb.storage.Put;
+import io.basaltdb.storage.ReadSnapshot;
+import io.basaltdb.storage.Result;
+import io.basaltdb.storage.ResultScanner;
+import io.basaltdb.storage.Scan;
+import io.basaltdb.storage.Table;
+import io.basaltdb.storage.TableDescriptor;
+import io.basaltdb.storage.TableName;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.basaltdb.engine.filter.Filter;
+import io.basaltdb.storage.filter.Filter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;

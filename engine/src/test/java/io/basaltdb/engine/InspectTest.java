@@ -1,5 +1,8 @@
 package io.basaltdb.engine;
 
+import io.basaltdb.storage.Put;
+import io.basaltdb.storage.TableDescriptor;
+import io.basaltdb.storage.TableName;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

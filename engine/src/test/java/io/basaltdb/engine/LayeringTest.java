@@ -16,9 +16,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Keeps the arrows of engine/doc/engine.md honest: the low-level packages (formats, log,
- * memstore, read rules) never reach up into stores, regions or the database; and the storage
- * seam (engine/doc/storage-seam.md: the interfaces and values the SQL layer and the HBase
- * backend use) names nothing of the embedded implementation, so it can stand alone.
+ * memstore, read rules) never reach up into stores, regions or the database. (The storage
+ * seam is its own module, {@code storage-api}, with no dependency: the build keeps it from
+ * naming the engine.)
  */
 class LayeringTest {
   private static final Pattern IMPORT =
@@ -49,47 +49,5 @@ class LayeringTest {
     }
     assertTrue(checked > 20, "found the sources: " + checked);
     assertEquals(List.of(), violations);
-  }
-
-  /** The seam's types in the root package (with {@code filter/}, checked whole). */
-  private static final List<String> SEAM = List.of("Storage", "StorageTransaction", "Table",
-      "Admin", "ReadSnapshot", "Put", "Delete", "Increment", "Append", "CheckAndMutate",
-      "RowMutations", "RowChange", "Mutation", "Row", "Get", "Scan", "ReadRequest", "Result",
-      "ResultScanner", "Cell", "CellType", "ScanMetrics", "ColumnAggregate", "TableName",
-      "TableDescriptor", "FamilyOptions", "Splits", "RegionInfo", "RegionStats", "Durability",
-      "Compression", "BloomType", "CompareOperator");
-
-  /** What the seam must not name: the engine's packages and its implementation classes. */
-  private static final Pattern IMPLEMENTATION = Pattern.compile(
-      "io\\.basaltdb\\.engine\\.(region|store|read|file|wal|cell|cache|catalog|compaction|io"
-          + "|manifest|memstore|util|tool)\\b|\\b(Database|LocalTable|LocalAdmin|Transaction"
-          + "|OwnWrites|OwnWritesTransaction|ClientTransaction|PinnedSnapshot|RowWriteTable"
-          + "|AtomicWrites|EngineOptions|RegionSplit|RegionChainScanner|BackgroundWork"
-          + "|CatalogRecovery)\\b");
-
-  @Test
-  void theSeamNamesNothingOfTheEmbeddedEngine() throws IOException {
-    Path root = Path.of("src/main/java/io/basaltdb/engine");
-    List<Path> files = new ArrayList<>();
-    for (String type : SEAM) {
-      files.add(root.resolve(type + ".java"));
-    }
-    try (Stream<Path> filters = Files.list(root.resolve("filter"))) {
-      filters.forEach(files::add);
-    }
-    List<String> violations = new ArrayList<>();
-    for (Path f : files) {
-      String code = withoutComments(Files.readString(f));
-      Matcher m = IMPLEMENTATION.matcher(code);
-      while (m.find()) {
-        violations.add(root.relativize(f) + " names " + m.group());
-      }
-    }
-    assertTrue(files.size() > 35, "found the seam: " + files.size());
-    assertEquals(List.of(), violations);
-  }
-
-  private static String withoutComments(String java) {
-    return java.replaceAll("(?s)/\\*.*?\\*/", "").replaceAll("//[^\\n]*", "");
   }
 }

@@ -1,5 +1,8 @@
 package io.basaltdb.engine;
 
+import io.basaltdb.storage.FamilyOptions;
+import io.basaltdb.storage.TableDescriptor;
+import io.basaltdb.storage.TableName;
 import io.basaltdb.engine.region.Region;
 import java.nio.file.Path;
 import java.util.List;

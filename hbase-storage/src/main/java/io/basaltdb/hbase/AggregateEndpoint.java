@@ -1,8 +1,8 @@
 package io.basaltdb.hbase;
 
-import io.basaltdb.engine.ColumnAggregate;
-import io.basaltdb.engine.TableName;
-import io.basaltdb.engine.filter.Filters;
+import io.basaltdb.storage.ColumnAggregate;
+import io.basaltdb.storage.TableName;
+import io.basaltdb.storage.filter.Filters;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;

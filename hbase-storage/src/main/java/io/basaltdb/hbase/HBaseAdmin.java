@@ -1,11 +1,11 @@
 package io.basaltdb.hbase;
 
-import io.basaltdb.engine.Admin;
-import io.basaltdb.engine.FamilyOptions;
-import io.basaltdb.engine.InvalidArgumentException;
-import io.basaltdb.engine.RegionInfo;
-import io.basaltdb.engine.TableDescriptor;
-import io.basaltdb.engine.TableName;
+import io.basaltdb.storage.Admin;
+import io.basaltdb.storage.FamilyOptions;
+import io.basaltdb.storage.InvalidArgumentException;
+import io.basaltdb.storage.RegionInfo;
+import io.basaltdb.storage.TableDescriptor;
+import io.basaltdb.storage.TableName;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -106,7 +106,7 @@ final class HBaseAdmin implements Admin {
 
   @Override
   public void createTable(TableDescriptor desc, byte[][] splitKeys) {
-    io.basaltdb.engine.Splits.check(splitKeys);
+    io.basaltdb.storage.Splits.check(splitKeys);
     org.apache.hadoop.hbase.client.TableDescriptor d = HBaseForms.descriptor(desc);
     call("create", desc.name(), a -> {
       String ns = d.getTableName().getNamespaceAsString();

@@ -1,12 +1,12 @@
 package io.basaltdb.hbase;
 
-import io.basaltdb.engine.BasaltException;
-import io.basaltdb.engine.InvalidArgumentException;
-import io.basaltdb.engine.StorageIOException;
-import io.basaltdb.engine.StorageUnavailableException;
-import io.basaltdb.engine.TableDisabledException;
-import io.basaltdb.engine.TableName;
-import io.basaltdb.engine.TableNotFoundException;
+import io.basaltdb.storage.BasaltException;
+import io.basaltdb.storage.InvalidArgumentException;
+import io.basaltdb.storage.StorageIOException;
+import io.basaltdb.storage.StorageUnavailableException;
+import io.basaltdb.storage.TableDisabledException;
+import io.basaltdb.storage.TableName;
+import io.basaltdb.storage.TableNotFoundException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.ConnectException;

@@ -1,23 +1,23 @@
 package io.basaltdb.hbase;
 
-import io.basaltdb.engine.Append;
-import io.basaltdb.engine.BloomType;
-import io.basaltdb.engine.Cell;
-import io.basaltdb.engine.CheckAndMutate;
-import io.basaltdb.engine.Compression;
-import io.basaltdb.engine.Delete;
-import io.basaltdb.engine.Durability;
-import io.basaltdb.engine.FamilyOptions;
-import io.basaltdb.engine.Increment;
-import io.basaltdb.engine.InvalidArgumentException;
-import io.basaltdb.engine.Mutation;
-import io.basaltdb.engine.Put;
-import io.basaltdb.engine.ReadRequest;
-import io.basaltdb.engine.Result;
-import io.basaltdb.engine.Row;
-import io.basaltdb.engine.RowMutations;
-import io.basaltdb.engine.TableDescriptor;
-import io.basaltdb.engine.TableName;
+import io.basaltdb.storage.Append;
+import io.basaltdb.storage.BloomType;
+import io.basaltdb.storage.Cell;
+import io.basaltdb.storage.CheckAndMutate;
+import io.basaltdb.storage.Compression;
+import io.basaltdb.storage.Delete;
+import io.basaltdb.storage.Durability;
+import io.basaltdb.storage.FamilyOptions;
+import io.basaltdb.storage.Increment;
+import io.basaltdb.storage.InvalidArgumentException;
+import io.basaltdb.storage.Mutation;
+import io.basaltdb.storage.Put;
+import io.basaltdb.storage.ReadRequest;
+import io.basaltdb.storage.Result;
+import io.basaltdb.storage.Row;
+import io.basaltdb.storage.RowMutations;
+import io.basaltdb.storage.TableDescriptor;
+import io.basaltdb.storage.TableName;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -30,7 +30,7 @@ import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
-import io.basaltdb.engine.filter.FilterSpec;
+import io.basaltdb.storage.filter.FilterSpec;
 import org.apache.hadoop.hbase.filter.BinaryComparator;
 import org.apache.hadoop.hbase.filter.FilterList;
 import org.apache.hadoop.hbase.filter.LongComparator;
@@ -252,11 +252,11 @@ final class HBaseForms {
     return f;
   }
 
-  static org.apache.hadoop.hbase.CompareOperator natural(io.basaltdb.engine.CompareOperator op) {
+  static org.apache.hadoop.hbase.CompareOperator natural(io.basaltdb.storage.CompareOperator op) {
     return org.apache.hadoop.hbase.CompareOperator.valueOf(op.name());
   }
 
-  static org.apache.hadoop.hbase.CompareOperator flipped(io.basaltdb.engine.CompareOperator op) {
+  static org.apache.hadoop.hbase.CompareOperator flipped(io.basaltdb.storage.CompareOperator op) {
     return switch (op) {
       case LESS -> org.apache.hadoop.hbase.CompareOperator.GREATER;
       case LESS_OR_EQUAL -> org.apache.hadoop.hbase.CompareOperator.GREATER_OR_EQUAL;
@@ -291,14 +291,14 @@ final class HBaseForms {
     }
   }
 
-  static org.apache.hadoop.hbase.client.Get get(io.basaltdb.engine.Get g) throws IOException {
+  static org.apache.hadoop.hbase.client.Get get(io.basaltdb.storage.Get g) throws IOException {
     org.apache.hadoop.hbase.client.Get out = new org.apache.hadoop.hbase.client.Get(g.row());
     readShape(g, out, out::addColumn, out::addFamily);
     out.readVersions(g.maxVersions());
     return out;
   }
 
-  static org.apache.hadoop.hbase.client.Scan scan(io.basaltdb.engine.Scan s) throws IOException {
+  static org.apache.hadoop.hbase.client.Scan scan(io.basaltdb.storage.Scan s) throws IOException {
     org.apache.hadoop.hbase.client.Scan out = new org.apache.hadoop.hbase.client.Scan();
     if (s.isReversed()) {
       // Basalt's reversed scan runs from its start row (the upper) down to its stop row, as HBase's

@@ -1,8 +1,8 @@
 package io.basaltdb.hbase;
 
-import io.basaltdb.engine.RegionInfo;
-import io.basaltdb.engine.TableName;
-import io.basaltdb.engine.RegionStats;
+import io.basaltdb.storage.RegionInfo;
+import io.basaltdb.storage.TableName;
+import io.basaltdb.storage.RegionStats;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,10 +1,10 @@
 package io.basaltdb.hbase;
 
-import io.basaltdb.engine.ClosedException;
-import io.basaltdb.engine.Result;
-import io.basaltdb.engine.ResultScanner;
-import io.basaltdb.engine.TableName;
-import io.basaltdb.engine.filter.Filter;
+import io.basaltdb.storage.ClosedException;
+import io.basaltdb.storage.Result;
+import io.basaltdb.storage.ResultScanner;
+import io.basaltdb.storage.TableName;
+import io.basaltdb.storage.filter.Filter;
 import java.io.IOException;
 
 /**
@@ -22,13 +22,13 @@ final class HBaseScanner implements ResultScanner {
   private long remaining;
   private boolean closed;
   /** Where EXPLAIN ANALYZE wants the scan's counts (null: nowhere), and the counts. */
-  private final io.basaltdb.engine.ScanMetrics metrics;
+  private final io.basaltdb.storage.ScanMetrics metrics;
   private long rows;
   private long cells;
 
   HBaseScanner(org.apache.hadoop.hbase.client.Table table,
       org.apache.hadoop.hbase.client.ResultScanner in, Filter filter, long limit, TableName name,
-      io.basaltdb.engine.ScanMetrics metrics) {
+      io.basaltdb.storage.ScanMetrics metrics) {
     this.table = table;
     this.in = in;
     this.filter = filter;
@@ -71,7 +71,7 @@ final class HBaseScanner implements ResultScanner {
   }
 
   private Result filtered(Result r) {
-    return io.basaltdb.engine.filter.Filters.applyTo(filter, r);
+    return io.basaltdb.storage.filter.Filters.applyTo(filter, r);
   }
 
   @Override

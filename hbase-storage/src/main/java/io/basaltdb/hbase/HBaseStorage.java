@@ -1,15 +1,15 @@
 package io.basaltdb.hbase;
 
-import io.basaltdb.engine.Admin;
-import io.basaltdb.engine.ClosedException;
-import io.basaltdb.engine.Durability;
-import io.basaltdb.engine.ReadSnapshot;
-import io.basaltdb.engine.Result;
-import io.basaltdb.engine.RowChange;
-import io.basaltdb.engine.Storage;
-import io.basaltdb.engine.StorageUnavailableException;
-import io.basaltdb.engine.Table;
-import io.basaltdb.engine.TableName;
+import io.basaltdb.storage.Admin;
+import io.basaltdb.storage.ClosedException;
+import io.basaltdb.storage.Durability;
+import io.basaltdb.storage.ReadSnapshot;
+import io.basaltdb.storage.Result;
+import io.basaltdb.storage.RowChange;
+import io.basaltdb.storage.Storage;
+import io.basaltdb.storage.StorageUnavailableException;
+import io.basaltdb.storage.Table;
+import io.basaltdb.storage.TableName;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
@@ -97,8 +97,8 @@ public final class HBaseStorage implements Storage {
   /** None: HBase reads each row atomically at its region's point. */
   /** A transaction kept in the client: HBase makes one row atomic, not several. */
   @Override
-  public io.basaltdb.engine.StorageTransaction begin(
-      io.basaltdb.engine.StorageTransaction.Isolation isolation) {
+  public io.basaltdb.storage.StorageTransaction begin(
+      io.basaltdb.storage.StorageTransaction.Isolation isolation) {
     return new io.basaltdb.engine.ClientTransaction(this);
   }
 

@@ -1,7 +1,7 @@
 package io.basaltdb.hbase;
 
-import io.basaltdb.engine.BasaltException;
-import io.basaltdb.engine.Storage;
+import io.basaltdb.storage.BasaltException;
+import io.basaltdb.storage.Storage;
 import io.basaltdb.jdbc.StorageProvider;
 import java.sql.SQLException;
 import java.util.Properties;

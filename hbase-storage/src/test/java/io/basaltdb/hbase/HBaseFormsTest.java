@@ -2,7 +2,7 @@ package io.basaltdb.hbase;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.basaltdb.engine.Scan;
+import io.basaltdb.storage.Scan;
 import org.junit.jupiter.api.Test;
 
 /** Conversions to HBase's request shapes that need no cluster. */

@@ -6,21 +6,21 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.basaltdb.engine.CheckAndMutate;
-import io.basaltdb.engine.CompareOperator;
-import io.basaltdb.engine.Delete;
-import io.basaltdb.engine.Get;
-import io.basaltdb.engine.Put;
-import io.basaltdb.engine.RegionInfo;
-import io.basaltdb.engine.Result;
-import io.basaltdb.engine.ResultScanner;
-import io.basaltdb.engine.Scan;
-import io.basaltdb.engine.Table;
-import io.basaltdb.engine.TableDescriptor;
-import io.basaltdb.engine.TableName;
-import io.basaltdb.engine.TableNotFoundException;
-import io.basaltdb.engine.filter.FilterSpec;
-import io.basaltdb.engine.filter.Filters;
+import io.basaltdb.storage.CheckAndMutate;
+import io.basaltdb.storage.CompareOperator;
+import io.basaltdb.storage.Delete;
+import io.basaltdb.storage.Get;
+import io.basaltdb.storage.Put;
+import io.basaltdb.storage.RegionInfo;
+import io.basaltdb.storage.Result;
+import io.basaltdb.storage.ResultScanner;
+import io.basaltdb.storage.Scan;
+import io.basaltdb.storage.Table;
+import io.basaltdb.storage.TableDescriptor;
+import io.basaltdb.storage.TableName;
+import io.basaltdb.storage.TableNotFoundException;
+import io.basaltdb.storage.filter.FilterSpec;
+import io.basaltdb.storage.filter.Filters;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -90,11 +90,11 @@ class HBaseStorageTest {
       FilterSpec lessThanOne = new FilterSpec.ColumnValue(b("f"), b("n"), CompareOperator.LESS,
           java.nio.ByteBuffer.allocate(8).putLong(1).array(), FilterSpec.Order.SIGNED_LONG);
       assertEquals(List.of("r-1", "r-2", "r-3", "r0"), rowsOf(t, new Scan().setFilter(
-          Filters.described(new io.basaltdb.engine.filter.Filter() {}, lessThanOne))));
+          Filters.described(new io.basaltdb.storage.filter.Filter() {}, lessThanOne))));
       FilterSpec either = new FilterSpec.AnyOf(List.of(lessThanOne, new FilterSpec.ColumnValue(
           b("f"), b("other"), CompareOperator.EQUAL, b("x"), FilterSpec.Order.EQUALITY)));
       assertEquals(List.of("r-1", "r-2", "r-3", "r-none", "r0"), rowsOf(t, new Scan().setFilter(
-          Filters.described(new io.basaltdb.engine.filter.Filter() {}, either))));
+          Filters.described(new io.basaltdb.storage.filter.Filter() {}, either))));
       s.admin().deleteTable(TableName.of("spec"));
     }
   }
@@ -121,7 +121,7 @@ class HBaseStorageTest {
       t.put(puts);
       List<String> rows = new ArrayList<>();
       try (ResultScanner rs = t.getScanner(new Scan().setLimit(3).setFilter(Filters.value(
-          CompareOperator.EQUAL, io.basaltdb.engine.filter.ByteComparator.binary(b("0")))))) {
+          CompareOperator.EQUAL, io.basaltdb.storage.filter.ByteComparator.binary(b("0")))))) {
         for (Result r : rs) {
           rows.add(new String(r.row(), StandardCharsets.UTF_8));
         }

@@ -1,6 +1,6 @@
 package io.basaltdb.jdbc;
 
-import io.basaltdb.engine.Storage;
+import io.basaltdb.storage.Storage;
 import io.basaltdb.sql.jdbc.BasaltConnections;
 import io.basaltdb.sql.ConnectionProperty;
 import java.sql.Connection;

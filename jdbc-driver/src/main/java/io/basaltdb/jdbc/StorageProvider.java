@@ -1,6 +1,6 @@
 package io.basaltdb.jdbc;
 
-import io.basaltdb.engine.Storage;
+import io.basaltdb.storage.Storage;
 import java.sql.SQLException;
 import java.util.Properties;
 

@@ -2,7 +2,7 @@ package io.basaltdb.jdbc;
 
 import io.basaltdb.engine.Database;
 import io.basaltdb.engine.EngineOptions;
-import io.basaltdb.engine.Storage;
+import io.basaltdb.storage.Storage;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.HashMap;

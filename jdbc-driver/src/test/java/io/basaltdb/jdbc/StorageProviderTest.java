@@ -5,16 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.basaltdb.engine.Admin;
+import io.basaltdb.storage.Admin;
 import io.basaltdb.engine.Database;
-import io.basaltdb.engine.Durability;
+import io.basaltdb.storage.Durability;
 import io.basaltdb.engine.EngineOptions;
-import io.basaltdb.engine.ReadSnapshot;
-import io.basaltdb.engine.Result;
-import io.basaltdb.engine.RowChange;
-import io.basaltdb.engine.Storage;
-import io.basaltdb.engine.Table;
-import io.basaltdb.engine.TableName;
+import io.basaltdb.storage.ReadSnapshot;
+import io.basaltdb.storage.Result;
+import io.basaltdb.storage.RowChange;
+import io.basaltdb.storage.Storage;
+import io.basaltdb.storage.Table;
+import io.basaltdb.storage.TableName;
 import io.basaltdb.sql.jdbc.BasaltConnection;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -61,7 +61,7 @@ class StorageProviderTest {
       assertEquals(s, bc.storage());
       assertEquals("0A000", assertThrows(SQLException.class,
           () -> bc.storage(io.basaltdb.engine.Database.class)).getSQLState());
-      assertEquals(s, bc.storage(io.basaltdb.engine.Storage.class));
+      assertEquals(s, bc.storage(io.basaltdb.storage.Storage.class));
       assertFalse(s.closed);
       a.close();
       assertFalse(s.closed, "a connection is still open");
@@ -141,8 +141,8 @@ class StorageProviderTest {
     }
 
     @Override
-    public io.basaltdb.engine.StorageTransaction begin(
-        io.basaltdb.engine.StorageTransaction.Isolation isolation) {
+    public io.basaltdb.storage.StorageTransaction begin(
+        io.basaltdb.storage.StorageTransaction.Isolation isolation) {
       return new io.basaltdb.engine.ClientTransaction(this);
     }
 

@@ -2,7 +2,7 @@ package io.basaltdb.sql;
 
 import io.basaltdb.sql.rel.BasaltTableModify;
 import java.lang.reflect.Type;
-import io.basaltdb.engine.Storage;
+import io.basaltdb.storage.Storage;
 import io.basaltdb.sql.catalog.CatalogVersion;
 import java.util.ArrayList;
 import java.util.List;

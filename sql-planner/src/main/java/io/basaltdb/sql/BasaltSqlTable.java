@@ -1,6 +1,6 @@
 package io.basaltdb.sql;
 
-import io.basaltdb.engine.Storage;
+import io.basaltdb.storage.Storage;
 import io.basaltdb.sql.catalog.CellNames;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
@@ -218,7 +218,7 @@ public final class BasaltSqlTable extends AbstractTable implements TranslatableT
 
   private org.apache.calcite.schema.Statistic computeStatistic() {
     long cells = 0;
-    for (io.basaltdb.engine.RegionInfo r : db.admin().regions(def.table())) {
+    for (io.basaltdb.storage.RegionInfo r : db.admin().regions(def.table())) {
       cells += r.stats().cellCount();
     }
     // a row's cells: its marker and its columns (a packed table: its families), all non-null

@@ -34,7 +34,7 @@ final class CatalogExpressions {
           .withParserFactory(io.basaltdb.sql.parser.BasaltParserFactory.INSTANCE)
           .withQuoting(Quoting.DOUBLE_QUOTE)).parseExpression();
     } catch (SqlParseException e) {
-      throw new io.basaltdb.engine.CorruptionException(what + " in the SQL catalog does not "
+      throw new io.basaltdb.storage.CorruptionException(what + " in the SQL catalog does not "
           + "parse: " + text + " (" + e.getMessage() + ")");
     }
   }

@@ -1,6 +1,6 @@
 package io.basaltdb.sql;
 
-import io.basaltdb.engine.InvalidArgumentException;
+import io.basaltdb.storage.InvalidArgumentException;
 import java.sql.DriverPropertyInfo;
 import java.util.List;
 import java.util.Locale;

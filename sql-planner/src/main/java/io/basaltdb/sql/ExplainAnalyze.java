@@ -1,6 +1,6 @@
 package io.basaltdb.sql;
 
-import io.basaltdb.engine.ScanMetrics;
+import io.basaltdb.storage.ScanMetrics;
 import io.basaltdb.sql.exec.Analysis;
 import io.basaltdb.sql.rel.AnalyzeProbe;
 import io.basaltdb.sql.rel.BasaltScan;

@@ -1,7 +1,7 @@
 package io.basaltdb.sql;
 
-import io.basaltdb.engine.Storage;
-import io.basaltdb.engine.TableName;
+import io.basaltdb.storage.Storage;
+import io.basaltdb.storage.TableName;
 import io.basaltdb.sql.catalog.SqlCatalog;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;

@@ -1,6 +1,6 @@
 package io.basaltdb.sql;
 
-import io.basaltdb.engine.Storage;
+import io.basaltdb.storage.Storage;
 import java.lang.reflect.Type;
 import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;

@@ -1,11 +1,11 @@
 package io.basaltdb.sql;
 
-import io.basaltdb.engine.Cell;
-import io.basaltdb.engine.Storage;
-import io.basaltdb.engine.Result;
-import io.basaltdb.engine.ResultScanner;
-import io.basaltdb.engine.Scan;
-import io.basaltdb.engine.TableName;
+import io.basaltdb.storage.Cell;
+import io.basaltdb.storage.Storage;
+import io.basaltdb.storage.Result;
+import io.basaltdb.storage.ResultScanner;
+import io.basaltdb.storage.Scan;
+import io.basaltdb.storage.TableName;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

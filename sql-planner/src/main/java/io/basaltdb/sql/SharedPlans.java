@@ -1,6 +1,6 @@
 package io.basaltdb.sql;
 
-import io.basaltdb.engine.Storage;
+import io.basaltdb.storage.Storage;
 import io.basaltdb.sql.parser.BasaltParserFactory;
 import io.basaltdb.sql.parser.LiteralParameters;
 import io.basaltdb.sql.parser.StatementShape;

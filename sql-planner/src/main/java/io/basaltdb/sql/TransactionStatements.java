@@ -1,6 +1,6 @@
 package io.basaltdb.sql;
 
-import io.basaltdb.engine.Storage;
+import io.basaltdb.storage.Storage;
 import io.basaltdb.sql.exec.ConnectionTransaction;
 import java.util.Locale;
 import java.util.regex.Matcher;

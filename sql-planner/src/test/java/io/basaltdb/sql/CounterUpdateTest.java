@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.basaltdb.engine.TableName;
+import io.basaltdb.storage.TableName;
 import io.basaltdb.sql.jdbc.BasaltConnections;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

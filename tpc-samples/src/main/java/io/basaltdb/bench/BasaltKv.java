@@ -1,17 +1,17 @@
 package io.basaltdb.bench;
 
-import io.basaltdb.engine.BloomType;
-import io.basaltdb.engine.Cell;
-import io.basaltdb.engine.Compression;
+import io.basaltdb.storage.BloomType;
+import io.basaltdb.storage.Cell;
+import io.basaltdb.storage.Compression;
 import io.basaltdb.engine.Database;
-import io.basaltdb.engine.Durability;
+import io.basaltdb.storage.Durability;
 import io.basaltdb.engine.EngineOptions;
-import io.basaltdb.engine.FamilyOptions;
+import io.basaltdb.storage.FamilyOptions;
 import io.basaltdb.engine.read.ColumnQuery;
 import io.basaltdb.engine.region.ReadSpec;
 import io.basaltdb.engine.region.Region;
-import io.basaltdb.engine.TableDescriptor;
-import io.basaltdb.engine.TableName;
+import io.basaltdb.storage.TableDescriptor;
+import io.basaltdb.storage.TableName;
 import io.basaltdb.engine.region.RegionScanner;
 import java.io.IOException;
 import java.io.UncheckedIOException;

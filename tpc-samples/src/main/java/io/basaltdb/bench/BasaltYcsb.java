@@ -1,19 +1,19 @@
 package io.basaltdb.bench;
 
 import io.basaltdb.engine.Database;
-import io.basaltdb.engine.Durability;
+import io.basaltdb.storage.Durability;
 import io.basaltdb.engine.EngineOptions;
-import io.basaltdb.engine.FamilyOptions;
-import io.basaltdb.engine.Get;
-import io.basaltdb.engine.Increment;
-import io.basaltdb.engine.Put;
-import io.basaltdb.engine.Result;
-import io.basaltdb.engine.ResultScanner;
-import io.basaltdb.engine.Scan;
-import io.basaltdb.engine.Splits;
-import io.basaltdb.engine.Table;
-import io.basaltdb.engine.TableDescriptor;
-import io.basaltdb.engine.TableName;
+import io.basaltdb.storage.FamilyOptions;
+import io.basaltdb.storage.Get;
+import io.basaltdb.storage.Increment;
+import io.basaltdb.storage.Put;
+import io.basaltdb.storage.Result;
+import io.basaltdb.storage.ResultScanner;
+import io.basaltdb.storage.Scan;
+import io.basaltdb.storage.Splits;
+import io.basaltdb.storage.Table;
+import io.basaltdb.storage.TableDescriptor;
+import io.basaltdb.storage.TableName;
 import java.nio.file.Path;
 import java.util.Map;
 

@@ -107,7 +107,7 @@ final class TortureTables {
     io.basaltdb.sql.catalog.SqlCatalog catalog = new io.basaltdb.sql.catalog.SqlCatalog(db);
     for (String t : NAMES) {
       for (io.basaltdb.sql.index.SqlIndexDef i : catalog.indexes(
-          new io.basaltdb.engine.TableName("default", t))) {
+          new io.basaltdb.storage.TableName("default", t))) {
         n += i.state() == io.basaltdb.sql.index.SqlIndexDef.State.BUILDING ? 1 : 0;
       }
     }
@@ -134,7 +134,7 @@ final class TortureTables {
     java.util.List<String> problems = new java.util.ArrayList<>();
     io.basaltdb.sql.catalog.SqlCatalog catalog = new io.basaltdb.sql.catalog.SqlCatalog(db);
     for (String t : NAMES) {
-      io.basaltdb.engine.TableName name = new io.basaltdb.engine.TableName("default", t);
+      io.basaltdb.storage.TableName name = new io.basaltdb.storage.TableName("default", t);
       io.basaltdb.sql.catalog.SqlTableDef def = catalog.get(name);
       if (def == null) {
         continue;

@@ -1,11 +1,11 @@
 package io.basaltdb.engine.catalog;
 
-import io.basaltdb.engine.BloomType;
-import io.basaltdb.engine.Compression;
-import io.basaltdb.engine.CorruptionException;
-import io.basaltdb.engine.FamilyOptions;
-import io.basaltdb.engine.TableDescriptor;
-import io.basaltdb.engine.TableName;
+import io.basaltdb.storage.BloomType;
+import io.basaltdb.storage.Compression;
+import io.basaltdb.storage.CorruptionException;
+import io.basaltdb.storage.FamilyOptions;
+import io.basaltdb.storage.TableDescriptor;
+import io.basaltdb.storage.TableName;
 import io.basaltdb.engine.util.ByteReader;
 import io.basaltdb.engine.util.ByteWriter;
 import io.basaltdb.engine.util.Checksums;
@@ -154,7 +154,7 @@ public record CatalogFile(int formatVersion, long nextRegionId, SortedSet<String
         throw new CorruptionException(where, r.position(), "trailing bytes in catalog");
       }
       return new CatalogFile(v, next, ns, tables);
-    } catch (ByteReader.MalformedException | io.basaltdb.engine.InvalidArgumentException e) {
+    } catch (ByteReader.MalformedException | io.basaltdb.storage.InvalidArgumentException e) {
       throw new CorruptionException(where, r.position(), "malformed catalog: " + e.getMessage());
     }
   }

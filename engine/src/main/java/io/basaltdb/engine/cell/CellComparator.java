@@ -1,7 +1,7 @@
 package io.basaltdb.engine.cell;
 
-import io.basaltdb.engine.Cell;
-import io.basaltdb.engine.CellType;
+import io.basaltdb.storage.Cell;
+import io.basaltdb.storage.CellType;
 import java.util.Arrays;
 import java.util.Comparator;
 

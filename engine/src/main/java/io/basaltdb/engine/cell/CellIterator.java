@@ -9,14 +9,14 @@ public interface CellIterator extends AutoCloseable {
   void seekToFirst();
 
   /** Positions at the first cell {@code >= target}. May move backwards. */
-  void seek(io.basaltdb.engine.Cell target);
+  void seek(io.basaltdb.storage.Cell target);
 
-  io.basaltdb.engine.Cell current();
+  io.basaltdb.storage.Cell current();
 
   void next();
 
   /** Adds what this iterator stepped over (cells, blocks) to {@code m}. */
-  default void addTo(io.basaltdb.engine.ScanMetrics m) {}
+  default void addTo(io.basaltdb.storage.ScanMetrics m) {}
 
   @Override
   default void close() {}

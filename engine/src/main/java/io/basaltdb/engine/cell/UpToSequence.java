@@ -1,6 +1,6 @@
 package io.basaltdb.engine.cell;
 
-import io.basaltdb.engine.Cell;
+import io.basaltdb.storage.Cell;
 
 /**
  * Another cursor without the cells whose sequence id is above a bound, or among a few ids
@@ -70,7 +70,7 @@ public final class UpToSequence implements CellIterator {
   }
 
   @Override
-  public void addTo(io.basaltdb.engine.ScanMetrics m) {
+  public void addTo(io.basaltdb.storage.ScanMetrics m) {
     in.addTo(m);
   }
 

@@ -1,6 +1,6 @@
 package io.basaltdb.engine.file;
 
-import io.basaltdb.engine.Cell;
+import io.basaltdb.storage.Cell;
 import io.basaltdb.engine.util.ByteReader;
 import io.basaltdb.engine.util.ByteReader.MalformedException;
 

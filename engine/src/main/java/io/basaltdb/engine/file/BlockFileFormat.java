@@ -1,7 +1,7 @@
 package io.basaltdb.engine.file;
 
-import io.basaltdb.engine.Cell;
-import io.basaltdb.engine.CellType;
+import io.basaltdb.storage.Cell;
+import io.basaltdb.storage.CellType;
 import io.basaltdb.engine.util.ByteReader.MalformedException;
 import io.basaltdb.engine.util.ByteWriter;
 

@@ -1,9 +1,9 @@
 package io.basaltdb.engine.file;
 
-import io.basaltdb.engine.BloomType;
-import io.basaltdb.engine.Cell;
-import io.basaltdb.engine.CorruptionException;
-import io.basaltdb.engine.StorageIOException;
+import io.basaltdb.storage.BloomType;
+import io.basaltdb.storage.Cell;
+import io.basaltdb.storage.CorruptionException;
+import io.basaltdb.storage.StorageIOException;
 import io.basaltdb.engine.cache.BlockCache;
 import io.basaltdb.engine.cell.CellIterator;
 import io.basaltdb.engine.util.ByteReader.MalformedException;
@@ -188,7 +188,7 @@ public final class BlockFileReader implements AutoCloseable {
       throw new CorruptionException(name, h.offset(), "block handle " + h + " outside the file");
     }
     if (closed) {
-      throw new io.basaltdb.engine.ClosedException("block file " + name);
+      throw new io.basaltdb.storage.ClosedException("block file " + name);
     }
     int n = h.length();
     int total = n + BlockFileFormat.ENVELOPE_OVERHEAD;
@@ -362,7 +362,7 @@ public final class BlockFileReader implements AutoCloseable {
     private long bytesDecompressed;
 
     @Override
-    public void addTo(io.basaltdb.engine.ScanMetrics m) {
+    public void addTo(io.basaltdb.storage.ScanMetrics m) {
       m.fileCells.addAndGet(stepped);
       m.blocksFromCache.addAndGet(blocks - blocksFromFile);
       m.blocksFromFile.addAndGet(blocksFromFile);

@@ -1,9 +1,9 @@
 package io.basaltdb.engine.file;
 
-import io.basaltdb.engine.BloomType;
-import io.basaltdb.engine.Cell;
-import io.basaltdb.engine.Compression;
-import io.basaltdb.engine.StorageIOException;
+import io.basaltdb.storage.BloomType;
+import io.basaltdb.storage.Cell;
+import io.basaltdb.storage.Compression;
+import io.basaltdb.storage.StorageIOException;
 import io.basaltdb.engine.cell.CellComparator;
 import io.basaltdb.engine.io.FileSystem;
 import io.basaltdb.engine.util.ByteWriter;

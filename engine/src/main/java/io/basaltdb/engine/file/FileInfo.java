@@ -1,7 +1,7 @@
 package io.basaltdb.engine.file;
 
-import io.basaltdb.engine.BloomType;
-import io.basaltdb.engine.Cell;
+import io.basaltdb.storage.BloomType;
+import io.basaltdb.storage.Cell;
 import io.basaltdb.engine.util.ByteReader;
 import io.basaltdb.engine.util.ByteWriter;
 

@@ -32,15 +32,15 @@ record Trailer(int version, BlockHandle index, int indexLevels, BlockHandle bloo
     long magic = r.getLong();
     long at = fileLength - BlockFileFormat.TRAILER_SIZE;
     if (magic != BlockFileFormat.MAGIC) {
-      throw new io.basaltdb.engine.CorruptionException(file, at + 52, "bad magic, not a block file");
+      throw new io.basaltdb.storage.CorruptionException(file, at + 52, "bad magic, not a block file");
     }
     if (crc != Checksums.crc32c(b, 0, 48)) {
-      throw new io.basaltdb.engine.CorruptionException(file, at, "trailer checksum mismatch");
+      throw new io.basaltdb.storage.CorruptionException(file, at, "trailer checksum mismatch");
     }
     r.position(0);
     int version = r.getInt();
     if (version != BlockFileFormat.FORMAT_VERSION) {
-      throw new io.basaltdb.engine.CorruptionException(file, at,
+      throw new io.basaltdb.storage.CorruptionException(file, at,
           "unsupported block file version " + version);
     }
     BlockHandle index = new BlockHandle(r.getLong(), r.getInt());
@@ -50,12 +50,12 @@ record Trailer(int version, BlockHandle index, int indexLevels, BlockHandle bloo
     int blocks = r.getInt();
     for (BlockHandle h : new BlockHandle[] {index, bloom, info}) {
       if (h.offset() < 0 || h.length() < 0 || (h.length() > 0 && h.end() > at)) {
-        throw new io.basaltdb.engine.CorruptionException(file, at,
+        throw new io.basaltdb.storage.CorruptionException(file, at,
             "trailer handle " + h + " outside the file");
       }
     }
     if (levels < 1 || levels > 16) {
-      throw new io.basaltdb.engine.CorruptionException(file, at, "bad index levels " + levels);
+      throw new io.basaltdb.storage.CorruptionException(file, at, "bad index levels " + levels);
     }
     return new Trailer(version, index, levels, bloom.length() == 0 ? null : bloom, info, blocks);
   }

@@ -1,8 +1,8 @@
 package io.basaltdb.engine.file;
 
-import io.basaltdb.engine.BloomType;
-import io.basaltdb.engine.Compression;
-import io.basaltdb.engine.FamilyOptions;
+import io.basaltdb.storage.BloomType;
+import io.basaltdb.storage.Compression;
+import io.basaltdb.storage.FamilyOptions;
 
 /**
  * How a block file is written: target block size, compression, bloom keys and accuracy, and

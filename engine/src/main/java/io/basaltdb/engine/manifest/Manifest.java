@@ -1,6 +1,6 @@
 package io.basaltdb.engine.manifest;
 
-import io.basaltdb.engine.CorruptionException;
+import io.basaltdb.storage.CorruptionException;
 import io.basaltdb.engine.util.ByteReader;
 import io.basaltdb.engine.util.ByteWriter;
 import io.basaltdb.engine.util.Checksums;

@@ -1,6 +1,6 @@
 package io.basaltdb.engine.memstore;
 
-import io.basaltdb.engine.Cell;
+import io.basaltdb.storage.Cell;
 import io.basaltdb.engine.cell.CellComparator;
 import io.basaltdb.engine.cell.CellIterator;
 import java.lang.invoke.MethodHandles;
@@ -382,7 +382,7 @@ public final class MemStore {
     }
 
     @Override
-    public void addTo(io.basaltdb.engine.ScanMetrics m) {
+    public void addTo(io.basaltdb.storage.ScanMetrics m) {
       m.memstoreCells.addAndGet(stepped);
       stepped = 0;
     }

@@ -1,7 +1,7 @@
 package io.basaltdb.engine.read;
 
-import io.basaltdb.engine.Cell;
-import io.basaltdb.engine.CellType;
+import io.basaltdb.storage.Cell;
+import io.basaltdb.storage.CellType;
 import io.basaltdb.engine.cell.CellComparator;
 import io.basaltdb.engine.cell.CellIterator;
 import java.util.Arrays;

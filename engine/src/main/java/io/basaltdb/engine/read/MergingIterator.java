@@ -1,6 +1,6 @@
 package io.basaltdb.engine.read;
 
-import io.basaltdb.engine.Cell;
+import io.basaltdb.storage.Cell;
 import io.basaltdb.engine.cell.CellComparator;
 import io.basaltdb.engine.cell.CellIterator;
 import java.util.ArrayList;
@@ -18,7 +18,7 @@ public final class MergingIterator implements CellIterator {
   private CellIterator top;
 
   @Override
-  public void addTo(io.basaltdb.engine.ScanMetrics m) {
+  public void addTo(io.basaltdb.storage.ScanMetrics m) {
     for (CellIterator s : sources) {
       s.addTo(m);
     }

@@ -8,7 +8,7 @@ package io.basaltdb.engine.read;
  */
 public record RetentionRules(int maxVersions, int minVersions, long ttlSeconds) {
   /** A family's rules, as its options set them. */
-  public static RetentionRules of(io.basaltdb.engine.FamilyOptions o) {
+  public static RetentionRules of(io.basaltdb.storage.FamilyOptions o) {
     return new RetentionRules(o.maxVersions(), o.minVersions(), o.ttlSeconds());
   }
 

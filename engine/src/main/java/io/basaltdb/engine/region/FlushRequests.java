@@ -71,7 +71,7 @@ final class FlushRequests {
   void requestFlushOrFail() {
     Throwable t = ctx.scheduler().failure();
     if (t != null) {
-      throw new io.basaltdb.engine.BasaltException(
+      throw new io.basaltdb.storage.BasaltException(
           "cannot accept writes: a background flush or compaction failed: " + t, t);
     }
     requestFlush();

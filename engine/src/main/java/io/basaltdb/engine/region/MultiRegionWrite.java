@@ -1,8 +1,8 @@
 package io.basaltdb.engine.region;
 
-import io.basaltdb.engine.Cell;
-import io.basaltdb.engine.Durability;
-import io.basaltdb.engine.InvalidArgumentException;
+import io.basaltdb.storage.Cell;
+import io.basaltdb.storage.Durability;
+import io.basaltdb.storage.InvalidArgumentException;
 import io.basaltdb.engine.wal.WalEdit;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -115,7 +115,7 @@ public final class MultiRegionWrite {
       for (Part p : sorted) {
         if (p.unwrittenSince() != null && p.region().reads().writtenAfter(p.row(),
             Arrays.copyOf(p.row(), p.row().length + 1), p.unwrittenSince())) {
-          throw new io.basaltdb.engine.WriteConflictException("row " + Cell.printable(p.row())
+          throw new io.basaltdb.storage.WriteConflictException("row " + Cell.printable(p.row())
               + " of region " + p.region().name() + " was written by another writer since"
               + " its snapshot (" + p.unwrittenSince() + ")");
         }

@@ -1,8 +1,8 @@
 package io.basaltdb.engine.region;
 
-import io.basaltdb.engine.Cell;
-import io.basaltdb.engine.InvalidArgumentException;
-import io.basaltdb.engine.Row;
+import io.basaltdb.storage.Cell;
+import io.basaltdb.storage.InvalidArgumentException;
+import io.basaltdb.storage.Row;
 import java.util.Arrays;
 import java.util.List;
 

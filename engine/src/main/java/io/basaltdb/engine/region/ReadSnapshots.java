@@ -45,7 +45,7 @@ final class ReadSnapshots {
       for (Store s : stores) {
         views.add(s.acquireView());
       }
-    } catch (io.basaltdb.engine.ClosedException e) {
+    } catch (io.basaltdb.storage.ClosedException e) {
       views.forEach(StoreView::close);
       views.clear();
       throw new RegionClosedException(e.getMessage().replace(" is closed", "") + " (region closing)");

@@ -20,10 +20,10 @@ public final class ReadSpec {
   private final long minTimestamp;
   private final long maxTimestamp;
   private final int maxVersions;
-  private final io.basaltdb.engine.filter.Filter filter;
+  private final io.basaltdb.storage.filter.Filter filter;
   /** The cut of the database snapshot the read belongs to, or null: the region's own. */
   private final SnapshotCut snapshot;
-  private io.basaltdb.engine.ScanMetrics metrics;
+  private io.basaltdb.storage.ScanMetrics metrics;
   private ReadOverlay overlay;
 
   public ReadSpec(Map<byte[], NavigableSet<byte[]>> families, long minTimestamp,
@@ -32,13 +32,13 @@ public final class ReadSpec {
   }
 
   public ReadSpec(Map<byte[], NavigableSet<byte[]>> families, long minTimestamp,
-      long maxTimestamp, int maxVersions, io.basaltdb.engine.filter.Filter filter) {
+      long maxTimestamp, int maxVersions, io.basaltdb.storage.filter.Filter filter) {
     this(families, minTimestamp, maxTimestamp, maxVersions, filter, null);
   }
 
   /** @param snapshot the cut of a database snapshot, or null: the region's own read point */
   public ReadSpec(Map<byte[], NavigableSet<byte[]>> families, long minTimestamp,
-      long maxTimestamp, int maxVersions, io.basaltdb.engine.filter.Filter filter,
+      long maxTimestamp, int maxVersions, io.basaltdb.storage.filter.Filter filter,
       SnapshotCut snapshot) {
     TreeMap<byte[], NavigableSet<byte[]>> f = new TreeMap<>(Arrays::compareUnsigned);
     f.putAll(families);
@@ -61,7 +61,7 @@ public final class ReadSpec {
   }
 
   /** The scan's filter, or null. */
-  public io.basaltdb.engine.filter.Filter filter() {
+  public io.basaltdb.storage.filter.Filter filter() {
     return filter;
   }
 
@@ -99,7 +99,7 @@ public final class ReadSpec {
   }
 
   /** This read counting what it does into {@code m} (null: not counted). */
-  public ReadSpec withMetrics(io.basaltdb.engine.ScanMetrics m) {
+  public ReadSpec withMetrics(io.basaltdb.storage.ScanMetrics m) {
     if (m == metrics) {
       return this;
     }
@@ -127,7 +127,7 @@ public final class ReadSpec {
   }
 
   /** Where the read counts what it does, or null. */
-  public io.basaltdb.engine.ScanMetrics metrics() {
+  public io.basaltdb.storage.ScanMetrics metrics() {
     return metrics;
   }
 

@@ -1,11 +1,11 @@
 package io.basaltdb.engine.region;
 
-import io.basaltdb.engine.RegionStats;
-import io.basaltdb.engine.Cell;
-import io.basaltdb.engine.CellType;
-import io.basaltdb.engine.Durability;
-import io.basaltdb.engine.FamilyOptions;
-import io.basaltdb.engine.InvalidArgumentException;
+import io.basaltdb.storage.RegionStats;
+import io.basaltdb.storage.Cell;
+import io.basaltdb.storage.CellType;
+import io.basaltdb.storage.Durability;
+import io.basaltdb.storage.FamilyOptions;
+import io.basaltdb.storage.InvalidArgumentException;
 import io.basaltdb.engine.io.FileSystem;
 import io.basaltdb.engine.store.Store;
 import io.basaltdb.engine.store.StoreFile;
@@ -108,7 +108,7 @@ public final class Region implements AutoCloseable {
     try {
       fs.createDirectories(dir);
     } catch (java.io.IOException e) {
-      throw io.basaltdb.engine.StorageIOException.wrap("cannot create region directory " + dir, e);
+      throw io.basaltdb.storage.StorageIOException.wrap("cannot create region directory " + dir, e);
     }
     for (String f : families) {
       Store.create(fs, dir.resolve(f));
@@ -131,7 +131,7 @@ public final class Region implements AutoCloseable {
         }
       }
     } catch (java.io.IOException e) {
-      throw io.basaltdb.engine.StorageIOException.wrap("cannot list " + dir, e);
+      throw io.basaltdb.storage.StorageIOException.wrap("cannot list " + dir, e);
     }
   }
 

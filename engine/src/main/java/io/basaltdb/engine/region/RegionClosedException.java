@@ -1,6 +1,6 @@
 package io.basaltdb.engine.region;
 
-import io.basaltdb.engine.ClosedException;
+import io.basaltdb.storage.ClosedException;
 
 /**
  * The region is closed or is being split: the operation did nothing and may be retried on

@@ -1,7 +1,7 @@
 package io.basaltdb.engine.region;
 
-import io.basaltdb.engine.FamilyOptions;
-import io.basaltdb.engine.InvalidArgumentException;
+import io.basaltdb.storage.FamilyOptions;
+import io.basaltdb.storage.InvalidArgumentException;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;

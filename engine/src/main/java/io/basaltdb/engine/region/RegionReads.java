@@ -1,6 +1,6 @@
 package io.basaltdb.engine.region;
 
-import io.basaltdb.engine.Cell;
+import io.basaltdb.storage.Cell;
 import io.basaltdb.engine.store.Store;
 import io.basaltdb.engine.store.StoreView;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package io.basaltdb.engine.region;
 
-import io.basaltdb.engine.Cell;
-import io.basaltdb.engine.ClosedException;
+import io.basaltdb.storage.Cell;
+import io.basaltdb.storage.ClosedException;
 import io.basaltdb.engine.cell.CellComparator;
 import io.basaltdb.engine.cell.UpToSequence;
 import io.basaltdb.engine.cell.CellIterator;
@@ -26,12 +26,12 @@ public final class RegionScanner implements RowScanner {
   private final List<CellResolver> resolvers = new ArrayList<>();
   private final Cell[] pending;
   private final byte[][] families;
-  private final io.basaltdb.engine.filter.Filter filter;
+  private final io.basaltdb.storage.filter.Filter filter;
   private final long readPoint;
   private boolean closed;
   private final boolean ownsViews;
   /** Where this scanner adds what it did when it closes (null: nowhere), and its counts. */
-  private final io.basaltdb.engine.ScanMetrics metrics;
+  private final io.basaltdb.storage.ScanMetrics metrics;
   private long seeks;
   private long rows;
   private long cells;

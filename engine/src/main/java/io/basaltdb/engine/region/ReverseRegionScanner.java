@@ -1,7 +1,7 @@
 package io.basaltdb.engine.region;
 
-import io.basaltdb.engine.Cell;
-import io.basaltdb.engine.ClosedException;
+import io.basaltdb.storage.Cell;
+import io.basaltdb.storage.ClosedException;
 import io.basaltdb.engine.cell.CellComparator;
 import io.basaltdb.engine.store.Store;
 import io.basaltdb.engine.store.StoreView;

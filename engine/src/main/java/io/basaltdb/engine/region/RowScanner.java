@@ -1,6 +1,6 @@
 package io.basaltdb.engine.region;
 
-import io.basaltdb.engine.Cell;
+import io.basaltdb.storage.Cell;
 import java.util.List;
 
 /** Rows of one region, one at a time, forward or reversed. Must be closed. */

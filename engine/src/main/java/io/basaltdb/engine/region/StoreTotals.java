@@ -1,6 +1,6 @@
 package io.basaltdb.engine.region;
 
-import io.basaltdb.engine.RegionStats;
+import io.basaltdb.storage.RegionStats;
 import io.basaltdb.engine.store.Store;
 import io.basaltdb.engine.store.StoreFile;
 import java.util.Collection;

@@ -1,10 +1,10 @@
 package io.basaltdb.engine.store;
 
-import io.basaltdb.engine.Cell;
+import io.basaltdb.storage.Cell;
 import io.basaltdb.engine.Clock;
-import io.basaltdb.engine.CorruptionException;
-import io.basaltdb.engine.FamilyOptions;
-import io.basaltdb.engine.StorageIOException;
+import io.basaltdb.storage.CorruptionException;
+import io.basaltdb.storage.FamilyOptions;
+import io.basaltdb.storage.StorageIOException;
 import io.basaltdb.engine.cache.BlockCache;
 import io.basaltdb.engine.cell.CellIterator;
 import io.basaltdb.engine.file.BlockFileReader;
@@ -511,7 +511,7 @@ public final class Store implements AutoCloseable {
     while (true) {
       StoreView v = view;
       if (closed) { // after the read of view: a view without the files is never handed out
-        throw new io.basaltdb.engine.ClosedException("store " + dir);
+        throw new io.basaltdb.storage.ClosedException("store " + dir);
       }
       int retained = 0;
       for (StoreFile f : v.files) {
@@ -547,7 +547,7 @@ public final class Store implements AutoCloseable {
   /** As above, counting the files read and passed over into {@code m} (null: not counted). */
   public List<CellIterator> sources(StoreView v, byte[] startRow, byte[] stopRow, byte[] getRow,
       List<byte[]> onlyRows, java.util.NavigableSet<byte[]> qualifiers, long minTimestamp,
-      io.basaltdb.engine.ScanMetrics m) {
+      io.basaltdb.storage.ScanMetrics m) {
     return ViewSources.sources(v, family, stats, startRow, stopRow, getRow, onlyRows,
         qualifiers, minTimestamp, m);
   }

@@ -1,6 +1,6 @@
 package io.basaltdb.engine.store;
 
-import io.basaltdb.engine.StorageIOException;
+import io.basaltdb.storage.StorageIOException;
 import io.basaltdb.engine.file.BlockFileReader;
 import io.basaltdb.engine.file.FileInfo;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package io.basaltdb.engine.store;
 
-import io.basaltdb.engine.Cell;
+import io.basaltdb.storage.Cell;
 import io.basaltdb.engine.cell.CellIterator;
 import io.basaltdb.engine.file.BlockFileReader;
 import io.basaltdb.engine.file.FileInfo;
@@ -28,7 +28,7 @@ final class ViewSources {
   static List<CellIterator> sources(StoreView v, byte[] family, StoreStats stats,
       byte[] startRow, byte[] stopRow, byte[] getRow, List<byte[]> onlyRows,
       java.util.NavigableSet<byte[]> qualifiers, long minTimestamp,
-      io.basaltdb.engine.ScanMetrics counts) {
+      io.basaltdb.storage.ScanMetrics counts) {
     if (onlyRows != null && onlyRows.size() > BLOOM_ROWS) {
       onlyRows = null; // more bloom probes than a file's seek costs
     }
@@ -175,7 +175,7 @@ final class ViewSources {
 
   private static boolean mightContainAny(BlockFileReader r, List<byte[]> rows,
       java.util.NavigableSet<byte[]> qualifiers) {
-    if (r.info().bloomType() == io.basaltdb.engine.BloomType.NONE) {
+    if (r.info().bloomType() == io.basaltdb.storage.BloomType.NONE) {
       return true;
     }
     for (byte[] row : rows) {
@@ -189,7 +189,7 @@ final class ViewSources {
   private static boolean mightContain(BlockFileReader r, byte[] row,
       java.util.NavigableSet<byte[]> qualifiers) {
     if (qualifiers == null || qualifiers.isEmpty()
-        || r.info().bloomType() != io.basaltdb.engine.BloomType.ROWCOL) {
+        || r.info().bloomType() != io.basaltdb.storage.BloomType.ROWCOL) {
       return r.mightContainRow(row);
     }
     if (r.mightContainColumn(row, new byte[0])) {

@@ -1,6 +1,6 @@
 package io.basaltdb.engine.tool;
 
-import io.basaltdb.engine.Cell;
+import io.basaltdb.storage.Cell;
 import io.basaltdb.engine.Database;
 import io.basaltdb.engine.EngineOptions;
 import io.basaltdb.engine.cache.BlockCache;

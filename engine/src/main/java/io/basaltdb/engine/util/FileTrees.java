@@ -1,6 +1,6 @@
 package io.basaltdb.engine.util;
 
-import io.basaltdb.engine.StorageIOException;
+import io.basaltdb.storage.StorageIOException;
 import io.basaltdb.engine.io.FileSystem;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;

@@ -1,7 +1,7 @@
 package io.basaltdb.engine.wal;
 
-import io.basaltdb.engine.Cell;
-import io.basaltdb.engine.CellType;
+import io.basaltdb.storage.Cell;
+import io.basaltdb.storage.CellType;
 import io.basaltdb.engine.util.ByteReader;
 import io.basaltdb.engine.util.ByteWriter;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package io.basaltdb.engine.wal;
 
-import io.basaltdb.engine.CorruptionException;
-import io.basaltdb.engine.StorageIOException;
+import io.basaltdb.storage.CorruptionException;
+import io.basaltdb.storage.StorageIOException;
 import io.basaltdb.engine.io.FileSystem;
 import io.basaltdb.engine.util.AtomicFiles;
 import io.basaltdb.engine.util.ByteReader;

@@ -1,8 +1,8 @@
 package io.basaltdb.engine.wal;
 
-import io.basaltdb.engine.ClosedException;
-import io.basaltdb.engine.DatabaseReadOnlyException;
-import io.basaltdb.engine.StorageIOException;
+import io.basaltdb.storage.ClosedException;
+import io.basaltdb.storage.DatabaseReadOnlyException;
+import io.basaltdb.storage.StorageIOException;
 import io.basaltdb.engine.io.FileSystem;
 import io.basaltdb.engine.util.ByteWriter;
 import java.io.IOException;

@@ -2,8 +2,8 @@ package io.basaltdb.engine.cell;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.basaltdb.engine.Cell;
-import io.basaltdb.engine.CellType;
+import io.basaltdb.storage.Cell;
+import io.basaltdb.storage.CellType;
 import io.basaltdb.engine.Seeds;
 import java.util.Arrays;
 import java.util.Random;

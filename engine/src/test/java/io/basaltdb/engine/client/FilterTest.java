@@ -3,22 +3,22 @@ package io.basaltdb.engine.client;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.basaltdb.engine.CompareOperator;
+import io.basaltdb.storage.CompareOperator;
 import io.basaltdb.engine.Database;
 import io.basaltdb.engine.EngineOptions;
-import io.basaltdb.engine.FamilyOptions;
-import io.basaltdb.engine.Get;
-import io.basaltdb.engine.Put;
-import io.basaltdb.engine.Result;
-import io.basaltdb.engine.ResultScanner;
-import io.basaltdb.engine.Scan;
-import io.basaltdb.engine.Table;
-import io.basaltdb.engine.TableDescriptor;
-import io.basaltdb.engine.TableName;
-import io.basaltdb.engine.filter.ByteComparator;
-import io.basaltdb.engine.filter.Filter;
-import io.basaltdb.engine.filter.FilterList;
-import io.basaltdb.engine.filter.Filters;
+import io.basaltdb.storage.FamilyOptions;
+import io.basaltdb.storage.Get;
+import io.basaltdb.storage.Put;
+import io.basaltdb.storage.Result;
+import io.basaltdb.storage.ResultScanner;
+import io.basaltdb.storage.Scan;
+import io.basaltdb.storage.Table;
+import io.basaltdb.storage.TableDescriptor;
+import io.basaltdb.storage.TableName;
+import io.basaltdb.storage.filter.ByteComparator;
+import io.basaltdb.storage.filter.Filter;
+import io.basaltdb.storage.filter.FilterList;
+import io.basaltdb.storage.filter.Filters;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -190,7 +190,7 @@ class FilterTest {
     int[] asked = new int[1];
     Filter counting = new Filter() {
       @Override
-      public boolean filterRow(List<io.basaltdb.engine.Cell> cells) {
+      public boolean filterRow(List<io.basaltdb.storage.Cell> cells) {
         asked[0]++;
         return false;
       }

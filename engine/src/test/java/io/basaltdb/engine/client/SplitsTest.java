@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.basaltdb.engine.InvalidArgumentException;
-import io.basaltdb.engine.Splits;
+import io.basaltdb.storage.InvalidArgumentException;
+import io.basaltdb.storage.Splits;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;

@@ -7,26 +7,26 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.basaltdb.engine.Append;
-import io.basaltdb.engine.CheckAndMutate;
-import io.basaltdb.engine.CompareOperator;
+import io.basaltdb.storage.Append;
+import io.basaltdb.storage.CheckAndMutate;
+import io.basaltdb.storage.CompareOperator;
 import io.basaltdb.engine.Database;
-import io.basaltdb.engine.Delete;
+import io.basaltdb.storage.Delete;
 import io.basaltdb.engine.EngineOptions;
-import io.basaltdb.engine.FamilyOptions;
-import io.basaltdb.engine.Get;
-import io.basaltdb.engine.Increment;
-import io.basaltdb.engine.InvalidArgumentException;
-import io.basaltdb.engine.Put;
-import io.basaltdb.engine.Result;
-import io.basaltdb.engine.ResultScanner;
-import io.basaltdb.engine.RowMutations;
-import io.basaltdb.engine.Scan;
-import io.basaltdb.engine.Table;
-import io.basaltdb.engine.TableDescriptor;
-import io.basaltdb.engine.TableDisabledException;
-import io.basaltdb.engine.TableName;
-import io.basaltdb.engine.TableNotFoundException;
+import io.basaltdb.storage.FamilyOptions;
+import io.basaltdb.storage.Get;
+import io.basaltdb.storage.Increment;
+import io.basaltdb.storage.InvalidArgumentException;
+import io.basaltdb.storage.Put;
+import io.basaltdb.storage.Result;
+import io.basaltdb.storage.ResultScanner;
+import io.basaltdb.storage.RowMutations;
+import io.basaltdb.storage.Scan;
+import io.basaltdb.storage.Table;
+import io.basaltdb.storage.TableDescriptor;
+import io.basaltdb.storage.TableDisabledException;
+import io.basaltdb.storage.TableName;
+import io.basaltdb.storage.TableNotFoundException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -222,7 +222,7 @@ class TableApiTest {
     assertThrows(InvalidArgumentException.class,
         () -> t.increment(new Increment(r).addColumn(b("nope"), Q, 1)), "unknown family");
     t.increment(new Increment(r).addColumn(F, Q, Long.MAX_VALUE - 3));
-    assertThrows(io.basaltdb.engine.CounterOverflowException.class,
+    assertThrows(io.basaltdb.storage.CounterOverflowException.class,
         () -> t.increment(new Increment(r).addColumn(G, Q, 1).addColumn(F, Q, 1)));
     assertEquals(Long.MAX_VALUE, Increment.toLong(t.get(new Get(r)).getValue(F, Q)));
     assertEquals(1, Increment.toLong(t.get(new Get(r)).getValue(G, Q)), "nothing written");
@@ -284,14 +284,14 @@ class TableApiTest {
     assertThrows(InvalidArgumentException.class,
         () -> FamilyOptions.DEFAULT.withVersions(1, 2));
     InvalidArgumentException comp = assertThrows(InvalidArgumentException.class,
-        () -> io.basaltdb.engine.Compression.parse("SNAPPY"));
+        () -> io.basaltdb.storage.Compression.parse("SNAPPY"));
     assertTrue(comp.getMessage().contains("SNAPPY"), comp.getMessage());
-    assertEquals(io.basaltdb.engine.BloomType.ROWCOL, io.basaltdb.engine.BloomType.parse("rowcol"));
+    assertEquals(io.basaltdb.storage.BloomType.ROWCOL, io.basaltdb.storage.BloomType.parse("rowcol"));
   }
 
   @Test
   void disableEnableTruncateDrop() {
-    t.put(new Put(b("x")).addColumn(F, Q, b("1")).setDurability(io.basaltdb.engine.Durability.SKIP));
+    t.put(new Put(b("x")).addColumn(F, Q, b("1")).setDurability(io.basaltdb.storage.Durability.SKIP));
     db.admin().disableTable(T);
     assertThrows(TableDisabledException.class, () -> t.get(new Get(b("x"))));
     assertThrows(TableDisabledException.class, () -> t.put(new Put(b("x")).addColumn(F, Q, b("2"))));

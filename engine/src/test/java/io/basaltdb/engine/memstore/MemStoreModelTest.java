@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.basaltdb.engine.Cell;
-import io.basaltdb.engine.CellType;
+import io.basaltdb.storage.Cell;
+import io.basaltdb.storage.CellType;
 import io.basaltdb.engine.Seeds;
 import io.basaltdb.engine.cell.CellComparator;
 import io.basaltdb.engine.cell.CellIterator;

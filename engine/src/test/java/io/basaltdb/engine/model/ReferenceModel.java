@@ -1,8 +1,8 @@
 package io.basaltdb.engine.model;
 
-import io.basaltdb.engine.Cell;
-import io.basaltdb.engine.CellType;
-import io.basaltdb.engine.FamilyOptions;
+import io.basaltdb.storage.Cell;
+import io.basaltdb.storage.CellType;
+import io.basaltdb.storage.FamilyOptions;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;

@@ -3,27 +3,27 @@ package io.basaltdb.engine.model;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import io.basaltdb.engine.BloomType;
-import io.basaltdb.engine.Cell;
-import io.basaltdb.engine.CellType;
-import io.basaltdb.engine.CheckAndMutate;
-import io.basaltdb.engine.Compression;
+import io.basaltdb.storage.BloomType;
+import io.basaltdb.storage.Cell;
+import io.basaltdb.storage.CellType;
+import io.basaltdb.storage.CheckAndMutate;
+import io.basaltdb.storage.Compression;
 import io.basaltdb.engine.Database;
-import io.basaltdb.engine.Delete;
-import io.basaltdb.engine.Durability;
+import io.basaltdb.storage.Delete;
+import io.basaltdb.storage.Durability;
 import io.basaltdb.engine.EngineOptions;
-import io.basaltdb.engine.FamilyOptions;
-import io.basaltdb.engine.Get;
-import io.basaltdb.engine.Increment;
+import io.basaltdb.storage.FamilyOptions;
+import io.basaltdb.storage.Get;
+import io.basaltdb.storage.Increment;
 import io.basaltdb.engine.ManualClock;
-import io.basaltdb.engine.Put;
-import io.basaltdb.engine.Result;
-import io.basaltdb.engine.ResultScanner;
-import io.basaltdb.engine.Scan;
+import io.basaltdb.storage.Put;
+import io.basaltdb.storage.Result;
+import io.basaltdb.storage.ResultScanner;
+import io.basaltdb.storage.Scan;
 import io.basaltdb.engine.Seeds;
-import io.basaltdb.engine.Table;
-import io.basaltdb.engine.TableDescriptor;
-import io.basaltdb.engine.TableName;
+import io.basaltdb.storage.Table;
+import io.basaltdb.storage.TableDescriptor;
+import io.basaltdb.storage.TableName;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -203,7 +203,7 @@ class TableModelTest {
     byte[] base = cur.isEmpty() ? new byte[0] : cur.get(0).value();
     byte[] expected = Arrays.copyOf(base, base.length + suffix.length);
     System.arraycopy(suffix, 0, expected, base.length, suffix.length);
-    Result r = table.append(new io.basaltdb.engine.Append(row).addColumn(f, q, suffix));
+    Result r = table.append(new io.basaltdb.storage.Append(row).addColumn(f, q, suffix));
     assertEquals(new String(expected), new String(r.getValue(f, q)), "append at " + where);
     model.apply(row, List.of(Cell.put(row, f, q, Cell.LATEST_TIMESTAMP, expected)), now);
   }
@@ -267,30 +267,30 @@ class TableModelTest {
     int page = 1 + rnd.nextInt(6);
     byte[] scvValue = ("v" + rnd.nextInt(1000)).getBytes();
     boolean ifMissing = rnd.nextBoolean();
-    io.basaltdb.engine.filter.Filter f = switch (kind) {
-      case 0 -> io.basaltdb.engine.filter.Filters.prefix(p1.getBytes());
-      case 1 -> io.basaltdb.engine.filter.Filters.rowRanges(List.of(
-          new io.basaltdb.engine.filter.Filters.RowRange(lo, hi)));
-      case 2 -> io.basaltdb.engine.filter.Filters.columnPrefix(colPrefix.getBytes());
-      case 3 -> io.basaltdb.engine.filter.Filters.value(io.basaltdb.engine.CompareOperator.EQUAL,
-          io.basaltdb.engine.filter.ByteComparator.substring(needle));
-      case 4 -> io.basaltdb.engine.filter.Filters.firstKeyOnly();
-      case 5 -> io.basaltdb.engine.filter.Filters.page(page);
-      case 6 -> io.basaltdb.engine.filter.Filters.singleColumnValue("b".getBytes(), "q0".getBytes(),
-          io.basaltdb.engine.CompareOperator.GREATER, io.basaltdb.engine.filter.ByteComparator
+    io.basaltdb.storage.filter.Filter f = switch (kind) {
+      case 0 -> io.basaltdb.storage.filter.Filters.prefix(p1.getBytes());
+      case 1 -> io.basaltdb.storage.filter.Filters.rowRanges(List.of(
+          new io.basaltdb.storage.filter.Filters.RowRange(lo, hi)));
+      case 2 -> io.basaltdb.storage.filter.Filters.columnPrefix(colPrefix.getBytes());
+      case 3 -> io.basaltdb.storage.filter.Filters.value(io.basaltdb.storage.CompareOperator.EQUAL,
+          io.basaltdb.storage.filter.ByteComparator.substring(needle));
+      case 4 -> io.basaltdb.storage.filter.Filters.firstKeyOnly();
+      case 5 -> io.basaltdb.storage.filter.Filters.page(page);
+      case 6 -> io.basaltdb.storage.filter.Filters.singleColumnValue("b".getBytes(), "q0".getBytes(),
+          io.basaltdb.storage.CompareOperator.GREATER, io.basaltdb.storage.filter.ByteComparator
               .binary(scvValue), ifMissing);
-      case 7 -> new io.basaltdb.engine.filter.FilterList(
-          io.basaltdb.engine.filter.FilterList.Operator.MUST_PASS_ALL,
-          io.basaltdb.engine.filter.Filters.prefix(p1.getBytes()),
-          io.basaltdb.engine.filter.Filters.columnPrefix(colPrefix.getBytes()));
-      case 8 -> new io.basaltdb.engine.filter.FilterList(
-          io.basaltdb.engine.filter.FilterList.Operator.MUST_PASS_ONE,
-          io.basaltdb.engine.filter.Filters.prefix("r0".getBytes()),
-          io.basaltdb.engine.filter.Filters.prefix("r2".getBytes()));
-      case 9 -> io.basaltdb.engine.filter.Filters.keyOnly();
-      default -> io.basaltdb.engine.filter.Filters.qualifier(
-          io.basaltdb.engine.CompareOperator.GREATER_OR_EQUAL,
-          io.basaltdb.engine.filter.ByteComparator.binary(colPrefix.getBytes()));
+      case 7 -> new io.basaltdb.storage.filter.FilterList(
+          io.basaltdb.storage.filter.FilterList.Operator.MUST_PASS_ALL,
+          io.basaltdb.storage.filter.Filters.prefix(p1.getBytes()),
+          io.basaltdb.storage.filter.Filters.columnPrefix(colPrefix.getBytes()));
+      case 8 -> new io.basaltdb.storage.filter.FilterList(
+          io.basaltdb.storage.filter.FilterList.Operator.MUST_PASS_ONE,
+          io.basaltdb.storage.filter.Filters.prefix("r0".getBytes()),
+          io.basaltdb.storage.filter.Filters.prefix("r2".getBytes()));
+      case 9 -> io.basaltdb.storage.filter.Filters.keyOnly();
+      default -> io.basaltdb.storage.filter.Filters.qualifier(
+          io.basaltdb.storage.CompareOperator.GREATER_OR_EQUAL,
+          io.basaltdb.storage.filter.ByteComparator.binary(colPrefix.getBytes()));
     };
     List<String> expected = new ArrayList<>();
     for (byte[] r : model.rows()) {

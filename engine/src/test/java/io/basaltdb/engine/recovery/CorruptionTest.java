@@ -5,13 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.basaltdb.engine.Cell;
-import io.basaltdb.engine.Compression;
-import io.basaltdb.engine.CorruptionException;
+import io.basaltdb.storage.Cell;
+import io.basaltdb.storage.Compression;
+import io.basaltdb.storage.CorruptionException;
 import io.basaltdb.engine.Database;
-import io.basaltdb.engine.Durability;
+import io.basaltdb.storage.Durability;
 import io.basaltdb.engine.EngineOptions;
-import io.basaltdb.engine.FamilyOptions;
+import io.basaltdb.storage.FamilyOptions;
 import io.basaltdb.engine.region.ReadSpec;
 import io.basaltdb.engine.region.Region;
 import io.basaltdb.engine.region.RegionScanner;
@@ -169,7 +169,7 @@ class CorruptionTest {
   void secondOpenOfTheSameDirectoryIsRefused() {
     try (Database db = open()) {
       assertTrue(TestTables.region(db, "r") != null);
-      var e = assertThrows(io.basaltdb.engine.InvalidArgumentException.class, this::open);
+      var e = assertThrows(io.basaltdb.storage.InvalidArgumentException.class, this::open);
       assertTrue(e.getMessage().contains("in use"), e.getMessage());
     }
   }

@@ -3,12 +3,12 @@ package io.basaltdb.engine.recovery;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.basaltdb.engine.Cell;
+import io.basaltdb.storage.Cell;
 import io.basaltdb.engine.Database;
 import io.basaltdb.engine.Seeds;
-import io.basaltdb.engine.Get;
-import io.basaltdb.engine.Table;
-import io.basaltdb.engine.TableName;
+import io.basaltdb.storage.Get;
+import io.basaltdb.storage.Table;
+import io.basaltdb.storage.TableName;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.file.Path;

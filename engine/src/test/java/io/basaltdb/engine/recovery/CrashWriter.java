@@ -1,13 +1,13 @@
 package io.basaltdb.engine.recovery;
 
 import io.basaltdb.engine.TestTables;
-import io.basaltdb.engine.Cell;
+import io.basaltdb.storage.Cell;
 import io.basaltdb.engine.Database;
 import io.basaltdb.engine.EngineOptions;
-import io.basaltdb.engine.FamilyOptions;
-import io.basaltdb.engine.Put;
-import io.basaltdb.engine.Table;
-import io.basaltdb.engine.TableName;
+import io.basaltdb.storage.FamilyOptions;
+import io.basaltdb.storage.Put;
+import io.basaltdb.storage.Table;
+import io.basaltdb.storage.TableName;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.basaltdb.engine.Database;
 import io.basaltdb.engine.EngineOptions;
-import io.basaltdb.engine.FamilyOptions;
-import io.basaltdb.engine.Get;
-import io.basaltdb.engine.Put;
+import io.basaltdb.storage.FamilyOptions;
+import io.basaltdb.storage.Get;
+import io.basaltdb.storage.Put;
 import io.basaltdb.engine.TestTables;
 import java.nio.file.Path;
 import java.util.Map;

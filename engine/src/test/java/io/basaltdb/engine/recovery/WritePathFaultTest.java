@@ -5,16 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.basaltdb.engine.Database;
-import io.basaltdb.engine.Durability;
+import io.basaltdb.storage.Durability;
 import io.basaltdb.engine.EngineOptions;
-import io.basaltdb.engine.FamilyOptions;
-import io.basaltdb.engine.Get;
-import io.basaltdb.engine.Put;
+import io.basaltdb.storage.FamilyOptions;
+import io.basaltdb.storage.Get;
+import io.basaltdb.storage.Put;
 import io.basaltdb.engine.Seeds;
-import io.basaltdb.engine.StorageIOException;
-import io.basaltdb.engine.Table;
-import io.basaltdb.engine.TableDisabledException;
-import io.basaltdb.engine.TableName;
+import io.basaltdb.storage.StorageIOException;
+import io.basaltdb.storage.Table;
+import io.basaltdb.storage.TableDisabledException;
+import io.basaltdb.storage.TableName;
 import io.basaltdb.engine.TestTables;
 import io.basaltdb.engine.io.FaultInjectingFileSystem;
 import io.basaltdb.engine.io.FaultInjectingFileSystem.Action;
@@ -273,7 +273,7 @@ class WritePathFaultTest {
     Database db = TestTables.open(dir, o, Map.of("f", FamilyOptions.DEFAULT), "t");
     db.table("t").put(put("async", Durability.ASYNC));
     Put p = put("async", Durability.SYNC);
-    boolean applied = db.table("t").checkAndMutate(io.basaltdb.engine.CheckAndMutate
+    boolean applied = db.table("t").checkAndMutate(io.basaltdb.storage.CheckAndMutate
         .newBuilder("async".getBytes()).ifEquals(F, Q, "other".getBytes()).build(p));
     assertTrue(!applied, "the check fails");
     powerLoss(db, fs, "after the SYNC check-and-put");

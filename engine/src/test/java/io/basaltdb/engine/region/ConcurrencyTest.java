@@ -1,16 +1,16 @@
 package io.basaltdb.engine.region;
 
-import io.basaltdb.engine.RegionStats;
+import io.basaltdb.storage.RegionStats;
 import io.basaltdb.engine.TestTables;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.basaltdb.engine.Cell;
+import io.basaltdb.storage.Cell;
 import io.basaltdb.engine.Database;
-import io.basaltdb.engine.Durability;
+import io.basaltdb.storage.Durability;
 import io.basaltdb.engine.EngineOptions;
-import io.basaltdb.engine.FamilyOptions;
+import io.basaltdb.storage.FamilyOptions;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;

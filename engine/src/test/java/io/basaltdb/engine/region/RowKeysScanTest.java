@@ -4,17 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.basaltdb.engine.Database;
-import io.basaltdb.engine.Delete;
+import io.basaltdb.storage.Delete;
 import io.basaltdb.engine.EngineOptions;
-import io.basaltdb.engine.FamilyOptions;
-import io.basaltdb.engine.Put;
-import io.basaltdb.engine.Result;
-import io.basaltdb.engine.ResultScanner;
-import io.basaltdb.engine.Scan;
-import io.basaltdb.engine.Table;
-import io.basaltdb.engine.TableName;
+import io.basaltdb.storage.FamilyOptions;
+import io.basaltdb.storage.Put;
+import io.basaltdb.storage.Result;
+import io.basaltdb.storage.ResultScanner;
+import io.basaltdb.storage.Scan;
+import io.basaltdb.storage.Table;
+import io.basaltdb.storage.TableName;
 import io.basaltdb.engine.TestTables;
-import io.basaltdb.engine.filter.Filters;
+import io.basaltdb.storage.filter.Filters;
 import io.basaltdb.engine.store.Store;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -70,7 +70,7 @@ class RowKeysScanTest {
       List<byte[]> absent = new ArrayList<>();
       for (int i = 503; absent.size() < 2; i += 2) {
         long before = store.stats().filesSkippedByBloom.get();
-        t.get(new io.basaltdb.engine.Get(row(i)));
+        t.get(new io.basaltdb.storage.Get(row(i)));
         if (store.stats().filesSkippedByBloom.get() == before + 1) {
           absent.add(row(i));
         }

@@ -3,12 +3,12 @@ package io.basaltdb.engine.store;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.basaltdb.engine.ClosedException;
+import io.basaltdb.storage.ClosedException;
 import io.basaltdb.engine.Database;
 import io.basaltdb.engine.EngineOptions;
-import io.basaltdb.engine.Put;
-import io.basaltdb.engine.TableDescriptor;
-import io.basaltdb.engine.TableName;
+import io.basaltdb.storage.Put;
+import io.basaltdb.storage.TableDescriptor;
+import io.basaltdb.storage.TableName;
 import io.basaltdb.engine.TestTables;
 import io.basaltdb.engine.region.Region;
 import java.nio.file.Path;

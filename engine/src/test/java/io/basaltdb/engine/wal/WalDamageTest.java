@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.basaltdb.engine.Cell;
-import io.basaltdb.engine.CellType;
-import io.basaltdb.engine.CorruptionException;
+import io.basaltdb.storage.Cell;
+import io.basaltdb.storage.CellType;
+import io.basaltdb.storage.CorruptionException;
 import io.basaltdb.engine.io.NioFileSystem;
 import io.basaltdb.engine.util.ByteWriter;
 import java.io.IOException;

@@ -1,12 +1,12 @@
 package io.basaltdb.jdbc.tool;
 
-import io.basaltdb.engine.Cell;
+import io.basaltdb.storage.Cell;
 import io.basaltdb.engine.Database;
 import io.basaltdb.engine.EngineOptions;
-import io.basaltdb.engine.RegionInfo;
-import io.basaltdb.engine.Storage;
-import io.basaltdb.engine.TableName;
-import io.basaltdb.engine.RegionStats;
+import io.basaltdb.storage.RegionInfo;
+import io.basaltdb.storage.Storage;
+import io.basaltdb.storage.TableName;
+import io.basaltdb.storage.RegionStats;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;

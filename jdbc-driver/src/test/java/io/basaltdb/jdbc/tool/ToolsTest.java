@@ -84,12 +84,12 @@ class ToolsTest {
     assertTrue(out.toString(StandardCharsets.UTF_8).contains("3 rows, 3 entries"), out.toString());
     try (io.basaltdb.engine.Database d = io.basaltdb.engine.Database.open(db,
         io.basaltdb.engine.EngineOptions.defaults())) {
-      io.basaltdb.engine.Table index = d.table(io.basaltdb.engine.TableName.of("T.IA"));
+      io.basaltdb.storage.Table index = d.table(io.basaltdb.storage.TableName.of("T.IA"));
       byte[] first;
-      try (io.basaltdb.engine.ResultScanner s = index.getScanner(new io.basaltdb.engine.Scan())) {
+      try (io.basaltdb.storage.ResultScanner s = index.getScanner(new io.basaltdb.storage.Scan())) {
         first = s.next().row();
       }
-      index.delete(new io.basaltdb.engine.Delete(first));
+      index.delete(new io.basaltdb.storage.Delete(first));
     }
     out.reset();
     assertEquals(1, AdminTool.run(args, o, e));

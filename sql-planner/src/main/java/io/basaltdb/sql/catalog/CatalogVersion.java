@@ -1,10 +1,10 @@
 package io.basaltdb.sql.catalog;
 
-import io.basaltdb.engine.Get;
-import io.basaltdb.engine.Increment;
-import io.basaltdb.engine.Storage;
-import io.basaltdb.engine.TableDescriptor;
-import io.basaltdb.engine.TableName;
+import io.basaltdb.storage.Get;
+import io.basaltdb.storage.Increment;
+import io.basaltdb.storage.Storage;
+import io.basaltdb.storage.TableDescriptor;
+import io.basaltdb.storage.TableName;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**

@@ -82,10 +82,10 @@ public final class CellNames {
    * column's (nor the marker), qualifier as text to value; null when there is none.
    */
   public java.util.Map<String, org.apache.calcite.avatica.util.ByteString> mapValue(int i,
-      io.basaltdb.engine.Result row) {
+      io.basaltdb.storage.Result row) {
     java.util.Map<String, org.apache.calcite.avatica.util.ByteString> out = null;
     java.util.Set<String> declared = mapExclusions.get(i);
-    for (io.basaltdb.engine.Cell c : row.cells()) {
+    for (io.basaltdb.storage.Cell c : row.cells()) {
       if (!java.util.Arrays.equals(c.family(), families[i])) {
         continue;
       }

@@ -1,15 +1,15 @@
 package io.basaltdb.sql.catalog;
 
-import io.basaltdb.engine.Storage;
-import io.basaltdb.engine.Delete;
-import io.basaltdb.engine.Get;
-import io.basaltdb.engine.Put;
-import io.basaltdb.engine.Result;
-import io.basaltdb.engine.ResultScanner;
-import io.basaltdb.engine.Scan;
-import io.basaltdb.engine.Table;
-import io.basaltdb.engine.TableDescriptor;
-import io.basaltdb.engine.TableName;
+import io.basaltdb.storage.Storage;
+import io.basaltdb.storage.Delete;
+import io.basaltdb.storage.Get;
+import io.basaltdb.storage.Put;
+import io.basaltdb.storage.Result;
+import io.basaltdb.storage.ResultScanner;
+import io.basaltdb.storage.Scan;
+import io.basaltdb.storage.Table;
+import io.basaltdb.storage.TableDescriptor;
+import io.basaltdb.storage.TableName;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,7 +56,7 @@ public final class SqlCatalog {
   static void createRacing(Storage db, TableDescriptor d) {
     try {
       db.admin().createTable(d);
-    } catch (io.basaltdb.engine.InvalidArgumentException e) {
+    } catch (io.basaltdb.storage.InvalidArgumentException e) {
       if (!db.admin().tableExists(d.name())) {
         throw e; // not "already exists"
       }
@@ -116,7 +116,7 @@ public final class SqlCatalog {
   public void putSequence(TableName seq, long start, long increment) {
     table.put(new Put(key(seq))
         .addColumn(D, SEQ, (start + "," + increment).getBytes(StandardCharsets.UTF_8))
-        .addColumn(D, NEXT, io.basaltdb.engine.Increment.toBytes(start - increment)));
+        .addColumn(D, NEXT, io.basaltdb.storage.Increment.toBytes(start - increment)));
   }
 
   /** A sequence's increment, or null when there is no such sequence. */
@@ -133,7 +133,7 @@ public final class SqlCatalog {
   public long nextValue(TableName seq) {
     Long inc = sequenceIncrement(seq);
     if (inc == null) {
-      throw new io.basaltdb.engine.TableNotFoundException("no sequence " + seq);
+      throw new io.basaltdb.storage.TableNotFoundException("no sequence " + seq);
     }
     return table.incrementColumnValue(key(seq), D, NEXT, inc);
   }
@@ -202,7 +202,7 @@ public final class SqlCatalog {
 
   private static List<io.basaltdb.sql.index.SqlIndexDef> indexesOf(TableName t, Result r) {
     List<io.basaltdb.sql.index.SqlIndexDef> out = new ArrayList<>();
-    for (io.basaltdb.engine.Cell c : r.cells()) {
+    for (io.basaltdb.storage.Cell c : r.cells()) {
       String q = new String(c.qualifier(), StandardCharsets.UTF_8);
       if (q.startsWith(INDEX_PREFIX)) {
         out.add(io.basaltdb.sql.index.SqlIndexDef.decode(t, q.substring(INDEX_PREFIX.length()),

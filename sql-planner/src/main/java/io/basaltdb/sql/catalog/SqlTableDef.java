@@ -1,8 +1,8 @@
 package io.basaltdb.sql.catalog;
 
-import io.basaltdb.engine.CorruptionException;
-import io.basaltdb.engine.InvalidArgumentException;
-import io.basaltdb.engine.TableName;
+import io.basaltdb.storage.CorruptionException;
+import io.basaltdb.storage.InvalidArgumentException;
+import io.basaltdb.storage.TableName;
 import io.basaltdb.sql.type.ColumnType;
 import io.basaltdb.sql.type.RowKeyCodec;
 import java.util.ArrayList;
@@ -177,7 +177,7 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
         return i;
       }
     }
-    throw new io.basaltdb.engine.InvalidArgumentException("no column " + name + " in " + table);
+    throw new io.basaltdb.storage.InvalidArgumentException("no column " + name + " in " + table);
   }
 
   /** Key columns in key order. */

@@ -1,12 +1,12 @@
 package io.basaltdb.sql.ddl;
 
-import io.basaltdb.engine.BloomType;
-import io.basaltdb.engine.Compression;
-import io.basaltdb.engine.Storage;
-import io.basaltdb.engine.FamilyOptions;
-import io.basaltdb.engine.InvalidArgumentException;
-import io.basaltdb.engine.TableDescriptor;
-import io.basaltdb.engine.TableName;
+import io.basaltdb.storage.BloomType;
+import io.basaltdb.storage.Compression;
+import io.basaltdb.storage.Storage;
+import io.basaltdb.storage.FamilyOptions;
+import io.basaltdb.storage.InvalidArgumentException;
+import io.basaltdb.storage.TableDescriptor;
+import io.basaltdb.storage.TableName;
 import io.basaltdb.sql.BasaltSchema;
 import io.basaltdb.sql.catalog.SqlCatalog;
 import io.basaltdb.sql.catalog.SqlColumn;
@@ -116,7 +116,7 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
       if (drop.ifExists) {
         return;
       }
-      throw new io.basaltdb.engine.TableNotFoundException("schema " + ns + " does not exist");
+      throw new io.basaltdb.storage.TableNotFoundException("schema " + ns + " does not exist");
     }
     db.admin().dropNamespace(ns);
     context.getMutableRootSchema().removeSubSchema(ns);
@@ -129,7 +129,7 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
       if (drop.ifExists) {
         return;
       }
-      throw new io.basaltdb.engine.TableNotFoundException("table " + drop.name
+      throw new io.basaltdb.storage.TableNotFoundException("table " + drop.name
           + " does not exist");
     }
     IndexDdl.dropAll(db, t);
@@ -165,7 +165,7 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
     SqlCatalog catalog = new SqlCatalog(db);
     SqlTableDef def = catalog.get(name);
     if (def == null) {
-      throw new io.basaltdb.engine.TableNotFoundException("table " + alter.name
+      throw new io.basaltdb.storage.TableNotFoundException("table " + alter.name
           + " does not exist");
     }
     String col = alter.column.names.get(alter.column.names.size() - 1);
@@ -264,7 +264,7 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
       if (drop.ifExists) {
         return;
       }
-      throw new io.basaltdb.engine.TableNotFoundException("view " + drop.name + " does not exist");
+      throw new io.basaltdb.storage.TableNotFoundException("view " + drop.name + " does not exist");
     }
     catalog.remove(name);
   }
@@ -289,7 +289,7 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
       throw new DuplicateObjectException("a table or view named " + create.name + " exists");
     }
     if (!db.admin().listNamespaces().contains(name.namespace())) {
-      throw new io.basaltdb.engine.TableNotFoundException("schema "
+      throw new io.basaltdb.storage.TableNotFoundException("schema "
           + BasaltSchema.schemaName(name.namespace()) + " does not exist");
     }
     catalog.putSequence(name, create.start, create.increment);
@@ -304,7 +304,7 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
       if (drop.ifExists) {
         return;
       }
-      throw new io.basaltdb.engine.TableNotFoundException("sequence " + drop.name
+      throw new io.basaltdb.storage.TableNotFoundException("sequence " + drop.name
           + " does not exist");
     }
     catalog.remove(name);

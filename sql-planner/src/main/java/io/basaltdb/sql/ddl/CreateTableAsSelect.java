@@ -1,6 +1,6 @@
 package io.basaltdb.sql.ddl;
 
-import io.basaltdb.engine.InvalidArgumentException;
+import io.basaltdb.storage.InvalidArgumentException;
 import io.basaltdb.sql.SqlStateException;
 import io.basaltdb.sql.parser.SqlColumnDef;
 import io.basaltdb.sql.parser.SqlCreateBasaltTable;

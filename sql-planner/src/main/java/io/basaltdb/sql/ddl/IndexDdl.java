@@ -1,11 +1,11 @@
 package io.basaltdb.sql.ddl;
 
-import io.basaltdb.engine.Storage;
-import io.basaltdb.engine.FamilyOptions;
-import io.basaltdb.engine.InvalidArgumentException;
-import io.basaltdb.engine.TableDescriptor;
-import io.basaltdb.engine.TableName;
-import io.basaltdb.engine.TableNotFoundException;
+import io.basaltdb.storage.Storage;
+import io.basaltdb.storage.FamilyOptions;
+import io.basaltdb.storage.InvalidArgumentException;
+import io.basaltdb.storage.TableDescriptor;
+import io.basaltdb.storage.TableName;
+import io.basaltdb.storage.TableNotFoundException;
 import io.basaltdb.sql.catalog.SqlCatalog;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.index.IndexBuilder;

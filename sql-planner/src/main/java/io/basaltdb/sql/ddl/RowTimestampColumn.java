@@ -1,7 +1,7 @@
 package io.basaltdb.sql.ddl;
 
-import io.basaltdb.engine.InvalidArgumentException;
-import io.basaltdb.engine.Storage;
+import io.basaltdb.storage.InvalidArgumentException;
+import io.basaltdb.storage.Storage;
 import io.basaltdb.sql.SqlStateException;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.parser.SqlCreateBasaltTable;

@@ -1,8 +1,8 @@
 package io.basaltdb.sql.ddl;
 
-import io.basaltdb.engine.InvalidArgumentException;
-import io.basaltdb.engine.Storage;
-import io.basaltdb.engine.TableName;
+import io.basaltdb.storage.InvalidArgumentException;
+import io.basaltdb.storage.Storage;
+import io.basaltdb.storage.TableName;
 import io.basaltdb.sql.SqlStateException;
 import io.basaltdb.sql.catalog.SqlCatalog;
 import io.basaltdb.sql.catalog.SqlColumn;

@@ -1,6 +1,6 @@
 package io.basaltdb.sql.exec;
 
-import io.basaltdb.engine.ScanMetrics;
+import io.basaltdb.storage.ScanMetrics;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;

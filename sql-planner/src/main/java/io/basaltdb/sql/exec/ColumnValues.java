@@ -1,6 +1,6 @@
 package io.basaltdb.sql.exec;
 
-import io.basaltdb.engine.InvalidArgumentException;
+import io.basaltdb.storage.InvalidArgumentException;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.type.ColumnType;
@@ -53,7 +53,7 @@ public final class ColumnValues {
       SqlColumn c = cols.get(i);
       if (c.isKey()) {
         if (row[i] == null) {
-          throw new io.basaltdb.engine.InvalidArgumentException("primary key column " + c.name()
+          throw new io.basaltdb.storage.InvalidArgumentException("primary key column " + c.name()
               + " of " + def.table() + " must not be NULL");
         }
         key[c.keyPosition()] = c.type().toKey(fit(c, row[i]));

@@ -1,7 +1,7 @@
 package io.basaltdb.sql.exec;
 
-import io.basaltdb.engine.Durability;
-import io.basaltdb.engine.InvalidArgumentException;
+import io.basaltdb.storage.Durability;
+import io.basaltdb.storage.InvalidArgumentException;
 import io.basaltdb.sql.ConnectionProperty;
 import java.util.Properties;
 import org.apache.calcite.DataContext;

@@ -1,7 +1,7 @@
 package io.basaltdb.sql.exec;
 
-import io.basaltdb.engine.Storage;
-import io.basaltdb.engine.StorageTransaction;
+import io.basaltdb.storage.Storage;
+import io.basaltdb.storage.StorageTransaction;
 import io.basaltdb.engine.Transaction;
 import io.basaltdb.sql.SqlStateException;
 import io.basaltdb.sql.index.IndexRegistry;
@@ -33,7 +33,7 @@ public final class ConnectionTransaction {
   /** Open savepoints, oldest first. */
   private final List<Savepoint> savepoints = new ArrayList<>();
   /** Each table the transaction wrote, with its indexes when it first wrote it. */
-  private final java.util.TreeMap<io.basaltdb.engine.TableName, List<SqlIndexDef>> indexed =
+  private final java.util.TreeMap<io.basaltdb.storage.TableName, List<SqlIndexDef>> indexed =
       new java.util.TreeMap<>(java.util.Comparator.comparing(Object::toString));
   private int unnamed;
   /** The execution that last read or wrote: another one is a new statement. */
@@ -116,7 +116,7 @@ public final class ConnectionTransaction {
    * transaction goes on), except that writes past the transaction's bound ({@link
    * Transaction#MAX_PENDING_BYTES}, 53200) roll the whole transaction back.
    */
-  public static long statement(StorageTransaction tx, DataContext ctx, io.basaltdb.engine.TableName table,
+  public static long statement(StorageTransaction tx, DataContext ctx, io.basaltdb.storage.TableName table,
       java.util.function.LongSupplier write) {
     if (ctx.getQueryProvider() instanceof CalciteConnection c && existing(c) != null) {
       existing(c).indexed.computeIfAbsent(table,
@@ -125,7 +125,7 @@ public final class ConnectionTransaction {
     int mark = tx.mark();
     try {
       return write.getAsLong();
-    } catch (io.basaltdb.engine.TransactionTooLargeException e) {
+    } catch (io.basaltdb.storage.TransactionTooLargeException e) {
       if (ctx.getQueryProvider() instanceof CalciteConnection c) {
         rollback(c); // past the bound the transaction is rolled back whole (53200)
       }
@@ -148,7 +148,7 @@ public final class ConnectionTransaction {
     ConnectionTransaction t = existing(c);
     if (t != null && t.tx != null) {
       StorageTransaction tx = t.tx;
-      java.util.Map<io.basaltdb.engine.TableName, List<SqlIndexDef>> written =
+      java.util.Map<io.basaltdb.storage.TableName, List<SqlIndexDef>> written =
           new java.util.TreeMap<>(t.indexed);
       t.end();
       t.commit(tx, written, ConnectionSettings.of(c).durability());
@@ -161,8 +161,8 @@ public final class ConnectionTransaction {
    * the table: its rows carry no entries for a new index (or entries for a dropped one), so
    * the commit is refused (40001) and applies nothing.
    */
-  private void commit(StorageTransaction tx, java.util.Map<io.basaltdb.engine.TableName,
-      List<SqlIndexDef>> written, io.basaltdb.engine.Durability durability) {
+  private void commit(StorageTransaction tx, java.util.Map<io.basaltdb.storage.TableName,
+      List<SqlIndexDef>> written, io.basaltdb.storage.Durability durability) {
     List<java.util.concurrent.locks.Lock> locks = new ArrayList<>();
     try {
       for (var e : written.entrySet()) {

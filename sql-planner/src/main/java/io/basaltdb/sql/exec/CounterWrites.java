@@ -1,15 +1,15 @@
 package io.basaltdb.sql.exec;
 
-import io.basaltdb.engine.CheckAndMutate;
-import io.basaltdb.engine.CounterOverflowException;
-import io.basaltdb.engine.Durability;
-import io.basaltdb.engine.Get;
-import io.basaltdb.engine.Increment;
-import io.basaltdb.engine.InvalidArgumentException;
-import io.basaltdb.engine.Mutation;
-import io.basaltdb.engine.Put;
-import io.basaltdb.engine.Result;
-import io.basaltdb.engine.Table;
+import io.basaltdb.storage.CheckAndMutate;
+import io.basaltdb.storage.CounterOverflowException;
+import io.basaltdb.storage.Durability;
+import io.basaltdb.storage.Get;
+import io.basaltdb.storage.Increment;
+import io.basaltdb.storage.InvalidArgumentException;
+import io.basaltdb.storage.Mutation;
+import io.basaltdb.storage.Put;
+import io.basaltdb.storage.Result;
+import io.basaltdb.storage.Table;
 import io.basaltdb.sql.catalog.CellNames;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
@@ -129,7 +129,7 @@ final class CounterWrites {
         return;
       }
     }
-    throw new io.basaltdb.engine.BasaltException("increment of " + def.columns().get(col).name()
+    throw new io.basaltdb.storage.BasaltException("increment of " + def.columns().get(col).name()
         + " kept losing to concurrent writers") {
       private static final long serialVersionUID = 1L;
     };

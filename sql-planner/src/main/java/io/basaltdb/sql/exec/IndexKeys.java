@@ -1,10 +1,10 @@
 package io.basaltdb.sql.exec;
 
-import io.basaltdb.engine.Storage;
-import io.basaltdb.engine.Result;
-import io.basaltdb.engine.ResultScanner;
-import io.basaltdb.engine.Scan;
-import io.basaltdb.engine.Table;
+import io.basaltdb.storage.Storage;
+import io.basaltdb.storage.Result;
+import io.basaltdb.storage.ResultScanner;
+import io.basaltdb.storage.Scan;
+import io.basaltdb.storage.Table;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.index.IndexLayout;
 import io.basaltdb.sql.index.IndexRegistry;
@@ -26,18 +26,18 @@ final class IndexKeys implements AutoCloseable {
   private final IndexLayout layout;
   private final List<KeyRange> ranges;
   private final long asOf;
-  private io.basaltdb.engine.ReadSnapshot snapshot;
+  private io.basaltdb.storage.ReadSnapshot snapshot;
   /** Ranges and entries read backwards: the index's order reversed (an ORDER BY against it). */
   private final boolean reversed;
   /** Non-null when the index covers the scan: how to build its rows and filter them. */
   private final io.basaltdb.sql.catalog.CellNames names;
-  private final io.basaltdb.engine.filter.Filter filter;
+  private final io.basaltdb.storage.filter.Filter filter;
   private int next;
   private ResultScanner scanner;
 
   private IndexKeys(Table index, IndexLayout layout, List<KeyRange> ranges, long asOf,
       boolean reversed, io.basaltdb.sql.catalog.CellNames names,
-      io.basaltdb.engine.filter.Filter filter) {
+      io.basaltdb.storage.filter.Filter filter) {
     this.index = index;
     this.layout = layout;
     this.ranges = reversed ? reverse(ranges) : ranges;
@@ -113,7 +113,7 @@ final class IndexKeys implements AutoCloseable {
       if (entry == null) {
         return null;
       }
-      io.basaltdb.engine.Cell cell = entry.getLatestCell(IndexLayout.FAMILY,
+      io.basaltdb.storage.Cell cell = entry.getLatestCell(IndexLayout.FAMILY,
           IndexLayout.QUALIFIER);
       Result row = layout.baseRow(entry.row(), cell.value(), cell.timestamp(), names,
           io.basaltdb.sql.catalog.CellNames.MARKER);
@@ -135,8 +135,8 @@ final class IndexKeys implements AutoCloseable {
     if (filter.filterRowKey(row.row())) {
       return false;
     }
-    List<io.basaltdb.engine.Cell> kept = new java.util.ArrayList<>();
-    for (io.basaltdb.engine.Cell c : row.cells()) {
+    List<io.basaltdb.storage.Cell> kept = new java.util.ArrayList<>();
+    for (io.basaltdb.storage.Cell c : row.cells()) {
       if (filter.filterCell(c)) {
         kept.add(filter.transformCell(c));
       }

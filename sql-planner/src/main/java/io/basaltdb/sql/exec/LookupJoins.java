@@ -1,6 +1,6 @@
 package io.basaltdb.sql.exec;
 
-import io.basaltdb.engine.Storage;
+import io.basaltdb.storage.Storage;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.index.IndexLayout;

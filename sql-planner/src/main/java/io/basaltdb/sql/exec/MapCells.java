@@ -1,6 +1,6 @@
 package io.basaltdb.sql.exec;
 
-import io.basaltdb.engine.InvalidArgumentException;
+import io.basaltdb.storage.InvalidArgumentException;
 import io.basaltdb.sql.catalog.CellNames;
 import io.basaltdb.sql.catalog.SqlColumn;
 import java.nio.charset.StandardCharsets;

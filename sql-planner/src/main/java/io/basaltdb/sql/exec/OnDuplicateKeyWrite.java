@@ -1,13 +1,13 @@
 package io.basaltdb.sql.exec;
 
-import io.basaltdb.engine.CheckAndMutate;
-import io.basaltdb.engine.Delete;
-import io.basaltdb.engine.Get;
-import io.basaltdb.engine.Put;
-import io.basaltdb.engine.Result;
-import io.basaltdb.engine.Row;
-import io.basaltdb.engine.RowMutations;
-import io.basaltdb.engine.Table;
+import io.basaltdb.storage.CheckAndMutate;
+import io.basaltdb.storage.Delete;
+import io.basaltdb.storage.Get;
+import io.basaltdb.storage.Put;
+import io.basaltdb.storage.Result;
+import io.basaltdb.storage.Row;
+import io.basaltdb.storage.RowMutations;
+import io.basaltdb.storage.Table;
 import io.basaltdb.sql.SqlStateException;
 import io.basaltdb.sql.catalog.CellNames;
 import io.basaltdb.sql.catalog.SqlTableDef;

@@ -1,8 +1,8 @@
 package io.basaltdb.sql.exec;
 
-import io.basaltdb.engine.Storage;
-import io.basaltdb.engine.RegionInfo;
-import io.basaltdb.engine.TableName;
+import io.basaltdb.storage.Storage;
+import io.basaltdb.storage.RegionInfo;
+import io.basaltdb.storage.TableName;
 import io.basaltdb.sql.pushdown.KeyRange;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,6 +1,6 @@
 package io.basaltdb.sql.exec;
 
-import io.basaltdb.engine.InvalidArgumentException;
+import io.basaltdb.storage.InvalidArgumentException;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.pushdown.KeyConditions;

@@ -1,13 +1,13 @@
 package io.basaltdb.sql.exec;
 
-import io.basaltdb.engine.Storage;
-import io.basaltdb.engine.Get;
-import io.basaltdb.engine.ReadRequest;
-import io.basaltdb.engine.Result;
-import io.basaltdb.engine.ResultScanner;
-import io.basaltdb.engine.Scan;
-import io.basaltdb.engine.Table;
-import io.basaltdb.engine.filter.Filter;
+import io.basaltdb.storage.Storage;
+import io.basaltdb.storage.Get;
+import io.basaltdb.storage.ReadRequest;
+import io.basaltdb.storage.Result;
+import io.basaltdb.storage.ResultScanner;
+import io.basaltdb.storage.Scan;
+import io.basaltdb.storage.Table;
+import io.basaltdb.storage.filter.Filter;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.pushdown.KeyRange;
@@ -55,12 +55,12 @@ public final class ScanExecutor {
     if (spec.asOf() != null) {
       Object v = spec.asOf().bind(ctx);
       if (v == null) {
-        throw new io.basaltdb.engine.InvalidArgumentException(
+        throw new io.basaltdb.storage.InvalidArgumentException(
             "FOR SYSTEM_TIME AS OF needs a time, got NULL");
       }
       long ms = (Long) v;
       if (ms < 0) {
-        throw new io.basaltdb.engine.InvalidArgumentException(
+        throw new io.basaltdb.storage.InvalidArgumentException(
             "FOR SYSTEM_TIME AS OF a time before 1970 reads nothing: " + ms);
       }
       t = t < 0 ? ms : Math.min(t, ms);
@@ -223,9 +223,9 @@ public final class ScanExecutor {
   public Enumerator<Object[]> lookup(List<KeyRange> ranges, boolean points, String index) {
     if (index == null && !points && ranges.size() > 1) {
       // many key prefixes: one scan over them all, seeking from one to the next
-      List<io.basaltdb.engine.filter.Filters.RowRange> rr = new ArrayList<>(ranges.size());
+      List<io.basaltdb.storage.filter.Filters.RowRange> rr = new ArrayList<>(ranges.size());
       for (KeyRange r : ranges) {
-        rr.add(new io.basaltdb.engine.filter.Filters.RowRange(r.start(), r.stop()));
+        rr.add(new io.basaltdb.storage.filter.Filters.RowRange(r.start(), r.stop()));
       }
       KeyRange all = new KeyRange(ranges.get(0).start(), ranges.get(ranges.size() - 1).stop());
       RowEnumerator e = new RowEnumerator(List.of(all), false, null, false);
@@ -257,7 +257,7 @@ public final class ScanExecutor {
   }
 
   /** Where this scan counts its reads for EXPLAIN ANALYZE, or null. */
-  io.basaltdb.engine.ScanMetrics metrics() {
+  io.basaltdb.storage.ScanMetrics metrics() {
     return Analysis.scanMetrics(ctx, spec);
   }
 
@@ -271,7 +271,7 @@ public final class ScanExecutor {
     }
     long n = ((Number) v).longValue();
     if (n < 0) {
-      throw new io.basaltdb.engine.InvalidArgumentException("OFFSET and FETCH must not be "
+      throw new io.basaltdb.storage.InvalidArgumentException("OFFSET and FETCH must not be "
           + "negative, got " + n);
     }
     return n;
@@ -288,7 +288,7 @@ public final class ScanExecutor {
     private final List<KeyRange> ranges;
     private final boolean points;
     private final Table table = db.table(def.table());
-    private final io.basaltdb.engine.ReadSnapshot snapshot = StatementSnapshot.of(ctx, db);
+    private final io.basaltdb.storage.ReadSnapshot snapshot = StatementSnapshot.of(ctx, db);
     private final RowKeyCodec codec = def.keyCodec();
     private final List<SqlColumn> cols = def.columns();
     private final io.basaltdb.sql.catalog.CellNames names =
@@ -310,7 +310,7 @@ public final class ScanExecutor {
     /** The rows of the base keys an index gives, fetched by batched gets. */
     private final IndexKeys indexKeys;
     /** Ranges read by one scan that seeks between them (a lookup join's key prefixes). */
-    private List<io.basaltdb.engine.filter.Filters.RowRange> rangesFilter;
+    private List<io.basaltdb.storage.filter.Filters.RowRange> rangesFilter;
 
     /** The filters these rows must pass (through an index: not those it holds). */
     private final List<PushedPredicate> filters;
@@ -422,7 +422,7 @@ public final class ScanExecutor {
     /**
      * The rows of {@code keys}, in their order (an empty result where there is none): one get
      * for one key; for more, one scan from the first to the last that seeks from key to key
-     * ({@link io.basaltdb.engine.filter.Filters#rowKeys}), cheaper than a read per key.
+     * ({@link io.basaltdb.storage.filter.Filters#rowKeys}), cheaper than a read per key.
      */
     private List<Result> getAll(List<byte[]> keys) {
       if (keys.size() == 1) {
@@ -439,10 +439,10 @@ public final class ScanExecutor {
       byte[] last = distinct.get(distinct.size() - 1);
       Scan scan = prepare(new Scan().withStartRow(distinct.get(0))
           .withStopRow(java.util.Arrays.copyOf(last, last.length + 1)));
-      Filter keyFilter = io.basaltdb.engine.filter.Filters.rowKeys(distinct);
+      Filter keyFilter = io.basaltdb.storage.filter.Filters.rowKeys(distinct);
       Filter own = scan.filter(); // the scan's own, as prepare made it
-      scan.setFilter(own == null ? keyFilter : new io.basaltdb.engine.filter.FilterList(
-          io.basaltdb.engine.filter.FilterList.Operator.MUST_PASS_ALL, keyFilter, own));
+      scan.setFilter(own == null ? keyFilter : new io.basaltdb.storage.filter.FilterList(
+          io.basaltdb.storage.filter.FilterList.Operator.MUST_PASS_ALL, keyFilter, own));
       scan.setCaching(Math.min(1000, distinct.size()));
       Result[] found = new Result[distinct.size()]; // rows come in key order, as distinct
       try (ResultScanner s = table.getScanner(scan)) {
@@ -494,9 +494,9 @@ public final class ScanExecutor {
       }
       Filter f = PushedPredicate.all(filters, def, ctx);
       if (rangesFilter != null) {
-        Filter r = io.basaltdb.engine.filter.Filters.rowRanges(rangesFilter);
-        f = f == null ? r : new io.basaltdb.engine.filter.FilterList(
-            io.basaltdb.engine.filter.FilterList.Operator.MUST_PASS_ALL, r, f);
+        Filter r = io.basaltdb.storage.filter.Filters.rowRanges(rangesFilter);
+        f = f == null ? r : new io.basaltdb.storage.filter.FilterList(
+            io.basaltdb.storage.filter.FilterList.Operator.MUST_PASS_ALL, r, f);
       }
       if (f != null) {
         read.setFilter(f);

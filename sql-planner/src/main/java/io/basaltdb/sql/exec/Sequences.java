@@ -1,7 +1,7 @@
 package io.basaltdb.sql.exec;
 
-import io.basaltdb.engine.Storage;
-import io.basaltdb.engine.TableName;
+import io.basaltdb.storage.Storage;
+import io.basaltdb.storage.TableName;
 import io.basaltdb.sql.BasaltSchema;
 import io.basaltdb.sql.catalog.SqlCatalog;
 import java.util.List;

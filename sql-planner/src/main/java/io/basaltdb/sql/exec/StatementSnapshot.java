@@ -1,7 +1,7 @@
 package io.basaltdb.sql.exec;
 
-import io.basaltdb.engine.Storage;
-import io.basaltdb.engine.ReadSnapshot;
+import io.basaltdb.storage.Storage;
+import io.basaltdb.storage.ReadSnapshot;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.DelegatingEnumerator;

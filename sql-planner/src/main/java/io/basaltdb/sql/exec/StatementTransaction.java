@@ -1,11 +1,11 @@
 package io.basaltdb.sql.exec;
 
-import io.basaltdb.engine.Storage;
-import io.basaltdb.engine.StorageTransaction;
-import io.basaltdb.engine.TableName;
+import io.basaltdb.storage.Storage;
+import io.basaltdb.storage.StorageTransaction;
+import io.basaltdb.storage.TableName;
 import io.basaltdb.engine.Transaction;
-import io.basaltdb.engine.TransactionTooLargeException;
-import io.basaltdb.engine.WriteConflictException;
+import io.basaltdb.storage.TransactionTooLargeException;
+import io.basaltdb.storage.WriteConflictException;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.index.IndexRegistry;
 import io.basaltdb.sql.pushdown.WriteSpec;

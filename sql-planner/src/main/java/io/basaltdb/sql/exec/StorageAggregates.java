@@ -1,8 +1,8 @@
 package io.basaltdb.sql.exec;
 
-import io.basaltdb.engine.ColumnAggregate;
-import io.basaltdb.engine.Table;
-import io.basaltdb.engine.filter.Filters;
+import io.basaltdb.storage.ColumnAggregate;
+import io.basaltdb.storage.Table;
+import io.basaltdb.storage.filter.Filters;
 import io.basaltdb.sql.catalog.CellNames;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;

@@ -1,6 +1,6 @@
 package io.basaltdb.sql.exec;
 
-import io.basaltdb.engine.Storage;
+import io.basaltdb.storage.Storage;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.pushdown.ScanSpec;
 import io.basaltdb.sql.pushdown.WriteSpec;
@@ -59,7 +59,7 @@ public final class TableRuns {
   private Enumerable<Long> modify(DataContext root, WriteSpec spec, Enumerable<?> rows,
       boolean whole) {
     Storage s = ConnectionTransaction.storage(root, db);
-    long count = s instanceof io.basaltdb.engine.StorageTransaction tx
+    long count = s instanceof io.basaltdb.storage.StorageTransaction tx
         ? ConnectionTransaction.statement(tx, root, def.table(),
             () -> new WriteExecutor(tx, def, spec, root).run(rows))
         : whole ? StatementTransaction.run(s, def, spec, root, rows)

@@ -1,12 +1,12 @@
 package io.basaltdb.sql.exec;
 
-import io.basaltdb.engine.Cell;
-import io.basaltdb.engine.Delete;
-import io.basaltdb.engine.Durability;
-import io.basaltdb.engine.Mutation;
-import io.basaltdb.engine.Put;
-import io.basaltdb.engine.Row;
-import io.basaltdb.engine.RowMutations;
+import io.basaltdb.storage.Cell;
+import io.basaltdb.storage.Delete;
+import io.basaltdb.storage.Durability;
+import io.basaltdb.storage.Mutation;
+import io.basaltdb.storage.Put;
+import io.basaltdb.storage.Row;
+import io.basaltdb.storage.RowMutations;
 import io.basaltdb.sql.catalog.CellNames;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;

@@ -1,14 +1,14 @@
 package io.basaltdb.sql.exec;
 
-import io.basaltdb.engine.CheckAndMutate;
-import io.basaltdb.engine.Storage;
-import io.basaltdb.engine.Delete;
-import io.basaltdb.engine.Durability;
-import io.basaltdb.engine.InvalidArgumentException;
-import io.basaltdb.engine.Mutation;
-import io.basaltdb.engine.Put;
-import io.basaltdb.engine.RowMutations;
-import io.basaltdb.engine.Table;
+import io.basaltdb.storage.CheckAndMutate;
+import io.basaltdb.storage.Storage;
+import io.basaltdb.storage.Delete;
+import io.basaltdb.storage.Durability;
+import io.basaltdb.storage.InvalidArgumentException;
+import io.basaltdb.storage.Mutation;
+import io.basaltdb.storage.Put;
+import io.basaltdb.storage.RowMutations;
+import io.basaltdb.storage.Table;
 import io.basaltdb.sql.catalog.CellNames;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
@@ -283,7 +283,7 @@ public final class WriteExecutor {
   }
 
   private long timestamp() {
-    return cellTimestamp() >= 0 ? cellTimestamp() : io.basaltdb.engine.Cell.LATEST_TIMESTAMP;
+    return cellTimestamp() >= 0 ? cellTimestamp() : io.basaltdb.storage.Cell.LATEST_TIMESTAMP;
   }
 
   private <M extends Mutation> M durable(M m) {
@@ -312,7 +312,7 @@ public final class WriteExecutor {
   }
 
   /** The write of an UPSERT's row when it is new: with the defaults of what it leaves out. */
-  private io.basaltdb.engine.Row newRowMutation(byte[] key, Object[] row) {
+  private io.basaltdb.storage.Row newRowMutation(byte[] key, Object[] row) {
     return spec.newRowDefaults().isEmpty() ? upsertMutation(key, row)
         : put(key, row, newRowColumns());
   }
@@ -377,12 +377,12 @@ public final class WriteExecutor {
 
   /** A put (batched when not in a transaction), or a row mutation when NULLs delete cells. */
   private Object upsert(byte[] key, Object[] row) {
-    io.basaltdb.engine.Row m = upsertMutation(key, row);
+    io.basaltdb.storage.Row m = upsertMutation(key, row);
     return m instanceof RowMutations rm ? (Runnable) () -> table.mutateRow(rm) : m;
   }
 
   /** An UPSERT's put, with a delete of the named columns given NULL when there are some. */
-  private io.basaltdb.engine.Row upsertMutation(byte[] key, Object[] row) {
+  private io.basaltdb.storage.Row upsertMutation(byte[] key, Object[] row) {
     if (def.packed()) {
       return put(key, row); // NULLs are in the family cells
     }
@@ -525,7 +525,7 @@ public final class WriteExecutor {
       }
       cells.set(col, row[col], row[n + u]);
     }
-    io.basaltdb.engine.Row m = cells.mutation();
+    io.basaltdb.storage.Row m = cells.mutation();
     return () -> {
       if (m instanceof RowMutations rm) {
         table.mutateRow(rm);

@@ -1,6 +1,6 @@
 package io.basaltdb.sql.index;
 
-import io.basaltdb.engine.InvalidArgumentException;
+import io.basaltdb.storage.InvalidArgumentException;
 import io.basaltdb.sql.BasaltSqlTable;
 import io.basaltdb.sql.SqlStateException;
 import io.basaltdb.sql.catalog.SqlColumn;

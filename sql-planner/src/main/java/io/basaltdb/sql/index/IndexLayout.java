@@ -1,6 +1,6 @@
 package io.basaltdb.sql.index;
 
-import io.basaltdb.engine.CorruptionException;
+import io.basaltdb.storage.CorruptionException;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.exec.ColumnValues;
@@ -217,12 +217,12 @@ public final class IndexLayout {
    * and a cell for each non-NULL covered column (indexed or INCLUDE), sorted as a read returns
    * them; for a table storing one cell per column (not a packed one).
    */
-  public io.basaltdb.engine.Result baseRow(byte[] entryKey, byte[] entryValue, long timestamp,
+  public io.basaltdb.storage.Result baseRow(byte[] entryKey, byte[] entryValue, long timestamp,
       io.basaltdb.sql.catalog.CellNames names, byte[] marker) {
     byte[] key = baseKey(entryKey, entryValue);
     Object[] indexed = codec.decodePrefix(entryKey, columns.length);
-    List<io.basaltdb.engine.Cell> cells = new ArrayList<>();
-    cells.add(io.basaltdb.engine.Cell.put(key, names.markerFamily(), marker, timestamp,
+    List<io.basaltdb.storage.Cell> cells = new ArrayList<>();
+    cells.add(io.basaltdb.storage.Cell.put(key, names.markerFamily(), marker, timestamp,
         io.basaltdb.sql.catalog.CellNames.MARKER_VALUE));
     for (int i = 0; i < columns.length; i++) {
       if (columns[i] < 0) {
@@ -230,14 +230,14 @@ public final class IndexLayout {
       }
       SqlColumn c = table.columns().get(columns[i]);
       if (!c.isKey() && indexed[i] != null) {
-        cells.add(io.basaltdb.engine.Cell.put(key, names.family(columns[i]),
+        cells.add(io.basaltdb.storage.Cell.put(key, names.family(columns[i]),
             names.qualifier(columns[i]), timestamp, c.type().toCell(c.type().fromKey(indexed[i]))));
       }
     }
     for (int i = 0; i < includes.length; i++) {
       byte[] v = CellArray.get(entryValue, i);
       if (v != null && !table.columns().get(includes[i]).isKey()) {
-        cells.add(io.basaltdb.engine.Cell.put(key, names.family(includes[i]),
+        cells.add(io.basaltdb.storage.Cell.put(key, names.family(includes[i]),
             names.qualifier(includes[i]), timestamp, v));
       }
     }
@@ -245,7 +245,7 @@ public final class IndexLayout {
       int f = java.util.Arrays.compareUnsigned(a.family(), b.family());
       return f != 0 ? f : java.util.Arrays.compareUnsigned(a.qualifier(), b.qualifier());
     });
-    return new io.basaltdb.engine.Result(key, cells);
+    return new io.basaltdb.storage.Result(key, cells);
   }
 
   /** True when an entry's key holds the tail (not a unique entry of non-NULL values). */

@@ -1,7 +1,7 @@
 package io.basaltdb.sql.index;
 
-import io.basaltdb.engine.Storage;
-import io.basaltdb.engine.TableName;
+import io.basaltdb.storage.Storage;
+import io.basaltdb.storage.TableName;
 import io.basaltdb.sql.catalog.SqlCatalog;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
@@ -138,7 +138,7 @@ public final class IndexRegistry {
   /** Marks the build of index {@code name} of {@code t} as running in this process. */
   public void startBuild(TableName t, String name) {
     if (!builds.add(t + "/" + name)) {
-      throw new io.basaltdb.engine.InvalidArgumentException("index " + name + " on " + t
+      throw new io.basaltdb.storage.InvalidArgumentException("index " + name + " on " + t
           + " is being built now");
     }
   }

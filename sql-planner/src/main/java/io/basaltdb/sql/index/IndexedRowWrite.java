@@ -1,13 +1,13 @@
 package io.basaltdb.sql.index;
 
-import io.basaltdb.engine.Storage;
-import io.basaltdb.engine.Delete;
-import io.basaltdb.engine.Durability;
-import io.basaltdb.engine.Put;
-import io.basaltdb.engine.Result;
-import io.basaltdb.engine.Row;
-import io.basaltdb.engine.RowChange;
-import io.basaltdb.engine.Table;
+import io.basaltdb.storage.Storage;
+import io.basaltdb.storage.Delete;
+import io.basaltdb.storage.Durability;
+import io.basaltdb.storage.Put;
+import io.basaltdb.storage.Result;
+import io.basaltdb.storage.Row;
+import io.basaltdb.storage.RowChange;
+import io.basaltdb.storage.Table;
 import io.basaltdb.sql.catalog.CellNames;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
@@ -91,7 +91,7 @@ public final class IndexedRowWrite {
         return List.of();
       }
       long ts = 0;
-      for (io.basaltdb.engine.Cell c : current.cells()) {
+      for (io.basaltdb.storage.Cell c : current.cells()) {
         ts = Math.max(ts, c.timestamp());
       }
       List<RowChange> changes = new ArrayList<>();

@@ -1,7 +1,7 @@
 package io.basaltdb.sql.index;
 
-import io.basaltdb.engine.CorruptionException;
-import io.basaltdb.engine.TableName;
+import io.basaltdb.storage.CorruptionException;
+import io.basaltdb.storage.TableName;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;

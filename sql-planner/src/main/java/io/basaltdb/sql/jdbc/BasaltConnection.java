@@ -38,8 +38,8 @@ public final class BasaltConnection extends AvaticaConnection {
    * that also uses the engine's API ({@code connection.unwrap(BasaltConnection.class).storage()});
    * shared with every connection to the same location.
    */
-  public io.basaltdb.engine.Storage storage() {
-    return (io.basaltdb.engine.Storage) info.get(io.basaltdb.engine.Storage.class);
+  public io.basaltdb.storage.Storage storage() {
+    return (io.basaltdb.storage.Storage) info.get(io.basaltdb.storage.Storage.class);
   }
 
   /**
@@ -49,7 +49,7 @@ public final class BasaltConnection extends AvaticaConnection {
    *
    * @throws SQLException (0A000) when the storage is not a {@code type}
    */
-  public <T extends io.basaltdb.engine.Storage> T storage(Class<T> type) throws SQLException {
+  public <T extends io.basaltdb.storage.Storage> T storage(Class<T> type) throws SQLException {
     if (type.isInstance(storage())) {
       return type.cast(storage());
     }

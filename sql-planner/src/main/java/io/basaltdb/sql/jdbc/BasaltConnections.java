@@ -1,6 +1,6 @@
 package io.basaltdb.sql.jdbc;
 
-import io.basaltdb.engine.Storage;
+import io.basaltdb.storage.Storage;
 import io.basaltdb.sql.BasaltSchema;
 import io.basaltdb.sql.ConnectionProperty;
 

@@ -1,11 +1,11 @@
 package io.basaltdb.sql.jdbc;
 
-import io.basaltdb.engine.ClosedException;
-import io.basaltdb.engine.CorruptionException;
-import io.basaltdb.engine.InvalidArgumentException;
-import io.basaltdb.engine.StorageIOException;
-import io.basaltdb.engine.TableDisabledException;
-import io.basaltdb.engine.TableNotFoundException;
+import io.basaltdb.storage.ClosedException;
+import io.basaltdb.storage.CorruptionException;
+import io.basaltdb.storage.InvalidArgumentException;
+import io.basaltdb.storage.StorageIOException;
+import io.basaltdb.storage.TableDisabledException;
+import io.basaltdb.storage.TableNotFoundException;
 import io.basaltdb.sql.SqlStateException;
 import java.sql.SQLException;
 import java.sql.SQLIntegrityConstraintViolationException;
@@ -36,13 +36,13 @@ public final class SqlErrors {
       Map.entry(NumberFormatException.class, "22018"), // a string cast to a number
       Map.entry(UnsupportedOperationException.class, "0A000"),
       Map.entry(TableNotFoundException.class, "42P01"),
-      Map.entry(io.basaltdb.engine.WriteConflictException.class, "40001"),
-      Map.entry(io.basaltdb.engine.TransactionTooLargeException.class, "53200"),
+      Map.entry(io.basaltdb.storage.WriteConflictException.class, "40001"),
+      Map.entry(io.basaltdb.storage.TransactionTooLargeException.class, "53200"),
       Map.entry(TableDisabledException.class, "55000"),
       Map.entry(InvalidArgumentException.class, "22023"),
       Map.entry(CorruptionException.class, "XX001"),
       Map.entry(StorageIOException.class, "58030"),
-      Map.entry(io.basaltdb.engine.StorageUnavailableException.class, "08006"),
+      Map.entry(io.basaltdb.storage.StorageUnavailableException.class, "08006"),
       Map.entry(ClosedException.class, "08003"),
       Map.entry(org.apache.calcite.sql.parser.SqlParseException.class, "42000"),
       Map.entry(org.apache.calcite.sql.validate.SqlValidatorException.class, "42000"));
@@ -78,7 +78,7 @@ public final class SqlErrors {
       if (c instanceof StackOverflowError) {
         return "54001";
       }
-      if (c instanceof io.basaltdb.engine.DatabaseReadOnlyException) {
+      if (c instanceof io.basaltdb.storage.DatabaseReadOnlyException) {
         return "25006"; // before its cause, which may be the full disk of an earlier write
       }
       if (c instanceof java.io.IOException && c.getMessage() != null
@@ -151,7 +151,7 @@ public final class SqlErrors {
           + ")";
     }
     for (Throwable c = t; c != null && initializer == null; c = c.getCause()) {
-      if (c instanceof io.basaltdb.engine.BasaltException || c instanceof SqlStateException) {
+      if (c instanceof io.basaltdb.storage.BasaltException || c instanceof SqlStateException) {
         message = c.getMessage();
         break;
       }

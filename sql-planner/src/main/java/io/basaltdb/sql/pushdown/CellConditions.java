@@ -1,8 +1,8 @@
 package io.basaltdb.sql.pushdown;
 
-import io.basaltdb.engine.CompareOperator;
-import io.basaltdb.engine.filter.FilterSpec;
-import io.basaltdb.engine.filter.FilterSpec.Order;
+import io.basaltdb.storage.CompareOperator;
+import io.basaltdb.storage.filter.FilterSpec;
+import io.basaltdb.storage.filter.FilterSpec.Order;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import java.nio.charset.StandardCharsets;

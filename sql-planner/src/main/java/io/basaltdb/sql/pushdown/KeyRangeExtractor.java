@@ -1,6 +1,6 @@
 package io.basaltdb.sql.pushdown;
 
-import io.basaltdb.engine.CompareOperator;
+import io.basaltdb.storage.CompareOperator;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.type.ColumnType;

@@ -1,10 +1,10 @@
 package io.basaltdb.sql.pushdown;
 
-import io.basaltdb.engine.CompareOperator;
-import io.basaltdb.engine.filter.ByteComparator;
-import io.basaltdb.engine.filter.Filter;
-import io.basaltdb.engine.filter.FilterList;
-import io.basaltdb.engine.filter.Filters;
+import io.basaltdb.storage.CompareOperator;
+import io.basaltdb.storage.filter.ByteComparator;
+import io.basaltdb.storage.filter.Filter;
+import io.basaltdb.storage.filter.FilterList;
+import io.basaltdb.storage.filter.Filters;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.type.CellArray;
@@ -52,7 +52,7 @@ public sealed interface PushedPredicate {
         return NOTHING; // a comparison with NULL holds for no row
       }
       Filter f = columnFilter(def, column, op, typed(c.type(), v));
-      io.basaltdb.engine.filter.FilterSpec spec = CellConditions.compare(def, column, op, v);
+      io.basaltdb.storage.filter.FilterSpec spec = CellConditions.compare(def, column, op, v);
       return spec == null ? f : Filters.described(f, spec);
     }
 
@@ -93,7 +93,7 @@ public sealed interface PushedPredicate {
       ColumnValue right = ColumnValue.of(def, other);
       return new Filter() {
         @Override
-        public boolean filterRow(List<io.basaltdb.engine.Cell> cells) {
+        public boolean filterRow(List<io.basaltdb.storage.Cell> cells) {
           if (cells.isEmpty()) {
             return true;
           }
@@ -123,7 +123,7 @@ public sealed interface PushedPredicate {
   /** Reads one column's decoded value from a row's kept cells (null: missing or NULL). */
   @FunctionalInterface
   interface ColumnValue {
-    Object in(List<io.basaltdb.engine.Cell> cells);
+    Object in(List<io.basaltdb.storage.Cell> cells);
 
     static ColumnValue of(SqlTableDef def, int column) {
       SqlColumn c = def.columns().get(column);
@@ -136,7 +136,7 @@ public sealed interface PushedPredicate {
       byte[] qualifier = qualifier(def, c);
       int slot = def.slot(column);
       return cells -> {
-        for (io.basaltdb.engine.Cell cell : cells) {
+        for (io.basaltdb.storage.Cell cell : cells) {
           if (java.util.Arrays.equals(cell.family(), family)
               && java.util.Arrays.equals(cell.qualifier(), qualifier)) {
             byte[] v = cell.value();
@@ -167,7 +167,7 @@ public sealed interface PushedPredicate {
       };
       Filter f = Filters.singleColumnValue(bytes(c.family()), qualifier(def, c),
           isNull ? CompareOperator.EQUAL : CompareOperator.NOT_EQUAL, nullIsEqual, !isNull);
-      io.basaltdb.engine.filter.FilterSpec spec = isNull ? null
+      io.basaltdb.storage.filter.FilterSpec spec = isNull ? null
           : CellConditions.present(def, column);
       return spec == null ? f : Filters.described(f, spec);
     }

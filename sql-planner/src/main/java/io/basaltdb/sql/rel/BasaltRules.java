@@ -410,7 +410,7 @@ public final class BasaltRules {
       BasaltScan scan = call.rel(1);
       Operand t = Operand.of(snapshot.getPeriod(), ColumnType.TIMESTAMP);
       if (t == null) {
-        throw new io.basaltdb.engine.InvalidArgumentException("FOR SYSTEM_TIME AS OF needs a "
+        throw new io.basaltdb.storage.InvalidArgumentException("FOR SYSTEM_TIME AS OF needs a "
             + "TIMESTAMP literal or parameter, got " + snapshot.getPeriod());
       }
       call.transformTo(scan.with(scan.spec().withAsOf(t), scan.getTraitSet()));

@@ -169,16 +169,16 @@ public final class BasaltScan extends TableScan implements BasaltRel {
     double share = 1;
     for (var p : filters) {
       if (p instanceof io.basaltdb.sql.pushdown.PushedPredicate.Compare c
-          && c.op() != io.basaltdb.engine.CompareOperator.EQUAL
-          && c.op() != io.basaltdb.engine.CompareOperator.NOT_EQUAL) {
-        boolean low = c.op() == io.basaltdb.engine.CompareOperator.GREATER
-            || c.op() == io.basaltdb.engine.CompareOperator.GREATER_OR_EQUAL;
+          && c.op() != io.basaltdb.storage.CompareOperator.EQUAL
+          && c.op() != io.basaltdb.storage.CompareOperator.NOT_EQUAL) {
+        boolean low = c.op() == io.basaltdb.storage.CompareOperator.GREATER
+            || c.op() == io.basaltdb.storage.CompareOperator.GREATER_OR_EQUAL;
         int before = sides.getOrDefault(c.column(), 0);
         int now = before | (low ? 1 : 2);
         sides.put(c.column(), now);
         share *= before != 3 && now == 3 ? 0.125 : 0.5; // both sides: 1/2 * 1/8 = 1/16
       } else if (p instanceof io.basaltdb.sql.pushdown.PushedPredicate.Compare c
-          && c.op() == io.basaltdb.engine.CompareOperator.EQUAL) {
+          && c.op() == io.basaltdb.storage.CompareOperator.EQUAL) {
         share *= equality.applyAsDouble(c.column());
       } else {
         share *= 0.5;

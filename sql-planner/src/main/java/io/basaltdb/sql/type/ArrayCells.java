@@ -1,6 +1,6 @@
 package io.basaltdb.sql.type;
 
-import io.basaltdb.engine.InvalidArgumentException;
+import io.basaltdb.storage.InvalidArgumentException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;

@@ -1,6 +1,6 @@
 package io.basaltdb.sql.type;
 
-import io.basaltdb.engine.CorruptionException;
+import io.basaltdb.storage.CorruptionException;
 import java.util.Arrays;
 
 /**

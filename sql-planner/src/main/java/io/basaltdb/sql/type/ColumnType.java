@@ -1,6 +1,6 @@
 package io.basaltdb.sql.type;
 
-import io.basaltdb.engine.InvalidArgumentException;
+import io.basaltdb.storage.InvalidArgumentException;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

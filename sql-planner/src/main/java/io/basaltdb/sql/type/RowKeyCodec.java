@@ -1,7 +1,7 @@
 package io.basaltdb.sql.type;
 
 import com.google.common.hash.Hashing;
-import io.basaltdb.engine.InvalidArgumentException;
+import io.basaltdb.storage.InvalidArgumentException;
 import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
 import java.math.BigInteger;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.basaltdb.engine.Database;
 import io.basaltdb.engine.EngineOptions;
-import io.basaltdb.engine.TableName;
+import io.basaltdb.storage.TableName;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -103,7 +103,7 @@ class DdlAndInsertTest {
     // a newer version written through the engine (UPSERT is still to come)
     byte[] key = new io.basaltdb.sql.catalog.SqlCatalog(db).get(TableName.of("HIST")).keyCodec()
         .encode(1);
-    db.table("HIST").put(new io.basaltdb.engine.Put(key)
+    db.table("HIST").put(new io.basaltdb.storage.Put(key)
         .addColumn("F".getBytes(), "V".getBytes(), "new".getBytes()));
     assertEquals(List.of("1|new"), query(conn, "SELECT * FROM hist"));
     List<String> history = query(conn,

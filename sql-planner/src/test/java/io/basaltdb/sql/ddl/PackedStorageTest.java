@@ -3,10 +3,10 @@ package io.basaltdb.sql.ddl;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.basaltdb.engine.Result;
-import io.basaltdb.engine.ResultScanner;
-import io.basaltdb.engine.Scan;
-import io.basaltdb.engine.TableName;
+import io.basaltdb.storage.Result;
+import io.basaltdb.storage.ResultScanner;
+import io.basaltdb.storage.Scan;
+import io.basaltdb.storage.TableName;
 import io.basaltdb.sql.jdbc.BasaltConnections;
 import io.basaltdb.sql.jdbc.SqlErrors;
 import io.basaltdb.sql.SqlTestBase;
@@ -130,7 +130,7 @@ class PackedStorageTest extends SqlTestBase {
     assertEquals("[]", Arrays.toString(CellArray.get(cell, 2)));
     assertEquals("[7]", Arrays.toString(CellArray.get(cell, 3)));
     assertEquals(null, CellArray.get(cell, 4)); // a slot added after the cell was written
-    assertThrows(io.basaltdb.engine.CorruptionException.class,
+    assertThrows(io.basaltdb.storage.CorruptionException.class,
         () -> CellArray.get(new byte[] {9, 0, 1}, 0));
   }
 

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.basaltdb.engine.Cell;
-import io.basaltdb.engine.Get;
-import io.basaltdb.engine.Result;
-import io.basaltdb.engine.TableName;
+import io.basaltdb.storage.Cell;
+import io.basaltdb.storage.Get;
+import io.basaltdb.storage.Result;
+import io.basaltdb.storage.TableName;
 import io.basaltdb.sql.SqlTestBase;
 import io.basaltdb.sql.catalog.SqlCatalog;
 import io.basaltdb.sql.catalog.SqlTableDef;

@@ -139,7 +139,7 @@ class ConsistentCutTest extends SqlTestBase {
   /** {@link IndexVerifier} reads table and index at one snapshot: no difference mid-writes. */
   private void verifyIndexes() {
     io.basaltdb.sql.catalog.SqlCatalog catalog = new io.basaltdb.sql.catalog.SqlCatalog(db);
-    io.basaltdb.engine.TableName t = new io.basaltdb.engine.TableName("default", "T");
+    io.basaltdb.storage.TableName t = new io.basaltdb.storage.TableName("default", "T");
     for (SqlIndexDef i : catalog.indexes(t)) {
       IndexVerifier.Report r = IndexVerifier.verify(db, catalog.get(t), i);
       assertTrue(r.consistent(), i.name() + ": " + r + " (seed " + SEED + ")");

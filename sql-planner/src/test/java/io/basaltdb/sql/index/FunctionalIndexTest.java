@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.basaltdb.engine.TableName;
+import io.basaltdb.storage.TableName;
 import io.basaltdb.sql.SqlTestBase;
 import io.basaltdb.sql.SqlTestSupport;
 import io.basaltdb.sql.catalog.SqlCatalog;

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.basaltdb.engine.Result;
-import io.basaltdb.engine.ResultScanner;
-import io.basaltdb.engine.Scan;
-import io.basaltdb.engine.TableName;
+import io.basaltdb.storage.Result;
+import io.basaltdb.storage.ResultScanner;
+import io.basaltdb.storage.Scan;
+import io.basaltdb.storage.TableName;
 import io.basaltdb.sql.SqlTestBase;
 import io.basaltdb.sql.catalog.SqlCatalog;
 import io.basaltdb.sql.catalog.SqlTableDef;
@@ -342,7 +342,7 @@ class IndexMaintenanceTest extends SqlTestBase {
     update("INSERT INTO t (id, a) VALUES (1, 'x'), (2, 'y')");
     SqlIndexDef half = new SqlIndexDef("IA", T, List.of("A"), List.of(false), List.of(), false,
         0, SqlIndexDef.State.BUILDING); // as a crash mid-build leaves it: registered, no entries
-    db.admin().createTable(io.basaltdb.engine.TableDescriptor.of(half.engineTable().toString(),
+    db.admin().createTable(io.basaltdb.storage.TableDescriptor.of(half.engineTable().toString(),
         "0"));
     new SqlCatalog(db).putIndex(half);
     IndexRegistry.of(db).set(T, new SqlCatalog(db).indexes(T));
@@ -456,7 +456,7 @@ class IndexMaintenanceTest extends SqlTestBase {
     List<String> rowKeys = new ArrayList<>();
     try (ResultScanner sc = db.table(s).getScanner(new Scan())) {
       for (Result r : sc) {
-        rowKeys.add(io.basaltdb.engine.Cell.printable(r.row()));
+        rowKeys.add(io.basaltdb.storage.Cell.printable(r.row()));
       }
     }
     assertEquals(60, rowKeys.size());
@@ -465,7 +465,7 @@ class IndexMaintenanceTest extends SqlTestBase {
       List<String> fromEntries = new ArrayList<>();
       try (ResultScanner sc = db.table(i.engineTable()).getScanner(new Scan())) {
         for (Result r : sc) {
-          fromEntries.add(io.basaltdb.engine.Cell.printable(layout.baseKey(r.row(),
+          fromEntries.add(io.basaltdb.storage.Cell.printable(layout.baseKey(r.row(),
               r.getValue(IndexLayout.FAMILY, IndexLayout.QUALIFIER))));
         }
       }

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.basaltdb.engine.TableName;
+import io.basaltdb.storage.TableName;
 import io.basaltdb.sql.SqlTestBase;
 import io.basaltdb.sql.catalog.SqlCatalog;
 import java.sql.SQLException;

@@ -82,13 +82,13 @@ class DiskFullSqlTest {
       for (int i = 0; i < 30; i++) {
         s.executeUpdate("INSERT INTO t VALUES (" + i + ", 'v" + i + "')");
         if (i % 10 == 9) {
-          db.admin().flush(io.basaltdb.engine.TableName.of("T"));
+          db.admin().flush(io.basaltdb.storage.TableName.of("T"));
         }
       }
       fs.setFaults((op, p, n) -> op == Op.WRITE && p.toString().endsWith(".blk")
           ? Action.DISK_FULL : Action.PASS);
       RuntimeException e = assertThrows(RuntimeException.class,
-          () -> db.admin().majorCompact(io.basaltdb.engine.TableName.of("T")));
+          () -> db.admin().majorCompact(io.basaltdb.storage.TableName.of("T")));
       assertEquals("53100", SqlErrors.sqlState(e), e.toString());
       fs.setFaults((op, p, n) -> Action.PASS);
       s.executeUpdate("INSERT INTO t VALUES (30, 'after')");

@@ -3,11 +3,11 @@ package io.basaltdb.sql.pushdown;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import io.basaltdb.engine.CompareOperator;
+import io.basaltdb.storage.CompareOperator;
 import io.basaltdb.engine.Database;
 import io.basaltdb.engine.EngineOptions;
-import io.basaltdb.engine.TableName;
-import io.basaltdb.engine.filter.FilterSpec;
+import io.basaltdb.storage.TableName;
+import io.basaltdb.storage.filter.FilterSpec;
 import io.basaltdb.sql.catalog.SqlCatalog;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.jdbc.BasaltConnections;

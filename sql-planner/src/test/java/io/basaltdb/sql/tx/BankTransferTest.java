@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.basaltdb.engine.Database;
 import io.basaltdb.engine.EngineOptions;
-import io.basaltdb.engine.TableName;
+import io.basaltdb.storage.TableName;
 import io.basaltdb.sql.jdbc.BasaltConnections;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.basaltdb.engine.TableName;
+import io.basaltdb.storage.TableName;
 import io.basaltdb.sql.RandomQueries;
 import io.basaltdb.sql.SqlTestBase;
 import io.basaltdb.sql.catalog.SqlCatalog;

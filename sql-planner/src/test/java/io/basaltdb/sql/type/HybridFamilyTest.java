@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.basaltdb.engine.Get;
-import io.basaltdb.engine.Put;
-import io.basaltdb.engine.Result;
-import io.basaltdb.engine.Table;
-import io.basaltdb.engine.TableName;
+import io.basaltdb.storage.Get;
+import io.basaltdb.storage.Put;
+import io.basaltdb.storage.Result;
+import io.basaltdb.storage.Table;
+import io.basaltdb.storage.TableName;
 import io.basaltdb.sql.SqlTestBase;
 import io.basaltdb.sql.jdbc.SqlErrors;
 import java.nio.charset.StandardCharsets;

@@ -1,0 +1,54 @@
+package io.basaltdb.storage;
+
+/**
+ * A transaction over a {@link Storage} ({@link Storage#begin}), itself a storage: its tables
+ * read what the storage holds plus the transaction's own writes, which stay in the transaction
+ * until {@link #commit} or {@link #rollback}. Two kinds: the embedded engine's ({@link
+ * Transaction}: a snapshot, one atomic logged commit, write conflicts refused) and one kept in
+ * the client over a storage without transactions of its own ({@link ClientTransaction}, HBase:
+ * own writes seen, the commit row by row). Used by one thread at a time.
+ */
+public interface StorageTransaction extends Storage {
+  /** Which snapshot the transaction's reads see. */
+  enum Isolation {
+    /** A new snapshot for each statement ({@link #nextStatement()}). */
+    READ_COMMITTED,
+    /** One snapshot for the whole transaction. */
+    SNAPSHOT,
+    /**
+     * SNAPSHOT, and at commit no key range the transaction read (gets, scans, the rows its
+     * read-modify-writes read) may hold a write newer than its snapshot: else the commit fails
+     * as a conflict. No write skew among serializable transactions.
+     */
+    SERIALIZABLE
+  }
+
+  /** A point to come back to with {@link #rollbackTo}: the writes made so far. */
+  int mark();
+
+  /** Takes back every write made after {@code mark}; the transaction goes on. */
+  void rollbackTo(int mark);
+
+  /** Applies the writes at {@code durability}; either way the transaction ends. */
+  void commit(Durability durability);
+
+  /** Drops the writes and ends the transaction (again: nothing). */
+  void rollback();
+
+  /** A new statement begins (a transaction reading a snapshot per statement takes one). */
+  void nextStatement();
+
+  /** Whether anything written is not taken back. */
+  boolean hasWrites();
+
+  /**
+   * True when a commit applies every row at once and refuses a write conflict (the embedded
+   * engine); false when it applies row by row, each row atomic, and the last writer wins.
+   */
+  boolean atomicCommit();
+
+  @Override
+  default boolean inTransaction() {
+    return true;
+  }
+}
