@@ -2,7 +2,7 @@ package io.basaltdb.hbase;
 
 import io.basaltdb.storage.BasaltException;
 import io.basaltdb.storage.Storage;
-import io.basaltdb.jdbc.StorageProvider;
+import io.basaltdb.storage.StorageProvider;
 import java.sql.SQLException;
 import java.util.Properties;
 import org.apache.hadoop.conf.Configuration;

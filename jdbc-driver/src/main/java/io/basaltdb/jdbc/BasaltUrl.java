@@ -1,5 +1,6 @@
 package io.basaltdb.jdbc;
 
+import io.basaltdb.storage.StorageProvider;
 import java.sql.SQLException;
 import java.util.Properties;
 

@@ -1,5 +1,6 @@
 package io.basaltdb.jdbc;
 
+import io.basaltdb.storage.StorageProvider;
 import io.basaltdb.engine.Database;
 import io.basaltdb.engine.EngineOptions;
 import io.basaltdb.storage.Storage;

@@ -1,6 +1,5 @@
-package io.basaltdb.jdbc;
+package io.basaltdb.storage;
 
-import io.basaltdb.storage.Storage;
 import java.sql.SQLException;
 import java.util.Properties;
 
