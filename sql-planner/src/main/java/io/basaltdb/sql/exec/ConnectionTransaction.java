@@ -2,7 +2,6 @@ package io.basaltdb.sql.exec;
 
 import io.basaltdb.storage.Storage;
 import io.basaltdb.storage.StorageTransaction;
-import io.basaltdb.engine.Transaction;
 import io.basaltdb.sql.SqlStateException;
 import io.basaltdb.sql.index.IndexRegistry;
 import io.basaltdb.sql.index.SqlIndexDef;
@@ -15,8 +14,8 @@ import org.apache.calcite.jdbc.CalciteConnection;
 
 /**
  * The open transaction of a connection with auto-commit off ({@link StorageTransaction}: the
- * embedded engine's {@link Transaction}, or over HBase one kept in the client,
- * {@link io.basaltdb.engine.ClientTransaction}; design in doc/transactions.md).
+ * embedded engine's {@code Transaction}, or over HBase one kept in the client,
+ * {@code engine.ClientTransaction}; design in doc/transactions.md).
  * Begun by the connection's first statement that reads or writes a table (or a savepoint),
  * at the connection's isolation level then; ended by commit or rollback, which the next
  * statement follows with a new one. Every execution of the connection reads and writes through

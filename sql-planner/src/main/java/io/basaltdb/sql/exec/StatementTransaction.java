@@ -3,7 +3,6 @@ package io.basaltdb.sql.exec;
 import io.basaltdb.storage.Storage;
 import io.basaltdb.storage.StorageTransaction;
 import io.basaltdb.storage.TableName;
-import io.basaltdb.engine.Transaction;
 import io.basaltdb.storage.TransactionTooLargeException;
 import io.basaltdb.storage.WriteConflictException;
 import io.basaltdb.sql.catalog.SqlTableDef;
@@ -37,7 +36,7 @@ import org.apache.calcite.linq4j.Enumerator;
  * commit, and a statement run again after a conflict holds it exclusively: the others' commits
  * end before it reads, and none begins until it commits (explicit transactions take no such
  * lock: their conflicts are their callers' 40001).
- * A statement whose writes pass the transaction bound ({@link Transaction#MAX_PENDING_BYTES})
+ * A statement whose writes pass the transaction bound (the engine's {@code Transaction.MAX_PENDING_BYTES})
  * is run again row by row, as before (not atomic; documented in doc/transactions.md). Over
  * HBase (no atomic commit) every statement is written row by row. Holds no state.
  */
