@@ -93,7 +93,7 @@ public class BasaltPrepare extends CalcitePrepareImpl {
             org.apache.calcite.rel.rules.JoinPushThroughJoinRule.LEFT,
             org.apache.calcite.rel.rules.JoinPushThroughJoinRule.RIGHT));
         order.add(CoreRules.MULTI_JOIN_OPTIMIZE);
-        if (Boolean.parseBoolean(System.getProperty("basalt.smallestFirst", "true"))) {
+        if (Switches.SMALLEST_FIRST.on()) {
           order.add(io.basaltdb.sql.rel.BasaltRules.SMALLEST_FIRST_JOIN_ORDER);
         }
         program = org.apache.calcite.tools.Programs.sequence(
@@ -108,8 +108,6 @@ public class BasaltPrepare extends CalcitePrepareImpl {
   /** The internal parameter under which a statement's {@link io.basaltdb.sql.rel.BatchWrite} is. */
   static final String BATCH_WRITE = "basaltBatchWrite";
   /** {@code -Dbasalt.directExecution=false} compiles every plan. */
-  static final String DIRECT_SWITCH = "basalt.directExecution";
-  static final String GUARD_SWITCH = "basalt.guards";
 
   /**
    * Calcite keeps a statement's internal parameters (what its plan stashes; the JDBC layer
@@ -363,13 +361,13 @@ public class BasaltPrepare extends CalcitePrepareImpl {
        */
       @Override
       protected PreparedResult implement(org.apache.calcite.rel.RelRoot root) {
-        var direct = "false".equals(System.getProperty(DIRECT_SWITCH))
+        var direct = !Switches.DIRECT_EXECUTION.on()
             || ExplainAnalyze.planning() ? null : io.basaltdb.sql.rel.DirectExecution.of(root);
         if (direct == null || (direct.batchWrite() != null
             && !InternalParameters.put(this, BATCH_WRITE, direct.batchWrite()))) {
           var checked = root.withRel(io.basaltdb.sql.rel.CheckedSums.apply(
               ExplainAnalyze.instrument(root.rel)));
-          return super.implement("false".equals(System.getProperty(GUARD_SWITCH)) ? checked
+          return super.implement(!Switches.GUARDS.on() ? checked
               : checked.withRel(io.basaltdb.sql.rel.Guard.insert(checked.rel)));
         }
         io.basaltdb.sql.rel.DirectExecution.USED.incrementAndGet();

@@ -57,7 +57,6 @@ import org.apache.calcite.sql.SqlSelect;
  * {@code -Dbasalt.directPlans=false} turns this off.
  */
 final class DirectPlans {
-  static final String SWITCH = "basalt.directPlans";
   /** Plans made here, for tests. */
   static final AtomicLong MADE = new AtomicLong();
 
@@ -66,8 +65,7 @@ final class DirectPlans {
   /** The statement's direct plan, or null when Calcite's path must plan it. */
   static <T> CalciteSignature<T> plan(BasaltPrepare prepare, CalcitePrepare.Context context,
       String sql, long maxRowCount) {
-    if (sql == null || "false".equals(System.getProperty(SWITCH))
-        || "false".equals(System.getProperty(BasaltPrepare.DIRECT_SWITCH))
+    if (sql == null || !Switches.DIRECT_PLANS.on() || !Switches.DIRECT_EXECUTION.on()
         || !CalciteColumns.AVAILABLE) {
       return null;
     }

@@ -43,8 +43,6 @@ final class SharedPlans {
    * code for a thousand parameters does not compile).
    */
   static final int MAX_PARAMETERS = 32;
-  /** {@code -Dbasalt.sharedPlans=false} plans every literal statement by its own text. */
-  static final String SWITCH = "basalt.sharedPlans";
 
   private SharedPlans() {}
 
@@ -54,7 +52,7 @@ final class SharedPlans {
    */
   static <T> CalciteSignature<T> prepare(Storage db, CalcitePrepare.Context context,
       String sql, Function<String, CalciteSignature<T>> plan) {
-    if ("false".equals(System.getProperty(SWITCH))) {
+    if (!Switches.SHARED_PLANS.on()) {
       return null;
     }
     ParserSettings settings = ParserSettings.of(context);

@@ -46,7 +46,6 @@ import org.apache.calcite.tools.Program;
  * not those asked for. {@code -Dbasalt.shortPath=false} sends everything to the search.
  */
 final class ShortPath implements Program {
-  static final String SWITCH = "basalt.shortPath";
   /** Statements planned on the short path, for tests and figures. */
   static final AtomicLong USED = new AtomicLong();
 
@@ -87,7 +86,7 @@ final class ShortPath implements Program {
    */
   static Program first(java.util.function.Supplier<Program> standard) {
     return (planner, rel, traits, materializations, lattices) -> {
-      if (!"false".equals(System.getProperty(SWITCH)) && eligible(rel) && plain(rel)) {
+      if (Switches.SHORT_PATH.on() && eligible(rel) && plain(rel)) {
         RelNode trimmed = new org.apache.calcite.sql2rel.RelFieldTrimmer(null,
             org.apache.calcite.rel.core.RelFactories.LOGICAL_BUILDER.create(rel.getCluster(),
                 null)).trim(rel);
@@ -104,7 +103,7 @@ final class ShortPath implements Program {
   @Override
   public RelNode run(RelOptPlanner planner, RelNode rel, RelTraitSet requiredOutputTraits,
       List<RelOptMaterialization> materializations, List<RelOptLattice> lattices) {
-    if (!"false".equals(System.getProperty(SWITCH)) && eligible(rel)) {
+    if (Switches.SHORT_PATH.on() && eligible(rel)) {
       RelNode planned = EnumerableTranslation.of(hep(PUSHDOWN, rel));
       if (planned != null && planned.getTraitSet().satisfies(requiredOutputTraits)) {
         USED.incrementAndGet();

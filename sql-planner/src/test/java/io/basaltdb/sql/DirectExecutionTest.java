@@ -42,14 +42,14 @@ class DirectExecutionTest extends TemporaryDatabaseTest {
 
   @AfterEach
   void clearSwitch() {
-    System.clearProperty(BasaltPrepare.DIRECT_SWITCH);
+    System.clearProperty(Switches.DIRECT_EXECUTION.property());
   }
 
   /** Plans made directly by the last {@link #run}'s statement (not its checks). */
   private long direct;
 
   private List<String> run(String sql, boolean directOn) throws SQLException {
-    System.setProperty(BasaltPrepare.DIRECT_SWITCH, Boolean.toString(directOn));
+    System.setProperty(Switches.DIRECT_EXECUTION.property(), Boolean.toString(directOn));
     try (Connection c = connectionWithoutPlanCache(); Statement st = c.createStatement()) {
       long before = DirectExecution.USED.get();
       List<String> out = st.execute(sql) ? SqlTestSupport.rows(st.getResultSet())

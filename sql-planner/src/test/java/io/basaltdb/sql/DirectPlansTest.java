@@ -92,23 +92,23 @@ class DirectPlansTest extends TemporaryDatabaseTest {
       }
       assertEquals(before + 1, DirectPlans.MADE.get(), "planned directly: " + sql);
       if (sql.startsWith("SELECT")) {
-        System.setProperty(DirectPlans.SWITCH, "false");
+        System.setProperty(Switches.DIRECT_PLANS.property(), "false");
         try (Connection off = connectionWithoutPlanCache()) {
           calcite = run(off, sql, values);
         } finally {
-          System.clearProperty(DirectPlans.SWITCH);
+          System.clearProperty(Switches.DIRECT_PLANS.property());
         }
         assertEquals(before + 1, DirectPlans.MADE.get(), "switched off: " + sql);
         assertEquals(calcite, direct, sql);
       } else {
         // a write once done cannot be done again: Calcite's path signs the same text on a
         // copy of the tables, and the direct write's effect is read back
-        System.setProperty(DirectPlans.SWITCH, "false");
+        System.setProperty(Switches.DIRECT_PLANS.property(), "false");
         try (Connection off = connectionWithoutPlanCache();
             PreparedStatement ps = off.prepareStatement(sql)) {
           calcite = describe(ps.getParameterMetaData(), ps.getMetaData());
         } finally {
-          System.clearProperty(DirectPlans.SWITCH);
+          System.clearProperty(Switches.DIRECT_PLANS.property());
         }
         try (Connection on = connectionWithoutPlanCache();
             PreparedStatement ps = on.prepareStatement(sql)) {

@@ -32,7 +32,7 @@ class LayeringTest {
       "pushdown", Pattern.compile(SQL + "(exec|rel|ddl|parser)\\b"),
       "exec", Pattern.compile(SQL + "(rel|ddl|parser)\\b"),
       // rel nodes know a table as rel.PlannedTable, not the schema's classes that make them
-      "rel", Pattern.compile(SQL + "(?!SqlStateException\\b)[A-Z][A-Za-z]*\\b"));
+      "rel", Pattern.compile(SQL + "(?!SqlStateException\\b|Switches\\b)[A-Z][A-Za-z]*\\b"));
 
   /**
    * The embedded engine, which the SQL layer never names: it reaches storage through the seam

@@ -59,7 +59,7 @@ class ShortPathTest extends TemporaryDatabaseTest {
 
   @AfterEach
   void clearSwitch() {
-    System.clearProperty(ShortPath.SWITCH);
+    System.clearProperty(Switches.SHORT_PATH.property());
   }
 
   private List<String> rows(String sql) throws SQLException {
@@ -70,7 +70,7 @@ class ShortPathTest extends TemporaryDatabaseTest {
   }
 
   private String plan(String sql, boolean shortPath) throws SQLException {
-    System.setProperty(ShortPath.SWITCH, Boolean.toString(shortPath));
+    System.setProperty(Switches.SHORT_PATH.property(), Boolean.toString(shortPath));
     return String.join("\n", rows("EXPLAIN PLAN FOR " + sql));
   }
 
@@ -96,7 +96,7 @@ class ShortPathTest extends TemporaryDatabaseTest {
    */
   @Test
   void theShortPathLeavesTheRuleCataloguesAlone() throws SQLException {
-    System.setProperty(ShortPath.SWITCH, "true");
+    System.setProperty(Switches.SHORT_PATH.property(), "true");
     for (String sql : SHORT) {
       long registered = DeferredRulesPlanner.REGISTERED.get();
       rows(sql);
@@ -113,9 +113,9 @@ class ShortPathTest extends TemporaryDatabaseTest {
   void andTheSameAnswers() throws SQLException {
     for (String sql : SHORT) {
       if (sql.startsWith("SELECT") || sql.startsWith("VALUES")) {
-        System.setProperty(ShortPath.SWITCH, "false");
+        System.setProperty(Switches.SHORT_PATH.property(), "false");
         List<String> searched = rows(sql);
-        System.setProperty(ShortPath.SWITCH, "true");
+        System.setProperty(Switches.SHORT_PATH.property(), "true");
         assertEquals(searched, rows(sql), sql);
       }
     }

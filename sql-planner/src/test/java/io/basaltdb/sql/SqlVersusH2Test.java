@@ -19,11 +19,11 @@ class SqlVersusH2Test {
   @org.junit.jupiter.params.provider.ValueSource(strings = {"ONE_CELL_PER_COLUMN",
       "SINGLE_CELL_ARRAY_WITH_OFFSETS"})
   void randomQueriesAgreeWithH2(String scheme) throws Exception {
-    System.setProperty("basalt.parallelScanCells", "0"); // every multi-region scan in parallel
+    System.setProperty(Switches.PARALLEL_SCAN_CELLS.property(), "0"); // every multi-region scan in parallel
     try {
       randomQueries("IMMUTABLE_STORAGE_SCHEME=" + scheme);
     } finally {
-      System.clearProperty("basalt.parallelScanCells");
+      System.clearProperty(Switches.PARALLEL_SCAN_CELLS.property());
     }
   }
 
@@ -33,11 +33,11 @@ class SqlVersusH2Test {
    */
   @Test
   void randomQueriesAgreeWithH2WithoutSharedPlans() throws Exception {
-    System.setProperty(SharedPlans.SWITCH, "false");
+    System.setProperty(Switches.SHARED_PLANS.property(), "false");
     try {
       randomQueries("IMMUTABLE_STORAGE_SCHEME=ONE_CELL_PER_COLUMN");
     } finally {
-      System.clearProperty(SharedPlans.SWITCH);
+      System.clearProperty(Switches.SHARED_PLANS.property());
     }
   }
   private void randomQueries(String storage) throws Exception {

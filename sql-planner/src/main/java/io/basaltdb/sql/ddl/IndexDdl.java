@@ -195,7 +195,7 @@ final class IndexDdl {
    * CREATE INDEX shows how far it is; an application embedding the driver sees nothing.
    */
   private static java.util.function.LongConsumer progress(SqlIndexDef index) {
-    if (!"stderr".equals(System.getProperty("basalt.progress"))) {
+    if (!"stderr".equals(io.basaltdb.sql.Switches.PROGRESS.value())) {
       return rows -> { };
     }
     long start = System.nanoTime();

@@ -84,12 +84,9 @@ public final class ScanExecutor {
     };
   }
 
-  /**
-   * Cells a scan must cover, at least, before its regions are read in parallel (system
-   * property {@code basalt.parallelScanCells}, read at each scan; tests set it to 0).
-   */
+  /** Cells a scan must cover, at least, before its regions are read in parallel. */
   static long parallelCells() {
-    return Long.getLong("basalt.parallelScanCells", 200_000);
+    return io.basaltdb.sql.Switches.PARALLEL_SCAN_CELLS.longValue();
   }
 
   /**

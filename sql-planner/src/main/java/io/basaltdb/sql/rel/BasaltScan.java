@@ -202,7 +202,7 @@ public final class BasaltScan extends TableScan implements BasaltRel {
    * always.
    */
   private double equalityShare(int column) {
-    if ("false".equals(System.getProperty("basalt.equalityDistinct"))) {
+    if (!io.basaltdb.sql.Switches.EQUALITY_DISTINCT.on()) {
       return 0.5;
     }
     double rows = table.getRowCount();

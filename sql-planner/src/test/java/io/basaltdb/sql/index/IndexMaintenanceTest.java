@@ -1,5 +1,6 @@
 package io.basaltdb.sql.index;
 
+import io.basaltdb.sql.Switches;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -414,13 +415,13 @@ class IndexMaintenanceTest extends SqlTestBase {
     update("INSERT INTO t (id, a) VALUES (1, 'x'), (2, 'y'), (3, 'z')");
     java.io.PrintStream saved = System.err;
     java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
-    System.setProperty("basalt.progress", "stderr");
+    System.setProperty(Switches.PROGRESS.property(), "stderr");
     System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
     try {
       update("CREATE INDEX ia ON t (a)");
     } finally {
       System.setErr(saved);
-      System.clearProperty("basalt.progress");
+      System.clearProperty(Switches.PROGRESS.property());
     }
     String text = err.toString(java.nio.charset.StandardCharsets.UTF_8);
     assertTrue(text.contains("CREATE INDEX IA ON default:T: 3 rows indexed"), text);

@@ -1,5 +1,6 @@
 package io.basaltdb.sql.rel;
 
+import io.basaltdb.sql.Switches;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -113,11 +114,11 @@ class PlanTest extends SqlTestBase {
     // big: 3,000 rows; many: 3,000 values (a half), few: 10 values (a tenth)
     double rows = scanRows("SELECT id FROM big WHERE many = 5") * 2;
     assertEquals(rows / 10, scanRows("SELECT id FROM big WHERE few = 5"), rows / 100);
-    System.setProperty("basalt.equalityDistinct", "false");
+    System.setProperty(Switches.EQUALITY_DISTINCT.property(), "false");
     try {
       assertEquals(50, scanRows("SELECT x FROM t WHERE y = 'y4'"), 0.01); // not a cached plan
     } finally {
-      System.clearProperty("basalt.equalityDistinct");
+      System.clearProperty(Switches.EQUALITY_DISTINCT.property());
     }
   }
 
