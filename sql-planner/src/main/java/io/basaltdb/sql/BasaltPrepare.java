@@ -107,41 +107,6 @@ public class BasaltPrepare extends CalcitePrepareImpl {
 
   /** The internal parameter under which a statement's {@link io.basaltdb.sql.rel.BatchWrite} is. */
   static final String BATCH_WRITE = "basaltBatchWrite";
-  /** {@code -Dbasalt.directExecution=false} compiles every plan. */
-
-  /**
-   * Calcite keeps a statement's internal parameters (what its plan stashes; the JDBC layer
-   * finds a batch plan there) in a private map of its preparing statement; a plan that
-   * compiles nothing stashes nothing, so its batch plan is put there by reflection.
-   */
-  private static final class InternalParameters {
-    private static final java.lang.reflect.Field FIELD = field();
-
-    private static java.lang.reflect.Field field() {
-      try {
-        java.lang.reflect.Field f = CalcitePreparingStmt.class
-            .getDeclaredField("internalParameters");
-        f.setAccessible(true);
-        return f;
-      } catch (ReflectiveOperationException | RuntimeException e) {
-        return null; // another Calcite: such plans are compiled
-      }
-    }
-
-    /** Whether {@code value} could be put. */
-    @SuppressWarnings("unchecked")
-    static boolean put(CalcitePreparingStmt stmt, String key, Object value) {
-      if (FIELD == null) {
-        return false;
-      }
-      try {
-        ((java.util.Map<String, Object>) FIELD.get(stmt)).put(key, value);
-        return true;
-      } catch (ReflectiveOperationException | RuntimeException e) {
-        return false;
-      }
-    }
-  }
 
   /**
    * How long a statement whose joins are ordered heuristically waits for the compiled metadata
@@ -364,7 +329,7 @@ public class BasaltPrepare extends CalcitePrepareImpl {
         var direct = !Switches.DIRECT_EXECUTION.on()
             || ExplainAnalyze.planning() ? null : io.basaltdb.sql.rel.DirectExecution.of(root);
         if (direct == null || (direct.batchWrite() != null
-            && !InternalParameters.put(this, BATCH_WRITE, direct.batchWrite()))) {
+            && !CalciteInternals.putInternalParameter(this, BATCH_WRITE, direct.batchWrite()))) {
           var checked = root.withRel(io.basaltdb.sql.rel.CheckedSums.apply(
               ExplainAnalyze.instrument(root.rel)));
           return super.implement(!Switches.GUARDS.on() ? checked

@@ -1,15 +1,12 @@
 package io.basaltdb.sql.jdbc;
 
-import java.lang.reflect.Field;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
+import io.basaltdb.sql.CalciteInternals;
 import java.sql.SQLException;
 import java.util.List;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.avatica.NoSuchStatementException;
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.jdbc.CalcitePrepare;
-import org.apache.calcite.server.CalciteServer;
 import org.apache.calcite.server.CalciteServerStatement;
 
 /**
@@ -21,36 +18,14 @@ import org.apache.calcite.server.CalciteServerStatement;
  * which a fresh JVM's first statements, planned without Calcite's converter
  * ({@code DirectPlans}), otherwise never need (issue 11, cold start). Same steps in the same
  * order otherwise. Two package-private members of Calcite's connection are reached by
- * reflection; under a Calcite without them, {@link #AVAILABLE} is false and Calcite's own
+ * reflection ({@link CalciteInternals}); under a Calcite without them, {@link #AVAILABLE} is false and Calcite's own
  * meta does it all.
  */
 final class PrepareAndExecute {
-  private static final Field SERVER;
-  private static final Method PARSE_QUERY;
-  static final boolean AVAILABLE;
-
-  static {
-    Field server = null;
-    Method parse = null;
-    try {
-      Class<?> impl = Class.forName("org.apache.calcite.jdbc.CalciteConnectionImpl");
-      server = impl.getDeclaredField("server");
-      server.setAccessible(true);
-      parse = impl.getDeclaredMethod("parseQuery", CalcitePrepare.Query.class,
-          CalcitePrepare.Context.class, long.class);
-      parse.setAccessible(true);
-    } catch (ReflectiveOperationException | RuntimeException e) {
-      server = null;
-      parse = null;
-    }
-    SERVER = server;
-    PARSE_QUERY = parse;
-    AVAILABLE = server != null;
-  }
+  static final boolean AVAILABLE = CalciteInternals.hasConnectionSteps();
 
   private PrepareAndExecute() {}
 
-  @SuppressWarnings("unchecked")
   static Meta.ExecuteResult run(CalciteConnection connection, Meta.StatementHandle h,
       String sql, long maxRowCount, Meta.PrepareCallback callback)
       throws NoSuchStatementException {
@@ -59,11 +34,10 @@ final class PrepareAndExecute {
       int updateCount;
       synchronized (callback.getMonitor()) {
         callback.clear();
-        CalciteServerStatement statement = ((CalciteServer) SERVER.get(connection))
-            .getStatement(h);
+        CalciteServerStatement statement = CalciteInternals.server(connection).getStatement(h);
         CalcitePrepare.Context context = statement.createPrepareContext();
-        signature = (CalcitePrepare.CalciteSignature<Object>) PARSE_QUERY.invoke(connection,
-            CalcitePrepare.Query.of(sql), context, maxRowCount);
+        signature = CalciteInternals.parseQuery(connection, CalcitePrepare.Query.of(sql), context,
+            maxRowCount);
         statement.setSignature(signature);
         updateCount = switch (signature.statementType) {
           case CREATE, DROP, ALTER, OTHER_DDL -> 0; // DDL has no result set
@@ -76,16 +50,6 @@ final class PrepareAndExecute {
           false, signature, null, updateCount)));
     } catch (SQLException e) {
       throw new RuntimeException(e); // as Calcite's meta does
-    } catch (InvocationTargetException e) {
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
-      }
-      if (e.getCause() instanceof Error err) {
-        throw err;
-      }
-      throw new RuntimeException(e.getCause());
-    } catch (IllegalAccessException e) {
-      throw new IllegalStateException("Calcite's connection", e);
     }
   }
 }
