@@ -11,34 +11,36 @@ import java.util.Iterator;
 import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiFunction;
 
 /**
  * The in-memory sorted buffer of one store: cells in {@link CellComparator} order, held as a
- * concurrent skip list of <em>columns</em> (row, family, qualifier), each with its versions in
- * an immutable sorted chain. A get or a scan searches one node per column, however many
- * versions a hot row was given since the last flush (a skip list of every cell searched
- * hundreds of thousands of nodes for a row rewritten often: a cache miss per level), and
- * skipping a column's older versions is one step to the next column. Writers add concurrently
- * (a column's chain is replaced by compare-and-set, copying the cells before the new one: a
- * new version usually goes first); readers iterate without locks and see, in each column, the
- * chain as it was when they came to it (MVCC read points hide writes not yet committed, which
- * are the only ones that can appear meanwhile). Once swapped out for flushing it receives no
- * more writes. Tracks its heap size, cell count, the range of sequence ids it holds and the
- * range of rows it has been given: a read whose key range misses the rows skips the memstore,
- * as it skips a file. The row range is widened before a cell is added, so a reader whose read
- * point covers the cell's write, taken after the write committed, sees the range that
- * includes it; a cell taken back leaves the range as it was.
+ * concurrent skip list of <em>columns</em> (row, family, qualifier) whose value is the
+ * column's one cell or, once it has several, its versions in an immutable sorted chain. A get
+ * or a scan searches one node per column, however many versions a hot row was given since the
+ * last flush (a skip list of every cell searched hundreds of thousands of nodes for a row
+ * rewritten often: a cache miss per level), and skipping a column's older versions is one step
+ * to the next column; a column of one version costs what a cell did in a skip list of cells
+ * (the node's value is the cell). Writers add concurrently (a column's value is replaced by
+ * compare-and-set, copying the chain's cells before the new one: a new version usually goes
+ * first); readers iterate without locks and see, in each column, the value it had when they
+ * came to it (MVCC read points hide writes not yet committed, which are the only ones that can
+ * appear meanwhile). Once swapped out for flushing it receives no more writes. Tracks its heap
+ * size, cell count, the range of sequence ids it holds and the range of rows it has been
+ * given: a read whose key range misses the rows skips the memstore, as it skips a file. The
+ * row range is widened before a cell is added, so a reader whose read point covers the cell's
+ * write, taken after the write committed, sees the range that includes it; a cell taken back
+ * leaves the range as it was.
  */
 public final class MemStore {
-  /** Bytes a cell costs beyond its own: its chain node. */
-  private static final int CELL_OVERHEAD = 24;
-  /** Bytes a column costs: its skip-list node, a share of the index nodes, its version holder. */
-  private static final int COLUMN_OVERHEAD = 56;
+  /** Bytes a cell costs beyond its own: its share of a skip-list node, or its chain node. */
+  private static final int CELL_OVERHEAD = 40;
 
   /** Orders cells by column only: the keys of {@link #columns}. */
   private static final Comparator<Cell> BY_COLUMN = MemStore::compareColumns;
 
-  private final ConcurrentSkipListMap<Cell, Versions> columns =
+  /** Each column's value: its one {@link Cell}, or a {@link Node} chain of two or more. */
+  private final ConcurrentSkipListMap<Cell, Object> columns =
       new ConcurrentSkipListMap<>(BY_COLUMN);
   private final AtomicLong heapSize = new AtomicLong();
   private final AtomicLong cellCount = new AtomicLong();
@@ -49,14 +51,12 @@ public final class MemStore {
   private volatile byte[] lastRow;
   private static final VarHandle FIRST_ROW;
   private static final VarHandle LAST_ROW;
-  private static final VarHandle HEAD;
 
   static {
     try {
       var lookup = MethodHandles.lookup();
       FIRST_ROW = lookup.findVarHandle(MemStore.class, "firstRow", byte[].class);
       LAST_ROW = lookup.findVarHandle(MemStore.class, "lastRow", byte[].class);
-      HEAD = lookup.findVarHandle(Versions.class, "head", Node.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -71,11 +71,6 @@ public final class MemStore {
       this.cell = cell;
       this.next = next;
     }
-  }
-
-  /** A column's versions: the head of its chain, null when every cell was taken back. */
-  private static final class Versions {
-    volatile Node head;
   }
 
   private static int compareColumns(Cell a, Cell b) {
@@ -97,32 +92,38 @@ public final class MemStore {
     return Arrays.compareUnsigned(a.qualifier(), b.qualifier());
   }
 
-  public void add(Cell c) {
-    widenRows(c.row());
-    Versions fresh = new Versions(); // one search, whether the column is new or not
-    Versions v = columns.putIfAbsent(c, fresh);
-    if (v == null) {
-      v = fresh;
-      heapSize.addAndGet(COLUMN_OVERHEAD);
-    }
-    if (insert(v, c)) {
-      heapSize.addAndGet(c.heapSize() + CELL_OVERHEAD);
-      cellCount.incrementAndGet();
-    }
-    minSeq.accumulateAndGet(c.sequenceId(), Math::min);
-    maxSeq.accumulateAndGet(c.sequenceId(), Math::max);
+  /** A column's value as a chain (a lone cell is a chain of one). */
+  private static Node chain(Object value) {
+    return value instanceof Node n ? n : new Node((Cell) value, null);
   }
 
-  /** Puts {@code c} in its place in {@code v}'s chain; false if an equal cell is there. */
-  private static boolean insert(Versions v, Cell c) {
-    while (true) {
-      Node head = v.head;
+  /** A chain as a column's value: its lone cell, or itself; null for no cell. */
+  private static Object value(Node chain) {
+    return chain == null || chain.next != null ? chain : chain.cell;
+  }
+
+  /**
+   * The remapping of one add: the column's value with {@code cell} in its place, or the same
+   * value when an equal cell is there (then {@link #added} stays false).
+   */
+  private static final class Adding implements BiFunction<Cell, Object, Object> {
+    final Cell cell;
+    boolean added;
+
+    Adding(Cell cell) {
+      this.cell = cell;
+    }
+
+    @Override
+    public Object apply(Cell column, Object value) {
+      added = false;
+      Node head = chain(value);
       Node at = head;
       int before = 0;
       while (at != null) {
-        int cmp = CellComparator.INSTANCE.compareWithinRow(at.cell, c);
+        int cmp = CellComparator.INSTANCE.compareWithinRow(at.cell, cell);
         if (cmp == 0) {
-          return false;
+          return value;
         }
         if (cmp > 0) {
           break;
@@ -130,10 +131,31 @@ public final class MemStore {
         at = at.next;
         before++;
       }
-      if (HEAD.compareAndSet(v, head, copyBefore(head, before, new Node(c, at)))) {
-        return true;
-      }
+      added = true;
+      return copyBefore(head, before, new Node(cell, at));
     }
+  }
+
+  public void add(Cell c) {
+    widenRows(c.row());
+    boolean added;
+    while (true) {
+      if (columns.putIfAbsent(c, c) == null) { // a new column: one search
+        added = true;
+        break;
+      }
+      Adding adding = new Adding(c);
+      if (columns.computeIfPresent(c, adding) != null) {
+        added = adding.added;
+        break;
+      } // the column was taken back meanwhile (a failed write): add it again
+    }
+    if (added) {
+      heapSize.addAndGet(c.heapSize() + CELL_OVERHEAD);
+      cellCount.incrementAndGet();
+    }
+    minSeq.accumulateAndGet(c.sequenceId(), Math::min);
+    maxSeq.accumulateAndGet(c.sequenceId(), Math::max);
   }
 
   /** The chain's first {@code n} cells copied in front of {@code rest}. */
@@ -185,16 +207,14 @@ public final class MemStore {
 
   /**
    * Takes back a cell of a write that failed before it was acknowledged (its log sync failed);
-   * the sequence-id range is left as it was (a conservative bound), and so is its column, empty
-   * or not (a column leaves only with the memstore: a writer may be adding to it meanwhile).
+   * the sequence-id range is left as it was (a conservative bound). A column left with no cell
+   * leaves the skip list (a writer adding to it meanwhile adds it again).
    */
   public void remove(Cell c) {
-    Versions v = columns.get(c);
-    if (v == null) {
-      return;
-    }
-    while (true) {
-      Node head = v.head;
+    boolean[] removed = {false};
+    columns.computeIfPresent(c, (column, value) -> {
+      removed[0] = false;
+      Node head = chain(value);
       Node at = head;
       int before = 0;
       while (at != null && CellComparator.INSTANCE.compareWithinRow(at.cell, c) < 0) {
@@ -202,13 +222,14 @@ public final class MemStore {
         before++;
       }
       if (at == null || CellComparator.INSTANCE.compareWithinRow(at.cell, c) != 0) {
-        return;
+        return value;
       }
-      if (HEAD.compareAndSet(v, head, copyBefore(head, before, at.next))) {
-        heapSize.addAndGet(-(c.heapSize() + CELL_OVERHEAD));
-        cellCount.decrementAndGet();
-        return;
-      }
+      removed[0] = true;
+      return value(copyBefore(head, before, at.next));
+    });
+    if (removed[0]) {
+      heapSize.addAndGet(-(c.heapSize() + CELL_OVERHEAD));
+      cellCount.decrementAndGet();
     }
   }
 
@@ -235,23 +256,14 @@ public final class MemStore {
 
   /** The row of the last cell, or null when empty. */
   public byte[] lastRow() {
-    for (Map.Entry<Cell, Versions> e : columns.descendingMap().entrySet()) {
-      if (e.getValue().head != null) {
-        return e.getKey().row();
-      }
-    }
-    return null;
+    Map.Entry<Cell, Object> e = columns.lastEntry();
+    return e == null ? null : e.getKey().row();
   }
 
   /** The row of the last cell before {@code row}, or null. */
   public byte[] lastRowBefore(byte[] row, byte[] family) {
-    for (Map.Entry<Cell, Versions> e
-        : columns.headMap(CellComparator.firstOnRow(row, family), false).descendingMap().entrySet()) {
-      if (e.getValue().head != null) {
-        return e.getKey().row();
-      }
-    }
-    return null;
+    Cell c = columns.lowerKey(CellComparator.firstOnRow(row, family));
+    return c == null ? null : c.row();
   }
 
   /** All cells, in order (for flushing). */
@@ -301,13 +313,14 @@ public final class MemStore {
   private static final int SEEK_STEPS = 8;
 
   /**
-   * A cursor: the columns after the current one, and the current cell's node in the chain the
-   * current column had when the cursor came to it.
+   * A cursor: the columns after the current one, the current cell, and the rest of the chain
+   * the current column had when the cursor came to it.
    */
   private final class Iter implements CellIterator {
-    private Iterator<Versions> rest;
-    private Node node;
-    private Cell column; // a cell of the current column (its key), null past the end
+    private Iterator<Object> rest;
+    private Cell current;
+    private Node more; // the current column's cells after the current one
+    private Cell column; // a cell of the current column, null past the end
     private Cell seekTarget; // the last seek's target while the cursor has not moved since
     private long stepped; // cells the cursor came to (ScanMetrics)
 
@@ -318,18 +331,23 @@ public final class MemStore {
       nextColumn();
     }
 
-    /** Moves to the first cell of the next column holding any. */
+    /** Moves to the first cell of the next column. */
     private void nextColumn() {
-      node = null;
-      column = null;
-      while (rest.hasNext()) {
-        Node h = rest.next().head;
-        if (h != null) {
-          node = h;
-          column = h.cell;
-          stepped++;
-          return;
+      if (rest.hasNext()) {
+        Object v = rest.next();
+        if (v instanceof Node n) {
+          current = n.cell;
+          more = n.next;
+        } else {
+          current = (Cell) v;
+          more = null;
         }
+        column = current;
+        stepped++;
+      } else {
+        current = null;
+        more = null;
+        column = null;
       }
     }
 
@@ -339,7 +357,7 @@ public final class MemStore {
         return; // already there
       }
       seekTarget = target;
-      if (node != null && CellComparator.INSTANCE.compare(node.cell, target) < 0) {
+      if (current != null && CellComparator.INSTANCE.compare(current, target) < 0) {
         // forward: within the column, or over a few columns (the next row, past a few
         // unwanted columns), cheaper than a new search from the top of the skip list
         for (int i = 0; i < SEEK_STEPS; i++) {
@@ -352,14 +370,14 @@ public final class MemStore {
             return; // the first cell of the first column after the target's
           }
           nextColumn();
-          if (node == null) {
+          if (current == null) {
             return;
           }
         }
       }
       rest = columns.tailMap(target, true).values().iterator();
       nextColumn();
-      if (node != null && compareColumns(column, target) == 0) {
+      if (current != null && compareColumns(column, target) == 0) {
         walkTo(target);
       }
     }
@@ -370,14 +388,14 @@ public final class MemStore {
         nextColumn(); // past every version: one step, however many there are
         return;
       }
-      while (node != null && CellComparator.INSTANCE.compareWithinRow(node.cell, target) < 0) {
-        node = node.next;
-        if (node != null) {
-          stepped++;
+      while (CellComparator.INSTANCE.compareWithinRow(current, target) < 0) {
+        if (more == null) {
+          nextColumn();
+          return;
         }
-      }
-      if (node == null) {
-        nextColumn();
+        current = more.cell;
+        more = more.next;
+        stepped++;
       }
     }
 
@@ -389,18 +407,19 @@ public final class MemStore {
 
     @Override
     public Cell current() {
-      return node == null ? null : node.cell;
+      return current;
     }
 
     @Override
     public void next() {
-      if (node != null) {
+      if (current != null) {
         seekTarget = null;
-        node = node.next;
-        if (node == null) {
-          nextColumn();
-        } else {
+        if (more != null) {
+          current = more.cell;
+          more = more.next;
           stepped++;
+        } else {
+          nextColumn();
         }
       }
     }
