@@ -163,21 +163,7 @@ final class Block implements io.basaltdb.engine.cache.BlockCache.Sized {
 
     /** Positions at the first entry {@code >= target}, or past the end. */
     void seek(Cell target) {
-      RestartKeys keys = restartKeys();
-      int lo = 0;
-      int hi = numRestarts - 1;
-      // find the last restart whose key is < target
-      while (lo < hi) {
-        int mid = (lo + hi + 1) >>> 1;
-        if (compareAtRestart(keys, mid, target) < 0) {
-          lo = mid;
-        } else {
-          hi = mid - 1;
-        }
-      }
-      in.position(restart(lo));
-      keyLen = 0;
-      next();
+      toRestartBefore(target);
       while (valid && BlockFileFormat.compareKey(key, 0, keyLen, seq, target) < 0) {
         next();
       }
@@ -188,6 +174,20 @@ final class Block implements io.basaltdb.engine.cache.BlockCache.Sized {
      * none: found from the last restart point before it, not from the block's start.
      */
     Cell seekRememberingLastBefore(Cell target) {
+      toRestartBefore(target);
+      Cell before = null;
+      while (valid && BlockFileFormat.compareKey(key, 0, keyLen, seq, target) < 0) {
+        before = current();
+        next();
+      }
+      return before;
+    }
+
+    /**
+     * Positions at the last restart entry whose key is {@code < target} (the first one if
+     * none is): a binary search over the restart keys.
+     */
+    private void toRestartBefore(Cell target) {
       RestartKeys keys = restartKeys();
       int lo = 0;
       int hi = numRestarts - 1;
@@ -202,12 +202,6 @@ final class Block implements io.basaltdb.engine.cache.BlockCache.Sized {
       in.position(restart(lo));
       keyLen = 0;
       next();
-      Cell before = null;
-      while (valid && BlockFileFormat.compareKey(key, 0, keyLen, seq, target) < 0) {
-        before = current();
-        next();
-      }
-      return before;
     }
 
     private int compareAtRestart(RestartKeys keys, int i, Cell target) {
