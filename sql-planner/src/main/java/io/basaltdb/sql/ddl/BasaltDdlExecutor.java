@@ -1,21 +1,21 @@
 package io.basaltdb.sql.ddl;
 
-import io.basaltdb.storage.BloomType;
-import io.basaltdb.storage.Compression;
-import io.basaltdb.storage.Storage;
-import io.basaltdb.storage.FamilyOptions;
-import io.basaltdb.storage.InvalidArgumentException;
-import io.basaltdb.storage.TableDescriptor;
-import io.basaltdb.storage.TableName;
-import io.basaltdb.sql.BasaltSchema;
 import io.basaltdb.sql.catalog.SqlCatalog;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.parser.SqlColumnDef;
 import io.basaltdb.sql.parser.SqlCreateBasaltTable;
 import io.basaltdb.sql.parser.SqlTableOption;
+import io.basaltdb.sql.schema.BasaltSchema;
 import io.basaltdb.sql.type.ColumnType;
 import io.basaltdb.sql.type.RowKeyCodec;
+import io.basaltdb.storage.BloomType;
+import io.basaltdb.storage.Compression;
+import io.basaltdb.storage.FamilyOptions;
+import io.basaltdb.storage.InvalidArgumentException;
+import io.basaltdb.storage.Storage;
+import io.basaltdb.storage.TableDescriptor;
+import io.basaltdb.storage.TableName;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -24,7 +24,6 @@ import java.util.Locale;
 import java.util.Map;
 import org.apache.calcite.jdbc.CalcitePrepare;
 import org.apache.calcite.server.DdlExecutorImpl;
-import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
@@ -78,7 +77,7 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
    */
   @Override
   public void executeDdl(CalcitePrepare.Context context, org.apache.calcite.sql.SqlNode node) {
-    Storage db = io.basaltdb.sql.BasaltSchema.database(context.getRootSchema());
+    Storage db = io.basaltdb.sql.schema.BasaltSchema.database(context.getRootSchema());
     if (context.getDataContext().getQueryProvider()
         instanceof org.apache.calcite.jdbc.CalciteConnection c) {
       io.basaltdb.sql.exec.ConnectionSettings.of(c).checkWritable("DDL");
@@ -190,7 +189,7 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
       cols.add(def.visibleColumnCount(), added);
       DeclaredColumns.checkMaps(cols, def.packed(), alter.name.toString());
       defaultText = alter.defaultValue == null ? null
-          : io.basaltdb.sql.ColumnDefaults.text(added, alter.defaultValue);
+          : io.basaltdb.sql.constraint.ColumnDefaults.text(added, alter.defaultValue);
     } else {
       if (existing == null) {
         throw new InvalidArgumentException("table " + alter.name + " has no column " + col);
@@ -216,7 +215,7 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
     if (!alter.isAdd()) { // an UNSIGNED column's own check goes with it; others must not read it
       String own = (name.name() + "_" + col + "_UNSIGNED").toUpperCase(Locale.ROOT);
       checks.removeIf(c -> c.name().equals(own));
-      io.basaltdb.sql.CheckConstraints.checkNotUsed(def.withChecks(checks), col);
+      io.basaltdb.sql.constraint.CheckConstraints.checkNotUsed(def.withChecks(checks), col);
     } else if (DeclaredColumns.unsignedCheck(name.name(), col, alter.type) != null) {
       checks.add(DeclaredColumns.unsignedCheck(name.name(), col, alter.type));
     }
@@ -377,7 +376,7 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
         checks.add(u);
       }
     }
-    checks.addAll(io.basaltdb.sql.CheckConstraints.of(create, columns));
+    checks.addAll(io.basaltdb.sql.constraint.CheckConstraints.of(create, columns));
     DeclaredColumns.checkMaps(columns, packed, create.name.toString());
     String rowTimestamp = RowTimestampColumn.declared(create, columns, db);
     SqlTableDef def = new SqlTableDef(name, columns, salt, packed).withDefaults(
@@ -410,7 +409,7 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
       if (c.defaultValue != null) {
         SqlColumn col = columns.stream().filter(x -> x.name().equals(c.column())).findFirst()
             .orElseThrow();
-        out.put(col.name(), io.basaltdb.sql.ColumnDefaults.text(col, c.defaultValue));
+        out.put(col.name(), io.basaltdb.sql.constraint.ColumnDefaults.text(col, c.defaultValue));
       }
     }
     return out;

@@ -1,9 +1,9 @@
 package io.basaltdb.sql.exec;
 
+import io.basaltdb.sql.catalog.SqlCatalog;
+import io.basaltdb.sql.schema.BasaltSchema;
 import io.basaltdb.storage.Storage;
 import io.basaltdb.storage.TableName;
-import io.basaltdb.sql.BasaltSchema;
-import io.basaltdb.sql.catalog.SqlCatalog;
 import java.util.List;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.enumerable.CallImplementor;

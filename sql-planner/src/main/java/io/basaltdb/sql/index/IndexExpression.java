@@ -1,12 +1,11 @@
 package io.basaltdb.sql.index;
 
-import io.basaltdb.storage.InvalidArgumentException;
-import io.basaltdb.sql.BasaltSqlTable;
 import io.basaltdb.sql.SqlStateException;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.type.BasaltTypeSystem;
 import io.basaltdb.sql.type.ColumnType;
+import io.basaltdb.storage.InvalidArgumentException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

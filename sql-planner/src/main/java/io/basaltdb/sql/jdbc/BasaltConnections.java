@@ -1,9 +1,8 @@
 package io.basaltdb.sql.jdbc;
 
-import io.basaltdb.storage.Storage;
-import io.basaltdb.sql.BasaltSchema;
 import io.basaltdb.sql.ConnectionProperty;
-
+import io.basaltdb.sql.schema.BasaltSchema;
+import io.basaltdb.storage.Storage;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Properties;
@@ -45,14 +44,14 @@ public final class BasaltConnections {
   public static final String VERSION = "0.1.0";
 
   /**
-   * Calcite's driver with Basalt's statement preparation ({@link io.basaltdb.sql.BasaltPrepare})
+   * Calcite's driver with Basalt's statement preparation ({@link io.basaltdb.sql.prepare.BasaltPrepare})
    * for the Calcite connection inside a {@link BasaltMeta}; its meta (Calcite's) is kept in
    * the connection's properties under {@code CalciteMetaImpl.class} for the Basalt meta to
    * delegate to. Not registered with DriverManager.
    */
   private static final class EngineDriver extends org.apache.calcite.jdbc.Driver {
     EngineDriver() {
-      super(io.basaltdb.sql.BasaltPrepare::new);
+      super(io.basaltdb.sql.prepare.BasaltPrepare::new);
     }
 
     @Override
@@ -157,7 +156,7 @@ public final class BasaltConnections {
     Properties p = accepted(properties);
     String planCacheSize = p.getProperty(ConnectionProperty.PLAN_CACHE_SIZE.camelName());
     if (planCacheSize != null && !planCacheSize.isBlank()) {
-      io.basaltdb.sql.PlanCache.setCapacity(db, Integer.parseInt(planCacheSize));
+      io.basaltdb.sql.prepare.PlanCache.setCapacity(db, Integer.parseInt(planCacheSize));
     }
     p.setProperty("parserFactory", PARSER_FACTORY);
     p.setProperty("metaColumnFactory", BasaltMetaColumns.class.getName() + "#INSTANCE");

@@ -1,17 +1,17 @@
 package io.basaltdb.sql.jdbc;
 
-import io.basaltdb.storage.Storage;
-import io.basaltdb.sql.InformationSchema;
 import io.basaltdb.sql.exec.ConnectionTransaction;
 import io.basaltdb.sql.rel.BatchWrite;
+import io.basaltdb.sql.schema.InformationSchema;
+import io.basaltdb.storage.Storage;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.AvaticaStatement;
@@ -88,7 +88,7 @@ public final class BasaltMeta extends ForwardingMeta {
 
   /** Catalog metadata reads the connection's schemas: brought up to date with DDL first. */
   private void refreshSchemas() {
-    io.basaltdb.sql.BasaltSchema.refresh(db, connection.getRootSchema()
+    io.basaltdb.sql.schema.BasaltSchema.refresh(db, connection.getRootSchema()
         .unwrap(org.apache.calcite.jdbc.CalciteSchema.class));
   }
 
@@ -128,8 +128,8 @@ public final class BasaltMeta extends ForwardingMeta {
    */
   @Override
   public StatementHandle prepare(ConnectionHandle ch, String sql, long maxRowCount) {
-    if (io.basaltdb.sql.BasaltPrepare.mayRunWhenPrepared(sql)
-        && new io.basaltdb.sql.BasaltPrepare().runsWhenPrepared(connection.createPrepareContext(),
+    if (io.basaltdb.sql.prepare.BasaltPrepare.mayRunWhenPrepared(sql)
+        && new io.basaltdb.sql.prepare.BasaltPrepare().runsWhenPrepared(connection.createPrepareContext(),
             sql)) {
       // DDL and transaction control change things as they run: checked now, run at each execute
       StatementHandle h = calciteMeta.createStatement(ch);

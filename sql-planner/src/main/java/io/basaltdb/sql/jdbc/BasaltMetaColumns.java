@@ -1,6 +1,6 @@
 package io.basaltdb.sql.jdbc;
 
-import io.basaltdb.sql.BasaltSqlTable;
+import io.basaltdb.sql.schema.BasaltSqlTable;
 import org.apache.calcite.avatica.MetaImpl;
 import org.apache.calcite.jdbc.CalciteMetaColumnFactoryImpl;
 import org.apache.calcite.schema.Table;

@@ -1,6 +1,6 @@
 package io.basaltdb.sql.jdbc;
 
-import io.basaltdb.sql.CalciteInternals;
+import io.basaltdb.sql.prepare.CalciteInternals;
 import java.sql.SQLException;
 import java.util.List;
 import org.apache.calcite.avatica.Meta;

@@ -1,10 +1,11 @@
-package io.basaltdb.sql;
+package io.basaltdb.sql.schema;
 
-import io.basaltdb.storage.Storage;
-import io.basaltdb.storage.TableName;
 import io.basaltdb.sql.catalog.SqlCatalog;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.prepare.PlanCache;
+import io.basaltdb.storage.Storage;
+import io.basaltdb.storage.TableName;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -1,5 +1,6 @@
-package io.basaltdb.sql;
+package io.basaltdb.sql.prepare;
 
+import io.basaltdb.sql.Switches;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.pushdown.KeyConditions;
@@ -8,6 +9,7 @@ import io.basaltdb.sql.pushdown.ScanSpec;
 import io.basaltdb.sql.pushdown.WriteSpec;
 import io.basaltdb.sql.rel.BatchWrite;
 import io.basaltdb.sql.rel.DirectExecution;
+import io.basaltdb.sql.schema.BasaltSqlTable;
 import io.basaltdb.sql.type.ColumnType;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -19,8 +21,8 @@ import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.avatica.AvaticaParameter;
 import org.apache.calcite.avatica.ColumnMetaData;
 import org.apache.calcite.avatica.Meta;
-import org.apache.calcite.jdbc.CalcitePrepare;
 import org.apache.calcite.jdbc.CalcitePrepare.CalciteSignature;
+import org.apache.calcite.jdbc.CalcitePrepare;
 import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.type.RelDataType;

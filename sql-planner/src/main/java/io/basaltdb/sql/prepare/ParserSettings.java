@@ -1,4 +1,4 @@
-package io.basaltdb.sql;
+package io.basaltdb.sql.prepare;
 
 import java.util.Collections;
 import java.util.Map;

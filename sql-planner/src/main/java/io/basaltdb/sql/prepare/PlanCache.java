@@ -1,9 +1,9 @@
-package io.basaltdb.sql;
+package io.basaltdb.sql.prepare;
 
-import io.basaltdb.storage.Storage;
-import java.lang.reflect.Type;
 import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
+import io.basaltdb.storage.Storage;
+import java.lang.reflect.Type;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.calcite.jdbc.CalcitePrepare.CalciteSignature;

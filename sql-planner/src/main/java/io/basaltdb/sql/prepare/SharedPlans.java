@@ -1,9 +1,10 @@
-package io.basaltdb.sql;
+package io.basaltdb.sql.prepare;
 
-import io.basaltdb.storage.Storage;
+import io.basaltdb.sql.Switches;
 import io.basaltdb.sql.parser.BasaltParserFactory;
 import io.basaltdb.sql.parser.LiteralParameters;
 import io.basaltdb.sql.parser.StatementShape;
+import io.basaltdb.storage.Storage;
 import java.math.BigDecimal;
 import java.sql.Types;
 import java.util.HashMap;
@@ -13,8 +14,8 @@ import java.util.function.Function;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.avatica.AvaticaParameter;
 import org.apache.calcite.config.CalciteConnectionConfig;
-import org.apache.calcite.jdbc.CalcitePrepare;
 import org.apache.calcite.jdbc.CalcitePrepare.CalciteSignature;
+import org.apache.calcite.jdbc.CalcitePrepare;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlParseException;

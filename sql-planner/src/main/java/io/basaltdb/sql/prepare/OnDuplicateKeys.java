@@ -1,6 +1,8 @@
-package io.basaltdb.sql;
+package io.basaltdb.sql.prepare;
 
+import io.basaltdb.sql.SqlStateException;
 import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.constraint.CheckConstraints;
 import io.basaltdb.sql.parser.SqlInsertOnDuplicateKey;
 import io.basaltdb.sql.pushdown.WriteSpec;
 import java.util.ArrayList;

@@ -1,8 +1,11 @@
-package io.basaltdb.sql;
+package io.basaltdb.sql.prepare;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.basaltdb.sql.SqlTestSupport;
+import io.basaltdb.sql.Switches;
+import io.basaltdb.sql.TemporaryDatabaseTest;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;

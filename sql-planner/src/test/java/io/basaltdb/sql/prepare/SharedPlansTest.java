@@ -1,8 +1,9 @@
-package io.basaltdb.sql;
+package io.basaltdb.sql.prepare;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.basaltdb.sql.TemporaryDatabaseTest;
 import io.basaltdb.sql.jdbc.BasaltConnections;
 import java.sql.Connection;
 import java.sql.ResultSet;

@@ -1,9 +1,10 @@
-package io.basaltdb.sql;
+package io.basaltdb.sql.prepare;
 
-import io.basaltdb.storage.ScanMetrics;
+import io.basaltdb.sql.SqlStateException;
 import io.basaltdb.sql.exec.Analysis;
 import io.basaltdb.sql.rel.AnalyzeProbe;
 import io.basaltdb.sql.rel.BasaltScan;
+import io.basaltdb.storage.ScanMetrics;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -13,8 +14,8 @@ import java.util.regex.Pattern;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.avatica.ColumnMetaData;
 import org.apache.calcite.avatica.Meta;
-import org.apache.calcite.jdbc.CalcitePrepare;
 import org.apache.calcite.jdbc.CalcitePrepare.CalciteSignature;
+import org.apache.calcite.jdbc.CalcitePrepare;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Enumerator;
 import org.apache.calcite.linq4j.Linq4j;

@@ -1,13 +1,14 @@
-package io.basaltdb.sql;
+package io.basaltdb.sql.schema;
 
-import io.basaltdb.storage.Storage;
 import io.basaltdb.sql.catalog.CellNames;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.constraint.ColumnDefaults;
 import io.basaltdb.sql.exec.ConnectionSettings;
 import io.basaltdb.sql.exec.TableRuns;
 import io.basaltdb.sql.rel.BasaltScan;
 import io.basaltdb.sql.rel.BasaltTableModify;
+import io.basaltdb.storage.Storage;
 import java.util.List;
 import org.apache.calcite.linq4j.Enumerator;
 import org.apache.calcite.rel.type.RelDataType;

@@ -1,4 +1,4 @@
-package io.basaltdb.sql;
+package io.basaltdb.sql.prepare;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

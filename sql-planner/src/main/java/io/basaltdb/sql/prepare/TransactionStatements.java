@@ -1,7 +1,7 @@
-package io.basaltdb.sql;
+package io.basaltdb.sql.prepare;
 
-import io.basaltdb.storage.Storage;
 import io.basaltdb.sql.exec.ConnectionTransaction;
+import io.basaltdb.storage.Storage;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;

@@ -1,9 +1,14 @@
-package io.basaltdb.sql;
+package io.basaltdb.sql.prepare;
 
-import io.basaltdb.sql.rel.BasaltTableModify;
-import java.lang.reflect.Type;
-import io.basaltdb.storage.Storage;
+import io.basaltdb.sql.SqlStateException;
+import io.basaltdb.sql.Switches;
 import io.basaltdb.sql.catalog.CatalogVersion;
+import io.basaltdb.sql.constraint.CheckConstraints;
+import io.basaltdb.sql.rel.BasaltTableModify;
+import io.basaltdb.sql.schema.BasaltSchema;
+import io.basaltdb.sql.schema.BasaltSqlTable;
+import io.basaltdb.storage.Storage;
+import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;

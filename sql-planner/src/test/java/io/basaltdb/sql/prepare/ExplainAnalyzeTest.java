@@ -1,12 +1,13 @@
-package io.basaltdb.sql;
+package io.basaltdb.sql.prepare;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.basaltdb.storage.TableName;
+import io.basaltdb.sql.SqlTestBase;
 import io.basaltdb.sql.jdbc.SqlErrors;
+import io.basaltdb.storage.TableName;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;

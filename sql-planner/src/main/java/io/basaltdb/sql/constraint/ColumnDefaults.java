@@ -1,9 +1,10 @@
-package io.basaltdb.sql;
+package io.basaltdb.sql.constraint;
 
-import io.basaltdb.storage.InvalidArgumentException;
+import io.basaltdb.sql.SqlStateException;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.exec.ColumnValues;
+import io.basaltdb.storage.InvalidArgumentException;
 import java.math.BigDecimal;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.rel.type.RelDataType;
@@ -14,8 +15,8 @@ import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNumericLiteral;
-import org.apache.calcite.sql.util.SqlShuttle;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
+import org.apache.calcite.sql.util.SqlShuttle;
 import org.apache.calcite.sql2rel.InitializerContext;
 import org.apache.calcite.sql2rel.NullInitializerExpressionFactory;
 
@@ -32,7 +33,7 @@ import org.apache.calcite.sql2rel.NullInitializerExpressionFactory;
 public final class ColumnDefaults extends NullInitializerExpressionFactory {
   private final SqlTableDef def;
 
-  ColumnDefaults(SqlTableDef def) {
+  public ColumnDefaults(SqlTableDef def) {
     this.def = def;
   }
 

@@ -1,9 +1,10 @@
-package io.basaltdb.sql;
+package io.basaltdb.sql.constraint;
 
-import io.basaltdb.storage.InvalidArgumentException;
+import io.basaltdb.sql.SqlStateException;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.parser.SqlCreateBasaltTable;
+import io.basaltdb.storage.InvalidArgumentException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -108,7 +109,7 @@ public final class CheckConstraints {
    * terms and {@code convert} turns a condition into a row expression. {@code named}: the
    * columns an UPSERT names (null for other writes).
    */
-  static RelNode apply(SqlTableDef def, RelNode input, Function<String, RexNode> column,
+  public static RelNode apply(SqlTableDef def, RelNode input, Function<String, RexNode> column,
       Set<String> named, java.util.function.BiFunction<SqlNode, Map<String, RexNode>, RexNode>
           convert) {
     if (def.checks().isEmpty()) {

@@ -1,9 +1,9 @@
-package io.basaltdb.sql;
+package io.basaltdb.sql.schema;
 
-import io.basaltdb.storage.Storage;
-import io.basaltdb.storage.TableName;
 import io.basaltdb.sql.catalog.SqlCatalog;
 import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.storage.Storage;
+import io.basaltdb.storage.TableName;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

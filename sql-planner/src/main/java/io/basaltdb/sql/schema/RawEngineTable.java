@@ -1,10 +1,10 @@
-package io.basaltdb.sql;
+package io.basaltdb.sql.schema;
 
 import io.basaltdb.storage.Cell;
-import io.basaltdb.storage.Storage;
 import io.basaltdb.storage.Result;
 import io.basaltdb.storage.ResultScanner;
 import io.basaltdb.storage.Scan;
+import io.basaltdb.storage.Storage;
 import io.basaltdb.storage.TableName;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

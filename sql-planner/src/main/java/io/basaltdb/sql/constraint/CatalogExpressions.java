@@ -1,4 +1,4 @@
-package io.basaltdb.sql;
+package io.basaltdb.sql.constraint;
 
 import java.util.ArrayList;
 import java.util.List;

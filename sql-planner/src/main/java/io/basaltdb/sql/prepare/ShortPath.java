@@ -1,11 +1,15 @@
-package io.basaltdb.sql;
+package io.basaltdb.sql.prepare;
 
+import io.basaltdb.sql.Switches;
 import io.basaltdb.sql.rel.BasaltRules;
 import io.basaltdb.sql.rel.BasaltScan;
 import io.basaltdb.sql.rel.BasaltTableModify;
 import io.basaltdb.sql.rel.EnumerableTranslation;
+import io.basaltdb.sql.rel.JoinCardinality;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.calcite.adapter.enumerable.EnumerableFilterToCalcRule;
+import org.apache.calcite.adapter.enumerable.EnumerableProjectToCalcRule;
 import org.apache.calcite.plan.RelOptLattice;
 import org.apache.calcite.plan.RelOptMaterialization;
 import org.apache.calcite.plan.RelOptPlanner;
@@ -20,9 +24,6 @@ import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.core.Values;
 import org.apache.calcite.rel.logical.LogicalSnapshot;
-import io.basaltdb.sql.rel.JoinCardinality;
-import org.apache.calcite.adapter.enumerable.EnumerableFilterToCalcRule;
-import org.apache.calcite.adapter.enumerable.EnumerableProjectToCalcRule;
 import org.apache.calcite.rel.rules.CalcMergeRule;
 import org.apache.calcite.rel.rules.FilterMergeRule;
 import org.apache.calcite.rel.rules.ProjectMergeRule;

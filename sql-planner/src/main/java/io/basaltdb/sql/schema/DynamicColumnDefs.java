@@ -1,5 +1,6 @@
-package io.basaltdb.sql;
+package io.basaltdb.sql.schema;
 
+import io.basaltdb.sql.SqlStateException;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.type.ColumnType;

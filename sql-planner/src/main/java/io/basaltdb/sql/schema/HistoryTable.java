@@ -1,15 +1,14 @@
-package io.basaltdb.sql;
+package io.basaltdb.sql.schema;
 
-import io.basaltdb.storage.Cell;
-import io.basaltdb.storage.Storage;
-import io.basaltdb.storage.Result;
-import io.basaltdb.storage.ResultScanner;
-import io.basaltdb.storage.Scan;
 import io.basaltdb.sql.catalog.CellNames;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
-import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.type.RowKeyCodec;
+import io.basaltdb.storage.Cell;
+import io.basaltdb.storage.Result;
+import io.basaltdb.storage.ResultScanner;
+import io.basaltdb.storage.Scan;
+import io.basaltdb.storage.Storage;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
