@@ -1,5 +1,6 @@
 package io.basaltdb.jdbc;
 
+import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.ConnectionProperty;
 import java.io.PrintWriter;
 import java.sql.Connection;
@@ -102,11 +103,11 @@ public class BasaltDataSource implements DataSource {
   public Connection getConnection() throws SQLException {
     if (url == null) {
       throw new SQLException("BasaltDataSource has no URL: call setUrl(\"jdbc:basalt:<dir>\")",
-          "08001");
+          SqlStates.UNABLE_TO_CONNECT);
     }
     Connection c = DRIVER.connect(url, properties);
     if (c == null) {
-      throw new SQLException("not a Basalt URL: " + url, "08001");
+      throw new SQLException("not a Basalt URL: " + url, SqlStates.UNABLE_TO_CONNECT);
     }
     return c;
   }

@@ -1,5 +1,6 @@
 package io.basaltdb.jdbc;
 
+import io.basaltdb.sql.SqlStates;
 import io.basaltdb.storage.StorageProvider;
 import java.sql.SQLException;
 import java.util.Properties;
@@ -39,7 +40,7 @@ public record BasaltUrl(String scheme, String location, Properties properties) {
   public static BasaltUrl parse(String url, Properties info) throws SQLException {
     if (!accepts(url)) {
       throw new SQLException("not a Basalt URL (expected " + PREFIX + "<dir> or " + PREFIX
-          + "mem:<name>): " + url, "08001");
+          + "mem:<name>): " + url, SqlStates.UNABLE_TO_CONNECT);
     }
     String rest = url.substring(PREFIX.length());
     String[] parts = rest.split(";", -1);
@@ -56,7 +57,7 @@ public record BasaltUrl(String scheme, String location, Properties properties) {
       int eq = kv.indexOf('=');
       if (eq <= 0) {
         throw new SQLException("malformed property '" + kv + "' in " + url
-            + " (expected ;key=value)", "08001");
+            + " (expected ;key=value)", SqlStates.UNABLE_TO_CONNECT);
       }
       p.setProperty(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
     }
@@ -67,7 +68,7 @@ public record BasaltUrl(String scheme, String location, Properties properties) {
     if (location.isEmpty()) {
       throw new SQLException("no " + (scheme.isEmpty() ? "database directory"
           : scheme.equals("mem") ? "database name" : scheme + " location") + " in " + url,
-          "08001");
+          SqlStates.UNABLE_TO_CONNECT);
     }
     return new BasaltUrl(scheme, location, p);
   }

@@ -1,5 +1,6 @@
 package io.basaltdb.jdbc;
 
+import io.basaltdb.sql.SqlStates;
 import io.basaltdb.storage.StorageProvider;
 import io.basaltdb.engine.Database;
 import io.basaltdb.engine.EngineOptions;
@@ -49,7 +50,7 @@ final class Storages {
           : Database.open(Path.of(url.location()), EngineOptions.defaults());
     } catch (RuntimeException ex) {
       throw new SQLException("cannot open Basalt database " + url.location() + ": "
-          + ex.getMessage(), "08001", ex);
+          + ex.getMessage(), SqlStates.UNABLE_TO_CONNECT, ex);
     }
   }
 
@@ -76,7 +77,7 @@ final class Storages {
     }
     throw new SQLException("no Basalt storage for " + BasaltUrl.PREFIX + scheme + ": URLs on the"
         + " class path; the " + scheme + " backend comes in its own jar (basalt-" + scheme
-        + "-<version>-all.jar)", "08001");
+        + "-<version>-all.jar)", SqlStates.UNABLE_TO_CONNECT);
   }
 
   /** One connection to {@code storage} closed: the last one closes the storage. */

@@ -25,6 +25,6 @@ public class SqlStateException extends RuntimeException {
 
   /** 54001: the statement nests too deeply for the planner's recursion. */
   public static SqlStateException tooComplex(String what) {
-    return new SqlStateException("54001", "statement too complex: " + what);
+    return new SqlStateException(SqlStates.STATEMENT_TOO_COMPLEX, "statement too complex: " + what);
   }
 }

@@ -51,10 +51,10 @@ class DirectExecutionTest extends TemporaryDatabaseTest {
   private List<String> run(String sql, boolean directOn) throws SQLException {
     System.setProperty(Switches.DIRECT_EXECUTION.property(), Boolean.toString(directOn));
     try (Connection c = connectionWithoutPlanCache(); Statement st = c.createStatement()) {
-      long before = DirectExecution.USED.get();
+      long before = PlannerStats.of(db).directExecutions.get();
       List<String> out = st.execute(sql) ? SqlTestSupport.rows(st.getResultSet())
           : List.of("count " + st.getUpdateCount());
-      direct = DirectExecution.USED.get() - before;
+      direct = PlannerStats.of(db).directExecutions.get() - before;
       if (!sql.startsWith("SELECT")) {
         out = new java.util.ArrayList<>(out);
         out.addAll(SqlTestSupport.rows(c, "SELECT * FROM t ORDER BY id"));

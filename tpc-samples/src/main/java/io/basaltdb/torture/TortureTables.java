@@ -106,9 +106,9 @@ final class TortureTables {
     int n = 0;
     io.basaltdb.sql.catalog.SqlCatalog catalog = new io.basaltdb.sql.catalog.SqlCatalog(db);
     for (String t : NAMES) {
-      for (io.basaltdb.sql.index.SqlIndexDef i : catalog.indexes(
+      for (io.basaltdb.sql.catalog.SqlIndexDef i : catalog.indexes(
           new io.basaltdb.storage.TableName("default", t))) {
-        n += i.state() == io.basaltdb.sql.index.SqlIndexDef.State.BUILDING ? 1 : 0;
+        n += i.state() == io.basaltdb.sql.catalog.SqlIndexDef.State.BUILDING ? 1 : 0;
       }
     }
     return n;
@@ -139,8 +139,8 @@ final class TortureTables {
       if (def == null) {
         continue;
       }
-      for (io.basaltdb.sql.index.SqlIndexDef i : catalog.indexes(name)) {
-        if (i.state() != io.basaltdb.sql.index.SqlIndexDef.State.ACTIVE) {
+      for (io.basaltdb.sql.catalog.SqlIndexDef i : catalog.indexes(name)) {
+        if (i.state() != io.basaltdb.sql.catalog.SqlIndexDef.State.ACTIVE) {
           problems.add("index " + i.name() + " of " + t + " is still " + i.state()
               + " after CREATE INDEX IF NOT EXISTS");
           continue;

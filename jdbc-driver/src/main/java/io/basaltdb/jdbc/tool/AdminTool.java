@@ -1,12 +1,12 @@
 package io.basaltdb.jdbc.tool;
 
-import io.basaltdb.storage.Cell;
 import io.basaltdb.engine.Database;
 import io.basaltdb.engine.EngineOptions;
+import io.basaltdb.storage.Cell;
 import io.basaltdb.storage.RegionInfo;
+import io.basaltdb.storage.RegionStats;
 import io.basaltdb.storage.Storage;
 import io.basaltdb.storage.TableName;
-import io.basaltdb.storage.RegionStats;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -158,7 +158,7 @@ public final class AdminTool {
       PrintStream err) {
     io.basaltdb.sql.catalog.SqlCatalog catalog = new io.basaltdb.sql.catalog.SqlCatalog(db);
     io.basaltdb.sql.catalog.SqlTableDef def = catalog.get(name);
-    io.basaltdb.sql.index.SqlIndexDef found = def == null ? null : catalog.indexes(name).stream()
+    io.basaltdb.sql.catalog.SqlIndexDef found = def == null ? null : catalog.indexes(name).stream()
         .filter(i -> i.name().equals(index)).findFirst().orElse(null);
     if (found == null) {
       err.println("basalt verify-index: table " + name + " has no index " + index);

@@ -1,12 +1,12 @@
 package io.basaltdb.sql.catalog;
 
-import io.basaltdb.storage.Storage;
 import io.basaltdb.storage.Delete;
 import io.basaltdb.storage.Get;
 import io.basaltdb.storage.Put;
 import io.basaltdb.storage.Result;
 import io.basaltdb.storage.ResultScanner;
 import io.basaltdb.storage.Scan;
+import io.basaltdb.storage.Storage;
 import io.basaltdb.storage.Table;
 import io.basaltdb.storage.TableDescriptor;
 import io.basaltdb.storage.TableName;
@@ -18,7 +18,7 @@ import java.util.List;
  * SQL metadata kept in the engine itself, like Phoenix's SYSTEM.CATALOG: one row per SQL
  * table in the engine table {@code system:sql_catalog} (row key {@code namespace \0 table},
  * cell {@code d:def} holding {@link SqlTableDef#encode()}; its indexes in cells
- * {@code d:index.<name>} of the same row, {@link io.basaltdb.sql.index.SqlIndexDef#encode()}, so
+ * {@code d:index.<name>} of the same row, {@link io.basaltdb.sql.catalog.SqlIndexDef#encode()}, so
  * dropping the row drops them). It survives restarts and every
  * connection to the database reads the same rows. Thread-safe (the engine is).
  */
@@ -171,7 +171,7 @@ public final class SqlCatalog {
   private static final String INDEX_PREFIX = "index.";
 
   /** Stores an index's definition (in its table's row). */
-  public void putIndex(io.basaltdb.sql.index.SqlIndexDef index) {
+  public void putIndex(io.basaltdb.sql.catalog.SqlIndexDef index) {
     table.put(new Put(key(index.table())).addColumn(D,
         (INDEX_PREFIX + index.name()).getBytes(StandardCharsets.UTF_8), index.encode()));
   }
@@ -182,13 +182,13 @@ public final class SqlCatalog {
   }
 
   /** The indexes of table {@code t}, by name. */
-  public List<io.basaltdb.sql.index.SqlIndexDef> indexes(TableName t) {
+  public List<io.basaltdb.sql.catalog.SqlIndexDef> indexes(TableName t) {
     return indexesOf(t, table.get(new Get(key(t))));
   }
 
   /** The indexes of every table of {@code namespace}. */
-  public List<io.basaltdb.sql.index.SqlIndexDef> indexes(String namespace) {
-    List<io.basaltdb.sql.index.SqlIndexDef> out = new ArrayList<>();
+  public List<io.basaltdb.sql.catalog.SqlIndexDef> indexes(String namespace) {
+    List<io.basaltdb.sql.catalog.SqlIndexDef> out = new ArrayList<>();
     byte[] prefix = (namespace + "\u0000").getBytes(StandardCharsets.UTF_8);
     try (ResultScanner s = table.getScanner(new Scan().setRowPrefix(prefix))) {
       for (Result r : s) {
@@ -200,12 +200,12 @@ public final class SqlCatalog {
     return out;
   }
 
-  private static List<io.basaltdb.sql.index.SqlIndexDef> indexesOf(TableName t, Result r) {
-    List<io.basaltdb.sql.index.SqlIndexDef> out = new ArrayList<>();
+  private static List<io.basaltdb.sql.catalog.SqlIndexDef> indexesOf(TableName t, Result r) {
+    List<io.basaltdb.sql.catalog.SqlIndexDef> out = new ArrayList<>();
     for (io.basaltdb.storage.Cell c : r.cells()) {
       String q = new String(c.qualifier(), StandardCharsets.UTF_8);
       if (q.startsWith(INDEX_PREFIX)) {
-        out.add(io.basaltdb.sql.index.SqlIndexDef.decode(t, q.substring(INDEX_PREFIX.length()),
+        out.add(io.basaltdb.sql.catalog.SqlIndexDef.decode(t, q.substring(INDEX_PREFIX.length()),
             c.value()));
       }
     }

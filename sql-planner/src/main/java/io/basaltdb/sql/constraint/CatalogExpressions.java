@@ -31,7 +31,7 @@ final class CatalogExpressions {
   static SqlNode parse(String text, String what) {
     try {
       return SqlParser.create(text, SqlParser.config()
-          .withParserFactory(io.basaltdb.sql.parser.BasaltParserFactory.INSTANCE)
+          .withParserFactory(io.basaltdb.sql.parser.impl.LimitedParser.FACTORY)
           .withQuoting(Quoting.DOUBLE_QUOTE)).parseExpression();
     } catch (SqlParseException e) {
       throw new io.basaltdb.storage.CorruptionException(what + " in the SQL catalog does not "

@@ -1,5 +1,6 @@
 package io.basaltdb.sql.constraint;
 
+import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.SqlStateException;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
@@ -51,7 +52,8 @@ public final class CheckConstraints {
   /** True, or a refusal (23514) when {@code ok} is FALSE. Called by generated code. */
   public static boolean ok(Boolean ok, String table, String check) {
     if (Boolean.FALSE.equals(ok)) {
-      throw new SqlStateException("23514", "the row violates CHECK constraint " + check
+      throw new SqlStateException(SqlStates.CHECK_VIOLATION,
+          "the row violates CHECK constraint " + check
           + " of table " + table);
     }
     return true;
@@ -128,7 +130,8 @@ public final class CheckConstraints {
       Map<String, RexNode> values = new LinkedHashMap<>();
       for (String col : reads) {
         if (named != null && !named.contains(col)) {
-          throw new SqlStateException("0A000", "UPSERT INTO " + def.table() + " must name "
+          throw new SqlStateException(SqlStates.FEATURE_NOT_SUPPORTED,
+              "UPSERT INTO " + def.table() + " must name "
               + "column " + col + ", which CHECK " + c.name() + " reads: an UPSERT writes "
               + "only the columns it names");
         }
@@ -182,7 +185,7 @@ public final class CheckConstraints {
         if (c instanceof SqlBasicCall b && b.getOperator() instanceof SqlUnresolvedFunction u) {
           SqlOperator f = CatalogExpressions.standard(u.getNameAsId(), SqlSyntax.FUNCTION);
           if (f == null) {
-            throw new io.basaltdb.sql.SqlStateException("0A000", "CHECK " + check
+            throw new SqlStateException(SqlStates.FEATURE_NOT_SUPPORTED, "CHECK " + check
                 + " calls " + u.getName() + ", which is not a standard function");
           }
           b.setOperator(f);

@@ -1,9 +1,10 @@
 package io.basaltdb.sql.constraint;
 
 import io.basaltdb.sql.SqlStateException;
+import io.basaltdb.sql.SqlStates;
+import io.basaltdb.sql.catalog.ColumnValues;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
-import io.basaltdb.sql.exec.ColumnValues;
 import io.basaltdb.storage.InvalidArgumentException;
 import java.math.BigDecimal;
 import org.apache.calcite.plan.RelOptTable;
@@ -81,7 +82,8 @@ public final class ColumnDefaults extends NullInitializerExpressionFactory {
   private static void check(SqlColumn c, SqlLiteral l) {
     if (l.getValue() == null) {
       if (!c.nullable()) {
-        throw new SqlStateException("23502", "the DEFAULT of NOT NULL column " + c.name()
+        throw new SqlStateException(SqlStates.NOT_NULL_VIOLATION,
+            "the DEFAULT of NOT NULL column " + c.name()
             + " is NULL");
       }
       return;
@@ -97,7 +99,8 @@ public final class ColumnDefaults extends NullInitializerExpressionFactory {
       try {
         v = new BigDecimal(s.getValueAs(String.class).trim());
       } catch (NumberFormatException e) {
-        throw new SqlStateException("22018", "the DEFAULT of column " + c.name() + " ("
+        throw new SqlStateException(SqlStates.INVALID_CHARACTER_VALUE_FOR_CAST,
+            "the DEFAULT of column " + c.name() + " ("
             + c.type() + ") is " + l + ", not a number");
       }
     } else if (!numeric && l instanceof SqlCharStringLiteral s) {
@@ -114,7 +117,8 @@ public final class ColumnDefaults extends NullInitializerExpressionFactory {
       };
       if (range != null && (d.compareTo(BigDecimal.valueOf(range[0])) < 0
           || d.compareTo(BigDecimal.valueOf(range[1])) > 0)) {
-        throw new SqlStateException("22003", "the DEFAULT of column " + c.name() + " ("
+        throw new SqlStateException(SqlStates.NUMERIC_OUT_OF_RANGE,
+            "the DEFAULT of column " + c.name() + " ("
             + c.type() + ") is " + d + ", out of its range");
       }
       if (c.type() == io.basaltdb.sql.type.ColumnType.DECIMAL) {

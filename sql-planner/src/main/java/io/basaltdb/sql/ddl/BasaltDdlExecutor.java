@@ -1,5 +1,7 @@
 package io.basaltdb.sql.ddl;
 
+import io.basaltdb.sql.SqlStateException;
+import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.catalog.SqlCatalog;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
@@ -102,7 +104,7 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
       if (create.ifNotExists) {
         return;
       }
-      throw new DuplicateObjectException("schema " + ns + " already exists");
+      throw new SqlStateException(SqlStates.DUPLICATE_OBJECT, "schema " + ns + " already exists");
     }
     db.admin().createNamespace(ns);
     BasaltSchema.addNamespace(context.getMutableRootSchema(), db, ns);
@@ -236,10 +238,12 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
     TableName name = tableName(create.name);
     SqlCatalog catalog = new SqlCatalog(db);
     if (db.admin().tableExists(name)) {
-      throw new DuplicateObjectException("a table named " + create.name + " exists");
+      throw new SqlStateException(SqlStates.DUPLICATE_OBJECT,
+          "a table named " + create.name + " exists");
     }
     if (catalog.getView(name) != null && !create.getReplace()) {
-      throw new DuplicateObjectException("view " + create.name + " already exists");
+      throw new SqlStateException(SqlStates.DUPLICATE_OBJECT,
+          "view " + create.name + " already exists");
     }
     String sql = create.query.toSqlString(c -> c.withDialect(
         org.apache.calcite.sql.dialect.CalciteSqlDialect.DEFAULT)).getSql();
@@ -282,10 +286,12 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
       if (create.ifNotExists) {
         return;
       }
-      throw new DuplicateObjectException("sequence " + create.name + " already exists");
+      throw new SqlStateException(SqlStates.DUPLICATE_OBJECT,
+          "sequence " + create.name + " already exists");
     }
     if (db.admin().tableExists(name) || catalog.getView(name) != null) {
-      throw new DuplicateObjectException("a table or view named " + create.name + " exists");
+      throw new SqlStateException(SqlStates.DUPLICATE_OBJECT,
+          "a table or view named " + create.name + " exists");
     }
     if (!db.admin().listNamespaces().contains(name.namespace())) {
       throw new io.basaltdb.storage.TableNotFoundException("schema "
@@ -316,7 +322,8 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
       if (create.ifNotExists) {
         return;
       }
-      throw new DuplicateObjectException("table " + create.name + " already exists");
+      throw new SqlStateException(SqlStates.DUPLICATE_OBJECT,
+          "table " + create.name + " already exists");
     }
     if (create.query != null) { // CREATE TABLE ... AS query
       java.sql.Connection c = CreateTableAsSelect.connection(context);
@@ -507,15 +514,5 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
       case ARRAY, MAP -> throw new InvalidArgumentException("an " + t + " cannot be a split "
           + "point");
     };
-  }
-
-
-  /** A schema, table, view or sequence that exists already (SQLState 42P07). */
-  public static final class DuplicateObjectException extends io.basaltdb.sql.SqlStateException {
-    private static final long serialVersionUID = 1L;
-
-    public DuplicateObjectException(String message) {
-      super("42P07", message);
-    }
   }
 }

@@ -1,5 +1,6 @@
 package io.basaltdb.sql.ddl;
 
+import io.basaltdb.sql.SqlStates;
 import io.basaltdb.storage.InvalidArgumentException;
 import io.basaltdb.sql.SqlStateException;
 import io.basaltdb.sql.parser.SqlColumnDef;
@@ -40,7 +41,8 @@ final class CreateTableAsSelect {
     if (context.getDataContext().getQueryProvider() instanceof Connection c) {
       return c;
     }
-    throw new SqlStateException("0A000", "CREATE TABLE ... AS needs a connection to run on");
+    throw new SqlStateException(SqlStates.FEATURE_NOT_SUPPORTED,
+        "CREATE TABLE ... AS needs a connection to run on");
   }
 
   /** The connection's identifier quote. */
@@ -76,7 +78,8 @@ final class CreateTableAsSelect {
       for (int i = 1; i <= md.getColumnCount(); i++) {
         String name = md.getColumnLabel(i);
         if (name.startsWith("EXPR$")) {
-          throw new SqlStateException("42000", "column " + i + " of the query of CREATE TABLE "
+          throw new SqlStateException(SqlStates.SYNTAX_ERROR,
+              "column " + i + " of the query of CREATE TABLE "
               + create.name + " has no name: name it with AS");
         }
         if (!names.add(name)) {
@@ -99,7 +102,8 @@ final class CreateTableAsSelect {
     SqlTypeName t = SqlTypeName.getNameForJdbcType(md.getColumnType(i));
     SqlParserPos pos = create.getParserPosition();
     if (t == null || t == SqlTypeName.NULL || t == SqlTypeName.ARRAY) {
-      throw new SqlStateException("0A000", "column " + md.getColumnLabel(i) + " of the query of "
+      throw new SqlStateException(SqlStates.FEATURE_NOT_SUPPORTED,
+          "column " + md.getColumnLabel(i) + " of the query of "
           + "CREATE TABLE " + create.name + " is of type " + md.getColumnTypeName(i)
           + ", which CREATE TABLE ... AS cannot take from a query: declare the table's columns");
     }
@@ -172,7 +176,7 @@ final class CreateTableAsSelect {
         return r;
       }
     }
-    return new SqlStateException(e.getSQLState() != null ? e.getSQLState() : "42000",
+    return new SqlStateException(e.getSQLState() != null ? e.getSQLState() : SqlStates.SYNTAX_ERROR,
         e.getMessage());
   }
 }

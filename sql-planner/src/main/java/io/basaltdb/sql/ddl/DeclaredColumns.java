@@ -1,5 +1,6 @@
 package io.basaltdb.sql.ddl;
 
+import io.basaltdb.sql.SqlStates;
 import io.basaltdb.storage.InvalidArgumentException;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
@@ -28,15 +29,18 @@ final class DeclaredColumns {
         continue;
       }
       if (c.isKey()) {
-        throw new io.basaltdb.sql.SqlStateException("0A000", "MAP column " + c.name()
+        throw new io.basaltdb.sql.SqlStateException(SqlStates.FEATURE_NOT_SUPPORTED,
+            "MAP column " + c.name()
             + " cannot be part of the primary key");
       }
       if (!c.nullable()) {
-        throw new io.basaltdb.sql.SqlStateException("0A000", "MAP column " + c.name() + " of "
+        throw new io.basaltdb.sql.SqlStateException(SqlStates.FEATURE_NOT_SUPPORTED,
+            "MAP column " + c.name() + " of "
             + table + " cannot be NOT NULL: it is NULL when its family has no other cells");
       }
       if (packed) {
-        throw new io.basaltdb.sql.SqlStateException("0A000", "MAP column " + c.name() + ": "
+        throw new io.basaltdb.sql.SqlStateException(SqlStates.FEATURE_NOT_SUPPORTED,
+            "MAP column " + c.name() + ": "
             + table + " stores each family in one cell (IMMUTABLE_STORAGE_SCHEME="
             + "SINGLE_CELL_ARRAY_WITH_OFFSETS), so it has no other cells");
       }
@@ -57,11 +61,13 @@ final class DeclaredColumns {
     SqlDataTypeSpec declared = spec;
     if (spec.getTypeNameSpec() instanceof org.apache.calcite.sql.SqlCollectionTypeNameSpec coll) {
       if (!coll.getTypeName().getSimple().equals("ARRAY")) {
-        throw new io.basaltdb.sql.SqlStateException("0A000", "column " + name + " is a "
+        throw new io.basaltdb.sql.SqlStateException(SqlStates.FEATURE_NOT_SUPPORTED,
+            "column " + name + " is a "
             + coll.getTypeName() + "; the collection type is ARRAY");
       }
       if (keyPos >= 0) {
-        throw new io.basaltdb.sql.SqlStateException("0A000", "ARRAY column " + name
+        throw new io.basaltdb.sql.SqlStateException(SqlStates.FEATURE_NOT_SUPPORTED,
+            "ARRAY column " + name
             + " cannot be part of the primary key");
       }
       declared = new SqlDataTypeSpec(coll.getElementTypeName(), spec.getParserPosition());
@@ -102,7 +108,8 @@ final class DeclaredColumns {
       case "TIME", "UNSIGNED_TIME" -> ColumnType.TIME;
       case "TIMESTAMP", "UNSIGNED_TIMESTAMP" -> ColumnType.TIMESTAMP;
       case "MAP" -> ColumnType.MAP;
-      default -> throw new io.basaltdb.sql.SqlStateException("0A000", "unsupported column type "
+      default -> throw new io.basaltdb.sql.SqlStateException(SqlStates.FEATURE_NOT_SUPPORTED,
+          "unsupported column type "
           + n + "; the types are BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT, REAL, DOUBLE, "
           + "DECIMAL(p, s), CHAR(n), VARCHAR(n), BINARY(n), VARBINARY(n), DATE, TIME, TIMESTAMP "
           + "(and Phoenix's UNSIGNED_* of them)");

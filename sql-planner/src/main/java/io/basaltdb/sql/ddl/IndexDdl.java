@@ -1,20 +1,22 @@
 package io.basaltdb.sql.ddl;
 
-import io.basaltdb.storage.Storage;
-import io.basaltdb.storage.FamilyOptions;
-import io.basaltdb.storage.InvalidArgumentException;
-import io.basaltdb.storage.TableDescriptor;
-import io.basaltdb.storage.TableName;
-import io.basaltdb.storage.TableNotFoundException;
+import io.basaltdb.sql.SqlStateException;
+import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.catalog.SqlCatalog;
+import io.basaltdb.sql.catalog.SqlIndexDef;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.index.IndexBuilder;
 import io.basaltdb.sql.index.IndexExpression;
 import io.basaltdb.sql.index.IndexRegistry;
-import io.basaltdb.sql.index.SqlIndexDef;
 import io.basaltdb.sql.parser.SqlCreateBasaltIndex;
 import io.basaltdb.sql.parser.SqlDropBasaltIndex;
 import io.basaltdb.sql.parser.SqlTableOption;
+import io.basaltdb.storage.FamilyOptions;
+import io.basaltdb.storage.InvalidArgumentException;
+import io.basaltdb.storage.Storage;
+import io.basaltdb.storage.TableDescriptor;
+import io.basaltdb.storage.TableName;
+import io.basaltdb.storage.TableNotFoundException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -37,7 +39,7 @@ final class IndexDdl {
 
   static void create(Storage db, SqlCreateBasaltIndex create) {
     if (!db.atomicAcrossRows()) {
-      throw new io.basaltdb.sql.SqlStateException("0A000", "index " + create.name
+      throw new SqlStateException(SqlStates.FEATURE_NOT_SUPPORTED, "index " + create.name
           + ": secondary indexes are kept atomically with their rows, which needs a storage that"
           + " writes several rows as one; " + db.location() + " does not");
     }
@@ -61,17 +63,17 @@ final class IndexDdl {
       if (create.ifNotExists) {
         return;
       }
-      throw new BasaltDdlExecutor.DuplicateObjectException("index " + name + " on " + t
+      throw new SqlStateException(SqlStates.DUPLICATE_OBJECT, "index " + name + " on " + t
           + " already exists" + (unfinished ? " (its build did not finish: ALTER INDEX " + name
               + " ON " + create.table + " REBUILD)" : ""));
     }
     TableName engine = SqlIndexDef.engineTable(t, name);
     if (db.admin().tableExists(engine)) {
-      throw new BasaltDdlExecutor.DuplicateObjectException("a table named " + engine.name()
+      throw new SqlStateException(SqlStates.DUPLICATE_OBJECT, "a table named " + engine.name()
           + " exists in schema " + t.namespace() + "; name the index otherwise");
     }
     if (def.rowTimestamp() != null) {
-      throw new io.basaltdb.sql.SqlStateException("0A000", "index " + name + " on " + t
+      throw new SqlStateException(SqlStates.FEATURE_NOT_SUPPORTED, "index " + name + " on " + t
           + ": a table with a ROW_TIMESTAMP column has no indexes yet (its cells are written "
           + "at the row's time, which index entries would have to follow)");
     }
@@ -97,7 +99,7 @@ final class IndexDdl {
     for (SqlIdentifier c : create.includes) {
       String col = column(def, c, seen, name);
       if (def.columns().get(def.columnIndex(col)).isMap()) {
-        throw new io.basaltdb.sql.SqlStateException("0A000", "index " + name + " cannot "
+        throw new SqlStateException(SqlStates.FEATURE_NOT_SUPPORTED, "index " + name + " cannot "
             + "INCLUDE MAP column " + col + ": its cells are many");
       }
       includes.add(col);
@@ -144,7 +146,8 @@ final class IndexDdl {
     String c = column(def, id, seen, index);
     if (def.columns().get(def.columnIndex(c)).isArray()
         || def.columns().get(def.columnIndex(c)).type() == io.basaltdb.sql.type.ColumnType.MAP) {
-      throw new io.basaltdb.sql.SqlStateException("0A000", "index " + index + ": column " + c
+      throw new SqlStateException(SqlStates.FEATURE_NOT_SUPPORTED,
+          "index " + index + ": column " + c
           + " is an " + def.columns().get(def.columnIndex(c)).type() + ", which an index key "
           + "cannot hold; index an element (" + c + "[1], " + c + "['k']) or carry it in "
           + "INCLUDE");
@@ -173,7 +176,7 @@ final class IndexDdl {
       catalog.putIndex(index);
       registry.set(t, catalog.indexes(t));
       IndexBuilder.build(db, def, index, progress(index));
-      io.basaltdb.sql.index.IndexStats stats = io.basaltdb.sql.index.IndexStats.count(db,
+      io.basaltdb.sql.catalog.IndexStats stats = IndexBuilder.countStats(db,
           registry.layout(def, index));
       catalog.putIndex(index.withState(SqlIndexDef.State.ACTIVE).withStats(stats));
       registry.set(t, catalog.indexes(t));

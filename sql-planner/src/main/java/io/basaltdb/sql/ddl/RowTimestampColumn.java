@@ -1,5 +1,6 @@
 package io.basaltdb.sql.ddl;
 
+import io.basaltdb.sql.SqlStates;
 import io.basaltdb.storage.InvalidArgumentException;
 import io.basaltdb.storage.Storage;
 import io.basaltdb.sql.SqlStateException;
@@ -61,7 +62,8 @@ final class RowTimestampColumn {
           + " is " + c.type() + "; it must be BIGINT (epoch milliseconds), DATE or TIMESTAMP");
     }
     if (db.markersHideLaterPuts()) {
-      throw new SqlStateException("0A000", "ROW_TIMESTAMP needs the embedded engine's delete "
+      throw new SqlStateException(SqlStates.FEATURE_NOT_SUPPORTED,
+          "ROW_TIMESTAMP needs the embedded engine's delete "
           + "rule (a write after a delete shows at any timestamp); " + create.name
           + " is not in one");
     }

@@ -1,5 +1,6 @@
 package io.basaltdb.sql.ddl;
 
+import io.basaltdb.sql.SqlStates;
 import io.basaltdb.storage.InvalidArgumentException;
 import io.basaltdb.storage.Storage;
 import io.basaltdb.storage.TableName;
@@ -72,7 +73,8 @@ final class UniqueConstraints {
           Collections.nCopies(cols.size(), false), List.of(), List.of()));
     }
     if (!out.isEmpty() && !db.atomicAcrossRows()) {
-      throw new SqlStateException("0A000", "table " + create.name + ": a UNIQUE constraint is "
+      throw new SqlStateException(SqlStates.FEATURE_NOT_SUPPORTED,
+          "table " + create.name + ": a UNIQUE constraint is "
           + "kept by a unique index, which needs a storage that writes several rows as one; "
           + db.location() + " does not");
     }

@@ -1,5 +1,7 @@
 package io.basaltdb.sql.exec;
 
+import io.basaltdb.sql.SqlStateException;
+import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.pushdown.AggregateSpec;
 import io.basaltdb.sql.pushdown.KeyRange;
@@ -213,7 +215,7 @@ final class Aggregation {
     try {
       return Math.addExact(((Number) a).longValue(), ((Number) b).longValue());
     } catch (ArithmeticException e) {
-      throw new WriteExecutor.NumericOverflowException("SUM out of range of BIGINT");
+      throw new SqlStateException(SqlStates.NUMERIC_OUT_OF_RANGE, "SUM out of range of BIGINT");
     }
   }
 
@@ -250,7 +252,7 @@ final class Aggregation {
   private static long checked(Number n, long min, long max, AggregateSpec.Call c) {
     long v = n.longValue();
     if (v < min || v > max) {
-      throw new WriteExecutor.NumericOverflowException(c.name() + " = " + v
+      throw new SqlStateException(SqlStates.NUMERIC_OUT_OF_RANGE, c.name() + " = " + v
           + " is out of range of " + c.resultType());
     }
     return v;

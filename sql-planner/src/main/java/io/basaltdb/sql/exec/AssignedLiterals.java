@@ -1,5 +1,7 @@
 package io.basaltdb.sql.exec;
 
+import io.basaltdb.sql.SqlStates;
+import io.basaltdb.sql.catalog.ColumnValues;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.type.ColumnType;
@@ -148,7 +150,8 @@ public final class AssignedLiterals {
           new java.math.BigDecimal(text.trim());
         }
       } catch (NumberFormatException e) {
-        throw new io.basaltdb.sql.SqlStateException("22018", "'" + text + "' is not a number,"
+        throw new io.basaltdb.sql.SqlStateException(SqlStates.INVALID_CHARACTER_VALUE_FOR_CAST,
+            "'" + text + "' is not a number,"
             + " for column " + column.name() + " (" + column.type() + ") of " + def.table());
       }
     } else if (v instanceof org.apache.calcite.sql.SqlUnknownLiteral typed

@@ -1,5 +1,7 @@
 package io.basaltdb.sql.exec;
 
+import io.basaltdb.sql.SqlStateException;
+import io.basaltdb.sql.SqlStates;
 import io.basaltdb.storage.Durability;
 import io.basaltdb.storage.InvalidArgumentException;
 import io.basaltdb.sql.ConnectionProperty;
@@ -29,19 +31,11 @@ public record ConnectionSettings(long readTimestamp, long writeTimestamp, Durabi
   public static final ConnectionSettings DEFAULT =
       new ConnectionSettings(-1, -1, Durability.SYNC, false);
 
-  /** A write or DDL on a read-only connection (SQLState 25006). */
-  public static final class ReadOnlyException extends io.basaltdb.sql.SqlStateException {
-    private static final long serialVersionUID = 1L;
-
-    public ReadOnlyException(String message) {
-      super("25006", message);
-    }
-  }
-
   /** Refuses writes when the connection is read-only. */
   public void checkWritable(String what) {
     if (readOnly) {
-      throw new ReadOnlyException(what + " on a read-only connection");
+      throw new SqlStateException(SqlStates.READ_ONLY_TRANSACTION,
+          what + " on a read-only connection");
     }
   }
 

@@ -1,10 +1,11 @@
 package io.basaltdb.sql.exec;
 
+import io.basaltdb.sql.SqlStateException;
+import io.basaltdb.sql.SqlStates;
+import io.basaltdb.sql.catalog.SqlIndexDef;
+import io.basaltdb.sql.index.IndexRegistry;
 import io.basaltdb.storage.Storage;
 import io.basaltdb.storage.StorageTransaction;
-import io.basaltdb.sql.SqlStateException;
-import io.basaltdb.sql.index.IndexRegistry;
-import io.basaltdb.sql.index.SqlIndexDef;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -171,7 +172,8 @@ public final class ConnectionTransaction {
         locks.add(l);
         if (!indexes.list().equals(e.getValue())) {
           tx.rollback();
-          throw new SqlStateException("40001", "the indexes of table " + e.getKey()
+          throw new SqlStateException(SqlStates.SERIALIZATION_FAILURE,
+              "the indexes of table " + e.getKey()
               + " changed (CREATE or DROP INDEX) while this transaction wrote it; nothing was"
               + " committed: run the transaction again");
         }
@@ -234,7 +236,8 @@ public final class ConnectionTransaction {
         return i;
       }
     }
-    throw new SqlStateException("3B001", "savepoint " + name + " does not exist in this"
+    throw new SqlStateException(SqlStates.INVALID_SAVEPOINT,
+        "savepoint " + name + " does not exist in this"
         + " transaction");
   }
 
@@ -242,10 +245,11 @@ public final class ConnectionTransaction {
       String what) {
     try {
       if (c.getAutoCommit()) {
-        throw new SqlStateException("3B001", what + " needs a transaction: auto-commit is on");
+        throw new SqlStateException(SqlStates.INVALID_SAVEPOINT,
+            what + " needs a transaction: auto-commit is on");
       }
     } catch (SQLException e) {
-      throw new SqlStateException("08003", e.getMessage());
+      throw new SqlStateException(SqlStates.CONNECTION_DOES_NOT_EXIST, e.getMessage());
     }
     ConnectionTransaction t = of(c, db);
     if (t == null || t.begin(c) == null) {

@@ -1,5 +1,14 @@
 package io.basaltdb.sql.exec;
 
+import io.basaltdb.sql.SqlStateException;
+import io.basaltdb.sql.SqlStates;
+import io.basaltdb.sql.catalog.CellNames;
+import io.basaltdb.sql.catalog.ColumnValues;
+import io.basaltdb.sql.catalog.SqlColumn;
+import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.pushdown.Operand;
+import io.basaltdb.sql.pushdown.WriteSpec;
+import io.basaltdb.sql.type.ColumnType;
 import io.basaltdb.storage.CheckAndMutate;
 import io.basaltdb.storage.CounterOverflowException;
 import io.basaltdb.storage.Durability;
@@ -10,12 +19,6 @@ import io.basaltdb.storage.Mutation;
 import io.basaltdb.storage.Put;
 import io.basaltdb.storage.Result;
 import io.basaltdb.storage.Table;
-import io.basaltdb.sql.catalog.CellNames;
-import io.basaltdb.sql.catalog.SqlColumn;
-import io.basaltdb.sql.catalog.SqlTableDef;
-import io.basaltdb.sql.pushdown.Operand;
-import io.basaltdb.sql.pushdown.WriteSpec;
-import io.basaltdb.sql.type.ColumnType;
 import java.util.List;
 import org.apache.calcite.DataContext;
 
@@ -135,12 +138,12 @@ final class CounterWrites {
     };
   }
 
-  private WriteExecutor.NumericOverflowException overflow(int col,
+  private SqlStateException overflow(int col,
       CounterOverflowException e) {
-    WriteExecutor.NumericOverflowException o = new WriteExecutor.NumericOverflowException("numeric value out of range for "
+    SqlStateException o = new SqlStateException(SqlStates.NUMERIC_OUT_OF_RANGE,
+        "numeric value out of range for "
         + def.columns().get(col).name() + " (BIGINT) of " + def.table() + ": " + e.getMessage());
     o.initCause(e);
     return o;
   }
-
 }

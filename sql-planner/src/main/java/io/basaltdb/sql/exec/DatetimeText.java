@@ -1,5 +1,6 @@
 package io.basaltdb.sql.exec;
 
+import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.SqlStateException;
 import io.basaltdb.sql.catalog.SqlColumn;
 import java.time.DateTimeException;
@@ -38,7 +39,8 @@ final class DatetimeText {
       default -> true;
     };
     if (!ok) {
-      throw new SqlStateException("22007", "'" + text + "' is not a " + c.type() + " ("
+      throw new SqlStateException(SqlStates.INVALID_DATETIME_FORMAT,
+          "'" + text + "' is not a " + c.type() + " ("
           + format(c) + "), for column " + c.name() + " of " + table);
     }
   }
@@ -88,7 +90,8 @@ final class DatetimeText {
 
   private static SqlStateException outOfRange(SqlColumn c, String text, String table,
       String why) {
-    return new SqlStateException("22008", "'" + text + "' is out of range for " + c.type()
+    return new SqlStateException(SqlStates.DATETIME_FIELD_OVERFLOW,
+        "'" + text + "' is out of range for " + c.type()
         + " (" + why + "), for column " + c.name() + " of " + table);
   }
 }

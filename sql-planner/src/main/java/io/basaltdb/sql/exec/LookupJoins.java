@@ -1,6 +1,7 @@
 package io.basaltdb.sql.exec;
 
-import io.basaltdb.storage.Storage;
+import io.basaltdb.sql.SqlStates;
+import io.basaltdb.sql.catalog.ColumnValues;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.index.IndexLayout;
@@ -9,6 +10,7 @@ import io.basaltdb.sql.pushdown.KeyConditions;
 import io.basaltdb.sql.pushdown.KeyRange;
 import io.basaltdb.sql.pushdown.Operand;
 import io.basaltdb.sql.pushdown.ScanSpec;
+import io.basaltdb.storage.Storage;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -267,7 +269,8 @@ public final class LookupJoins {
           : executor.lookup(ranges, plan.points() && !throughIndex,
               throughIndex ? plan.index() : null);
       if (rows == null) {
-        throw new io.basaltdb.sql.SqlStateException("55000", "index " + plan.index() + " of "
+        throw new io.basaltdb.sql.SqlStateException(SqlStates.OBJECT_NOT_IN_PREREQUISITE_STATE,
+            "index " + plan.index() + " of "
             + def.table() + " was dropped or is being rebuilt; run the statement again");
       }
       try (Enumerator<Object[]> r = rows) {

@@ -1,5 +1,6 @@
 package io.basaltdb.sql.exec;
 
+import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.SqlStateException;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.pushdown.WriteSpec;
@@ -71,7 +72,7 @@ final class NotNullCheck {
   }
 
   private static SqlStateException refusal(SqlTableDef def, int col) {
-    return new SqlStateException("23502", "NULL not allowed for column "
+    return new SqlStateException(SqlStates.NOT_NULL_VIOLATION, "NULL not allowed for column "
         + def.columns().get(col).name() + " of table " + def.table() + " (NOT NULL)");
   }
 }

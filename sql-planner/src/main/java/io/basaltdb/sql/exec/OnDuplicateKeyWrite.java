@@ -1,5 +1,6 @@
 package io.basaltdb.sql.exec;
 
+import io.basaltdb.sql.SqlStates;
 import io.basaltdb.storage.CheckAndMutate;
 import io.basaltdb.storage.Delete;
 import io.basaltdb.storage.Get;
@@ -36,7 +37,8 @@ final class OnDuplicateKeyWrite {
       WriteSpec.OnDuplicate clause, Function<Object[], IndexedRowWrite.Outcome> change) {
     CellNames names = CellNames.of(def);
     if (clause.reads().size() > 1) {
-      throw new SqlStateException("0A000", "ON DUPLICATE KEY " + clause.text() + " of "
+      throw new SqlStateException(SqlStates.FEATURE_NOT_SUPPORTED,
+          "ON DUPLICATE KEY " + clause.text() + " of "
           + def.table() + " reads " + clause.reads().size() + " columns of the row; this "
           + "storage updates a row from its client with one compare-and-set, so the "
           + "assignments may read at most one column");
@@ -66,7 +68,8 @@ final class OnDuplicateKeyWrite {
         return true;
       }
     }
-    throw new SqlStateException("40001", "ON DUPLICATE KEY of " + def.table() + " kept losing "
+    throw new SqlStateException(SqlStates.SERIALIZATION_FAILURE,
+        "ON DUPLICATE KEY of " + def.table() + " kept losing "
         + "to concurrent writers of the same row");
   }
 

@@ -1,5 +1,6 @@
 package io.basaltdb.sql.exec;
 
+import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.ConnectionProperty;
 import io.basaltdb.sql.SqlStateException;
 import java.util.Collections;
@@ -30,15 +31,6 @@ import org.apache.calcite.linq4j.Enumerator;
  */
 public final class QueryGuard {
   private QueryGuard() {}
-
-  /** A statement past its memory budget (SQLState 53200). */
-  public static final class OutOfBudgetException extends SqlStateException {
-    private static final long serialVersionUID = 1L;
-
-    OutOfBudgetException(String message) {
-      super("53200", message);
-    }
-  }
 
   private static final class Account {
     final long limit;
@@ -121,7 +113,7 @@ public final class QueryGuard {
           @Override
           public boolean moveNext() {
             if (cancel != null && cancel.get()) {
-              throw new SqlStateException("57014", "statement cancelled");
+              throw new SqlStateException(SqlStates.QUERY_CANCELED, "statement cancelled");
             }
             if (!in.moveNext()) {
               return false;
@@ -196,7 +188,8 @@ public final class QueryGuard {
   private static void charge(Account a, long bytes, String operator) {
     long used = a.used.addAndGet(bytes);
     if (used > a.limit) {
-      throw new OutOfBudgetException("statement needs more than " + size(a.limit)
+      throw new SqlStateException(SqlStates.OUT_OF_MEMORY,
+          "statement needs more than " + size(a.limit)
           + " of memory (connection property queryMemory) in " + operator + "; give it more,"
           + " or have it keep less (a narrower WHERE, fewer columns, a LIMIT)");
     }

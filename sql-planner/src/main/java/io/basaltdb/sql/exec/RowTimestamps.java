@@ -1,5 +1,6 @@
 package io.basaltdb.sql.exec;
 
+import io.basaltdb.sql.SqlStates;
 import io.basaltdb.storage.InvalidArgumentException;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
@@ -28,7 +29,8 @@ final class RowTimestamps {
     int i = def.columnIndex(def.rowTimestamp());
     Object v = row[i];
     if (v == null) {
-      throw new io.basaltdb.sql.SqlStateException("23502", "NULL not allowed for "
+      throw new io.basaltdb.sql.SqlStateException(SqlStates.NOT_NULL_VIOLATION,
+          "NULL not allowed for "
           + "ROW_TIMESTAMP column " + def.rowTimestamp() + " of " + def.table());
     }
     long ms = millis(def.columns().get(i), v);
@@ -102,5 +104,4 @@ final class RowTimestamps {
     long step = c.type() == ColumnType.DATE ? DAY : 1;
     return ms > Long.MAX_VALUE - step ? Long.MAX_VALUE : ms + step;
   }
-
 }

@@ -1,5 +1,6 @@
 package io.basaltdb.sql.exec;
 
+import io.basaltdb.sql.SqlStates;
 import io.basaltdb.storage.Storage;
 import io.basaltdb.storage.Get;
 import io.basaltdb.storage.ReadRequest;
@@ -107,7 +108,8 @@ public final class ScanExecutor {
         return new RowEnumerator(keys, filters);
       }
       if (spec.ordered()) { // the table's order is not the index's the plan relies on
-        throw new io.basaltdb.sql.SqlStateException("55000", "index " + spec.index().name()
+        throw new io.basaltdb.sql.SqlStateException(SqlStates.OBJECT_NOT_IN_PREREQUISITE_STATE,
+            "index " + spec.index().name()
             + " of " + def.table() + " was dropped or is being rebuilt since this statement"
             + " was planned; run it again");
       } // else every filter is in the spec: scan the table
@@ -367,7 +369,8 @@ public final class ScanExecutor {
 
     private Result nextResult() {
       if ((rowsSinceCheck++ & 1023) == 0 && cancelFlag != null && cancelFlag.get()) {
-        throw new io.basaltdb.sql.SqlStateException("57014", "statement cancelled");
+        throw new io.basaltdb.sql.SqlStateException(SqlStates.QUERY_CANCELED,
+            "statement cancelled");
       }
       if (indexKeys != null && indexKeys.covers()) {
         return indexKeys.nextRow();
@@ -539,5 +542,4 @@ public final class ScanExecutor {
       }
     }
   }
-
 }

@@ -1,7 +1,7 @@
 package io.basaltdb.sql.exec;
 
 import io.basaltdb.sql.catalog.SqlCatalog;
-import io.basaltdb.sql.schema.BasaltSchema;
+import io.basaltdb.sql.StorageSchema;
 import io.basaltdb.storage.Storage;
 import io.basaltdb.storage.TableName;
 import java.util.List;
@@ -32,7 +32,7 @@ public final class Sequences {
 
   /** Draws the next value (called by the generated code). */
   public static long next(DataContext root, String schema, String name) {
-    Storage db = BasaltSchema.database(root.getRootSchema());
+    Storage db = StorageSchema.of(root.getRootSchema());
     String namespace = schema.equals("DEFAULT") ? TableName.DEFAULT_NAMESPACE : schema;
     return new SqlCatalog(db).nextValue(new TableName(namespace, name));
   }

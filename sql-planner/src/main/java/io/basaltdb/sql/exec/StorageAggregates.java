@@ -1,5 +1,7 @@
 package io.basaltdb.sql.exec;
 
+import io.basaltdb.sql.SqlStateException;
+import io.basaltdb.sql.SqlStates;
 import io.basaltdb.storage.ColumnAggregate;
 import io.basaltdb.storage.Table;
 import io.basaltdb.storage.filter.Filters;
@@ -76,7 +78,7 @@ final class StorageAggregates {
         acc[i] = answers.get(i - 1).value();
       }
     } catch (ArithmeticException e) {
-      throw new WriteExecutor.NumericOverflowException("SUM out of range of BIGINT");
+      throw new SqlStateException(SqlStates.NUMERIC_OUT_OF_RANGE, "SUM out of range of BIGINT");
     }
     return acc;
   }

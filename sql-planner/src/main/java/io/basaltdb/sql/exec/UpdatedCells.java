@@ -1,5 +1,10 @@
 package io.basaltdb.sql.exec;
 
+import io.basaltdb.sql.catalog.CellNames;
+import io.basaltdb.sql.catalog.ColumnValues;
+import io.basaltdb.sql.catalog.MapCells;
+import io.basaltdb.sql.catalog.SqlColumn;
+import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.storage.Cell;
 import io.basaltdb.storage.Delete;
 import io.basaltdb.storage.Durability;
@@ -7,9 +12,6 @@ import io.basaltdb.storage.Mutation;
 import io.basaltdb.storage.Put;
 import io.basaltdb.storage.Row;
 import io.basaltdb.storage.RowMutations;
-import io.basaltdb.sql.catalog.CellNames;
-import io.basaltdb.sql.catalog.SqlColumn;
-import io.basaltdb.sql.catalog.SqlTableDef;
 
 /**
  * The cells an update of one row puts and deletes, made as its columns are set: a value is

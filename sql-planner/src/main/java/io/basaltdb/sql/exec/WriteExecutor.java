@@ -1,23 +1,27 @@
 package io.basaltdb.sql.exec;
 
+import io.basaltdb.sql.SqlStateException;
+import io.basaltdb.sql.SqlStates;
+import io.basaltdb.sql.catalog.CellNames;
+import io.basaltdb.sql.catalog.ColumnValues;
+import io.basaltdb.sql.catalog.MapCells;
+import io.basaltdb.sql.catalog.SqlColumn;
+import io.basaltdb.sql.catalog.SqlIndexDef;
+import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.index.IndexRegistry;
+import io.basaltdb.sql.index.IndexedRowWrite;
+import io.basaltdb.sql.pushdown.Operand;
+import io.basaltdb.sql.pushdown.WriteSpec;
+import io.basaltdb.sql.type.CellArray;
 import io.basaltdb.storage.CheckAndMutate;
-import io.basaltdb.storage.Storage;
 import io.basaltdb.storage.Delete;
 import io.basaltdb.storage.Durability;
 import io.basaltdb.storage.InvalidArgumentException;
 import io.basaltdb.storage.Mutation;
 import io.basaltdb.storage.Put;
 import io.basaltdb.storage.RowMutations;
+import io.basaltdb.storage.Storage;
 import io.basaltdb.storage.Table;
-import io.basaltdb.sql.catalog.CellNames;
-import io.basaltdb.sql.catalog.SqlColumn;
-import io.basaltdb.sql.catalog.SqlTableDef;
-import io.basaltdb.sql.index.IndexRegistry;
-import io.basaltdb.sql.index.IndexedRowWrite;
-import io.basaltdb.sql.index.SqlIndexDef;
-import io.basaltdb.sql.pushdown.Operand;
-import io.basaltdb.sql.pushdown.WriteSpec;
-import io.basaltdb.sql.type.CellArray;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -29,7 +33,7 @@ import org.apache.calcite.linq4j.Enumerator;
  * Applies a {@link WriteSpec} to the engine for one execution, row by row, each row atomically:
  * <ul>
  *   <li>INSERT: a check-and-put on the row's marker cell, so an existing key is refused
- *       ({@link DuplicateKeyException}, SQLState 23505) even against a concurrent insert;
+ *       (SQLState 23505) even against a concurrent insert;
  *   <li>UPSERT: one atomic row mutation: the named columns' values put, the named columns given
  *       NULL deleted, other columns untouched;
  *   <li>UPDATE: new values put; {@code col = col + n} is an atomic engine increment on a BIGINT
@@ -97,15 +101,6 @@ public final class WriteExecutor {
       throw new UnsupportedOperationException(spec.kind() + " of some columns of "
           + def.table() + ": it stores each family in one cell (IMMUTABLE_STORAGE_SCHEME="
           + "SINGLE_CELL_ARRAY_WITH_OFFSETS), so rows are written whole: UPSERT every column");
-    }
-  }
-
-  /** An INSERT of a key that exists (SQLState 23505). */
-  public static final class DuplicateKeyException extends io.basaltdb.sql.SqlStateException {
-    private static final long serialVersionUID = 1L;
-
-    public DuplicateKeyException(String message) {
-      super("23505", message);
     }
   }
 
@@ -505,8 +500,9 @@ public final class WriteExecutor {
     return new IndexedRowWrite.Outcome(cells.mutation(), now);
   }
 
-  private DuplicateKeyException duplicate(byte[] key) {
-    return new DuplicateKeyException("duplicate primary key in " + def.table() + ": "
+  private SqlStateException duplicate(byte[] key) {
+    return new SqlStateException(SqlStates.UNIQUE_VIOLATION,
+        "duplicate primary key in " + def.table() + ": "
         + Arrays.toString(codec.decode(key)));
   }
 
@@ -548,14 +544,5 @@ public final class WriteExecutor {
   private void increment(byte[] key, int col, Object amount) {
     new CounterWrites(table, def, names, settings).increment(key, col, amount, rowDurability,
         rowTs);
-  }
-
-  /** A value out of its type's range (SQLState 22003). */
-  public static final class NumericOverflowException extends io.basaltdb.sql.SqlStateException {
-    private static final long serialVersionUID = 1L;
-
-    public NumericOverflowException(String message) {
-      super("22003", message);
-    }
   }
 }

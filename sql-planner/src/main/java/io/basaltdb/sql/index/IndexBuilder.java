@@ -1,11 +1,16 @@
 package io.basaltdb.sql.index;
 
-import io.basaltdb.storage.Storage;
+import io.basaltdb.sql.catalog.CellNames;
+import io.basaltdb.sql.catalog.IndexStats;
+import io.basaltdb.sql.catalog.SqlIndexDef;
+import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.type.RowKeyCodec;
 import io.basaltdb.storage.Result;
 import io.basaltdb.storage.ResultScanner;
 import io.basaltdb.storage.Scan;
-import io.basaltdb.sql.catalog.CellNames;
-import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.storage.Storage;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.LongConsumer;
 
@@ -43,5 +48,42 @@ public final class IndexBuilder {
     db.sync();
     progress.accept(rows);
     return rows;
+  }
+
+  /**
+   * Counts the entries of {@code layout}'s built index and the distinct values of each prefix
+   * of its columns, reading it once in key order (a new value of a prefix starts where the
+   * previous entry's prefix differs); null for a salted index, in order only per bucket.
+   */
+  public static IndexStats countStats(Storage db, IndexLayout layout) {
+    if (layout.index().saltBuckets() > 0) {
+      return null;
+    }
+    int n = layout.index().columns().size();
+    RowKeyCodec codec = layout.keyDefinition().keyCodec();
+    long rows = 0;
+    long[] distinct = new long[n];
+    Object[] previous = null;
+    Scan scan = new Scan().addColumn(IndexLayout.FAMILY, IndexLayout.QUALIFIER);
+    try (ResultScanner s = db.table(layout.index().engineTable()).getScanner(scan)) {
+      for (Result r : s) {
+        Object[] values = codec.decodePrefix(r.row(), n);
+        int same = 0;
+        while (previous != null && same < n
+            && Arrays.deepEquals(new Object[] {previous[same]}, new Object[] {values[same]})) {
+          same++;
+        }
+        for (int k = same; k < n; k++) {
+          distinct[k]++;
+        }
+        previous = values;
+        rows++;
+      }
+    }
+    List<Long> out = new ArrayList<>();
+    for (long d : distinct) {
+      out.add(d);
+    }
+    return new IndexStats(rows, out);
   }
 }

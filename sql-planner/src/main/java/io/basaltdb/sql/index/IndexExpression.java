@@ -1,5 +1,6 @@
 package io.basaltdb.sql.index;
 
+import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.SqlStateException;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
@@ -43,16 +44,6 @@ import org.apache.calcite.util.ImmutableBitSet;
  * once per table definition and text ({@link #of}). Immutable and thread-safe.
  */
 public final class IndexExpression {
-  /** A bad expression in CREATE INDEX (SQLState 42000). */
-  public static final class InvalidExpressionException extends SqlStateException {
-    private static final long serialVersionUID = 1L;
-
-    InvalidExpressionException(String message, Throwable cause) {
-      super("42000", message);
-      initCause(cause);
-    }
-  }
-
   private static final Map<List<Object>, IndexExpression> COMPILED = new ConcurrentHashMap<>();
 
   private final String text;
@@ -116,13 +107,15 @@ public final class IndexExpression {
       rowType = p.getInput().getRowType();
       rexBuilder = p.getCluster().getRexBuilder();
     } catch (Exception e) {
-      throw new InvalidExpressionException("index expression " + text + " on " + def.table()
+      throw new SqlStateException(SqlStates.SYNTAX_ERROR,
+          "index expression " + text + " on " + def.table()
           + " is not valid: " + rootMessage(e), e);
     } finally {
       planner.close();
     }
     if (!RexUtil.isDeterministic(node) || RexUtil.isConstant(node) || dynamic(node)) {
-      throw new InvalidExpressionException("index expression " + text + " on " + def.table()
+      throw new SqlStateException(SqlStates.SYNTAX_ERROR,
+          "index expression " + text + " on " + def.table()
           + " must be a deterministic expression of the table's columns", null);
     }
     ColumnType type = null;
@@ -133,7 +126,8 @@ public final class IndexExpression {
       }
     }
     if (type == null) {
-      throw new InvalidExpressionException("index expression " + text + " on " + def.table()
+      throw new SqlStateException(SqlStates.SYNTAX_ERROR,
+          "index expression " + text + " on " + def.table()
           + " is of type " + node.getType() + ", which an index key cannot hold", null);
     }
     RelDataType t = node.getType();
@@ -196,7 +190,8 @@ public final class IndexExpression {
     try {
       out = code.apply(DataContexts.of(vars));
     } catch (ArithmeticException e) {
-      throw new SqlStateException("22003", "index expression " + text + " is out of range"
+      throw new SqlStateException(SqlStates.NUMERIC_OUT_OF_RANGE,
+          "index expression " + text + " is out of range"
           + " for a row: " + rootMessage(e));
     } catch (RuntimeException e) {
       throw new InvalidArgumentException("index expression " + text + " failed on a row: "

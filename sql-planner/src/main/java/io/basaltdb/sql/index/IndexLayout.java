@@ -1,11 +1,12 @@
 package io.basaltdb.sql.index;
 
-import io.basaltdb.storage.CorruptionException;
+import io.basaltdb.sql.catalog.ColumnValues;
 import io.basaltdb.sql.catalog.SqlColumn;
+import io.basaltdb.sql.catalog.SqlIndexDef;
 import io.basaltdb.sql.catalog.SqlTableDef;
-import io.basaltdb.sql.exec.ColumnValues;
 import io.basaltdb.sql.type.CellArray;
 import io.basaltdb.sql.type.RowKeyCodec;
+import io.basaltdb.storage.CorruptionException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

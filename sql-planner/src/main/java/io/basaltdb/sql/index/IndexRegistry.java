@@ -1,8 +1,9 @@
 package io.basaltdb.sql.index;
 
+import io.basaltdb.sql.catalog.SqlCatalog;
+import io.basaltdb.sql.catalog.SqlIndexDef;
 import io.basaltdb.storage.Storage;
 import io.basaltdb.storage.TableName;
-import io.basaltdb.sql.catalog.SqlCatalog;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantReadWriteLock;

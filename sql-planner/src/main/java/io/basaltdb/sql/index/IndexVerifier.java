@@ -1,12 +1,13 @@
 package io.basaltdb.sql.index;
 
+import io.basaltdb.sql.catalog.SqlIndexDef;
+import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.storage.Cell;
-import io.basaltdb.storage.Storage;
 import io.basaltdb.storage.ReadSnapshot;
 import io.basaltdb.storage.Result;
 import io.basaltdb.storage.ResultScanner;
 import io.basaltdb.storage.Scan;
-import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.storage.Storage;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -1,17 +1,20 @@
 package io.basaltdb.sql.index;
 
-import io.basaltdb.storage.Storage;
+import io.basaltdb.sql.SqlStateException;
+import io.basaltdb.sql.SqlStates;
+import io.basaltdb.sql.catalog.CellNames;
+import io.basaltdb.sql.catalog.SqlColumn;
+import io.basaltdb.sql.catalog.SqlIndexDef;
+import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.type.RowKeyCodec;
 import io.basaltdb.storage.Delete;
 import io.basaltdb.storage.Durability;
 import io.basaltdb.storage.Put;
 import io.basaltdb.storage.Result;
 import io.basaltdb.storage.Row;
 import io.basaltdb.storage.RowChange;
+import io.basaltdb.storage.Storage;
 import io.basaltdb.storage.Table;
-import io.basaltdb.sql.catalog.CellNames;
-import io.basaltdb.sql.catalog.SqlColumn;
-import io.basaltdb.sql.catalog.SqlTableDef;
-import io.basaltdb.sql.type.RowKeyCodec;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -171,18 +174,10 @@ public final class IndexedRowWrite {
     byte[] v = existing.getValue(IndexLayout.FAMILY, IndexLayout.QUALIFIER);
     if (v != null && !Arrays.equals(layout.baseKey(entryKey, v), key)) {
       List<Object> values = Arrays.asList(layout.partValues(now));
-      throw new UniqueViolationException("duplicate value " + values + " in unique index "
+      throw new SqlStateException(SqlStates.UNIQUE_VIOLATION,
+          "duplicate value " + values + " in unique index "
           + layout.index().name() + " on " + def.table() + " (" + String.join(", ",
               layout.index().columns()) + ")");
-    }
-  }
-
-  /** A value already held in a unique index (SQLState 23505). */
-  public static final class UniqueViolationException extends io.basaltdb.sql.SqlStateException {
-    private static final long serialVersionUID = 1L;
-
-    public UniqueViolationException(String message) {
-      super("23505", message);
     }
   }
 }

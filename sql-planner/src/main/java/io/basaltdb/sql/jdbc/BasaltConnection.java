@@ -1,5 +1,6 @@
 package io.basaltdb.sql.jdbc;
 
+import io.basaltdb.sql.SqlStates;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.Properties;
@@ -55,7 +56,7 @@ public final class BasaltConnection extends AvaticaConnection {
     }
     throw new SQLException("the connection to " + storage().location() + " is not to a "
         + type.getSimpleName() + " (it is to a " + storage().getClass().getSimpleName() + ")",
-        "0A000");
+        SqlStates.FEATURE_NOT_SUPPORTED);
   }
 
   BasaltMeta basaltMeta() {
@@ -123,17 +124,19 @@ public final class BasaltConnection extends AvaticaConnection {
         if (!storage().keepsTransactions()) {
           throw new java.sql.SQLFeatureNotSupportedException("the storage at "
               + storage().location() + " keeps no transactions: isolation level " + level
-              + " cannot be had", "0A000");
+              + " cannot be had", SqlStates.FEATURE_NOT_SUPPORTED);
         }
       }
       case TRANSACTION_NONE -> {
         if (storage().keepsTransactions()) {
           throw new java.sql.SQLFeatureNotSupportedException("isolation level NONE cannot be"
-              + " chosen: auto-commit writes without a transaction", "0A000");
+              + " chosen: auto-commit writes without a transaction",
+                  SqlStates.FEATURE_NOT_SUPPORTED);
         }
         return; // the level of a storage without transactions (HBase) already
       }
-      default -> throw new SQLException("no isolation level " + level, "HY024");
+      default -> throw new SQLException("no isolation level " + level,
+          SqlStates.INVALID_ATTRIBUTE_VALUE);
     }
     Translated.run(() -> super.setTransactionIsolation(level));
   }
@@ -148,7 +151,7 @@ public final class BasaltConnection extends AvaticaConnection {
   public java.sql.Savepoint setSavepoint(String name) throws SQLException {
     checkOpenConnection();
     if (name == null) {
-      throw new SQLException("a savepoint's name is null", "3B002");
+      throw new SQLException("a savepoint's name is null", SqlStates.INVALID_SAVEPOINT);
     }
     return new NamedSavepoint(Translated.call(() -> basaltMeta().setSavepoint(name)), false);
   }
@@ -169,7 +172,7 @@ public final class BasaltConnection extends AvaticaConnection {
 
   private void checkOpenConnection() throws SQLException {
     if (isClosed()) {
-      throw new SQLException("connection is closed", "08003");
+      throw new SQLException("connection is closed", SqlStates.CONNECTION_DOES_NOT_EXIST);
     }
   }
 
@@ -179,13 +182,15 @@ public final class BasaltConnection extends AvaticaConnection {
       if (s instanceof NamedSavepoint n) {
         return n.name;
       }
-      throw new SQLException("not a savepoint of a Basalt connection: " + s, "3B001");
+      throw new SQLException("not a savepoint of a Basalt connection: " + s,
+          SqlStates.INVALID_SAVEPOINT);
     }
 
     @Override
     public int getSavepointId() throws SQLException {
       if (!unnamed) {
-        throw new SQLException("savepoint " + name + " is named, it has no id", "3B001");
+        throw new SQLException("savepoint " + name + " is named, it has no id",
+            SqlStates.INVALID_SAVEPOINT);
       }
       return Integer.parseInt(name.substring(name.lastIndexOf('_') + 1));
     }
@@ -193,7 +198,7 @@ public final class BasaltConnection extends AvaticaConnection {
     @Override
     public String getSavepointName() throws SQLException {
       if (unnamed) {
-        throw new SQLException("an unnamed savepoint has no name", "3B001");
+        throw new SQLException("an unnamed savepoint has no name", SqlStates.INVALID_SAVEPOINT);
       }
       return name;
     }

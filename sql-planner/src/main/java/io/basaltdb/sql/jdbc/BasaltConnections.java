@@ -1,6 +1,7 @@
 package io.basaltdb.sql.jdbc;
 
 import io.basaltdb.sql.ConnectionProperty;
+import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.schema.BasaltSchema;
 import io.basaltdb.storage.Storage;
 import java.sql.Connection;
@@ -37,7 +38,7 @@ public final class BasaltConnections {
   }
 
   public static final String PARSER_FACTORY =
-      "io.basaltdb.sql.parser.BasaltParserFactory#INSTANCE";
+      "io.basaltdb.sql.ddl.BasaltParserFactory#INSTANCE";
 
   /** The product name and version JDBC metadata reports (BI tools show them). */
   public static final String PRODUCT = "Basalt";
@@ -131,13 +132,13 @@ public final class BasaltConnections {
         try {
           p.setProperty(key, value.isBlank() ? value : property.check(value));
         } catch (RuntimeException e) {
-          throw new SQLException(e.getMessage(), "22023", e);
+          throw new SQLException(e.getMessage(), SqlStates.INVALID_PARAMETER_VALUE, e);
         }
       } else if (CALCITE_INTERNAL.contains(key.toLowerCase(java.util.Locale.ROOT))) {
         throw new SQLException("connection property '" + key + "' is not accepted: Calcite's"
             + " internal settings cannot be set on a Basalt connection (accepted: "
             + java.util.Arrays.stream(ConnectionProperty.values())
-                .map(ConnectionProperty::camelName).toList() + ")", "08001");
+                .map(ConnectionProperty::camelName).toList() + ")", SqlStates.UNABLE_TO_CONNECT);
       }
     }
     return p;

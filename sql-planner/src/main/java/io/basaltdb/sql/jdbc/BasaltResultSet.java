@@ -1,5 +1,6 @@
 package io.basaltdb.sql.jdbc;
 
+import io.basaltdb.sql.SqlStates;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.util.TimeZone;
@@ -33,7 +34,7 @@ final class BasaltResultSet extends AvaticaResultSet {
       if (!cancelFlag.get()) {
         return super.next(); // no lambda: this runs once per row
       }
-      error = new SQLException("statement cancelled", "57014");
+      error = new SQLException("statement cancelled", SqlStates.QUERY_CANCELED);
     } catch (SQLException | RuntimeException | StackOverflowError | OutOfMemoryError
         | ExceptionInInitializerError | NoClassDefFoundError e) {
       error = SqlErrors.toSqlException(e);

@@ -1,6 +1,6 @@
 package io.basaltdb.sql.jdbc;
 
-import io.basaltdb.sql.exec.ColumnValues;
+import io.basaltdb.sql.catalog.ColumnValues;
 import io.basaltdb.sql.parser.LimitParameters;
 import java.sql.SQLException;
 import java.util.Calendar;

@@ -1,5 +1,6 @@
 package io.basaltdb.sql.jdbc;
 
+import io.basaltdb.sql.SqlStates;
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
 import java.util.concurrent.Executors;
@@ -69,8 +70,9 @@ final class QueryTimer {
 
   /** {@code e} as the timeout it is, if this execution's time ran out and it was cancelled. */
   SQLException translate(SQLException e) {
-    if (fired && "57014".equals(e.getSQLState())) {
-      return new SQLTimeoutException("statement timed out after " + seconds + " s", "57014", e);
+    if (fired && SqlStates.QUERY_CANCELED.equals(e.getSQLState())) {
+      return new SQLTimeoutException("statement timed out after " + seconds + " s",
+          SqlStates.QUERY_CANCELED, e);
     }
     return e;
   }

@@ -1,5 +1,6 @@
 package io.basaltdb.sql.jdbc;
 
+import io.basaltdb.sql.SqlStates;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -175,8 +176,9 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
     try {
       return callChecked(h.connectionId, call);
     } catch (AvaticaRuntimeException e) {
-      if (fired.get() && "57014".equals(e.getSqlState())) {
-        throw refuse("57014", "statement cancelled: it ran past the server's limit of "
+      if (fired.get() && SqlStates.QUERY_CANCELED.equals(e.getSqlState())) {
+        throw refuse(SqlStates.QUERY_CANCELED,
+            "statement cancelled: it ran past the server's limit of "
             + seconds + " s per request (--statement-timeout-seconds); client '"
             + session.owner.name() + "'");
       }
@@ -200,8 +202,10 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
   /** A write refused on a read-only client's connection is a permission error (42501). */
   private AvaticaRuntimeException permission(String connectionId, AvaticaRuntimeException e) {
     Session s = sessions.get(connectionId);
-    if (s != null && s.owner.readOnly() && "25006".equals(e.getSqlState())) {
-      return refuse("42501", "permission denied: client '" + s.owner.name() + "' may only read"
+    if (s != null && s.owner.readOnly()
+        && SqlStates.READ_ONLY_TRANSACTION.equals(e.getSqlState())) {
+      return refuse(SqlStates.INSUFFICIENT_PRIVILEGE,
+          "permission denied: client '" + s.owner.name() + "' may only read"
           + " (role " + READ_ROLE + "): " + e.getErrorMessage());
     }
     return e;
@@ -267,7 +271,8 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
       }
       long mine = sessionsOf(who).count();
       if (mine >= limits.connectionsPerClient()) {
-        throw refuse("53300", "too many connections: client '" + who.name() + "' holds " + mine
+        throw refuse(SqlStates.TOO_MANY_CONNECTIONS,
+            "too many connections: client '" + who.name() + "' holds " + mine
             + ", the server's limit per client is " + limits.connectionsPerClient());
       }
       try {
@@ -295,7 +300,8 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
     long mine = sessionsOf(s.owner).mapToLong(x -> x.openStatements.size()).sum();
     if (mine > limits.statementsPerClient()) {
       closeStatement(h);
-      throw refuse("53400", "too many open statements: client '" + s.owner.name() + "' holds "
+      throw refuse(SqlStates.CONFIGURATION_LIMIT_EXCEEDED,
+          "too many open statements: client '" + s.owner.name() + "' holds "
           + (mine - 1) + ", the server's limit per client is " + limits.statementsPerClient()
           + " (close statements when done)");
     }

@@ -1,5 +1,6 @@
 package io.basaltdb.sql.jdbc;
 
+import io.basaltdb.sql.SqlStates;
 import io.basaltdb.storage.ClosedException;
 import io.basaltdb.storage.CorruptionException;
 import io.basaltdb.storage.InvalidArgumentException;
@@ -32,29 +33,33 @@ public final class SqlErrors {
 
   /** Error classes and their states, most specific first (subclasses before their parents). */
   private static final List<Map.Entry<Class<?>, String>> STATES = List.of(
-      Map.entry(ArithmeticException.class, "22003"), // Calcite's own overflow checks
-      Map.entry(NumberFormatException.class, "22018"), // a string cast to a number
-      Map.entry(UnsupportedOperationException.class, "0A000"),
-      Map.entry(TableNotFoundException.class, "42P01"),
-      Map.entry(io.basaltdb.storage.WriteConflictException.class, "40001"),
-      Map.entry(io.basaltdb.storage.TransactionTooLargeException.class, "53200"),
-      Map.entry(TableDisabledException.class, "55000"),
-      Map.entry(InvalidArgumentException.class, "22023"),
-      Map.entry(CorruptionException.class, "XX001"),
-      Map.entry(StorageIOException.class, "58030"),
-      Map.entry(io.basaltdb.storage.StorageUnavailableException.class, "08006"),
-      Map.entry(ClosedException.class, "08003"),
-      Map.entry(org.apache.calcite.sql.parser.SqlParseException.class, "42000"),
-      Map.entry(org.apache.calcite.sql.validate.SqlValidatorException.class, "42000"));
+      // Calcite's own overflow checks; a string cast to a number
+      Map.entry(ArithmeticException.class, SqlStates.NUMERIC_OUT_OF_RANGE),
+      Map.entry(NumberFormatException.class, SqlStates.INVALID_CHARACTER_VALUE_FOR_CAST),
+      Map.entry(UnsupportedOperationException.class, SqlStates.FEATURE_NOT_SUPPORTED),
+      Map.entry(TableNotFoundException.class, SqlStates.UNDEFINED_TABLE),
+      Map.entry(io.basaltdb.storage.WriteConflictException.class, SqlStates.SERIALIZATION_FAILURE),
+      Map.entry(io.basaltdb.storage.TransactionTooLargeException.class, SqlStates.OUT_OF_MEMORY),
+      Map.entry(TableDisabledException.class, SqlStates.OBJECT_NOT_IN_PREREQUISITE_STATE),
+      Map.entry(InvalidArgumentException.class, SqlStates.INVALID_PARAMETER_VALUE),
+      Map.entry(CorruptionException.class, SqlStates.DATA_CORRUPTED),
+      Map.entry(StorageIOException.class, SqlStates.IO_ERROR),
+      Map.entry(io.basaltdb.storage.StorageUnavailableException.class,
+          SqlStates.CONNECTION_FAILURE),
+      Map.entry(ClosedException.class, SqlStates.CONNECTION_DOES_NOT_EXIST),
+      Map.entry(org.apache.calcite.sql.parser.SqlParseException.class, SqlStates.SYNTAX_ERROR),
+      Map.entry(org.apache.calcite.sql.validate.SqlValidatorException.class,
+          SqlStates.SYNTAX_ERROR));
 
   public static String sqlState(Throwable t) {
     String initializer = failedInitializer(t);
     if (initializer != null) {
       String datetime = datetimeState(initializer);
       return datetime != null ? datetime
-          : initializer.contains("by zero") ? "22012"
-          : initializer.contains("ArithmeticException") ? "22003"
-          : initializer.contains("NumberFormatException") ? "22018" : "XX000";
+          : initializer.contains("by zero") ? SqlStates.DIVISION_BY_ZERO
+          : initializer.contains("ArithmeticException") ? SqlStates.NUMERIC_OUT_OF_RANGE
+          : initializer.contains("NumberFormatException")
+              ? SqlStates.INVALID_CHARACTER_VALUE_FOR_CAST : SqlStates.INTERNAL_ERROR;
     }
     for (Throwable c = t; c != null; c = c.getCause()) {
       String datetime = (c instanceof IllegalArgumentException
@@ -66,27 +71,30 @@ public final class SqlErrors {
       if (c instanceof ArithmeticException a && a.getMessage() != null
           && (a.getMessage().contains("by zero")
               || a.getMessage().startsWith("Division undefined"))) {
-        return "22012";
+        return SqlStates.DIVISION_BY_ZERO;
       }
       if (c instanceof SqlStateException s) {
         return s.sqlState();
       }
       if (c instanceof org.apache.calcite.sql.validate.SqlValidatorException v
           && v.getMessage() != null && v.getMessage().contains("does not allow NULLs")) {
-        return "23502"; // Calcite's validator: an INSERT leaving a NOT NULL column without value
+        // Calcite's validator: an INSERT leaving a NOT NULL column without value
+        return SqlStates.NOT_NULL_VIOLATION;
       }
       if (c instanceof StackOverflowError) {
-        return "54001";
+        return SqlStates.STATEMENT_TOO_COMPLEX;
       }
       if (c instanceof io.basaltdb.storage.DatabaseReadOnlyException) {
-        return "25006"; // before its cause, which may be the full disk of an earlier write
+        // before its cause, which may be the full disk of an earlier write
+        return SqlStates.READ_ONLY_TRANSACTION;
       }
       if (c instanceof java.io.IOException && c.getMessage() != null
           && c.getMessage().contains("No space left on device")) {
-        return "53100"; // ENOSPC as the JDK reports it; the write that hit it failed
+        return SqlStates.DISK_FULL; // ENOSPC as the JDK reports it; the write that hit it failed
       }
       if (c instanceof OutOfMemoryError) {
-        return "53200"; // the last resort: statements keep within queryMemory (QueryGuard)
+        // the last resort: statements keep within queryMemory (QueryGuard)
+        return SqlStates.OUT_OF_MEMORY;
       }
     }
     for (Throwable c = t; c != null; c = c.getCause()) {
@@ -96,7 +104,8 @@ public final class SqlErrors {
         }
       }
     }
-    return t instanceof SQLException s && s.getSQLState() != null ? s.getSQLState() : "XX000";
+    return t instanceof SQLException s && s.getSQLState() != null ? s.getSQLState()
+        : SqlStates.INTERNAL_ERROR;
   }
 
   /**
@@ -105,11 +114,11 @@ public final class SqlErrors {
    */
   static String datetimeState(String message) {
     if (message.matches("(?s).*Value of \\w+ field is out of range.*")) {
-      return "22008";
+      return SqlStates.DATETIME_FIELD_OVERFLOW;
     }
     if (message.matches("(?s).*(Invalid (DATE|TIME|TIMESTAMP)\\w* value"
         + "|Illegal (DATE|TIME|TIMESTAMP)\\w* literal).*")) {
-      return "22007";
+      return SqlStates.INVALID_DATETIME_FORMAT;
     }
     return null;
   }
@@ -133,10 +142,10 @@ public final class SqlErrors {
 
   private static String describe(String state) {
     return switch (state) {
-      case "22012" -> "division by zero";
-      case "22003" -> "numeric value out of range";
-      case "22007" -> "invalid datetime format";
-      case "22008" -> "datetime field out of range";
+      case SqlStates.DIVISION_BY_ZERO -> "division by zero";
+      case SqlStates.NUMERIC_OUT_OF_RANGE -> "numeric value out of range";
+      case SqlStates.INVALID_DATETIME_FORMAT -> "invalid datetime format";
+      case SqlStates.DATETIME_FIELD_OVERFLOW -> "datetime field out of range";
       default -> "a constant expression failed";
     };
   }
@@ -169,7 +178,8 @@ public final class SqlErrors {
         message = describe(state) + " (" + c.getMessage() + ")";
         break;
       }
-      if ((state.equals("22007") || state.equals("22008")) && c.getMessage() != null
+      if ((state.equals(SqlStates.INVALID_DATETIME_FORMAT)
+          || state.equals(SqlStates.DATETIME_FIELD_OVERFLOW)) && c.getMessage() != null
           && datetimeState(c.getMessage()) != null) {
         // the innermost cause that says what was wrong (wrappers repeat it with the statement)
         message = describe(state) + " (" + c.getMessage().replaceFirst("^From line \\d+, column "
@@ -180,7 +190,8 @@ public final class SqlErrors {
         break;
       }
     }
-    return state.equals("23505") ? new SQLIntegrityConstraintViolationException(message, state, t)
+    return state.equals(SqlStates.UNIQUE_VIOLATION)
+        ? new SQLIntegrityConstraintViolationException(message, state, t)
         : new SQLException(message, state, t);
   }
 }

@@ -1,5 +1,6 @@
 package io.basaltdb.sql.parser;
 
+import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.SqlStateException;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -42,7 +43,7 @@ public final class LimitParameters {
     SqlNode root;
     try {
       root = SqlParser.create(sql, SqlParser.config()
-          .withParserFactory(BasaltParserFactory.INSTANCE)).parseStmt();
+          .withParserFactory(io.basaltdb.sql.parser.impl.LimitedParser.FACTORY)).parseStmt();
     } catch (SqlParseException | RuntimeException e) {
       return NONE; // the statement's own preparation reports it
     }
@@ -87,9 +88,10 @@ public final class LimitParameters {
     }
     if (n.doubleValue() < 0) {
       throw fetch
-          ? new SqlStateException("2201W", "LIMIT/FETCH must not be negative: " + value
+          ? new SqlStateException(SqlStates.INVALID_LIMIT,
+              "LIMIT/FETCH must not be negative: " + value
               + " bound to parameter " + index)
-          : new SqlStateException("2201X", "OFFSET must not be negative: " + value
+          : new SqlStateException(SqlStates.INVALID_OFFSET, "OFFSET must not be negative: " + value
               + " bound to parameter " + index);
     }
   }

@@ -1,5 +1,7 @@
 package io.basaltdb.sql.prepare;
 
+import io.basaltdb.sql.PlannerStats;
+import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.SqlStateException;
 import io.basaltdb.sql.Switches;
 import io.basaltdb.sql.catalog.CatalogVersion;
@@ -141,7 +143,8 @@ public class BasaltPrepare extends CalcitePrepareImpl {
     if (analyzed != null) {
       SqlNode node = parseStatement(context, analyzed);
       if (node != null && node.getKind().belongsTo(org.apache.calcite.sql.SqlKind.DDL)) {
-        throw new SqlStateException("0A000", "EXPLAIN ANALYZE runs a query or a DML "
+        throw new SqlStateException(SqlStates.FEATURE_NOT_SUPPORTED,
+            "EXPLAIN ANALYZE runs a query or a DML "
             + "statement, not DDL: " + analyzed);
       }
       return ExplainAnalyze.prepare(context, query.sql, analyzed,
@@ -244,7 +247,7 @@ public class BasaltPrepare extends CalcitePrepareImpl {
     }
     SqlNode node = parseStatement(context, sql);
     if (node == null) {
-      throw new SqlStateException("42000", "cannot parse " + sql);
+      throw new SqlStateException(SqlStates.SYNTAX_ERROR, "cannot parse " + sql);
     }
     return node.getKind().belongsTo(org.apache.calcite.sql.SqlKind.DDL);
   }
@@ -293,6 +296,7 @@ public class BasaltPrepare extends CalcitePrepareImpl {
     boolean materializations = prepareContext.config().materializationsEnabled();
     DeferredRulesPlanner[] made = new DeferredRulesPlanner[1];
     made[0] = new DeferredRulesPlanner(costFactory, context,
+        PlannerStats.of(BasaltSchema.database(prepareContext.getRootSchema())),
         () -> org.apache.calcite.plan.RelOptUtil.registerDefaultRules(made[0],
             materializations, enableBindable));
     DeferredRulesPlanner planner = made[0];
@@ -340,7 +344,8 @@ public class BasaltPrepare extends CalcitePrepareImpl {
           return super.implement(!Switches.GUARDS.on() ? checked
               : checked.withRel(io.basaltdb.sql.rel.Guard.insert(checked.rel)));
         }
-        io.basaltdb.sql.rel.DirectExecution.USED.incrementAndGet();
+        PlannerStats.of(BasaltSchema.database(context.getRootSchema())).directExecutions
+            .incrementAndGet();
         boolean isDml = root.kind.belongsTo(org.apache.calcite.sql.SqlKind.DML);
         return new PreparedResultImpl(root.rel.getRowType(), parameterRowType, fieldOrigins,
             root.collation.getFieldCollations().isEmpty() ? List.of() : List.of(root.collation),

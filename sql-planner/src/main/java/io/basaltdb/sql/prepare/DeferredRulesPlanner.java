@@ -1,5 +1,6 @@
 package io.basaltdb.sql.prepare;
 
+import io.basaltdb.sql.PlannerStats;
 import java.util.List;
 import org.apache.calcite.plan.Context;
 import org.apache.calcite.plan.RelOptCostFactory;
@@ -20,21 +21,26 @@ import org.apache.calcite.rel.RelNode;
  * before the first rule or expression reaches the planner; {@link #clear} drops them unseen.
  */
 final class DeferredRulesPlanner extends VolcanoPlanner {
-  /** Planners whose default rules were registered, for tests. */
-  static final java.util.concurrent.atomic.AtomicLong REGISTERED =
-      new java.util.concurrent.atomic.AtomicLong();
+  private final PlannerStats stats;
   private Runnable defaults; // null once registered or cleared
 
-  DeferredRulesPlanner(RelOptCostFactory costFactory, Context context, Runnable defaults) {
+  DeferredRulesPlanner(RelOptCostFactory costFactory, Context context, PlannerStats stats,
+      Runnable defaults) {
     super(costFactory, context);
+    this.stats = stats;
     this.defaults = defaults;
+  }
+
+  /** The figures of the database this planner plans for. */
+  PlannerStats stats() {
+    return stats;
   }
 
   private void registerDefaults() {
     Runnable r = defaults;
     if (r != null) {
       defaults = null; // before running: the registration adds rules through this planner
-      REGISTERED.incrementAndGet();
+      stats.defaultRuleRegistrations.incrementAndGet();
       r.run();
     }
   }

@@ -1,5 +1,6 @@
 package io.basaltdb.sql.prepare;
 
+import io.basaltdb.sql.PlannerStats;
 import io.basaltdb.sql.Switches;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
@@ -7,8 +8,9 @@ import io.basaltdb.sql.pushdown.KeyConditions;
 import io.basaltdb.sql.pushdown.Operand;
 import io.basaltdb.sql.pushdown.ScanSpec;
 import io.basaltdb.sql.pushdown.WriteSpec;
-import io.basaltdb.sql.rel.BatchWrite;
 import io.basaltdb.sql.rel.DirectExecution;
+import io.basaltdb.sql.rel.BatchWrite;
+import io.basaltdb.sql.schema.BasaltSchema;
 import io.basaltdb.sql.schema.BasaltSqlTable;
 import io.basaltdb.sql.type.ColumnType;
 import java.util.ArrayList;
@@ -16,7 +18,6 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.avatica.AvaticaParameter;
 import org.apache.calcite.avatica.ColumnMetaData;
@@ -59,9 +60,6 @@ import org.apache.calcite.sql.SqlSelect;
  * {@code -Dbasalt.directPlans=false} turns this off.
  */
 final class DirectPlans {
-  /** Plans made here, for tests. */
-  static final AtomicLong MADE = new AtomicLong();
-
   private DirectPlans() {}
 
   /** The statement's direct plan, or null when Calcite's path must plan it. */
@@ -82,8 +80,9 @@ final class DirectPlans {
         ? insert(context, sql, insert, maxRowCount)
         : node instanceof SqlSelect select ? select(context, sql, select, maxRowCount) : null;
     if (s != null) {
-      MADE.incrementAndGet();
-      DirectExecution.USED.incrementAndGet();
+      PlannerStats stats = PlannerStats.of(BasaltSchema.database(context.getRootSchema()));
+      stats.directPlans.incrementAndGet();
+      stats.directExecutions.incrementAndGet();
     }
     return s;
   }

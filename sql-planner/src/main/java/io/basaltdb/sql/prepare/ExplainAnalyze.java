@@ -1,5 +1,6 @@
 package io.basaltdb.sql.prepare;
 
+import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.SqlStateException;
 import io.basaltdb.sql.exec.Analysis;
 import io.basaltdb.sql.rel.AnalyzeProbe;
@@ -87,7 +88,8 @@ final class ExplainAnalyze {
     }
     long planNanos = System.nanoTime() - t0;
     if (planned.plan == null) {
-      throw new SqlStateException("0A000", "EXPLAIN ANALYZE runs a query or a DML statement, "
+      throw new SqlStateException(SqlStates.FEATURE_NOT_SUPPORTED,
+          "EXPLAIN ANALYZE runs a query or a DML statement, "
           + "not: " + inner);
     }
     var types = context.getTypeFactory();

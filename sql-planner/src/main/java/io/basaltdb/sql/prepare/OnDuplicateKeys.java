@@ -1,5 +1,6 @@
 package io.basaltdb.sql.prepare;
 
+import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.SqlStateException;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.constraint.CheckConstraints;
@@ -47,7 +48,8 @@ final class OnDuplicateKeys {
       SqlValidator validator, Function<SqlUpdate, RelNode> convertUpdate,
       BiFunction<SqlNode, Map<String, RexNode>, RexNode> convert, RexBuilder rex) {
     if (def.hasHiddenKey()) {
-      throw new SqlStateException("0A000", "ON DUPLICATE KEY needs a primary key, and "
+      throw new SqlStateException(SqlStates.FEATURE_NOT_SUPPORTED,
+          "ON DUPLICATE KEY needs a primary key, and "
           + def.table() + " has none: every row written to it is a new row");
     }
     WriteSpec.OnDuplicate.Action action =
@@ -56,12 +58,14 @@ final class OnDuplicateKeys {
       return new WriteSpec.OnDuplicate(action, List.of(), null, List.of(), "IGNORE");
     }
     if (def.packed()) {
-      throw new SqlStateException("0A000", "ON DUPLICATE KEY " + action + " of " + def.table()
+      throw new SqlStateException(SqlStates.FEATURE_NOT_SUPPORTED,
+          "ON DUPLICATE KEY " + action + " of " + def.table()
           + ": it stores each family in one cell (IMMUTABLE_STORAGE_SCHEME="
           + "SINGLE_CELL_ARRAY_WITH_OFFSETS), so rows are written whole");
     }
     if (!(call.getTargetTable() instanceof SqlIdentifier target)) {
-      throw new SqlStateException("0A000", "ON DUPLICATE KEY takes a plain table name");
+      throw new SqlStateException(SqlStates.FEATURE_NOT_SUPPORTED,
+          "ON DUPLICATE KEY takes a plain table name");
     }
     List<SqlNode> columns = new ArrayList<>();
     List<Integer> updated = new ArrayList<>();
@@ -80,7 +84,8 @@ final class OnDuplicateKeys {
     for (SqlNode n : columns) {
       String name = ((SqlIdentifier) n).getSimple();
       if (def.columns().get(def.columnIndex(name)).isKey()) {
-        throw new SqlStateException("0A000", "ON DUPLICATE KEY cannot update primary key column "
+        throw new SqlStateException(SqlStates.FEATURE_NOT_SUPPORTED,
+            "ON DUPLICATE KEY cannot update primary key column "
             + name + " of " + def.table() + ": the key is what makes the row a duplicate");
       }
     }

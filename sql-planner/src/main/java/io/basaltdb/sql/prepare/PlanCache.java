@@ -2,10 +2,10 @@ package io.basaltdb.sql.prepare;
 
 import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
+import io.basaltdb.sql.PlannerStats;
 import io.basaltdb.storage.Storage;
 import java.lang.reflect.Type;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.calcite.jdbc.CalcitePrepare.CalciteSignature;
 
 /**
@@ -13,14 +13,11 @@ import org.apache.calcite.jdbc.CalcitePrepare.CalciteSignature;
  * {@link Storage#extension}: two databases never share a plan, and the plans go with the
  * database). Least recently used out past its capacity ({@link #DEFAULT_CAPACITY}, or the
  * connection property {@code planCacheSize} of a connection to it: the last one opened with
- * it sets it; 0 keeps none); hit and miss counts kept, and statements run on a plan shared
- * across literal values. Read as {@code INFORMATION_SCHEMA.PLAN_CACHE}. Thread-safe.
+ * it sets it; 0 keeps none). Its capacity, size, hits and misses are the database's
+ * {@link PlannerStats}, read as {@code INFORMATION_SCHEMA.PLAN_CACHE}. Thread-safe.
  */
 public final class PlanCache {
-  public static final int DEFAULT_CAPACITY = 512;
-
-  /** The figures {@code INFORMATION_SCHEMA.PLAN_CACHE} shows. */
-  public record Stats(int capacity, int plans, long hits, long misses, long shared) {}
+  public static final int DEFAULT_CAPACITY = PlannerStats.DEFAULT_PLAN_CACHE_CAPACITY;
 
   /** What makes a plan reusable: same catalog version, schema path, SQL text and shape. */
   record Key(long catalogVersion, List<String> schemaPath, String sql, Type elementType,
@@ -28,23 +25,27 @@ public final class PlanCache {
 
   // replaced whole when the capacity changes; Guava's cache: reads take no lock
   private volatile Cache<Key, CalciteSignature<?>> plans = newPlans(DEFAULT_CAPACITY);
-  private final AtomicLong hits = new AtomicLong();
-  private final AtomicLong misses = new AtomicLong();
-  private final AtomicLong shared = new AtomicLong();
+  private final PlannerStats stats;
   private volatile int capacity = DEFAULT_CAPACITY;
+
+  private PlanCache(PlannerStats stats) {
+    this.stats = stats;
+    stats.planCache(capacity, this::size);
+  }
 
   private static Cache<Key, CalciteSignature<?>> newPlans(int capacity) {
     return CacheBuilder.newBuilder().maximumSize(capacity).build();
   }
 
   static PlanCache of(Storage db) {
-    return db.extension(PlanCache.class, PlanCache::new);
+    PlannerStats stats = PlannerStats.of(db); // first: extensions are not made inside another
+    return db.extension(PlanCache.class, () -> new PlanCache(stats));
   }
 
   /** The plan for {@code key}, or null (counted as a hit or a miss). */
   CalciteSignature<?> get(Key key) {
     CalciteSignature<?> plan = plans.getIfPresent(key);
-    (plan == null ? misses : hits).incrementAndGet();
+    (plan == null ? stats.planCacheMisses : stats.planCacheHits).incrementAndGet();
     return plan;
   }
 
@@ -67,26 +68,14 @@ public final class PlanCache {
       }
       c.capacity = n;
       c.plans = next;
+      c.stats.planCache(n, c::size);
     }
   }
 
-  /** Counts a statement run on a plan shared across literal values. */
-  void countShared() {
-    shared.incrementAndGet();
-  }
-
-  public static Stats stats(Storage db) {
-    PlanCache c = of(db);
-    c.plans.cleanUp();
-    return new Stats(c.capacity, (int) c.plans.size(), c.hits.get(), c.misses.get(),
-        c.shared.get());
-  }
-
-  long hits() {
-    return hits.get();
-  }
-
-  long misses() {
-    return misses.get();
+  /** The plans held (evictions due done first). */
+  private int size() {
+    Cache<Key, CalciteSignature<?>> p = plans;
+    p.cleanUp();
+    return (int) p.size();
   }
 }

@@ -1,9 +1,10 @@
 package io.basaltdb.sql.prepare;
 
+import io.basaltdb.sql.PlannerStats;
 import io.basaltdb.sql.Switches;
-import io.basaltdb.sql.parser.BasaltParserFactory;
 import io.basaltdb.sql.parser.LiteralParameters;
 import io.basaltdb.sql.parser.StatementShape;
+import io.basaltdb.sql.parser.impl.LimitedParser;
 import io.basaltdb.storage.Storage;
 import java.math.BigDecimal;
 import java.sql.Types;
@@ -111,7 +112,7 @@ final class SharedPlans {
       }
       values.put("?" + i, local);
     }
-    PlanCache.of(db).countShared();
+    PlannerStats.of(db).sharedLiteralStatements.incrementAndGet();
     return new CalciteSignature<T>(sql, List.of(), values, shared.rowType, shared.columns,
         shared.cursorFactory, shared.rootSchema, shared.getCollationList(), -1, null,
         shared.statementType) {
@@ -209,7 +210,7 @@ final class SharedPlans {
           .withQuoting(config.quoting())
           .withConformance(config.conformance())
           .withCaseSensitive(config.caseSensitive())
-          .withParserFactory(BasaltParserFactory.INSTANCE)).parseStmt();
+          .withParserFactory(LimitedParser.FACTORY)).parseStmt();
     } catch (SqlParseException | RuntimeException | StackOverflowError e) {
       return List.of(); // the statement's own preparation reports it
     }

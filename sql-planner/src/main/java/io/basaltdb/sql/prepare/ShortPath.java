@@ -7,7 +7,6 @@ import io.basaltdb.sql.rel.BasaltTableModify;
 import io.basaltdb.sql.rel.EnumerableTranslation;
 import io.basaltdb.sql.rel.JoinCardinality;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.calcite.adapter.enumerable.EnumerableFilterToCalcRule;
 import org.apache.calcite.adapter.enumerable.EnumerableProjectToCalcRule;
 import org.apache.calcite.plan.RelOptLattice;
@@ -47,9 +46,6 @@ import org.apache.calcite.tools.Program;
  * not those asked for. {@code -Dbasalt.shortPath=false} sends everything to the search.
  */
 final class ShortPath implements Program {
-  /** Statements planned on the short path, for tests and figures. */
-  static final AtomicLong USED = new AtomicLong();
-
   private static final HepProgram PUSHDOWN = new HepProgramBuilder()
       .addMatchOrder(HepMatchOrder.BOTTOM_UP)
       .addRuleCollection(List.of(
@@ -93,12 +89,19 @@ final class ShortPath implements Program {
                 null)).trim(rel);
         RelNode planned = EnumerableTranslation.of(hep(PUSHDOWN, trimmed));
         if (planned != null && planned.getTraitSet().satisfies(traits)) {
-          USED.incrementAndGet();
+          count(planner);
           return calc(planned);
         }
       }
       return standard.get().run(planner, rel, traits, materializations, lattices);
     };
+  }
+
+  /** Counts a statement planned here in the figures of the database it is planned for. */
+  private static void count(RelOptPlanner planner) {
+    if (planner instanceof DeferredRulesPlanner p) {
+      p.stats().shortPaths.incrementAndGet();
+    }
   }
 
   @Override
@@ -107,7 +110,7 @@ final class ShortPath implements Program {
     if (Switches.SHORT_PATH.on() && eligible(rel)) {
       RelNode planned = EnumerableTranslation.of(hep(PUSHDOWN, rel));
       if (planned != null && planned.getTraitSet().satisfies(requiredOutputTraits)) {
-        USED.incrementAndGet();
+        count(planner);
         return planned;
       }
     }

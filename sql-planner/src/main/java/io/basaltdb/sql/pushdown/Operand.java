@@ -1,5 +1,6 @@
 package io.basaltdb.sql.pushdown;
 
+import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.type.ColumnType;
 import java.util.List;
 import org.apache.calcite.DataContext;
@@ -44,7 +45,8 @@ public final class Operand {
    */
   public Operand negate() {
     if (param >= 0 && addend == Long.MIN_VALUE) {
-      throw new io.basaltdb.sql.SqlStateException("22003", "numeric value out of range: -("
+      throw new io.basaltdb.sql.SqlStateException(SqlStates.NUMERIC_OUT_OF_RANGE,
+          "numeric value out of range: -("
           + addend + ")");
     }
     return param >= 0 ? new Operand(type, null, param, !negated, -addend)
@@ -77,7 +79,8 @@ public final class Operand {
   }
 
   private static Object overflow(Object v) {
-    throw new io.basaltdb.sql.SqlStateException("22003", "numeric value out of range: -(" + v
+    throw new io.basaltdb.sql.SqlStateException(SqlStates.NUMERIC_OUT_OF_RANGE,
+        "numeric value out of range: -(" + v
         + ")");
   }
 
@@ -167,7 +170,8 @@ public final class Operand {
     } catch (ArithmeticException beyondLong) {
       // refused below
     }
-    throw new io.basaltdb.sql.SqlStateException("22003", "numeric value out of range: " + v
+    throw new io.basaltdb.sql.SqlStateException(SqlStates.NUMERIC_OUT_OF_RANGE,
+        "numeric value out of range: " + v
         + (addend > 0 ? " + " + addend : " - " + -addend) + " for " + type);
   }
 

@@ -3,7 +3,6 @@ package io.basaltdb.sql.rel;
 import io.basaltdb.sql.exec.TableRuns;
 import io.basaltdb.sql.pushdown.ScanSpec;
 import java.lang.reflect.Type;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerable;
@@ -20,9 +19,6 @@ import org.apache.calcite.runtime.Typed;
  * most of a cold JVM's first statements). Anything else is compiled as before.
  */
 public final class DirectExecution implements Bindable<Object>, Typed {
-  /** Plans that ran here, for tests. */
-  public static final AtomicLong USED = new AtomicLong();
-
   private final Type elementType;
   private final Function<DataContext, Enumerable<?>> run;
   private final BatchWrite batch;

@@ -1,5 +1,6 @@
 package io.basaltdb.sql.rel;
 
+import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.SqlStateException;
 import io.basaltdb.sql.index.IndexLayout;
 import java.util.ArrayList;
@@ -73,7 +74,7 @@ public record IndexHint(boolean none, List<String> only) {
         for (String index : named) {
           String upper = index.toUpperCase(Locale.ROOT);
           if (indexNames.stream().noneMatch(n -> n.equalsIgnoreCase(upper))) {
-            throw new SqlStateException("42S12", "hint INDEX: table " + table
+            throw new SqlStateException(SqlStates.INDEX_NOT_FOUND, "hint INDEX: table " + table
                 + " has no index " + index + " (its indexes: " + indexNames + ")");
           }
           only.add(upper);

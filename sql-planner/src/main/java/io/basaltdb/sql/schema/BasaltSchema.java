@@ -1,5 +1,6 @@
 package io.basaltdb.sql.schema;
 
+import io.basaltdb.sql.StorageSchema;
 import io.basaltdb.sql.catalog.SqlCatalog;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.storage.Storage;
@@ -20,7 +21,7 @@ import org.apache.calcite.schema.impl.AbstractSchema;
  * by another connection is visible at once. The engine's {@code default} namespace is the SQL
  * schema {@code DEFAULT}; other namespaces keep their names.
  */
-public final class BasaltSchema extends AbstractSchema {
+public final class BasaltSchema extends AbstractSchema implements StorageSchema {
   private final Storage db;
   private final SqlCatalog catalog;
   private final String namespace;
@@ -191,17 +192,17 @@ public final class BasaltSchema extends AbstractSchema {
 
   /** The database behind a statement's root schema, or null. */
   public static Storage database(SchemaPlus root) {
-    return database(CalciteSchema.from(root));
+    return StorageSchema.of(root);
   }
 
   /** The database behind a connection's root schema, or null. */
   public static Storage database(CalciteSchema root) {
-    for (CalciteSchema sub : root.getSubSchemaMap().values()) {
-      if (sub.schema instanceof BasaltSchema b) {
-        return b.db;
-      }
-    }
-    return null;
+    return StorageSchema.of(root);
+  }
+
+  @Override
+  public Storage storage() {
+    return db;
   }
 
   @Override
@@ -219,7 +220,7 @@ public final class BasaltSchema extends AbstractSchema {
         tables.put(v.getKey(), view(plus, v.getKey(), v.getValue()));
       }
     }
-    for (io.basaltdb.sql.index.SqlIndexDef i : catalog.indexes(namespace)) {
+    for (io.basaltdb.sql.catalog.SqlIndexDef i : catalog.indexes(namespace)) {
       tables.remove(i.engineTable().name()); // an index is not a table of its own
     }
     for (SqlTableDef def : catalog.list(namespace)) {

@@ -66,9 +66,9 @@ public final class BasaltSqlTable extends AbstractTable implements TranslatableT
     List<io.basaltdb.sql.index.IndexLayout> list = indexes;
     if (list == null) {
       list = new java.util.ArrayList<>();
-      for (io.basaltdb.sql.index.SqlIndexDef i
+      for (io.basaltdb.sql.catalog.SqlIndexDef i
           : io.basaltdb.sql.index.IndexRegistry.of(db).of(def.table()).list()) {
-        if (i.state() == io.basaltdb.sql.index.SqlIndexDef.State.ACTIVE) {
+        if (i.state() == io.basaltdb.sql.catalog.SqlIndexDef.State.ACTIVE) {
           list.add(io.basaltdb.sql.index.IndexRegistry.of(db).layout(def, i));
         }
       }

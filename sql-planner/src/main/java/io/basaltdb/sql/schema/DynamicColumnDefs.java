@@ -1,5 +1,6 @@
 package io.basaltdb.sql.schema;
 
+import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.SqlStateException;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
@@ -20,11 +21,13 @@ final class DynamicColumnDefs {
 
   static SqlTableDef extend(SqlTableDef def, List<RelDataTypeField> fields) {
     if (def.hasHiddenKey()) {
-      throw new SqlStateException("0A000", "dynamic columns need a primary key, and "
+      throw new SqlStateException(SqlStates.FEATURE_NOT_SUPPORTED,
+          "dynamic columns need a primary key, and "
           + def.table() + " has none");
     }
     if (def.packed()) {
-      throw new SqlStateException("0A000", "dynamic columns of " + def.table() + ": it stores "
+      throw new SqlStateException(SqlStates.FEATURE_NOT_SUPPORTED,
+          "dynamic columns of " + def.table() + ": it stores "
           + "each family in one cell (IMMUTABLE_STORAGE_SCHEME=SINGLE_CELL_ARRAY_WITH_OFFSETS)");
     }
     List<SqlColumn> cols = new ArrayList<>(def.columns());
@@ -32,7 +35,7 @@ final class DynamicColumnDefs {
       String name = f.getName();
       for (SqlColumn c : cols) {
         if (c.name().equals(name)) {
-          throw new SqlStateException("42000", "dynamic column " + name + " of "
+          throw new SqlStateException(SqlStates.SYNTAX_ERROR, "dynamic column " + name + " of "
               + def.table() + " is already a column of it");
         }
       }
@@ -61,7 +64,8 @@ final class DynamicColumnDefs {
         return c;
       }
     }
-    throw new SqlStateException("0A000", "dynamic column " + name + " of " + def.table()
+    throw new SqlStateException(SqlStates.FEATURE_NOT_SUPPORTED,
+        "dynamic column " + name + " of " + def.table()
         + " is of type " + t + ", which a column cannot be");
   }
 }

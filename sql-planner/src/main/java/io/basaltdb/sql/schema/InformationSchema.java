@@ -1,9 +1,9 @@
 package io.basaltdb.sql.schema;
 
+import io.basaltdb.sql.PlannerStats;
 import io.basaltdb.sql.catalog.SqlCatalog;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
-import io.basaltdb.sql.prepare.PlanCache;
 import io.basaltdb.storage.Storage;
 import io.basaltdb.storage.TableName;
 import java.util.ArrayList;
@@ -95,7 +95,7 @@ public final class InformationSchema extends AbstractSchema {
           || (schema != null && !schema.equals(schemaName))) {
         continue;
       }
-      for (io.basaltdb.sql.index.SqlIndexDef i : catalog.indexes(ns)) {
+      for (io.basaltdb.sql.catalog.SqlIndexDef i : catalog.indexes(ns)) {
         if (table != null && !i.table().name().equals(table)) {
           continue;
         }
@@ -202,8 +202,8 @@ public final class InformationSchema extends AbstractSchema {
   }
 
   /**
-   * One row: the database's {@link PlanCache} (capacity, plans held, hits, misses) and the
-   * statements that ran on a plan shared across literal values.
+   * One row: the database's plan cache (capacity, plans held, hits, misses) and the statements
+   * that ran on a plan shared across literal values ({@link PlannerStats}).
    */
   private final class PlanCacheTable extends SystemTable {
     @Override
@@ -215,9 +215,10 @@ public final class InformationSchema extends AbstractSchema {
 
     @Override
     public Enumerable<Object[]> scan(DataContext root) {
-      PlanCache.Stats s = PlanCache.stats(db);
-      return Linq4j.asEnumerable(List.<Object[]>of(new Object[] {s.capacity(), s.plans(),
-          s.hits(), s.misses(), s.shared()}));
+      PlannerStats s = PlannerStats.of(db);
+      return Linq4j.asEnumerable(List.<Object[]>of(new Object[] {s.planCacheCapacity(),
+          s.planCacheSize(), s.planCacheHits.get(), s.planCacheMisses.get(),
+          s.sharedLiteralStatements.get()}));
     }
   }
 

@@ -1,5 +1,6 @@
 package io.basaltdb.sql.type;
 
+import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.SqlStateException;
 import java.nio.charset.StandardCharsets;
 
@@ -21,7 +22,8 @@ public final class Utf8 {
           i++;
           continue;
         }
-        throw new SqlStateException("22021", String.format("%s holds a lone UTF-16 surrogate"
+        throw new SqlStateException(SqlStates.CHARACTER_NOT_IN_REPERTOIRE,
+            String.format("%s holds a lone UTF-16 surrogate"
             + " U+%04X at character %d: not a valid Unicode string", where, (int) c, i + 1));
       }
     }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.basaltdb.sql.SqlTestBase;
 import io.basaltdb.sql.SqlTestSupport;
+import io.basaltdb.sql.catalog.SqlIndexDef;
 import io.basaltdb.sql.jdbc.BasaltConnections;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,18 +1,19 @@
 package io.basaltdb.sql.index;
 
-import io.basaltdb.sql.Switches;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.basaltdb.sql.SqlTestBase;
+import io.basaltdb.sql.Switches;
+import io.basaltdb.sql.catalog.SqlCatalog;
+import io.basaltdb.sql.catalog.SqlIndexDef;
+import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.storage.Result;
 import io.basaltdb.storage.ResultScanner;
 import io.basaltdb.storage.Scan;
 import io.basaltdb.storage.TableName;
-import io.basaltdb.sql.SqlTestBase;
-import io.basaltdb.sql.catalog.SqlCatalog;
-import io.basaltdb.sql.catalog.SqlTableDef;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;

@@ -5,9 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.basaltdb.storage.TableName;
 import io.basaltdb.sql.SqlTestBase;
+import io.basaltdb.sql.catalog.IndexStats;
 import io.basaltdb.sql.catalog.SqlCatalog;
+import io.basaltdb.storage.TableName;
 import java.sql.SQLException;
 import java.util.List;
 import org.junit.jupiter.api.Test;

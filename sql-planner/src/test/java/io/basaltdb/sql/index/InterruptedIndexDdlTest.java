@@ -6,12 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.basaltdb.engine.Database;
 import io.basaltdb.engine.EngineOptions;
+import io.basaltdb.sql.SqlTestSupport;
+import io.basaltdb.sql.catalog.SqlCatalog;
+import io.basaltdb.sql.catalog.SqlIndexDef;
+import io.basaltdb.sql.jdbc.BasaltConnections;
 import io.basaltdb.storage.FamilyOptions;
 import io.basaltdb.storage.TableDescriptor;
 import io.basaltdb.storage.TableName;
-import io.basaltdb.sql.SqlTestSupport;
-import io.basaltdb.sql.catalog.SqlCatalog;
-import io.basaltdb.sql.jdbc.BasaltConnections;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;

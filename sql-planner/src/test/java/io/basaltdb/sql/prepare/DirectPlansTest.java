@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.basaltdb.sql.PlannerStats;
 import io.basaltdb.sql.SqlTestSupport;
 import io.basaltdb.sql.Switches;
 import io.basaltdb.sql.TemporaryDatabaseTest;
@@ -87,13 +88,13 @@ class DirectPlansTest extends TemporaryDatabaseTest {
     for (Object[] statement : DIRECT) {
       String sql = (String) statement[0];
       List<Object> values = List.of(statement).subList(1, statement.length);
-      long before = DirectPlans.MADE.get();
+      long before = PlannerStats.of(db).directPlans.get();
       String direct;
       String calcite;
       try (Connection on = connectionWithoutPlanCache()) {
         direct = run(on, sql, values);
       }
-      assertEquals(before + 1, DirectPlans.MADE.get(), "planned directly: " + sql);
+      assertEquals(before + 1, PlannerStats.of(db).directPlans.get(), "planned directly: " + sql);
       if (sql.startsWith("SELECT")) {
         System.setProperty(Switches.DIRECT_PLANS.property(), "false");
         try (Connection off = connectionWithoutPlanCache()) {
@@ -101,7 +102,7 @@ class DirectPlansTest extends TemporaryDatabaseTest {
         } finally {
           System.clearProperty(Switches.DIRECT_PLANS.property());
         }
-        assertEquals(before + 1, DirectPlans.MADE.get(), "switched off: " + sql);
+        assertEquals(before + 1, PlannerStats.of(db).directPlans.get(), "switched off: " + sql);
         assertEquals(calcite, direct, sql);
       } else {
         // a write once done cannot be done again: Calcite's path signs the same text on a
@@ -128,19 +129,19 @@ class DirectPlansTest extends TemporaryDatabaseTest {
   @Test
   void otherStatementsTakeCalcitesPath() throws SQLException {
     for (String sql : CALCITE) {
-      long before = DirectPlans.MADE.get();
+      long before = PlannerStats.of(db).directPlans.get();
       try (PreparedStatement ps = connectionWithoutPlanCache().prepareStatement(sql)) {
         ps.getMetaData();
       } catch (SQLException e) {
         // some are refused by Calcite's path (a missing key value): that is its answer
       }
-      assertEquals(before, DirectPlans.MADE.get(), sql);
+      assertEquals(before, PlannerStats.of(db).directPlans.get(), sql);
     }
   }
 
   @Test
   void literalStatementsShareDirectPlansAndKeepTheirErrors() throws SQLException {
-    long before = DirectPlans.MADE.get();
+    long before = PlannerStats.of(db).directPlans.get();
     try (Connection c2 = connectionWithoutPlanCache(); var s2 = c2.createStatement()) {
       for (int i = 0; i < 5; i++) {
         try (ResultSet rs = s2.executeQuery("SELECT v FROM t WHERE id = " + i)) {
@@ -160,7 +161,7 @@ class DirectPlansTest extends TemporaryDatabaseTest {
       assertEquals("22001", tooLong.getSQLState());
       assertEquals(List.of(), rows("SELECT id FROM t WHERE id = 201"));
     }
-    assertTrue(DirectPlans.MADE.get() > before, "the literal statements' shapes ran directly");
+    assertTrue(PlannerStats.of(db).directPlans.get() > before, "the literal statements' shapes ran directly");
   }
 
   @Test

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
+import io.basaltdb.sql.PlannerStats;
 import io.basaltdb.engine.Database;
 import io.basaltdb.engine.EngineOptions;
 import io.basaltdb.sql.jdbc.BasaltConnections;
@@ -30,14 +31,14 @@ class PlanCacheTest {
       create(cb, 1000);
       assertNotSame(PlanCache.of(a), PlanCache.of(b));
       assertSame(PlanCache.of(a), PlanCache.of(a));
-      long hitsA = PlanCache.of(a).hits();
-      long missesB = PlanCache.of(b).misses();
+      long hitsA = PlannerStats.of(a).planCacheHits.get();
+      long missesB = PlannerStats.of(b).planCacheMisses.get();
       for (int i = 0; i < 3; i++) {
         assertEquals(10, sum(ca));
         assertEquals(1000, sum(cb), "a plan made on the other database would read its table");
       }
-      assertEquals(hitsA + 2, PlanCache.of(a).hits(), "planned once, then reused");
-      assertEquals(missesB + 1, PlanCache.of(b).misses(), "planned once for b as well");
+      assertEquals(hitsA + 2, PlannerStats.of(a).planCacheHits.get(), "planned once, then reused");
+      assertEquals(missesB + 1, PlannerStats.of(b).planCacheMisses.get(), "planned once for b as well");
     }
   }
 

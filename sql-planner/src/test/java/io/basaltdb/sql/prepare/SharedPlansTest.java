@@ -3,6 +3,7 @@ package io.basaltdb.sql.prepare;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.basaltdb.sql.PlannerStats;
 import io.basaltdb.sql.TemporaryDatabaseTest;
 import io.basaltdb.sql.jdbc.BasaltConnections;
 import java.sql.Connection;
@@ -42,13 +43,13 @@ class SharedPlansTest extends TemporaryDatabaseTest {
 
   @Test
   void literalStatementsShareAPlanAndAnswerForTheirOwnValues() throws SQLException {
-    PlanCache plans = PlanCache.of(db);
+    PlannerStats plans = PlannerStats.of(db);
     assertEquals(List.of("v3"), rows("SELECT v FROM t WHERE id = 3"));
-    long hits = plans.hits();
+    long hits = plans.planCacheHits.get();
     for (int i = 4; i < 9; i++) {
       assertEquals(List.of("v" + i), rows("SELECT v FROM t WHERE id = " + i));
     }
-    assertEquals(hits + 5, plans.hits(), "one plan for every id");
+    assertEquals(hits + 5, plans.planCacheHits.get(), "one plan for every id");
     assertEquals(List.of("5|v5", "6|v6"), rows("SELECT id, v FROM t WHERE id BETWEEN 5 AND 6"));
     assertEquals(List.of("7|v7"), rows("SELECT id, v FROM t WHERE id BETWEEN 7 AND 7"));
     assertEquals(List.of("1", "12"), rows("SELECT id FROM t WHERE v IN ('v1', 'v12') ORDER BY id"));
@@ -92,13 +93,13 @@ class SharedPlansTest extends TemporaryDatabaseTest {
   /** Tabs, line breaks and comments around literals: each statement still gets its values. */
   @Test
   void whitespaceAndCommentsDoNotMoveTheLiterals() throws SQLException {
-    long hits = PlanCache.of(db).hits();
+    long hits = PlannerStats.of(db).planCacheHits.get();
     for (int i = 1; i < 4; i++) {
       assertEquals(List.of("v" + i + "|" + i * 10), rows("SELECT v,\tn FROM t\r\n"
           + "WHERE\tid = " + i + " -- the id\r\n\t AND v <> 'x" + i + "'\n"
           + "  /* 'v9' */ AND\tn >= " + (i * 10)));
     }
-    assertTrue(PlanCache.of(db).hits() >= hits + 2, "one plan for the three statements");
+    assertTrue(PlannerStats.of(db).planCacheHits.get() >= hits + 2, "one plan for the three statements");
   }
 
   /** A prepared statement with literals only, batched: each row is the statement's own. */
@@ -115,12 +116,12 @@ class SharedPlansTest extends TemporaryDatabaseTest {
 
   @Test
   void writesShareAPlanAndCatalogChangesReplan() throws SQLException {
-    PlanCache plans = PlanCache.of(db);
-    long hits = plans.hits();
+    PlannerStats plans = PlannerStats.of(db);
+    long hits = plans.planCacheHits.get();
     for (int i = 0; i < 5; i++) {
       assertEquals(1, st.executeUpdate("UPDATE t SET n = n + " + (i + 1) + " WHERE id = " + i));
     }
-    assertTrue(plans.hits() >= hits + 4, "one plan for the counter updates");
+    assertTrue(plans.planCacheHits.get() >= hits + 4, "one plan for the counter updates");
     assertEquals(List.of("0|1", "1|12", "2|23", "3|34", "4|45"),
         rows("SELECT id, n FROM t WHERE id < 5 ORDER BY id"));
     st.executeUpdate("INSERT INTO t VALUES (100, 'x', 1, 1.5)");
@@ -142,19 +143,19 @@ class SharedPlansTest extends TemporaryDatabaseTest {
   void signsEscapesAndCommentsShareAPlan() throws SQLException {
     st.executeUpdate("UPSERT INTO t VALUES (-4, 'it''s', -40, -4.25)");
     st.executeUpdate("UPSERT INTO t VALUES (-5, '--?/*', -50, -5.25)");
-    PlanCache plans = PlanCache.of(db);
+    PlannerStats plans = PlannerStats.of(db);
     assertEquals(List.of("it's"), rows("SELECT v FROM t WHERE id = -4"));
-    long hits = plans.hits();
+    long hits = plans.planCacheHits.get();
     assertEquals(List.of("--?/*"), rows("SELECT v FROM t WHERE id = - 5"));
     assertEquals(List.of("v2"), rows("SELECT v FROM t WHERE id = 2"), "the same normalized text");
     assertEquals(List.of("it's"), rows("SELECT v FROM t /* a comment */ WHERE id = -4"));
     assertEquals(List.of(), rows("SELECT v FROM t WHERE id = -6"));
-    assertEquals(hits + 4, plans.hits(), "one plan for any key, whatever its sign and comments");
+    assertEquals(hits + 4, plans.planCacheHits.get(), "one plan for any key, whatever its sign and comments");
     assertEquals(List.of("-4"), rows("SELECT id FROM t WHERE v = 'it''s'"));
-    hits = plans.hits();
+    hits = plans.planCacheHits.get();
     assertEquals(List.of("-5"), rows("SELECT id FROM t WHERE v = '--?/*'"));
     assertEquals(List.of("3"), rows("SELECT id FROM t WHERE v = 'v3'"));
-    assertEquals(hits + 2, plans.hits());
+    assertEquals(hits + 2, plans.planCacheHits.get());
     assertEquals(List.of("-5", "-4"), rows("SELECT id FROM t WHERE n BETWEEN -50 AND -40 "
         + "ORDER BY id"));
     assertEquals(List.of("-5", "-4", "0"), rows("SELECT id FROM t WHERE d < -4.0 OR d = 0.25 "

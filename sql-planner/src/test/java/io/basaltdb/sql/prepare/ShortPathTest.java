@@ -3,6 +3,7 @@ package io.basaltdb.sql.prepare;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.basaltdb.sql.PlannerStats;
 import io.basaltdb.sql.SqlTestSupport;
 import io.basaltdb.sql.Switches;
 import io.basaltdb.sql.TemporaryDatabaseTest;
@@ -81,15 +82,15 @@ class ShortPathTest extends TemporaryDatabaseTest {
   void theShortPathGivesTheSearchsPlan() throws SQLException {
     for (String sql : SHORT) {
       String searched = plan(sql, false);
-      long used = ShortPath.USED.get();
+      long used = PlannerStats.of(db).shortPaths.get();
       String shortPlan = plan(sql, true);
-      assertEquals(used + 1, ShortPath.USED.get(), "taken: " + sql);
+      assertEquals(used + 1, PlannerStats.of(db).shortPaths.get(), "taken: " + sql);
       assertEquals(searched, shortPlan, sql);
     }
     for (String sql : SEARCHED) {
-      long used = ShortPath.USED.get();
+      long used = PlannerStats.of(db).shortPaths.get();
       plan(sql, true);
-      assertEquals(used, ShortPath.USED.get(), "not taken: " + sql);
+      assertEquals(used, PlannerStats.of(db).shortPaths.get(), "not taken: " + sql);
     }
   }
 
@@ -101,14 +102,14 @@ class ShortPathTest extends TemporaryDatabaseTest {
   void theShortPathLeavesTheRuleCataloguesAlone() throws SQLException {
     System.setProperty(Switches.SHORT_PATH.property(), "true");
     for (String sql : SHORT) {
-      long registered = DeferredRulesPlanner.REGISTERED.get();
+      long registered = PlannerStats.of(db).defaultRuleRegistrations.get();
       rows(sql);
-      assertEquals(registered, DeferredRulesPlanner.REGISTERED.get(), sql);
+      assertEquals(registered, PlannerStats.of(db).defaultRuleRegistrations.get(), sql);
     }
     for (String sql : SEARCHED) {
-      long registered = DeferredRulesPlanner.REGISTERED.get();
+      long registered = PlannerStats.of(db).defaultRuleRegistrations.get();
       rows(sql);
-      assertTrue(DeferredRulesPlanner.REGISTERED.get() > registered, sql);
+      assertTrue(PlannerStats.of(db).defaultRuleRegistrations.get() > registered, sql);
     }
   }
 

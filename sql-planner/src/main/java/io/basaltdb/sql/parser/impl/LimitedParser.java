@@ -1,5 +1,6 @@
 package io.basaltdb.sql.parser.impl;
 
+import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.SqlStateException;
 import io.basaltdb.sql.parser.StatementLimits;
 import java.io.Reader;
@@ -7,6 +8,7 @@ import java.util.regex.Pattern;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParserImplFactory;
 import org.apache.calcite.util.SourceStringReader;
 
 /**
@@ -18,6 +20,12 @@ public final class LimitedParser extends BasaltSqlParserImpl {
   private static final Pattern NEGATIVE_LIMIT = Pattern.compile(
       "(?i)\\b(LIMIT|FETCH\\s+(FIRST|NEXT))\\s+-\\s*\\d");
   private static final Pattern NEGATIVE_OFFSET = Pattern.compile("(?i)\\bOFFSET\\s+-\\s*\\d");
+
+  /**
+   * Makes these parsers, for code that parses only (the connection's factory, which adds the
+   * DDL executor, is {@code ddl.BasaltParserFactory}).
+   */
+  public static final SqlParserImplFactory FACTORY = LimitedParser::create;
 
   private String sql;
 
@@ -89,10 +97,11 @@ public final class LimitedParser extends BasaltSqlParserImpl {
     }
     // the grammar takes only unsigned numbers there; a negative one is a data exception
     if (sql != null && NEGATIVE_LIMIT.matcher(sql).find()) {
-      throw new SqlStateException("2201W", "LIMIT/FETCH must not be negative: " + sql);
+      throw new SqlStateException(SqlStates.INVALID_LIMIT,
+          "LIMIT/FETCH must not be negative: " + sql);
     }
     if (sql != null && NEGATIVE_OFFSET.matcher(sql).find()) {
-      throw new SqlStateException("2201X", "OFFSET must not be negative: " + sql);
+      throw new SqlStateException(SqlStates.INVALID_OFFSET, "OFFSET must not be negative: " + sql);
     }
     return super.normalizeException(ex);
   }

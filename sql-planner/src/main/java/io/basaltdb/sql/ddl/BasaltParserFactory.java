@@ -1,6 +1,5 @@
-package io.basaltdb.sql.parser;
+package io.basaltdb.sql.ddl;
 
-import io.basaltdb.sql.ddl.BasaltDdlExecutor;
 import io.basaltdb.sql.parser.impl.LimitedParser;
 import java.io.Reader;
 import org.apache.calcite.server.DdlExecutor;
@@ -9,9 +8,9 @@ import org.apache.calcite.sql.parser.SqlParserImplFactory;
 
 /**
  * Basalt's parser and DDL executor for Calcite connections: set the connection property
- * {@code parserFactory=io.basaltdb.sql.parser.BasaltParserFactory#INSTANCE}. Parsed statements
- * pass {@link StatementLimits}; a parser that runs out of stack (thousands of nested
- * parentheses) reports 54001 instead of "parse failed: null".
+ * {@code parserFactory=io.basaltdb.sql.ddl.BasaltParserFactory#INSTANCE}. It sits with the DDL
+ * it runs, as Calcite's own {@code ServerDdlExecutor.PARSER_FACTORY} does; the parser is
+ * {@link LimitedParser} (code that only parses uses {@link LimitedParser#FACTORY}).
  */
 public final class BasaltParserFactory implements SqlParserImplFactory {
   public static final BasaltParserFactory INSTANCE = new BasaltParserFactory();

@@ -1,4 +1,4 @@
-package io.basaltdb.sql.index;
+package io.basaltdb.sql.catalog;
 
 import io.basaltdb.storage.CorruptionException;
 import io.basaltdb.storage.TableName;

@@ -1,8 +1,6 @@
-package io.basaltdb.sql.exec;
+package io.basaltdb.sql.catalog;
 
 import io.basaltdb.storage.InvalidArgumentException;
-import io.basaltdb.sql.catalog.CellNames;
-import io.basaltdb.sql.catalog.SqlColumn;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,14 +15,14 @@ import org.apache.calcite.avatica.util.ByteString;
  * entry whose value is NULL deletes its cell, other cells stay); UPDATE replaces (the cells of
  * keys the new map lacks are deleted too; a NULL map deletes them all). Stateless.
  */
-final class MapCells {
+public final class MapCells {
   /** Cells to put (qualifier, value) and qualifiers to delete. */
-  record Change(List<byte[][]> puts, List<byte[]> deletes) {}
+  public record Change(List<byte[][]> puts, List<byte[]> deletes) {}
 
   private MapCells() {}
 
   /** A map value as the column stores it: text keys, byte values; null stays null. */
-  static Map<String, ByteString> fit(SqlColumn c, Object v) {
+  public static Map<String, ByteString> fit(SqlColumn c, Object v) {
     if (v == null) {
       return null;
     }
@@ -45,7 +43,7 @@ final class MapCells {
   }
 
   /** {@code old} with the entries of {@code given} merged in (a NULL value removes one). */
-  static Map<String, ByteString> merged(Map<String, ByteString> old,
+  public static Map<String, ByteString> merged(Map<String, ByteString> old,
       Map<String, ByteString> given) {
     if (given == null) {
       return old;
@@ -62,7 +60,7 @@ final class MapCells {
   }
 
   /** {@link #of} for values as a write gives them (fitted here). */
-  static Change change(CellNames names, SqlColumn c, int col, Object old, Object now,
+  public static Change change(CellNames names, SqlColumn c, int col, Object old, Object now,
       boolean replace) {
     return of(names, c, col, fit(c, old), fit(c, now), replace);
   }

@@ -1,9 +1,9 @@
-package io.basaltdb.sql.exec;
+package io.basaltdb.sql.catalog;
 
-import io.basaltdb.storage.InvalidArgumentException;
-import io.basaltdb.sql.catalog.SqlColumn;
-import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.SqlStateException;
+import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.type.ColumnType;
+import io.basaltdb.storage.InvalidArgumentException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
@@ -27,21 +27,12 @@ import org.apache.calcite.avatica.util.ByteString;
 public final class ColumnValues {
   private ColumnValues() {}
 
-  /** A value longer than its type's declared length (SQLState 22001). */
-  public static final class ValueTooLongException extends io.basaltdb.sql.SqlStateException {
-    private static final long serialVersionUID = 1L;
-
-    public ValueTooLongException(String message) {
-      super("22001", message);
-    }
-  }
-
   /**
    * The row key of a write's input row (full table row): the key columns' values fitted and
    * encoded; for a table without a primary key a new random hidden key ({@code newRow}) or the
    * one the input exposes as its last field (UPDATE, DELETE: BasaltTableModify.exposeHiddenKey).
    */
-  static byte[] rowKey(SqlTableDef def, boolean newRow, Object[] row) {
+  public static byte[] rowKey(SqlTableDef def, boolean newRow, Object[] row) {
     if (def.hasHiddenKey()) {
       long id = newRow ? java.util.concurrent.ThreadLocalRandom.current().nextLong()
           : (Long) row[row.length - 1];
@@ -132,7 +123,7 @@ public final class ColumnValues {
 
   private static void checkLength(int length, int declared, String what) {
     if (declared > 0 && length > declared) {
-      throw new ValueTooLongException("value of " + what + " is " + length
+      throw new SqlStateException(SqlStates.STRING_TOO_LONG, "value of " + what + " is " + length
           + " long, longer than its declared length " + declared);
     }
   }
@@ -143,12 +134,14 @@ public final class ColumnValues {
     try {
       d = given.setScale(scale, RoundingMode.UNNECESSARY);
     } catch (ArithmeticException e) {
-      throw new WriteExecutor.NumericOverflowException("value " + given.toPlainString() + " of "
+      throw new SqlStateException(SqlStates.NUMERIC_OUT_OF_RANGE,
+          "value " + given.toPlainString() + " of "
           + what + " has more digits after the point than DECIMAL(" + precision + ", " + scale
           + ") keeps (" + scale + "); round it first, e.g. ROUND(x, " + scale + ")");
     }
     if (d.precision() - d.scale() > precision - scale) {
-      throw new WriteExecutor.NumericOverflowException("value " + d.toPlainString() + " of "
+      throw new SqlStateException(SqlStates.NUMERIC_OUT_OF_RANGE,
+          "value " + d.toPlainString() + " of "
           + what + " does not fit DECIMAL(" + precision + ", " + scale + ")");
     }
     return d;
@@ -164,7 +157,8 @@ public final class ColumnValues {
     switch (c.type()) {
       case TINYINT, SMALLINT, INTEGER, BIGINT -> {
         if (v.signum() != 0 && v.stripTrailingZeros().scale() > 0) {
-          throw new WriteExecutor.NumericOverflowException("value " + v.toPlainString() + " of "
+          throw new SqlStateException(SqlStates.NUMERIC_OUT_OF_RANGE,
+              "value " + v.toPlainString() + " of "
               + what + " has a fraction; " + c.type() + " keeps whole numbers");
         }
         switch (c.type()) {
@@ -196,13 +190,13 @@ public final class ColumnValues {
           && i.compareTo(BigInteger.valueOf(max)) <= 0;
     }
     if (!fits) {
-      throw new WriteExecutor.NumericOverflowException("value " + v + " of " + what
+      throw new SqlStateException(SqlStates.NUMERIC_OUT_OF_RANGE, "value " + v + " of " + what
           + " out of range for " + type);
     }
   }
 
   /** {@code a + b} in column type {@code type}: 22003 past its range. */
-  static Object add(ColumnType type, Object a, Object b) {
+  public static Object add(ColumnType type, Object a, Object b) {
     try {
       return switch (type) {
         case TINYINT -> (byte) inRange(sum(a, b), Byte.MIN_VALUE, Byte.MAX_VALUE, type);
@@ -215,7 +209,8 @@ public final class ColumnValues {
         default -> throw new InvalidArgumentException("cannot add to a " + type + " column");
       };
     } catch (ArithmeticException e) {
-      throw new WriteExecutor.NumericOverflowException("numeric value out of range for " + type);
+      throw new SqlStateException(SqlStates.NUMERIC_OUT_OF_RANGE,
+          "numeric value out of range for " + type);
     }
   }
 
@@ -225,7 +220,8 @@ public final class ColumnValues {
 
   private static long inRange(long v, long min, long max, ColumnType type) {
     if (v < min || v > max) {
-      throw new WriteExecutor.NumericOverflowException("numeric value " + v + " out of range for " + type);
+      throw new SqlStateException(SqlStates.NUMERIC_OUT_OF_RANGE,
+          "numeric value " + v + " out of range for " + type);
     }
     return v;
   }
