@@ -37,8 +37,11 @@ class LayeringTest {
       List.of("parser"),
       List.of("catalog"),
       List.of("pushdown"),
+      List.of("exec.context"), // what a statement runs with: settings, snapshot, budget, pool
       List.of("index"),
-      List.of("exec"),
+      List.of("exec.read"), // scans, lookups, aggregates
+      List.of("exec.write"), // row writes (reading what they need)
+      List.of("exec"), // the door from plans to executors (TableRuns), transactions, functions
       List.of("constraint"),
       List.of("rel"),
       List.of("schema"),

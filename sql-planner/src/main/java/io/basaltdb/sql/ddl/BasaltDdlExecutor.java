@@ -82,7 +82,7 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
     Storage db = io.basaltdb.sql.schema.BasaltSchema.database(context.getRootSchema());
     if (context.getDataContext().getQueryProvider()
         instanceof org.apache.calcite.jdbc.CalciteConnection c) {
-      io.basaltdb.sql.exec.ConnectionSettings.of(c).checkWritable("DDL");
+      io.basaltdb.sql.exec.context.ConnectionSettings.of(c).checkWritable("DDL");
       io.basaltdb.sql.exec.ConnectionTransaction.commit(c); // DDL commits the open transaction first
     }
     if (db != null) {

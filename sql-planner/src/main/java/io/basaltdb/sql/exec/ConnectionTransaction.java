@@ -3,6 +3,7 @@ package io.basaltdb.sql.exec;
 import io.basaltdb.sql.SqlStateException;
 import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.catalog.SqlIndexDef;
+import io.basaltdb.sql.exec.context.ConnectionSettings;
 import io.basaltdb.sql.index.IndexRegistry;
 import io.basaltdb.storage.Storage;
 import io.basaltdb.storage.StorageTransaction;

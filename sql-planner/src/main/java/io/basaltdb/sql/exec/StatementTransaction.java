@@ -1,13 +1,16 @@
 package io.basaltdb.sql.exec;
 
+import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.exec.context.ConnectionSettings;
+import io.basaltdb.sql.exec.context.StatementSnapshot;
+import io.basaltdb.sql.exec.write.WriteExecutor;
+import io.basaltdb.sql.index.IndexRegistry;
+import io.basaltdb.sql.pushdown.WriteSpec;
 import io.basaltdb.storage.Storage;
 import io.basaltdb.storage.StorageTransaction;
 import io.basaltdb.storage.TableName;
 import io.basaltdb.storage.TransactionTooLargeException;
 import io.basaltdb.storage.WriteConflictException;
-import io.basaltdb.sql.catalog.SqlTableDef;
-import io.basaltdb.sql.index.IndexRegistry;
-import io.basaltdb.sql.pushdown.WriteSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,9 +1,13 @@
 package io.basaltdb.sql.exec;
 
-import io.basaltdb.storage.Storage;
 import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.exec.context.ConnectionSettings;
+import io.basaltdb.sql.exec.read.LookupJoins;
+import io.basaltdb.sql.exec.read.ScanExecutor;
+import io.basaltdb.sql.exec.write.WriteExecutor;
 import io.basaltdb.sql.pushdown.ScanSpec;
 import io.basaltdb.sql.pushdown.WriteSpec;
+import io.basaltdb.storage.Storage;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerable;
 

@@ -1,6 +1,6 @@
 package io.basaltdb.sql.jdbc;
 
-import io.basaltdb.sql.exec.StatementSnapshot;
+import io.basaltdb.sql.exec.context.StatementSnapshot;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;

@@ -1,8 +1,8 @@
 package io.basaltdb.sql.prepare;
 
 import io.basaltdb.sql.PlannerStats;
-import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.SqlStateException;
+import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.Switches;
 import io.basaltdb.sql.catalog.CatalogVersion;
 import io.basaltdb.sql.constraint.CheckConstraints;
@@ -271,7 +271,11 @@ public class BasaltPrepare extends CalcitePrepareImpl {
       return (CalciteSignature<T>) cached;
     }
     CalciteSignature<T> s = DirectPlans.plan(this, context, query.sql, maxRowCount);
-    if (s == null) {
+    if (s != null) {
+      PlannerStats stats = PlannerStats.of(db);
+      stats.directPlans.incrementAndGet();
+      stats.directExecutions.incrementAndGet();
+    } else {
       s = super.prepareSql(context, query, elementType, maxRowCount);
     }
     if (s.statementType != null && (s.statementType.canUpdate()
@@ -457,7 +461,7 @@ public class BasaltPrepare extends CalcitePrepareImpl {
       if (query instanceof org.apache.calcite.sql.SqlUpdate update) {
         BasaltSqlTable target = getTargetTable(update).unwrap(BasaltSqlTable.class);
         if (target != null) {
-          io.basaltdb.sql.exec.AssignedLiterals.check(update, target.definition());
+          io.basaltdb.sql.exec.write.AssignedLiterals.check(update, target.definition());
         }
       }
       org.apache.calcite.rel.RelRoot root = super.convertQueryRecursive(query, top,
@@ -494,7 +498,7 @@ public class BasaltPrepare extends CalcitePrepareImpl {
     protected RelNode convertInsert(SqlInsert call) {
       BasaltSqlTable target = getTargetTable(call).unwrap(BasaltSqlTable.class);
       if (target != null) {
-        io.basaltdb.sql.exec.AssignedLiterals.check(call, target.definition());
+        io.basaltdb.sql.exec.write.AssignedLiterals.check(call, target.definition());
       }
       RelNode rel = super.convertInsert(call);
       if (!(rel instanceof BasaltTableModify converted)) {

@@ -1,6 +1,5 @@
 package io.basaltdb.sql.prepare;
 
-import io.basaltdb.sql.PlannerStats;
 import io.basaltdb.sql.Switches;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
@@ -10,7 +9,6 @@ import io.basaltdb.sql.pushdown.ScanSpec;
 import io.basaltdb.sql.pushdown.WriteSpec;
 import io.basaltdb.sql.rel.DirectExecution;
 import io.basaltdb.sql.rel.BatchWrite;
-import io.basaltdb.sql.schema.BasaltSchema;
 import io.basaltdb.sql.schema.BasaltSqlTable;
 import io.basaltdb.sql.type.ColumnType;
 import java.util.ArrayList;
@@ -75,16 +73,10 @@ final class DirectPlans {
       return null;
     }
     SqlNode node = prepare.parseStatement(context, sql);
-    CalciteSignature<T> s = node instanceof SqlInsert insert
+    return node instanceof SqlInsert insert
         && !(node instanceof io.basaltdb.sql.parser.SqlInsertOnDuplicateKey)
         ? insert(context, sql, insert, maxRowCount)
         : node instanceof SqlSelect select ? select(context, sql, select, maxRowCount) : null;
-    if (s != null) {
-      PlannerStats stats = PlannerStats.of(BasaltSchema.database(context.getRootSchema()));
-      stats.directPlans.incrementAndGet();
-      stats.directExecutions.incrementAndGet();
-    }
-    return s;
   }
 
   private static <T> CalciteSignature<T> insert(CalcitePrepare.Context context, String sql,

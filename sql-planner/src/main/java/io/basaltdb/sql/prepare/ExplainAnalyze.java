@@ -1,8 +1,8 @@
 package io.basaltdb.sql.prepare;
 
-import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.SqlStateException;
-import io.basaltdb.sql.exec.Analysis;
+import io.basaltdb.sql.SqlStates;
+import io.basaltdb.sql.exec.context.Analysis;
 import io.basaltdb.sql.rel.AnalyzeProbe;
 import io.basaltdb.sql.rel.BasaltScan;
 import io.basaltdb.storage.ScanMetrics;

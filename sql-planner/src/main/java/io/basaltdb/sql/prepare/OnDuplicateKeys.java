@@ -1,7 +1,7 @@
 package io.basaltdb.sql.prepare;
 
-import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.SqlStateException;
+import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.constraint.CheckConstraints;
 import io.basaltdb.sql.parser.SqlInsertOnDuplicateKey;
@@ -80,7 +80,7 @@ final class OnDuplicateKeys {
         new SqlNodeList(call.expressions().getList(), call.expressions().getParserPosition()),
         null, null, null);
     validator.validate(update);
-    io.basaltdb.sql.exec.AssignedLiterals.check(update, def); // before folding cuts them
+    io.basaltdb.sql.exec.write.AssignedLiterals.check(update, def); // before folding cuts them
     for (SqlNode n : columns) {
       String name = ((SqlIdentifier) n).getSimple();
       if (def.columns().get(def.columnIndex(name)).isKey()) {

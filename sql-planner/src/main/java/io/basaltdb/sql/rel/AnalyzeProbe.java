@@ -1,6 +1,6 @@
 package io.basaltdb.sql.rel;
 
-import io.basaltdb.sql.exec.Analysis;
+import io.basaltdb.sql.exec.context.Analysis;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;

@@ -1,8 +1,8 @@
 package io.basaltdb.sql.rel;
 
-import io.basaltdb.sql.exec.TableRuns;
 import io.basaltdb.sql.catalog.SqlTableDef;
-import io.basaltdb.sql.exec.LookupJoins;
+import io.basaltdb.sql.exec.TableRuns;
+import io.basaltdb.sql.exec.read.LookupJoins;
 import io.basaltdb.sql.pushdown.ScanSpec;
 import java.util.ArrayList;
 import java.util.Arrays;

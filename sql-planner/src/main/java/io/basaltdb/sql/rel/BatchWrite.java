@@ -1,7 +1,7 @@
 package io.basaltdb.sql.rel;
 
-import io.basaltdb.sql.exec.TableRuns;
 import io.basaltdb.sql.catalog.SqlColumn;
+import io.basaltdb.sql.exec.TableRuns;
 import io.basaltdb.sql.pushdown.Operand;
 import io.basaltdb.sql.pushdown.WriteSpec;
 import java.util.ArrayList;
@@ -24,7 +24,7 @@ import org.apache.calcite.sql.type.SqlTypeUtil;
 /**
  * A prepared {@code INSERT} or {@code UPSERT ... VALUES (?, ...)} of one row of parameters and
  * literals, run for a whole JDBC batch at once: every set of parameters becomes a table row and
- * all of them go through one {@link io.basaltdb.sql.exec.WriteExecutor} (puts grouped, one log
+ * all of them go through one {@link io.basaltdb.sql.exec.write.WriteExecutor} (puts grouped, one log
  * sync), instead of one Calcite execution per row (a data context, the generated code and a log
  * sync each). Found by {@link #of} when the statement is planned, stashed with the plan, used by
  * the connection's batch execution (the JDBC layer's {@code BasaltMeta.executeBatch}).

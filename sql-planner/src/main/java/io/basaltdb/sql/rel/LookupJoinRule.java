@@ -2,7 +2,7 @@ package io.basaltdb.sql.rel;
 
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
-import io.basaltdb.sql.exec.LookupJoins;
+import io.basaltdb.sql.exec.read.LookupJoins;
 import io.basaltdb.sql.index.IndexLayout;
 import io.basaltdb.sql.pushdown.ScanSpec;
 import java.util.ArrayList;

@@ -4,8 +4,8 @@ import io.basaltdb.sql.catalog.CellNames;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.constraint.ColumnDefaults;
-import io.basaltdb.sql.exec.ConnectionSettings;
 import io.basaltdb.sql.exec.TableRuns;
+import io.basaltdb.sql.exec.context.ConnectionSettings;
 import io.basaltdb.sql.rel.BasaltScan;
 import io.basaltdb.sql.rel.BasaltTableModify;
 import io.basaltdb.storage.Storage;
@@ -203,11 +203,11 @@ public final class BasaltSqlTable extends AbstractTable implements TranslatableT
 
   /**
    * The estimated number of distinct values of column {@code column} (from a sample,
-   * {@link io.basaltdb.sql.exec.DistinctValues}), once per column per statement.
+   * {@link io.basaltdb.sql.exec.read.DistinctValues}), once per column per statement.
    */
   @Override
   public double distinctValues(int column) {
-    return distinct.computeIfAbsent(column, c -> io.basaltdb.sql.exec.DistinctValues.estimate(
+    return distinct.computeIfAbsent(column, c -> io.basaltdb.sql.exec.read.DistinctValues.estimate(
         db, def, c, getStatistic().getRowCount()));
   }
 

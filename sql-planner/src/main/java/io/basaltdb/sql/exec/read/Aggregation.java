@@ -1,8 +1,9 @@
-package io.basaltdb.sql.exec;
+package io.basaltdb.sql.exec.read;
 
 import io.basaltdb.sql.SqlStateException;
 import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.exec.context.ParallelTasks;
 import io.basaltdb.sql.pushdown.AggregateSpec;
 import io.basaltdb.sql.pushdown.KeyRange;
 import io.basaltdb.sql.pushdown.ScanSpec;

@@ -1,8 +1,8 @@
-package io.basaltdb.sql.exec;
+package io.basaltdb.sql.exec.context;
 
-import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.ConnectionProperty;
 import io.basaltdb.sql.SqlStateException;
+import io.basaltdb.sql.SqlStates;
 import java.util.Collections;
 import java.util.Map;
 import java.util.WeakHashMap;
@@ -98,7 +98,7 @@ public final class QueryGuard {
    */
   private static <T> Enumerable<T> reading(Enumerable<T> input, DataContext ctx,
       java.util.function.Supplier<java.util.function.Consumer<Object>> onRows) {
-    AtomicBoolean cancel = ScanExecutor.cancelFlag(ctx);
+    AtomicBoolean cancel = cancelFlag(ctx);
     return new AbstractEnumerable<T>() {
       @Override
       public Enumerator<T> enumerator() {
@@ -255,5 +255,11 @@ public final class QueryGuard {
       return n;
     }
     return 16;
+  }
+
+  /** The statement's cancel flag (set by {@code Statement.cancel} or its timeout), or null. */
+  public static AtomicBoolean cancelFlag(DataContext ctx) {
+    return ctx != null && ctx.get(DataContext.Variable.CANCEL_FLAG.camelName)
+        instanceof AtomicBoolean b ? b : null;
   }
 }

@@ -1,10 +1,10 @@
-package io.basaltdb.sql.exec;
+package io.basaltdb.sql.exec.context;
 
+import io.basaltdb.sql.ConnectionProperty;
 import io.basaltdb.sql.SqlStateException;
 import io.basaltdb.sql.SqlStates;
 import io.basaltdb.storage.Durability;
 import io.basaltdb.storage.InvalidArgumentException;
-import io.basaltdb.sql.ConnectionProperty;
 import java.util.Properties;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.jdbc.CalciteConnection;

@@ -1,4 +1,4 @@
-package io.basaltdb.sql.exec;
+package io.basaltdb.sql.exec.context;
 
 import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
@@ -11,16 +11,16 @@ import org.apache.calcite.schema.SchemaPlus;
  * their parameters and the statement's time still come from the statement), or an
  * {@link Analysis}.
  */
-final class RowContext implements DataContext {
+public final class RowContext implements DataContext {
   private final DataContext statement;
   private final String name;
   private final Object value;
 
-  RowContext(DataContext statement, Object[] row) {
+  public RowContext(DataContext statement, Object[] row) {
     this(statement, "inputRecord", row);
   }
 
-  RowContext(DataContext statement, String name, Object value) {
+  public RowContext(DataContext statement, String name, Object value) {
     this.statement = statement;
     this.name = name;
     this.value = value;

@@ -1,6 +1,11 @@
-package io.basaltdb.sql.exec;
+package io.basaltdb.sql.exec.write;
 
+import io.basaltdb.sql.SqlStateException;
 import io.basaltdb.sql.SqlStates;
+import io.basaltdb.sql.catalog.CellNames;
+import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.index.IndexedRowWrite;
+import io.basaltdb.sql.pushdown.WriteSpec;
 import io.basaltdb.storage.CheckAndMutate;
 import io.basaltdb.storage.Delete;
 import io.basaltdb.storage.Get;
@@ -9,11 +14,6 @@ import io.basaltdb.storage.Result;
 import io.basaltdb.storage.Row;
 import io.basaltdb.storage.RowMutations;
 import io.basaltdb.storage.Table;
-import io.basaltdb.sql.SqlStateException;
-import io.basaltdb.sql.catalog.CellNames;
-import io.basaltdb.sql.catalog.SqlTableDef;
-import io.basaltdb.sql.index.IndexedRowWrite;
-import io.basaltdb.sql.pushdown.WriteSpec;
 import java.util.function.Function;
 
 /**

@@ -1,17 +1,18 @@
-package io.basaltdb.sql.exec;
+package io.basaltdb.sql.exec.read;
 
 import io.basaltdb.sql.SqlStateException;
 import io.basaltdb.sql.SqlStates;
-import io.basaltdb.storage.ColumnAggregate;
-import io.basaltdb.storage.Table;
-import io.basaltdb.storage.filter.Filters;
 import io.basaltdb.sql.catalog.CellNames;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.exec.context.ParallelTasks;
 import io.basaltdb.sql.pushdown.AggregateSpec;
 import io.basaltdb.sql.pushdown.KeyRange;
 import io.basaltdb.sql.pushdown.ScanSpec;
 import io.basaltdb.sql.type.ColumnType;
+import io.basaltdb.storage.ColumnAggregate;
+import io.basaltdb.storage.Table;
+import io.basaltdb.storage.filter.Filters;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

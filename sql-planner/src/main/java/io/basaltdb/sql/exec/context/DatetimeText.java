@@ -1,7 +1,7 @@
-package io.basaltdb.sql.exec;
+package io.basaltdb.sql.exec.context;
 
-import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.SqlStateException;
+import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.catalog.SqlColumn;
 import java.time.DateTimeException;
 import java.time.LocalDate;
@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
  * Accepted (what Calcite reads): {@code yyyy-mm-dd}, {@code hh:mm[:ss[.fraction]]}, a
  * timestamp as a date, or a date and a time separated by spaces; surrounding spaces ignored.
  */
-final class DatetimeText {
+public final class DatetimeText {
   private DatetimeText() {}
 
   private static final Pattern DATE = Pattern.compile("(\\d{1,4})-(\\d{1,2})-(\\d{1,2})");
@@ -25,7 +25,7 @@ final class DatetimeText {
       Pattern.compile("(\\d{1,2}):(\\d{1,2})(?::(\\d{1,2})(?:\\.(\\d{1,9}))?)?");
 
   /** Checks {@code text} assigned to {@code c}, a column of {@code table}. */
-  static void check(SqlColumn c, String text, String table) {
+  public static void check(SqlColumn c, String text, String table) {
     String t = text.trim();
     boolean ok = switch (c.type()) {
       case DATE -> date(t, c, text, table);

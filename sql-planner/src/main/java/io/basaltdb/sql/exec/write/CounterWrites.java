@@ -1,4 +1,4 @@
-package io.basaltdb.sql.exec;
+package io.basaltdb.sql.exec.write;
 
 import io.basaltdb.sql.SqlStateException;
 import io.basaltdb.sql.SqlStates;
@@ -6,6 +6,7 @@ import io.basaltdb.sql.catalog.CellNames;
 import io.basaltdb.sql.catalog.ColumnValues;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.exec.context.ConnectionSettings;
 import io.basaltdb.sql.pushdown.Operand;
 import io.basaltdb.sql.pushdown.WriteSpec;
 import io.basaltdb.sql.type.ColumnType;

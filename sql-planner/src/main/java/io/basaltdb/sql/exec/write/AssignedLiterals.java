@@ -1,9 +1,10 @@
-package io.basaltdb.sql.exec;
+package io.basaltdb.sql.exec.write;
 
 import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.catalog.ColumnValues;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.exec.context.DatetimeText;
 import io.basaltdb.sql.type.ColumnType;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,20 +1,23 @@
-package io.basaltdb.sql.exec;
+package io.basaltdb.sql.exec.read;
 
 import io.basaltdb.sql.SqlStates;
-import io.basaltdb.storage.Storage;
+import io.basaltdb.sql.catalog.SqlColumn;
+import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.exec.context.Analysis;
+import io.basaltdb.sql.exec.context.StatementSnapshot;
+import io.basaltdb.sql.exec.context.QueryGuard;
+import io.basaltdb.sql.pushdown.KeyRange;
+import io.basaltdb.sql.pushdown.PushedPredicate;
+import io.basaltdb.sql.pushdown.ScanSpec;
+import io.basaltdb.sql.type.RowKeyCodec;
 import io.basaltdb.storage.Get;
 import io.basaltdb.storage.ReadRequest;
 import io.basaltdb.storage.Result;
 import io.basaltdb.storage.ResultScanner;
 import io.basaltdb.storage.Scan;
+import io.basaltdb.storage.Storage;
 import io.basaltdb.storage.Table;
 import io.basaltdb.storage.filter.Filter;
-import io.basaltdb.sql.catalog.SqlColumn;
-import io.basaltdb.sql.catalog.SqlTableDef;
-import io.basaltdb.sql.pushdown.KeyRange;
-import io.basaltdb.sql.pushdown.PushedPredicate;
-import io.basaltdb.sql.pushdown.ScanSpec;
-import io.basaltdb.sql.type.RowKeyCodec;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -278,11 +281,6 @@ public final class ScanExecutor {
 
   /** Streams the rows of all ranges, in order, applying offset and fetch. */
   /** The cancel flag Calcite puts in a statement's data context, or null. */
-  static java.util.concurrent.atomic.AtomicBoolean cancelFlag(DataContext ctx) {
-    return ctx != null && ctx.get(DataContext.Variable.CANCEL_FLAG.camelName)
-        instanceof java.util.concurrent.atomic.AtomicBoolean b ? b : null;
-  }
-
   private final class RowEnumerator implements Enumerator<Object[]> {
     private final List<KeyRange> ranges;
     private final boolean points;
@@ -303,7 +301,8 @@ public final class ScanExecutor {
     /** The current row's key (salted, as stored). */
     private byte[] currentKey;
     /** The statement's cancel flag (set by cancel() or its timeout), read every 1024 rows. */
-    private final java.util.concurrent.atomic.AtomicBoolean cancelFlag = cancelFlag(ctx);
+    private final java.util.concurrent.atomic.AtomicBoolean cancelFlag =
+        QueryGuard.cancelFlag(ctx);
     private int rowsSinceCheck;
 
     /** The rows of the base keys an index gives, fetched by batched gets. */

@@ -1,4 +1,4 @@
-package io.basaltdb.sql.exec;
+package io.basaltdb.sql.exec.read;
 
 import io.basaltdb.sql.pushdown.KeyRange;
 import java.util.ArrayList;

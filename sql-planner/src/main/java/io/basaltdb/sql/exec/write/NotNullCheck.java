@@ -1,7 +1,7 @@
-package io.basaltdb.sql.exec;
+package io.basaltdb.sql.exec.write;
 
-import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.SqlStateException;
+import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.pushdown.WriteSpec;
 import java.util.ArrayList;

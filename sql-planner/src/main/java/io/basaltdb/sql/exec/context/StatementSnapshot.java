@@ -1,7 +1,7 @@
-package io.basaltdb.sql.exec;
+package io.basaltdb.sql.exec.context;
 
-import io.basaltdb.storage.Storage;
 import io.basaltdb.storage.ReadSnapshot;
+import io.basaltdb.storage.Storage;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.DelegatingEnumerator;
@@ -50,7 +50,7 @@ public final class StatementSnapshot {
   }
 
   /** Releases the snapshot of the execution behind {@code ctx}, if it has one. */
-  static void releaseOf(DataContext ctx) {
+  public static void releaseOf(DataContext ctx) {
     if (ctx != null && ctx.get(VARIABLE) instanceof StatementSnapshot s) {
       s.release();
     }

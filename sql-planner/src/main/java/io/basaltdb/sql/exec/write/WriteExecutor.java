@@ -1,4 +1,4 @@
-package io.basaltdb.sql.exec;
+package io.basaltdb.sql.exec.write;
 
 import io.basaltdb.sql.SqlStateException;
 import io.basaltdb.sql.SqlStates;
@@ -8,6 +8,9 @@ import io.basaltdb.sql.catalog.MapCells;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlIndexDef;
 import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.exec.context.ConnectionSettings;
+import io.basaltdb.sql.exec.context.RowContext;
+import io.basaltdb.sql.exec.read.RowTimestamps;
 import io.basaltdb.sql.index.IndexRegistry;
 import io.basaltdb.sql.index.IndexedRowWrite;
 import io.basaltdb.sql.pushdown.Operand;

@@ -1,4 +1,4 @@
-package io.basaltdb.sql.exec;
+package io.basaltdb.sql.exec.context;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -12,11 +12,11 @@ import java.util.concurrent.Future;
  * aggregates) on a pool and waits for all of them. The first failure cancels the others and
  * is thrown as it was (a runtime exception unwrapped); an interrupt cancels them all.
  */
-final class ParallelTasks {
+public final class ParallelTasks {
   private ParallelTasks() {}
 
   /** The tasks' results, in their order. */
-  static <T> List<T> all(ExecutorService pool, List<Callable<T>> tasks) {
+  public static <T> List<T> all(ExecutorService pool, List<Callable<T>> tasks) {
     List<Future<T>> running = new ArrayList<>(tasks.size());
     for (Callable<T> t : tasks) {
       running.add(pool.submit(t));

@@ -1,12 +1,12 @@
-package io.basaltdb.sql.exec;
+package io.basaltdb.sql.exec.read;
 
-import io.basaltdb.storage.Storage;
-import io.basaltdb.storage.Result;
-import io.basaltdb.storage.ResultScanner;
-import io.basaltdb.storage.Scan;
 import io.basaltdb.sql.catalog.CellNames;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.storage.Result;
+import io.basaltdb.storage.ResultScanner;
+import io.basaltdb.storage.Scan;
+import io.basaltdb.storage.Storage;
 import java.nio.ByteBuffer;
 import java.util.HashSet;
 import java.util.List;

@@ -1,9 +1,9 @@
-package io.basaltdb.sql.exec;
+package io.basaltdb.sql.exec.read;
 
-import io.basaltdb.storage.Storage;
-import io.basaltdb.storage.RegionInfo;
-import io.basaltdb.storage.TableName;
 import io.basaltdb.sql.pushdown.KeyRange;
+import io.basaltdb.storage.RegionInfo;
+import io.basaltdb.storage.Storage;
+import io.basaltdb.storage.TableName;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -1,15 +1,16 @@
-package io.basaltdb.sql.exec;
+package io.basaltdb.sql.exec.read;
 
-import io.basaltdb.storage.Storage;
-import io.basaltdb.storage.Result;
-import io.basaltdb.storage.ResultScanner;
-import io.basaltdb.storage.Scan;
-import io.basaltdb.storage.Table;
 import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.exec.context.StatementSnapshot;
 import io.basaltdb.sql.index.IndexLayout;
 import io.basaltdb.sql.index.IndexRegistry;
 import io.basaltdb.sql.pushdown.KeyRange;
 import io.basaltdb.sql.pushdown.ScanSpec;
+import io.basaltdb.storage.Result;
+import io.basaltdb.storage.ResultScanner;
+import io.basaltdb.storage.Scan;
+import io.basaltdb.storage.Storage;
+import io.basaltdb.storage.Table;
 import java.util.List;
 import org.apache.calcite.DataContext;
 

@@ -1,4 +1,4 @@
-package io.basaltdb.sql.exec;
+package io.basaltdb.sql.exec.write;
 
 import io.basaltdb.sql.catalog.CellNames;
 import io.basaltdb.sql.catalog.ColumnValues;

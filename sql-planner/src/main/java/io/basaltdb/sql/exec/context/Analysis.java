@@ -1,4 +1,4 @@
-package io.basaltdb.sql.exec;
+package io.basaltdb.sql.exec.context;
 
 import io.basaltdb.storage.ScanMetrics;
 import java.util.IdentityHashMap;
@@ -39,7 +39,7 @@ public final class Analysis {
   }
 
   /** Where the scan of {@code spec} counts its reads, or null when nothing is analyzed. */
-  static ScanMetrics scanMetrics(DataContext ctx, Object spec) {
+  public static ScanMetrics scanMetrics(DataContext ctx, Object spec) {
     Analysis a = of(ctx);
     if (a == null) {
       return null;

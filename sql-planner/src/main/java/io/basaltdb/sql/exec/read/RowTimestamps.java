@@ -1,13 +1,12 @@
-package io.basaltdb.sql.exec;
+package io.basaltdb.sql.exec.read;
 
 import io.basaltdb.sql.SqlStates;
-import io.basaltdb.storage.InvalidArgumentException;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.pushdown.KeyConditions;
 import io.basaltdb.sql.pushdown.Operand;
 import io.basaltdb.sql.type.ColumnType;
-
+import io.basaltdb.storage.InvalidArgumentException;
 import org.apache.calcite.DataContext;
 
 /**
@@ -16,13 +15,13 @@ import org.apache.calcite.DataContext;
  * and a scan whose key conditions bound that column reads only cells in the bounds' time
  * range, so files wholly older than its start are skipped. Stateless.
  */
-final class RowTimestamps {
+public final class RowTimestamps {
   private static final long DAY = 86_400_000L;
 
   private RowTimestamps() {}
 
   /** The timestamp of a write's input row (full table row), or -1 for other tables. */
-  static long of(SqlTableDef def, Object[] row) {
+  public static long of(SqlTableDef def, Object[] row) {
     if (def.rowTimestamp() == null) {
       return -1;
     }
@@ -50,7 +49,7 @@ final class RowTimestamps {
    * The time range {@code [min, max)} the key conditions allow the row timestamp, or null when
    * they do not bound it (nor pin it) or a bound is a NULL parameter.
    */
-  static long[] timeRange(SqlTableDef def, KeyConditions keys, DataContext ctx) {
+  public static long[] timeRange(SqlTableDef def, KeyConditions keys, DataContext ctx) {
     if (def.rowTimestamp() == null) {
       return null;
     }

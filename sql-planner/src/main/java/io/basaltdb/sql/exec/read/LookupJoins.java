@@ -1,9 +1,10 @@
-package io.basaltdb.sql.exec;
+package io.basaltdb.sql.exec.read;
 
 import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.catalog.ColumnValues;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.exec.context.ConnectionSettings;
 import io.basaltdb.sql.index.IndexLayout;
 import io.basaltdb.sql.index.IndexRegistry;
 import io.basaltdb.sql.pushdown.KeyConditions;
