@@ -43,7 +43,9 @@ class LayeringTest {
       List.of("exec.write"), // row writes (reading what they need)
       List.of("exec"), // the door from plans to executors (TableRuns), transactions, functions
       List.of("constraint"),
-      List.of("rel"),
+      List.of("rel"), // the Basalt convention's nodes, and what runs them without codegen
+      List.of("rel.metadata"), // cardinality and uniqueness the planner asks of them
+      List.of("rel.rules"), // the rules that make them (nodes get them from the planner)
       List.of("schema"),
       List.of("ddl"),
       List.of("prepare"),

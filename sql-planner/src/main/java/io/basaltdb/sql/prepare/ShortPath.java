@@ -1,11 +1,11 @@
 package io.basaltdb.sql.prepare;
 
 import io.basaltdb.sql.Switches;
-import io.basaltdb.sql.rel.BasaltRules;
 import io.basaltdb.sql.rel.BasaltScan;
 import io.basaltdb.sql.rel.BasaltTableModify;
 import io.basaltdb.sql.rel.EnumerableTranslation;
-import io.basaltdb.sql.rel.JoinCardinality;
+import io.basaltdb.sql.rel.metadata.JoinCardinality;
+import io.basaltdb.sql.rel.rules.BasaltRules;
 import java.util.List;
 import org.apache.calcite.adapter.enumerable.EnumerableFilterToCalcRule;
 import org.apache.calcite.adapter.enumerable.EnumerableProjectToCalcRule;

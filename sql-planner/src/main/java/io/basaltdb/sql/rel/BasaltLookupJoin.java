@@ -38,7 +38,7 @@ public final class BasaltLookupJoin extends SingleRel implements EnumerableRel {
   private final BasaltScan right;
   private final LookupJoins.Plan plan;
 
-  BasaltLookupJoin(RelOptCluster cluster, RelTraitSet traits, RelNode left, Join join,
+  public BasaltLookupJoin(RelOptCluster cluster, RelTraitSet traits, RelNode left, Join join,
       BasaltScan right, LookupJoins.Plan plan) {
     super(cluster, traits, left);
     this.join = join;

@@ -286,6 +286,6 @@ public final class BasaltScan extends TableScan implements BasaltRel {
 
   @Override
   public void register(RelOptPlanner planner) {
-    BasaltRules.register(planner);
+    basaltTable.rules().forEach(planner::addRule);
   }
 }

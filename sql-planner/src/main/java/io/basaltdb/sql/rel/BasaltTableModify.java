@@ -220,7 +220,7 @@ public final class BasaltTableModify extends TableModify implements EnumerableRe
   @Override
   public void register(RelOptPlanner planner) {
     planner.addRule(RULE);
-    BasaltRules.register(planner);
+    basaltTable.rules().forEach(planner::addRule);
   }
 
   @Override

@@ -27,7 +27,7 @@ import org.apache.calcite.rel.metadata.RelMetadataQuery;
  * as the bare values, the form Calcite's operators expect of them).
  */
 public final class BasaltToEnumerableConverter extends ConverterImpl implements EnumerableRel {
-  BasaltToEnumerableConverter(RelOptCluster cluster, RelTraitSet traits, RelNode input) {
+  public BasaltToEnumerableConverter(RelOptCluster cluster, RelTraitSet traits, RelNode input) {
     super(cluster, ConventionTraitDef.INSTANCE, traits, input);
   }
 

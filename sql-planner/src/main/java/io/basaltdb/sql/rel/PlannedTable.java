@@ -26,4 +26,11 @@ public interface PlannedTable {
 
   /** Estimated distinct values of a column, for join and filter cardinalities. */
   double distinctValues(int column);
+
+  /**
+   * The Basalt convention's planner rules, which the nodes register with a planner when it
+   * first meets one (Calcite's {@code RelNode.register}); given by the table, so the nodes
+   * never name the rules that make them.
+   */
+  List<org.apache.calcite.plan.RelOptRule> rules();
 }

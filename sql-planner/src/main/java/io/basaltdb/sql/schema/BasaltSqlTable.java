@@ -206,6 +206,11 @@ public final class BasaltSqlTable extends AbstractTable implements TranslatableT
    * {@link io.basaltdb.sql.exec.read.DistinctValues}), once per column per statement.
    */
   @Override
+  public List<org.apache.calcite.plan.RelOptRule> rules() {
+    return io.basaltdb.sql.rel.rules.BasaltRules.ALL;
+  }
+
+  @Override
   public double distinctValues(int column) {
     return distinct.computeIfAbsent(column, c -> io.basaltdb.sql.exec.read.DistinctValues.estimate(
         db, def, c, getStatistic().getRowCount()));

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.basaltdb.sql.SqlTestSupport;
 import io.basaltdb.sql.TemporaryDatabaseTest;
+import io.basaltdb.sql.rel.metadata.MetadataHandlers;
 import java.sql.SQLException;
 import java.util.List;
 import org.junit.jupiter.api.Test;

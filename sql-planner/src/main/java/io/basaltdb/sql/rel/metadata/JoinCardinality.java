@@ -1,5 +1,8 @@
-package io.basaltdb.sql.rel;
+package io.basaltdb.sql.rel.metadata;
 
+import io.basaltdb.sql.rel.BasaltScan;
+import io.basaltdb.sql.rel.BasaltToEnumerableConverter;
+import io.basaltdb.sql.rel.PlannedTable;
 import java.util.List;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.rel.RelNode;

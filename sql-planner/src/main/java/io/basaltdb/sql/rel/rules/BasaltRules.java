@@ -1,4 +1,4 @@
-package io.basaltdb.sql.rel;
+package io.basaltdb.sql.rel.rules;
 
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
@@ -7,6 +7,9 @@ import io.basaltdb.sql.pushdown.KeyConditions;
 import io.basaltdb.sql.pushdown.KeyRangeExtractor;
 import io.basaltdb.sql.pushdown.Operand;
 import io.basaltdb.sql.pushdown.ScanSpec;
+import io.basaltdb.sql.rel.BasaltRel;
+import io.basaltdb.sql.rel.BasaltScan;
+import io.basaltdb.sql.rel.BasaltToEnumerableConverter;
 import io.basaltdb.sql.type.ColumnType;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -14,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.plan.Convention;
-import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.plan.RelOptUtil;
@@ -136,10 +138,6 @@ public final class BasaltRules {
       org.apache.calcite.rel.metadata.RelMetadataProvider metadata) {
     return org.apache.calcite.tools.Programs.of(new org.apache.calcite.plan.hep.HepProgramBuilder()
         .addRuleInstance(ExistsToJoinRule.INSTANCE).build(), true, metadata);
-  }
-
-  static void register(RelOptPlanner planner) {
-    ALL.forEach(planner::addRule);
   }
 
   private static boolean logical(BasaltScan scan) {

@@ -1,5 +1,6 @@
-package io.basaltdb.sql.rel;
+package io.basaltdb.sql.rel.rules;
 
+import io.basaltdb.sql.rel.BasaltScan;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.plan.RelOptRule;

@@ -1,6 +1,7 @@
-package io.basaltdb.sql.rel;
+package io.basaltdb.sql.rel.metadata;
 
 import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.rel.BasaltScan;
 import java.util.Set;
 import org.apache.calcite.rel.metadata.BuiltInMetadata;
 import org.apache.calcite.rel.metadata.MetadataDef;

@@ -1,4 +1,4 @@
-package io.basaltdb.sql.rel;
+package io.basaltdb.sql.rel.rules;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,10 +1,12 @@
-package io.basaltdb.sql.rel;
+package io.basaltdb.sql.rel.rules;
 
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.exec.read.LookupJoins;
 import io.basaltdb.sql.index.IndexLayout;
 import io.basaltdb.sql.pushdown.ScanSpec;
+import io.basaltdb.sql.rel.BasaltLookupJoin;
+import io.basaltdb.sql.rel.BasaltScan;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;

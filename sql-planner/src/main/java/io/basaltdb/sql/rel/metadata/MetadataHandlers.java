@@ -1,4 +1,4 @@
-package io.basaltdb.sql.rel;
+package io.basaltdb.sql.rel.metadata;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
@@ -34,7 +34,7 @@ public final class MetadataHandlers {
   private static volatile boolean compiled;
 
   /** Tests: true plans with the reflective handlers whatever is compiled. */
-  static volatile boolean forceReflective;
+  public static volatile boolean forceReflective;
 
   /** The metadata queries of a new statement's planner. */
   public static Supplier<RelMetadataQuery> supplier() {
