@@ -595,6 +595,7 @@ public final class Database implements Storage {
     }
     background.shutdownAndWait();
     closed = true;
+    Storage.closeExtensions(extensions.values());
     RuntimeException first = null;
     for (Region r : regionsByName.values()) {
       r.blockWrites(); // no write is acknowledged after its region's last flush below

@@ -66,17 +66,18 @@ final class AggregateEndpoint {
       .findMessageTypeByName("AggregateRequest");
   private static final DynamicMessage RESPONSE = DynamicMessage.getDefaultInstance(
       SERVICE.getFile().findMessageTypeByName("AggregateResponse"));
-  private static final ExecutorService CALLS = Executors.newCachedThreadPool(r -> {
-    Thread t = new Thread(r, "basalt-hbase-aggregate");
-    t.setDaemon(true);
-    return t;
-  });
 
   /** The connection property that turns this off ({@code false}): aggregates read rows. */
   static final String ENABLED_PROPERTY = "hbase.basalt.aggregate.endpoint";
 
   private final boolean enabled;
   private final Map<TableName, Long> absentUntil = new java.util.concurrent.ConcurrentHashMap<>();
+  /** The threads that call regions, this storage's: stopped when it closes ({@link #close}). */
+  private final ExecutorService calls = Executors.newCachedThreadPool(r -> {
+    Thread t = new Thread(r, "basalt-hbase-aggregate");
+    t.setDaemon(true);
+    return t;
+  });
 
   AggregateEndpoint(boolean enabled) {
     this.enabled = enabled;
@@ -133,10 +134,10 @@ final class AggregateEndpoint {
     return new ColumnAggregate.Answer(best);
   }
 
-  private static ColumnAggregate.Answer sum(Table table, ColumnAggregate req) throws IOException {
+  private ColumnAggregate.Answer sum(Table table, ColumnAggregate req) throws IOException {
     CompletableFuture<Map<byte[], DynamicMessage>> sums =
         CompletableFuture.supplyAsync(() -> unchecked(() -> call(table, "GetAvg", req, null)),
-            CALLS);
+            calls);
     long large = rows(call(table, "GetRowNum", req, outsideSmall(req)));
     Map<byte[], DynamicMessage> parts;
     try {
@@ -339,5 +340,10 @@ final class AggregateEndpoint {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** The storage closed: its calling threads stop. */
+  void close() {
+    calls.shutdownNow();
   }
 }

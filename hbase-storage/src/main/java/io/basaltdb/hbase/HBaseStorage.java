@@ -151,6 +151,8 @@ public final class HBaseStorage implements Storage {
       return;
     }
     closed = true;
+    Storage.closeExtensions(extensions.values());
+    aggregateEndpoint.close();
     try {
       connection.close();
     } catch (IOException ignored) {

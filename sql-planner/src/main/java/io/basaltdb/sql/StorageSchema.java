@@ -12,8 +12,15 @@ import org.apache.calcite.schema.SchemaPlus;
 public interface StorageSchema {
   Storage storage();
 
-  /** The storage behind a root schema (the first sub-schema backed by one), or null. */
+  /**
+   * The storage behind a root schema: its connection's ({@link ConnectionRoot}), else the first
+   * sub-schema's backed by one; or null.
+   */
   static Storage of(CalciteSchema root) {
+    ConnectionRoot connection = ConnectionRoot.of(root);
+    if (connection != null) {
+      return connection.storage();
+    }
     for (CalciteSchema sub : root.getSubSchemaMap().values()) {
       if (sub.schema instanceof StorageSchema s) {
         return s.storage();

@@ -40,9 +40,11 @@ public interface Storage extends AutoCloseable {
   void sync();
 
   /**
-   * State a layer above keeps for this open storage (the SQL layer's catalog version and plan
-   * cache), one object per {@code type}, made by {@code create} on first use and gone with the
-   * storage: nothing static outlives it or mixes two storages.
+   * State a layer above keeps for this open storage (the SQL layer's catalog version, plan
+   * cache and worker threads), one object per {@code type}, made by {@code create} on first use
+   * and gone with the storage: nothing static outlives it or mixes two storages. One that is
+   * {@link AutoCloseable} is closed when the storage closes, before the storage's own parts (a
+   * failure to close it is ignored: the storage closes whatever it says).
    */
   <T> T extension(Class<T> type, Supplier<? extends T> create);
 
@@ -113,4 +115,17 @@ public interface Storage extends AutoCloseable {
   /** Releases what this storage holds open (files and locks, or connections). */
   @Override
   void close();
+
+  /** Closes those of {@code extensions} that are {@link AutoCloseable}, ignoring failures. */
+  static void closeExtensions(Iterable<Object> extensions) {
+    for (Object e : extensions) {
+      if (e instanceof AutoCloseable c) {
+        try {
+          c.close();
+        } catch (Exception ignored) {
+          // the storage closes whatever an extension says
+        }
+      }
+    }
+  }
 }

@@ -1,6 +1,7 @@
 package io.basaltdb.sql.jdbc;
 
 import io.basaltdb.sql.ConnectionProperty;
+import io.basaltdb.sql.ConnectionRoot;
 import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.schema.BasaltSchema;
 import io.basaltdb.storage.Storage;
@@ -61,6 +62,17 @@ public final class BasaltConnections {
       ((CalciteConnection) connection).getProperties().put(CalciteMetaImpl.class, meta);
       return meta;
     }
+
+    /** A Calcite connection whose root schema is {@code root} (the connection's state). */
+    CalciteConnection connect(Properties p, ConnectionRoot root) throws SQLException {
+      Properties info = new Properties();
+      info.putAll(p);
+      AvaticaConnection c = ((org.apache.calcite.jdbc.CalciteFactory) factory).newConnection(
+          this, factory, "jdbc:calcite:", info,
+          CalciteSchema.createRootSchema(true, true, "", root), null);
+      handler.onConnectionInit(c);
+      return (CalciteConnection) c;
+    }
   }
 
   /**
@@ -96,7 +108,7 @@ public final class BasaltConnections {
     }
   }
 
-  private static final org.apache.calcite.jdbc.Driver ENGINE = new EngineDriver();
+  private static final EngineDriver ENGINE = new EngineDriver();
   private static final Driver DRIVER = new Driver();
 
   private BasaltConnections() {}
@@ -183,7 +195,7 @@ public final class BasaltConnections {
   /** The Calcite connection inside a {@link BasaltMeta}, set up over the database. */
   static CalciteConnection calcite(Properties p) throws SQLException {
     Storage db = (Storage) p.get(Storage.class);
-    CalciteConnection c = ENGINE.connect("jdbc:calcite:", p).unwrap(CalciteConnection.class);
+    CalciteConnection c = ENGINE.connect(p, new ConnectionRoot(db));
     try {
       // Calcite's "metadata" schema: DatabaseMetaData is the way to the catalog here
       c.getRootSchema().unwrap(CalciteSchema.class).removeSubSchema("metadata");

@@ -19,7 +19,8 @@ import org.apache.calcite.avatica.Meta;
  */
 public final class BasaltPreparedStatement extends AvaticaPreparedStatement
     implements TimedStatement {
-  private final QueryTimer timer = new QueryTimer(cancelFlag);
+  private final QueryTimer timer =
+      new QueryTimer(cancelFlag, ((BasaltConnection) connection).storage());
 
   private final ParameterChecks checks;
 

@@ -9,7 +9,8 @@ import org.apache.calcite.avatica.Meta;
 /** A Basalt statement: Avatica's, with errors carrying Basalt's SQLStates ({@link Translated}). */
 final class BasaltStatement extends AvaticaStatement
     implements TimedStatement {
-  private final QueryTimer timer = new QueryTimer(cancelFlag);
+  private final QueryTimer timer =
+      new QueryTimer(cancelFlag, ((BasaltConnection) connection).storage());
 
   BasaltStatement(AvaticaConnection connection, Meta.StatementHandle h, int resultSetType,
       int resultSetConcurrency, int resultSetHoldability) {

@@ -1,5 +1,6 @@
 package io.basaltdb.sql.jdbc;
 
+import io.basaltdb.sql.exec.context.QueryGuard;
 import io.basaltdb.sql.exec.context.StatementSnapshot;
 import java.util.HashMap;
 import java.util.List;
@@ -54,12 +55,14 @@ final class ExecutionContext implements DataContext {
   }
 
   /** Calcite's variables by the names generated code asks for. */
-  private static final Map<String, Variable> VARIABLES = new HashMap<>();
+  private static final Map<String, Variable> VARIABLES = variables();
 
-  static {
+  private static Map<String, Variable> variables() {
+    Map<String, Variable> byName = new HashMap<>();
     for (Variable v : Variable.values()) {
-      VARIABLES.put(v.camelName, v);
+      byName.put(v.camelName, v);
     }
+    return Map.copyOf(byName);
   }
 
   private final Settings settings;
@@ -69,6 +72,7 @@ final class ExecutionContext implements DataContext {
   private final Object cancelFlag;
   private final long time;
   private final StatementSnapshot snapshot = new StatementSnapshot();
+  private volatile QueryGuard.Account account; // made when an operator first keeps rows
 
   private ExecutionContext(Settings settings, CalciteSchema rootSchema, Object[] parameters,
       Map<String, Object> internal, Object cancelFlag, long time) {
@@ -106,6 +110,19 @@ final class ExecutionContext implements DataContext {
     return ctx.snapshot.around(signature.enumerable(ctx));
   }
 
+  private QueryGuard.Account account() {
+    QueryGuard.Account a = account;
+    if (a == null) {
+      synchronized (this) {
+        a = account;
+        if (a == null) {
+          account = a = QueryGuard.Account.of(this);
+        }
+      }
+    }
+    return a;
+  }
+
   /**
    * A variable this context provides, else an internal parameter, else a statement parameter
    * ({@code ?0, ?1, ...}): the order in which Calcite's connection fills its map, each
@@ -115,6 +132,9 @@ final class ExecutionContext implements DataContext {
   public Object get(String name) {
     if (StatementSnapshot.VARIABLE.equals(name)) {
       return snapshot;
+    }
+    if (QueryGuard.ACCOUNT_VARIABLE.equals(name)) {
+      return account();
     }
     Variable v = VARIABLES.get(name);
     if (v != null) {

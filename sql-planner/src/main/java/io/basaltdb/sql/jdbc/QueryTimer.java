@@ -1,6 +1,7 @@
 package io.basaltdb.sql.jdbc;
 
 import io.basaltdb.sql.SqlStates;
+import io.basaltdb.storage.Storage;
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
 import java.util.concurrent.Executors;
@@ -13,24 +14,34 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * A statement's query timeout ({@code Statement.setQueryTimeout}): each execution clears the
  * statement's cancel flag and, with a timeout, arms a timer that sets it when the time is up.
  * Basalt's scans read the flag as they go and the result set at each row (57014); an error of
- * a timed-out execution is reported as a {@link SQLTimeoutException}. One timer thread for the
- * process (a daemon), whatever the number of statements.
+ * a timed-out execution is reported as a {@link SQLTimeoutException}. One timer thread per
+ * open storage (a daemon, made when a timeout is first armed, stopped when the storage
+ * closes), whatever the number of statements.
  */
 final class QueryTimer {
-  private static final ScheduledExecutorService TIMER =
-      Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "basalt-query-timeouts");
-        t.setDaemon(true);
-        return t;
-      });
+  /** A storage's timer thread, kept by it and closed with it. */
+  private static final class Timer implements AutoCloseable {
+    final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "basalt-query-timeouts");
+      t.setDaemon(true);
+      return t;
+    });
+
+    @Override
+    public void close() {
+      executor.shutdownNow();
+    }
+  }
 
   private final AtomicBoolean cancelFlag;
+  private final Storage storage;
   private ScheduledFuture<?> armed; // guarded by this
   private volatile boolean fired;
   private volatile int seconds;
 
-  QueryTimer(AtomicBoolean cancelFlag) {
+  QueryTimer(AtomicBoolean cancelFlag, Storage storage) {
     this.cancelFlag = cancelFlag;
+    this.storage = storage;
   }
 
   /** An execution starts: a cancel() of the previous one no longer applies. */
@@ -40,10 +51,14 @@ final class QueryTimer {
     seconds = timeoutSeconds;
     cancelFlag.set(false);
     if (timeoutSeconds > 0) {
-      armed = TIMER.schedule(() -> {
-        fired = true;
-        cancelFlag.set(true);
-      }, timeoutSeconds, TimeUnit.SECONDS);
+      try {
+        armed = storage.extension(Timer.class, Timer::new).executor.schedule(() -> {
+          fired = true;
+          cancelFlag.set(true);
+        }, timeoutSeconds, TimeUnit.SECONDS);
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        // the storage closed (its timer with it): the execution meets that itself
+      }
     }
   }
 

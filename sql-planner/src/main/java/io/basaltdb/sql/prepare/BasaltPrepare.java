@@ -125,6 +125,12 @@ public class BasaltPrepare extends CalcitePrepareImpl {
   static final int HEURISTIC_JOINS = 3;
 
   /**
+   * While this preparation plans the statement of an EXPLAIN ANALYZE, where its plan goes
+   * (else null). Calcite makes a preparation per statement, so this is the statement's own.
+   */
+  private ExplainAnalyze.Planned analyzing;
+
+  /**
    * Plans a statement: a statement whose literals can be parameters shares the plan of its
    * normalized text ({@link SharedPlans}); any other is planned, or its plan reused, by its
    * own text.
@@ -147,9 +153,15 @@ public class BasaltPrepare extends CalcitePrepareImpl {
             "EXPLAIN ANALYZE runs a query or a DML "
             + "statement, not DDL: " + analyzed);
       }
-      return ExplainAnalyze.prepare(context, query.sql, analyzed,
-          inner -> super.prepareSql(context, CalcitePrepare.Query.of(inner), elementType,
-              maxRowCount));
+      return ExplainAnalyze.prepare(context, query.sql, analyzed, (inner, planned) -> {
+        analyzing = planned;
+        try {
+          return super.prepareSql(context, CalcitePrepare.Query.of(inner), elementType,
+              maxRowCount);
+        } finally {
+          analyzing = null;
+        }
+      });
     }
     if (TransactionStatements.matches(query.sql) // first: a data context costs microseconds
         && context.getDataContext().getQueryProvider()
@@ -340,11 +352,11 @@ public class BasaltPrepare extends CalcitePrepareImpl {
       @Override
       protected PreparedResult implement(org.apache.calcite.rel.RelRoot root) {
         var direct = !Switches.DIRECT_EXECUTION.on()
-            || ExplainAnalyze.planning() ? null : io.basaltdb.sql.rel.DirectExecution.of(root);
+            || analyzing != null ? null : io.basaltdb.sql.rel.DirectExecution.of(root);
         if (direct == null || (direct.batchWrite() != null
             && !CalciteInternals.putInternalParameter(this, BATCH_WRITE, direct.batchWrite()))) {
           var checked = root.withRel(io.basaltdb.sql.rel.CheckedSums.apply(
-              ExplainAnalyze.instrument(root.rel)));
+              ExplainAnalyze.instrument(analyzing, root.rel)));
           return super.implement(!Switches.GUARDS.on() ? checked
               : checked.withRel(io.basaltdb.sql.rel.Guard.insert(checked.rel)));
         }

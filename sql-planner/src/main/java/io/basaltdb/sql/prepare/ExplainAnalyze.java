@@ -39,10 +39,10 @@ import org.apache.calcite.sql.type.SqlTypeName;
  */
 final class ExplainAnalyze {
   private static final Pattern PREFIX = Pattern.compile("(?is)^\\s*EXPLAIN\\s+ANALYZE\\s+(.+)$");
-  /** While a statement is planned for EXPLAIN ANALYZE: where its plan and size go. */
-  private static final ThreadLocal<Planned> PLANNING = new ThreadLocal<>();
-
-  /** The plan being made: the physical plan before probes, and its node count. */
+  /**
+   * The plan being made for EXPLAIN ANALYZE: the physical plan before probes, and its node
+   * count. The statement preparation planning it holds it (one preparation per statement).
+   */
   static final class Planned {
     RelNode plan;
     int operators;
@@ -56,9 +56,8 @@ final class ExplainAnalyze {
     return m.matches() ? m.group(1) : null;
   }
 
-  /** While planning for EXPLAIN ANALYZE: {@code plan} with probes; else {@code plan}. */
-  static RelNode instrument(RelNode plan) {
-    Planned p = PLANNING.get();
+  /** While planning for EXPLAIN ANALYZE ({@code p} not null): {@code plan} with probes. */
+  static RelNode instrument(Planned p, RelNode plan) {
     if (p == null) {
       return plan;
     }
@@ -69,23 +68,16 @@ final class ExplainAnalyze {
     return probed;
   }
 
-  /** Whether the statement being planned is for EXPLAIN ANALYZE. */
-  static boolean planning() {
-    return PLANNING.get() != null;
-  }
-
-  /** The signature of {@code EXPLAIN ANALYZE inner}; {@code plan} plans the inner statement. */
+  /**
+   * The signature of {@code EXPLAIN ANALYZE inner}; {@code plan} plans the inner statement,
+   * putting its plan in the {@link Planned} it is given.
+   */
   static <T> CalciteSignature<T> prepare(CalcitePrepare.Context context, String sql,
-      String inner, java.util.function.Function<String, CalciteSignature<Object>> plan) {
+      String inner,
+      java.util.function.BiFunction<String, Planned, CalciteSignature<Object>> plan) {
     Planned planned = new Planned();
-    PLANNING.set(planned);
-    CalciteSignature<Object> s;
     long t0 = System.nanoTime();
-    try {
-      s = plan.apply(inner);
-    } finally {
-      PLANNING.remove();
-    }
+    CalciteSignature<Object> s = plan.apply(inner, planned);
     long planNanos = System.nanoTime() - t0;
     if (planned.plan == null) {
       throw new SqlStateException(SqlStates.FEATURE_NOT_SUPPORTED,

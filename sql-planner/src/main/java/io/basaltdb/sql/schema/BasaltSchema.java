@@ -1,5 +1,6 @@
 package io.basaltdb.sql.schema;
 
+import io.basaltdb.sql.ConnectionRoot;
 import io.basaltdb.sql.StorageSchema;
 import io.basaltdb.sql.catalog.SqlCatalog;
 import io.basaltdb.sql.catalog.SqlTableDef;
@@ -121,9 +122,21 @@ public final class BasaltSchema extends AbstractSchema implements StorageSchema 
     }
   }
 
-  /** Per connection (its mutable root schema), the catalog version its schemas were read at. */
-  private static final Map<CalciteSchema, Long> READ_AT =
-      java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+  /**
+   * How far a connection's schemas are up to date, kept by the connection ({@link
+   * ConnectionRoot#extension}): the catalog version they were read at (JDBC metadata) and the
+   * namespaces they were last brought up to (statements).
+   */
+  private static final class Synced {
+    volatile long readAt = -1;
+    volatile List<String> namespaces;
+  }
+
+  /** The connection's {@link Synced}, or a fresh one for a connection without a root of Basalt's. */
+  private static Synced synced(CalciteSchema connection) {
+    ConnectionRoot root = ConnectionRoot.of(connection);
+    return root == null ? new Synced() : root.extension(Synced.class, Synced::new);
+  }
 
   /**
    * Reads a connection's schemas again when SQL DDL changed the catalog since they were read,
@@ -133,8 +146,8 @@ public final class BasaltSchema extends AbstractSchema implements StorageSchema 
    */
   public static void refresh(Storage db, CalciteSchema connection) {
     long version = io.basaltdb.sql.catalog.CatalogVersion.current(db);
-    Long read = READ_AT.get(connection);
-    if (read != null && read == version) {
+    Synced synced = synced(connection);
+    if (synced.readAt == version) {
       return;
     }
     sync(db, new CalciteSchema[] {connection});
@@ -143,12 +156,8 @@ public final class BasaltSchema extends AbstractSchema implements StorageSchema 
         addNamespace(connection, db, ns); // replaces the schema read before
       }
     }
-    READ_AT.put(connection, version);
+    synced.readAt = version;
   }
-
-  /** Per connection (its mutable root schema), the namespaces it was last brought up to. */
-  private static final Map<CalciteSchema, List<String>> SYNCED =
-      java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
 
   /**
    * {@link #sync} of a connection's schemas and of a statement's snapshot of them, taken from
@@ -159,35 +168,17 @@ public final class BasaltSchema extends AbstractSchema implements StorageSchema 
   public static void syncStatement(Storage db, CalciteSchema connection,
       CalciteSchema statement) {
     List<String> namespaces = db.admin().listNamespaces();
-    if (namespaces.equals(SYNCED.get(connection))) {
+    Synced synced = synced(connection);
+    if (namespaces.equals(synced.namespaces)) {
       return;
     }
     sync(db, new CalciteSchema[] {connection, statement});
-    SYNCED.put(connection, namespaces);
+    synced.namespaces = namespaces;
   }
 
-  /**
-   * Per connection (its mutable root schema), the database behind it, weakly: the database's
-   * plan cache holds schema snapshots that reach the connection's schemas, so a strong value
-   * would keep every connection ever opened (and its database) alive.
-   */
-  private static final Map<CalciteSchema, java.lang.ref.WeakReference<Storage>> DATABASE_OF =
-      java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
-
-  /**
-   * The database behind a connection (its mutable root schema), or null; remembered, since
-   * finding it lists the root's sub-schemas (a tenth of a cached one-row statement).
-   */
+  /** The database behind a connection (its mutable root schema), or null. */
   public static Storage connectionDatabase(CalciteSchema connection) {
-    java.lang.ref.WeakReference<Storage> ref = DATABASE_OF.get(connection);
-    Storage db = ref == null ? null : ref.get();
-    if (db == null) {
-      db = database(connection);
-      if (db != null) {
-        DATABASE_OF.put(connection, new java.lang.ref.WeakReference<>(db));
-      }
-    }
-    return db;
+    return StorageSchema.of(connection);
   }
 
   /** The database behind a statement's root schema, or null. */

@@ -3,9 +3,6 @@ package io.basaltdb.sql.exec.context;
 import io.basaltdb.sql.ConnectionProperty;
 import io.basaltdb.sql.SqlStateException;
 import io.basaltdb.sql.SqlStates;
-import java.util.Collections;
-import java.util.Map;
-import java.util.WeakHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.calcite.DataContext;
@@ -27,22 +24,30 @@ import org.apache.calcite.linq4j.Enumerator;
  * connection's {@code queryMemory} (default a quarter of the heap) the statement fails with
  * 53200 naming the operator, before the JVM runs out of memory for everyone. The account
  * counts everything kept over the statement's whole run (not a peak): simple and on the safe
- * side. One account per execution, found by its data context.
+ * side. One account per execution, which its data context holds (variable
+ * {@link #ACCOUNT_VARIABLE}; a data context without one, not made by Basalt's connection, gets
+ * an account per operator).
  */
 public final class QueryGuard {
   private QueryGuard() {}
 
-  private static final class Account {
+  /** The data context variable holding the execution's {@link Account}. */
+  public static final String ACCOUNT_VARIABLE = "basalt.memoryAccount";
+
+  /** What one execution has kept, against its limit. Thread-safe. */
+  public static final class Account {
     final long limit;
     final AtomicLong used = new AtomicLong();
 
-    Account(long limit) {
+    private Account(long limit) {
       this.limit = limit;
     }
-  }
 
-  private static final Map<DataContext, Account> ACCOUNTS =
-      Collections.synchronizedMap(new WeakHashMap<>());
+    /** A new account for an execution in {@code ctx} (its connection's limit). */
+    public static Account of(DataContext ctx) {
+      return new Account(limit(ctx));
+    }
+  }
 
   /** {@code input} read under the statement's cancel flag and, if {@code retains}, its budget. */
   public static <T> Enumerable<T> guard(Enumerable<T> input, DataContext ctx, String operator,
@@ -200,9 +205,7 @@ public final class QueryGuard {
   }
 
   private static Account account(DataContext ctx) {
-    synchronized (ACCOUNTS) {
-      return ACCOUNTS.computeIfAbsent(ctx, c -> new Account(limit(c)));
-    }
+    return ctx != null && ctx.get(ACCOUNT_VARIABLE) instanceof Account a ? a : Account.of(ctx);
   }
 
   /** The connection's {@code queryMemory}, else a quarter of the heap. */

@@ -11,8 +11,6 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Enumerator;
@@ -27,13 +25,6 @@ import org.apache.calcite.linq4j.Linq4j;
  * its aggregation endpoint) is asked first.
  */
 final class Aggregation {
-  private static final ExecutorService POOL = Executors.newFixedThreadPool(
-      Math.max(2, Runtime.getRuntime().availableProcessors()), r -> {
-        Thread t = new Thread(r, "basalt-region-aggregate");
-        t.setDaemon(true);
-        return t;
-      });
-
   private final ScanExecutor scan;
   private final SqlTableDef def;
   private final ScanSpec spec;
@@ -67,7 +58,8 @@ final class Aggregation {
 
   /** Partial results per region, computed in parallel, merged. */
   private Object[] total() {
-    Object[] near = StorageAggregates.compute(scan, def, spec, POOL);
+    Object[] near = StorageAggregates.compute(scan, def, spec,
+        ParallelTasks.pool(scan.storage()));
     if (near != null) {
       return near;
     }
@@ -82,7 +74,7 @@ final class Aggregation {
       parts.add(() -> accumulate(r));
     }
     Object[] acc = newAccumulators();
-    for (Object[] part : ParallelTasks.all(POOL, parts)) {
+    for (Object[] part : ParallelTasks.all(ParallelTasks.pool(scan.storage()), parts)) {
       merge(acc, part);
     }
     return acc;
