@@ -1,10 +1,9 @@
 package io.basaltdb.jdbc.server;
 
+import io.basaltdb.jdbc.BasaltDriver;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import io.basaltdb.jdbc.BasaltDriver;
-import io.basaltdb.sql.jdbc.ServerMeta;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;

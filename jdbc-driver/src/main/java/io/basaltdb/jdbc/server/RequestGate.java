@@ -1,6 +1,5 @@
 package io.basaltdb.jdbc.server;
 
-import io.basaltdb.sql.jdbc.ServerMeta;
 import java.io.IOException;
 import java.security.Principal;
 import javax.servlet.http.HttpServletRequest;

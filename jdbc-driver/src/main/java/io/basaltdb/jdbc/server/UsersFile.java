@@ -19,7 +19,7 @@ import java.util.Map;
 public final class UsersFile {
   public static final String ADMIN = "basalt-admin";
   public static final String LEGACY = "basalt";
-  public static final String READ = io.basaltdb.sql.jdbc.ServerMeta.READ_ROLE;
+  public static final String READ = io.basaltdb.jdbc.server.ServerMeta.READ_ROLE;
   static final String[] ROLES = {ADMIN, LEGACY, READ};
 
   /** User name to credential (the roles are Jetty's to check). */

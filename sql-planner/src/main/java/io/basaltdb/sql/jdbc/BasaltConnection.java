@@ -59,7 +59,7 @@ public final class BasaltConnection extends AvaticaConnection {
         SqlStates.FEATURE_NOT_SUPPORTED);
   }
 
-  BasaltMeta basaltMeta() {
+  public BasaltMeta basaltMeta() {
     return (BasaltMeta) meta;
   }
 

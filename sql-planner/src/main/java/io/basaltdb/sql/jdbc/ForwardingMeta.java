@@ -14,16 +14,16 @@ import org.apache.calcite.avatica.remote.TypedValue;
  * base of {@link BasaltMeta} (one connection; Calcite's meta behind it) and {@link ServerMeta}
  * (many connections; a {@link BasaltMeta} each). Nothing but forwarding here.
  */
-abstract class ForwardingMeta implements Meta {
+public abstract class ForwardingMeta implements Meta {
   /** A call on a meta that may name a statement it does not know. */
   @FunctionalInterface
-  interface MetaCall<T> {
+  public interface MetaCall<T> {
     T apply(Meta meta) throws NoSuchStatementException, MissingResultsException;
   }
 
   /** A call on a meta that returns nothing. */
   @FunctionalInterface
-  interface MetaAction {
+  public interface MetaAction {
     void apply(Meta meta) throws NoSuchStatementException, MissingResultsException;
   }
 

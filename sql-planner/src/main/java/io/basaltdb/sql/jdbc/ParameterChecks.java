@@ -17,7 +17,7 @@ import org.apache.calcite.avatica.remote.TypedValue;
  * a LIMIT/OFFSET parameter is not negative ({@link LimitParameters}: 2201W/2201X). Made once
  * per prepared statement; used as values are bound (embedded) or as they arrive (server).
  */
-final class ParameterChecks {
+public final class ParameterChecks {
   private static final TimeZone UTC = TimeZone.getTimeZone("UTC");
 
   private final int[] types;
@@ -26,7 +26,7 @@ final class ParameterChecks {
   private final String[] labels; // made once: a message per bound value costs a lot
   private final LimitParameters limits;
 
-  ParameterChecks(Meta.Signature signature) {
+  public ParameterChecks(Meta.Signature signature) {
     List<AvaticaParameter> parameters = signature.parameters;
     int n = parameters.size();
     types = new int[n];
@@ -57,7 +57,7 @@ final class ParameterChecks {
   }
 
   /** Checks a row of values as they arrive over the wire. */
-  void check(List<TypedValue> values) throws SQLException {
+  public void check(List<TypedValue> values) throws SQLException {
     for (int i = 0; i < values.size(); i++) {
       TypedValue v = values.get(i);
       check(i + 1, v == null ? null : v.toJdbc(Calendar.getInstance(UTC)));

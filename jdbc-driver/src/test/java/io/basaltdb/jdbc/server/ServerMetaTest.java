@@ -1,4 +1,4 @@
-package io.basaltdb.sql.jdbc;
+package io.basaltdb.jdbc.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.basaltdb.engine.Database;
 import io.basaltdb.engine.EngineOptions;
+import io.basaltdb.sql.jdbc.BasaltConnections;
 import java.util.Map;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.avatica.NoSuchConnectionException;

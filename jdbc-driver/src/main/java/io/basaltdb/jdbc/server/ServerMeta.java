@@ -1,6 +1,10 @@
-package io.basaltdb.sql.jdbc;
+package io.basaltdb.jdbc.server;
 
 import io.basaltdb.sql.SqlStates;
+import io.basaltdb.sql.jdbc.BasaltConnection;
+import io.basaltdb.sql.jdbc.ForwardingMeta;
+import io.basaltdb.sql.jdbc.ParameterChecks;
+import io.basaltdb.sql.jdbc.SqlErrors;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -9,11 +13,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
-import java.util.function.Consumer;
-import java.util.function.Supplier;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.apache.calcite.avatica.AvaticaSeverity;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.avatica.MetaImpl;
