@@ -168,15 +168,15 @@ public final class WriteExecutor {
         if (indexed != null) {
           wrote = writeIndexed(indexed, key, row, amounts) || spec.onDuplicate() == null;
         } else {
-          Object op = plainOp(key, row, amounts);
-          if (op instanceof Put p) {
-            batch.add(p);
+          RowWrite op = plainOp(key, row, amounts);
+          if (op instanceof RowWrite.Batched b) {
+            batch.add(b.put());
             if (batch.size() >= PUT_BATCH) {
               putAll(batch);
             }
           } else {
             putAll(batch); // in row order: a later row may write the same key
-            wrote = run(op);
+            wrote = ((RowWrite.Action) op).run().getAsBoolean();
           }
         }
         if (wrote) {
@@ -203,45 +203,33 @@ public final class WriteExecutor {
     return count;
   }
 
-  /**
-   * A Put (batched), a Runnable, or a BooleanSupplier (whether it wrote) writing one row without
-   * index maintenance.
-   */
-  private Object plainOp(byte[] key, Object[] row, Object[] amounts) {
+  /** One row's write without index maintenance. */
+  private RowWrite plainOp(byte[] key, Object[] row, Object[] amounts) {
     return switch (spec.kind()) {
-      case INSERT -> insert(key, row);
+      case INSERT -> RowWrite.of(insert(key, row));
       case UPSERT -> spec.onDuplicate() == null && !spec.newRowDefaults().isEmpty()
-          ? (Runnable) () -> { // no lock to read under: a new row if none, else an UPSERT
+          ? RowWrite.of(() -> { // no lock to read under: a new row if none, else an UPSERT
             if (!table.checkAndMutate(CheckAndMutate.newBuilder(key).ifNotExists(markerFamily,
                 CellNames.MARKER).build(put(key, row, newRowColumns())))) {
-              Object op = upsert(key, row);
-              if (op instanceof Put p) {
-                table.put(p);
+              RowWrite op = upsert(key, row);
+              if (op instanceof RowWrite.Batched b) {
+                table.put(b.put());
               } else {
-                run(op);
+                ((RowWrite.Action) op).run().getAsBoolean();
               }
             }
-          }
+          })
           : spec.onDuplicate() == null ? upsert(key, row)
-          : (java.util.function.BooleanSupplier) () -> OnDuplicateKeyWrite.withoutLock(table,
+          : new RowWrite.Action(() -> OnDuplicateKeyWrite.withoutLock(table,
               new IndexedRowWrite(db, def, List.of(), settings.writeTimestamp()), def, key,
               spec.onDuplicate(), old -> onDuplicate(key, old,
-                  () -> new IndexedRowWrite.Outcome(newRowMutation(key, row), null)));
-      case UPDATE -> update(key, row, amounts);
+                  () -> new IndexedRowWrite.Outcome(newRowMutation(key, row), null))));
+      case UPDATE -> RowWrite.of(update(key, row, amounts));
       case DELETE -> {
         Delete d = durable(new Delete(key, timestamp()));
-        yield (Runnable) () -> table.delete(d);
+        yield RowWrite.of(() -> table.delete(d));
       }
     };
-  }
-
-  /** Runs a {@link #plainOp} that is not a Put; whether it wrote. */
-  private static boolean run(Object op) {
-    if (op instanceof java.util.function.BooleanSupplier b) {
-      return b.getAsBoolean();
-    }
-    ((Runnable) op).run();
-    return true;
   }
 
   /** The amounts of an UPDATE's {@code col = col + n} (by updated column), bound now. */
@@ -373,10 +361,11 @@ public final class WriteExecutor {
     };
   }
 
-  /** A put (batched when not in a transaction), or a row mutation when NULLs delete cells. */
-  private Object upsert(byte[] key, Object[] row) {
+  /** A put (batched), or a row mutation when NULLs delete cells. */
+  private RowWrite upsert(byte[] key, Object[] row) {
     io.basaltdb.storage.Row m = upsertMutation(key, row);
-    return m instanceof RowMutations rm ? (Runnable) () -> table.mutateRow(rm) : m;
+    return m instanceof RowMutations rm ? RowWrite.of(() -> table.mutateRow(rm))
+        : new RowWrite.Batched((Put) m);
   }
 
   /** An UPSERT's put, with a delete of the named columns given NULL when there are some. */
