@@ -1,23 +1,13 @@
 package io.basaltdb.sql.exec.read;
 
 import io.basaltdb.sql.SqlStates;
-import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.exec.context.Analysis;
 import io.basaltdb.sql.exec.context.StatementSnapshot;
-import io.basaltdb.sql.exec.context.QueryGuard;
 import io.basaltdb.sql.pushdown.KeyRange;
 import io.basaltdb.sql.pushdown.PushedPredicate;
 import io.basaltdb.sql.pushdown.ScanSpec;
-import io.basaltdb.sql.type.RowKeyCodec;
-import io.basaltdb.storage.Get;
-import io.basaltdb.storage.ReadRequest;
-import io.basaltdb.storage.Result;
-import io.basaltdb.storage.ResultScanner;
-import io.basaltdb.storage.Scan;
 import io.basaltdb.storage.Storage;
-import io.basaltdb.storage.Table;
-import io.basaltdb.storage.filter.Filter;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -37,13 +27,13 @@ import org.apache.calcite.linq4j.Enumerator;
  */
 public final class ScanExecutor {
   /** Point gets sent to the engine at once. */
-  private static final int GET_BATCH = 128;
+  static final int GET_BATCH = 128;
 
-  private final Storage db;
-  private final SqlTableDef def;
-  private final ScanSpec spec;
-  private final DataContext ctx;
-  private final long asOf;
+  final Storage db;
+  final SqlTableDef def;
+  final ScanSpec spec;
+  final DataContext ctx;
+  final long asOf;
 
   /**
    * @param readTimestamp the connection's read timestamp (-1: none); the spec's own
@@ -74,7 +64,7 @@ public final class ScanExecutor {
   }
 
   /** For a ROW_TIMESTAMP table, the cell time range the key conditions allow; else null. */
-  private final long[] rowTimes;
+  final long[] rowTimes;
 
   public Enumerable<Object[]> enumerable() {
     if (spec.aggregate() != null) {
@@ -108,7 +98,7 @@ public final class ScanExecutor {
       read.addAll(PushedPredicate.cellColumns(filters, def));
       IndexKeys keys = IndexKeys.open(db, def, spec, filters, ctx, asOf, read);
       if (keys != null) {
-        return new RowEnumerator(keys, filters);
+        return new RowEnumerator(this, keys, filters);
       }
       if (spec.ordered()) { // the table's order is not the index's the plan relies on
         throw new io.basaltdb.sql.SqlStateException(SqlStates.OBJECT_NOT_IN_PREREQUISITE_STATE,
@@ -144,7 +134,7 @@ public final class ScanExecutor {
     }
     List<RowEnumerator> parts = new ArrayList<>();
     for (List<KeyRange> r : byBucket.values()) {
-      parts.add(new RowEnumerator(r, false));
+      parts.add(new RowEnumerator(this, r, false));
     }
     java.util.Comparator<RowEnumerator> byKey = (a, b) -> java.util.Arrays.compareUnsigned(
         a.currentKey, 1, a.currentKey.length, b.currentKey, 1, b.currentKey.length);
@@ -213,7 +203,7 @@ public final class ScanExecutor {
 
   /** The rows of the spec's columns in {@code ranges} (null: all of the scan's ranges). */
   Enumerator<Object[]> rows(List<KeyRange> ranges) {
-    return new RowEnumerator(ranges == null ? ranges() : ranges, true);
+    return new RowEnumerator(this, ranges == null ? ranges() : ranges, true);
   }
 
   /**
@@ -230,18 +220,18 @@ public final class ScanExecutor {
         rr.add(new io.basaltdb.storage.filter.Filters.RowRange(r.start(), r.stop()));
       }
       KeyRange all = new KeyRange(ranges.get(0).start(), ranges.get(ranges.size() - 1).stop());
-      RowEnumerator e = new RowEnumerator(List.of(all), false, null, false);
+      RowEnumerator e = new RowEnumerator(this, List.of(all), false, null, false);
       e.rangesFilter = rr;
       return e;
     }
     if (index == null) {
-      return new RowEnumerator(ranges, false, null, points);
+      return new RowEnumerator(this, ranges, false, null, points);
     }
     Set<Integer> read = new TreeSet<>(spec.columns());
     read.addAll(PushedPredicate.cellColumns(spec.filters(), def));
     IndexKeys keys = IndexKeys.open(db, def, index, ranges, asOf, read, spec, spec.filters(),
         ctx);
-    return keys == null ? null : new RowEnumerator(List.of(), false, keys, true, spec.filters());
+    return keys == null ? null : new RowEnumerator(this, List.of(), false, keys, true, spec.filters());
   }
 
   Storage storage() {
@@ -263,7 +253,7 @@ public final class ScanExecutor {
     return Analysis.scanMetrics(ctx, spec);
   }
 
-  private long boundLong(io.basaltdb.sql.pushdown.Operand o, long absent) {
+  long boundLong(io.basaltdb.sql.pushdown.Operand o, long absent) {
     if (o == null) {
       return absent;
     }
@@ -277,268 +267,5 @@ public final class ScanExecutor {
           + "negative, got " + n);
     }
     return n;
-  }
-
-  /** Streams the rows of all ranges, in order, applying offset and fetch. */
-  /** The cancel flag Calcite puts in a statement's data context, or null. */
-  private final class RowEnumerator implements Enumerator<Object[]> {
-    private final List<KeyRange> ranges;
-    private final boolean points;
-    private final Table table = db.table(def.table());
-    private final io.basaltdb.storage.ReadSnapshot snapshot = StatementSnapshot.of(ctx, db);
-    private final RowKeyCodec codec = def.keyCodec();
-    private final List<SqlColumn> cols = def.columns();
-    private final io.basaltdb.sql.catalog.CellNames names =
-        io.basaltdb.sql.catalog.CellNames.of(def);
-    private final Set<Integer> readColumns = new TreeSet<>();
-    private int next; // next range (or first range of the next get batch)
-    private ResultScanner scanner;
-    private List<Result> batch = Collections.emptyList();
-    private int batchPos;
-    private long skip;
-    private long remaining;
-    private Object[] current;
-    /** The current row's key (salted, as stored). */
-    private byte[] currentKey;
-    /** The statement's cancel flag (set by cancel() or its timeout), read every 1024 rows. */
-    private final java.util.concurrent.atomic.AtomicBoolean cancelFlag =
-        QueryGuard.cancelFlag(ctx);
-    private int rowsSinceCheck;
-
-    /** The rows of the base keys an index gives, fetched by batched gets. */
-    private final IndexKeys indexKeys;
-    /** Ranges read by one scan that seeks between them (a lookup join's key prefixes). */
-    private List<io.basaltdb.storage.filter.Filters.RowRange> rangesFilter;
-
-    /** The filters these rows must pass (through an index: not those it holds). */
-    private final List<PushedPredicate> filters;
-
-    /** With {@code limits}, the spec's offset and fetch apply to these rows. */
-    RowEnumerator(List<KeyRange> ranges, boolean limits) {
-      this(ranges, limits, null, spec.keys().isPointLookup(def));
-    }
-
-    /** The rows of the keys an index's ranges give, in the index's order, passing {@code filters}. */
-    RowEnumerator(IndexKeys keys, List<PushedPredicate> filters) {
-      this(List.of(), true, keys, true, filters);
-    }
-
-    private RowEnumerator(List<KeyRange> ranges, boolean limits, IndexKeys indexKeys,
-        boolean points) {
-      this(ranges, limits, indexKeys, points, spec.filters());
-    }
-
-    private RowEnumerator(List<KeyRange> ranges, boolean limits, IndexKeys indexKeys,
-        boolean points, List<PushedPredicate> filters) {
-      this.ranges = ranges;
-      this.indexKeys = indexKeys;
-      this.points = indexKeys != null || points;
-      this.filters = filters;
-      skip = limits ? boundLong(spec.offset(), 0) : 0;
-      remaining = limits ? boundLong(spec.fetch(), Long.MAX_VALUE) : Long.MAX_VALUE;
-      readColumns.addAll(spec.columns());
-      readColumns.addAll(PushedPredicate.cellColumns(filters, def));
-    }
-
-    @Override
-    public Object[] current() {
-      return current;
-    }
-
-    @Override
-    public boolean moveNext() {
-      while (remaining > 0) {
-        Result r = nextResult();
-        if (r == null) {
-          return false;
-        }
-        if (skip > 0) {
-          skip--;
-          continue;
-        }
-        current = toRow(r);
-        currentKey = r.row();
-        if (remaining != Long.MAX_VALUE) {
-          remaining--;
-        }
-        return true;
-      }
-      return false;
-    }
-
-    private Result nextResult() {
-      if ((rowsSinceCheck++ & 1023) == 0 && cancelFlag != null && cancelFlag.get()) {
-        throw new io.basaltdb.sql.SqlStateException(SqlStates.QUERY_CANCELED,
-            "statement cancelled");
-      }
-      if (indexKeys != null && indexKeys.covers()) {
-        return indexKeys.nextRow();
-      }
-      while (true) {
-        if (points) {
-          while (batchPos < batch.size()) {
-            Result r = batch.get(batchPos++);
-            if (!r.isEmpty()) {
-              return r;
-            }
-          }
-          List<byte[]> keys = new ArrayList<>();
-          if (indexKeys != null) {
-            for (byte[] key = indexKeys.next(); key != null; key = indexKeys.next()) {
-              keys.add(key);
-              if (keys.size() >= GET_BATCH) {
-                break;
-              }
-            }
-            if (keys.isEmpty()) {
-              return null;
-            }
-          } else if (next >= ranges.size()) {
-            return null;
-          }
-          for (; next < ranges.size() && keys.size() < GET_BATCH; next++) {
-            keys.add(ranges.get(next).start());
-          }
-          batch = getAll(keys);
-          batchPos = 0;
-          continue;
-        }
-        if (scanner == null) {
-          if (next >= ranges.size()) {
-            return null;
-          }
-          scanner = table.getScanner(scanFor(ranges.get(next++)));
-        }
-        Result r = scanner.next();
-        if (r != null) {
-          return r;
-        }
-        scanner.close();
-        scanner = null;
-      }
-    }
-
-    /**
-     * The rows of {@code keys}, in their order (an empty result where there is none): one get
-     * for one key; for more, one scan from the first to the last that seeks from key to key
-     * ({@link io.basaltdb.storage.filter.Filters#rowKeys}), cheaper than a read per key.
-     */
-    private List<Result> getAll(List<byte[]> keys) {
-      if (keys.size() == 1) {
-        return List.of(table.get(prepare(new Get(keys.get(0)))));
-      }
-      List<byte[]> sorted = new ArrayList<>(keys);
-      sorted.sort(java.util.Arrays::compareUnsigned);
-      List<byte[]> distinct = new ArrayList<>(sorted.size());
-      for (byte[] k : sorted) {
-        if (distinct.isEmpty() || !java.util.Arrays.equals(distinct.get(distinct.size() - 1), k)) {
-          distinct.add(k);
-        }
-      }
-      byte[] last = distinct.get(distinct.size() - 1);
-      Scan scan = prepare(new Scan().withStartRow(distinct.get(0))
-          .withStopRow(java.util.Arrays.copyOf(last, last.length + 1)));
-      Filter keyFilter = io.basaltdb.storage.filter.Filters.rowKeys(distinct);
-      Filter own = scan.filter(); // the scan's own, as prepare made it
-      scan.setFilter(own == null ? keyFilter : new io.basaltdb.storage.filter.FilterList(
-          io.basaltdb.storage.filter.FilterList.Operator.MUST_PASS_ALL, keyFilter, own));
-      scan.setCaching(Math.min(1000, distinct.size()));
-      Result[] found = new Result[distinct.size()]; // rows come in key order, as distinct
-      try (ResultScanner s = table.getScanner(scan)) {
-        int j = 0;
-        for (Result r : s) {
-          while (j < found.length
-              && java.util.Arrays.compareUnsigned(distinct.get(j), r.row()) < 0) {
-            j++;
-          }
-          if (j < found.length && java.util.Arrays.equals(distinct.get(j), r.row())) {
-            found[j++] = r;
-          }
-        }
-      }
-      List<Result> out = new ArrayList<>(keys.size());
-      for (byte[] k : keys) {
-        int j = java.util.Collections.binarySearch(distinct, k, java.util.Arrays::compareUnsigned);
-        out.add(found[j] != null ? found[j] : new Result(k, List.of()));
-      }
-      return out;
-    }
-
-    private Scan scanFor(KeyRange range) {
-      Scan scan = spec.reversed()
-          ? new Scan().setReversed(true).withStartRow(range.stop(), false)
-              .withStopRow(range.start(), true)
-          : new Scan().withStartRow(range.start()).withStopRow(range.stop());
-      if (remaining != Long.MAX_VALUE && filters.isEmpty()) {
-        scan.setLimit(skip + remaining).setCaching((int) Math.min(1000, skip + remaining));
-      }
-      return prepare(scan);
-    }
-
-    /** Columns, time range and filter, the same for scans and gets. */
-    private <T extends ReadRequest<T>> T prepare(T read) {
-      read.setSnapshot(snapshot);
-      read.setMetrics(metrics());
-      long[] times = timeRange();
-      if (times[0] > 0 || times[1] < Long.MAX_VALUE) {
-        read.setTimeRange(times[0], times[1]);
-      }
-      read.addColumn(names.markerFamily(), io.basaltdb.sql.catalog.CellNames.MARKER);
-      for (int i : readColumns) {
-        if (cols.get(i).isMap()) {
-          read.addFamily(names.family(i)); // its cells are the family's undeclared ones
-        } else if (names.family(i) != null) {
-          read.addColumn(names.family(i), names.qualifier(i));
-        }
-      }
-      Filter f = PushedPredicate.all(filters, def, ctx);
-      if (rangesFilter != null) {
-        Filter r = io.basaltdb.storage.filter.Filters.rowRanges(rangesFilter);
-        f = f == null ? r : new io.basaltdb.storage.filter.FilterList(
-            io.basaltdb.storage.filter.FilterList.Operator.MUST_PASS_ALL, r, f);
-      }
-      if (f != null) {
-        read.setFilter(f);
-      }
-      return read;
-    }
-
-    private Object[] toRow(Result r) {
-      List<Integer> out = spec.columns();
-      Object[] row = new Object[out.size()];
-      Object[] key = null;
-      for (int i = 0; i < row.length; i++) {
-        int col = out.get(i);
-        SqlColumn c = cols.get(col);
-        if (c.isKey()) {
-          if (key == null) {
-            key = codec.decode(r.row());
-          }
-          row[i] = c.type().fromKey(key[c.keyPosition()]);
-        } else if (c.isMap()) {
-          row[i] = names.mapValue(col, r);
-        } else {
-          byte[] v = names.value(col, r.getValue(names.family(col), names.qualifier(col)));
-          row[i] = v == null ? null : c.fromCell(v);
-        }
-      }
-      return row;
-    }
-
-    @Override
-    public void reset() {
-      throw new UnsupportedOperationException("reset");
-    }
-
-    @Override
-    public void close() {
-      if (scanner != null) {
-        scanner.close();
-        scanner = null;
-      }
-      if (indexKeys != null) {
-        indexKeys.close();
-      }
-    }
   }
 }
