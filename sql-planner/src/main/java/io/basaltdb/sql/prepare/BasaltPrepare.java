@@ -5,13 +5,9 @@ import io.basaltdb.sql.SqlStateException;
 import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.Switches;
 import io.basaltdb.sql.catalog.CatalogVersion;
-import io.basaltdb.sql.constraint.CheckConstraints;
-import io.basaltdb.sql.rel.BasaltTableModify;
 import io.basaltdb.sql.schema.BasaltSchema;
-import io.basaltdb.sql.schema.BasaltSqlTable;
 import io.basaltdb.storage.Storage;
 import java.lang.reflect.Type;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
@@ -20,12 +16,8 @@ import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.prepare.CalcitePrepareImpl;
-import org.apache.calcite.rel.RelNode;
-import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rex.RexBuilder;
-import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlIdentifier;
-import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql2rel.SqlRexConvertletTable;
@@ -39,90 +31,8 @@ import org.apache.calcite.sql2rel.SqlToRelConverter;
  * which an UPSERT must know to leave the others alone).
  */
 public class BasaltPrepare extends CalcitePrepareImpl {
-  /**
-   * The planner's rules but those turning an inner join into a semi-join: they take a table
-   * that contributes only keys (TPC-H's orders in Q5 and Q7) out of the join graph, leaving the
-   * remaining tables to meet through a many-to-many key (the nation key), which is what the
-   * heuristic join order then builds on. IN and EXISTS still become semi-joins.
-   */
-  static List<org.apache.calcite.plan.RelOptRule> joinRules(
-      org.apache.calcite.plan.RelOptPlanner planner) {
-    List<org.apache.calcite.plan.RelOptRule> rules = new ArrayList<>();
-    for (org.apache.calcite.plan.RelOptRule r : planner.getRules()) {
-      if (!(r instanceof org.apache.calcite.rel.rules.SemiJoinRule)) {
-        rules.add(r);
-      }
-    }
-    return rules;
-  }
-
-  /**
-   * The planner's rules; from {@link #HEURISTIC_JOINS} joins, first each side of a join
-   * filtered by what an OR in its condition implies for it
-   * ({@link io.basaltdb.sql.rel.rules.BasaltRules#IMPLIED_SIDE_FILTER}), an aggregate joined on a
-   * group key restricted to the keys a filtered table gives
-   * ({@link io.basaltdb.sql.rel.rules.BasaltRules#AGGREGATE_KEY_REDUCTION}), the joins gathered into one
-   * multi-join with the column equalities its conditions imply
-   * ({@link io.basaltdb.sql.rel.rules.BasaltRules#JOIN_EQUALITY_CLOSURE}), which
-   * {@code LoptOptimizeJoinRule} and
-   * {@link io.basaltdb.sql.rel.rules.BasaltRules#SMALLEST_FIRST_JOIN_ORDER} then order, without the rules
-   * that reassociate joins (the one that swaps a join's sides stays: the heuristic puts the
-   * biggest table on the left of every join, where a hash join costs most). As Calcite's
-   * {@code Programs.heuristicJoinOrder}, but its
-   * multi-join step installs Calcite's default metadata on the cluster, and the ordering must
-   * see Basalt's join row counts ({@link io.basaltdb.sql.rel.metadata.JoinCardinality}).
-   */
-  static org.apache.calcite.tools.Program joinOrder(
-      List<org.apache.calcite.plan.RelOptRule> rules,
-      org.apache.calcite.rel.metadata.RelMetadataProvider metadata) {
-    return (planner, rel, traits, materializations, lattices) -> {
-      io.basaltdb.sql.rel.metadata.MetadataHandlers.startCompiling(); // the search asks metadata often
-      org.apache.calcite.tools.Program program;
-      boolean heuristic = org.apache.calcite.plan.RelOptUtil.countJoins(rel) >= HEURISTIC_JOINS;
-      if (heuristic && !io.basaltdb.sql.rel.metadata.MetadataHandlers.compiled()
-          && io.basaltdb.sql.rel.metadata.MetadataHandlers.awaitCompiled(COMPILE_WAIT_MILLIS)) {
-        rel.getCluster().setMetadataQuerySupplier(io.basaltdb.sql.rel.metadata.MetadataHandlers.supplier());
-      }
-      if (!heuristic) {
-        program = org.apache.calcite.tools.Programs.ofRules(rules);
-      } else {
-        var gather = new org.apache.calcite.plan.hep.HepProgramBuilder()
-            .addRuleInstance(CoreRules.FILTER_INTO_JOIN)
-            .addRuleInstance(io.basaltdb.sql.rel.rules.BasaltRules.IMPLIED_SIDE_FILTER)
-            .addRuleInstance(CoreRules.FILTER_INTO_JOIN)
-            .addRuleInstance(io.basaltdb.sql.rel.rules.BasaltRules.AGGREGATE_KEY_REDUCTION)
-            .addMatchOrder(org.apache.calcite.plan.hep.HepMatchOrder.BOTTOM_UP)
-            .addRuleInstance(CoreRules.JOIN_TO_MULTI_JOIN)
-            .addRuleInstance(io.basaltdb.sql.rel.rules.BasaltRules.JOIN_EQUALITY_CLOSURE)
-            .build();
-        List<org.apache.calcite.plan.RelOptRule> order = new ArrayList<>(rules);
-        order.removeAll(List.of(CoreRules.JOIN_ASSOCIATE,
-            org.apache.calcite.rel.rules.JoinPushThroughJoinRule.LEFT,
-            org.apache.calcite.rel.rules.JoinPushThroughJoinRule.RIGHT));
-        order.add(CoreRules.MULTI_JOIN_OPTIMIZE);
-        if (Switches.SMALLEST_FIRST.on()) {
-          order.add(io.basaltdb.sql.rel.rules.BasaltRules.SMALLEST_FIRST_JOIN_ORDER);
-        }
-        program = org.apache.calcite.tools.Programs.sequence(
-            org.apache.calcite.tools.Programs.of(gather, false, metadata),
-            org.apache.calcite.tools.Programs.ofRules(order));
-      }
-      rel.getCluster().invalidateMetadataQuery(); // made again, with the providers now set
-      return program.run(planner, rel, traits, materializations, lattices);
-    };
-  }
-
   /** The internal parameter under which a statement's {@link io.basaltdb.sql.rel.BatchWrite} is. */
   static final String BATCH_WRITE = "basaltBatchWrite";
-
-  /**
-   * How long a statement whose joins are ordered heuristically waits for the compiled metadata
-   * handlers ({@link io.basaltdb.sql.rel.metadata.MetadataHandlers#awaitCompiled}).
-   */
-  static final long COMPILE_WAIT_MILLIS = 20_000;
-
-  /** From this many joins in a query, joins are ordered heuristically. */
-  static final int HEURISTIC_JOINS = 3;
 
   /**
    * While this preparation plans the statement of an EXPLAIN ANALYZE, where its plan goes
@@ -387,28 +297,17 @@ public class BasaltPrepare extends CalcitePrepareImpl {
       @Override
       protected SqlToRelConverter getSqlToRelConverter(SqlValidator validator,
           CatalogReader reader, SqlToRelConverter.Config config) {
-        return new Converter(this, validator, reader, cluster, convertlets,
+        return new BasaltConverter(this, validator, reader, cluster, convertlets,
             config.withHintStrategyTable(io.basaltdb.sql.rel.IndexHint.STRATEGIES));
       }
 
       /**
-       * Calcite's standard program, but joins of {@link #HEURISTIC_JOINS} or more are ordered
-       * by its heuristic (MultiJoin and LoptOptimizeJoinRule) instead of the planner's
-       * exhaustive search, which took 3 to 14 seconds to plan TPC-H's five- and six-table
-       * joins (their execution: 0.1 to 0.2 s). A statement the short path takes as it comes
-       * never makes this program ({@link ShortPath#first}).
+       * {@link PlanPrograms#standard}; a statement the short path takes as it comes never makes
+       * it ({@link ShortPath#first}).
        */
       @Override
       protected org.apache.calcite.tools.Program getProgram() {
-        var metadata = io.basaltdb.sql.rel.metadata.JoinCardinality.PROVIDER;
-        return ShortPath.first(() -> org.apache.calcite.tools.Programs.sequence(
-            io.basaltdb.sql.rel.rules.BasaltRules.existsToJoins(metadata),
-            org.apache.calcite.tools.Programs.subQuery(metadata),
-            org.apache.calcite.tools.Programs.decorrelate(),
-            org.apache.calcite.tools.Programs.measure(metadata),
-            org.apache.calcite.tools.Programs.trim(),
-            new ShortPath(joinOrder(joinRules(planner), metadata)),
-            org.apache.calcite.tools.Programs.calc(metadata)));
+        return PlanPrograms.standard(planner);
       }
     };
   }
@@ -442,129 +341,5 @@ public class BasaltPrepare extends CalcitePrepareImpl {
       }
       return standard.get(call);
     };
-  }
-
-  /** Marks UPSERTs and the named columns on Basalt's table-modify. */
-  private static final class Converter extends SqlToRelConverter {
-    Converter(CalcitePreparingStmt stmt, SqlValidator validator,
-        org.apache.calcite.prepare.Prepare.CatalogReader reader, RelOptCluster cluster,
-        SqlRexConvertletTable convertlets, Config config) {
-      super(stmt, validator, reader, cluster, convertlets, config);
-    }
-
-    /**
-     * Arithmetic on exact numbers is checked: {@code BIGINT} and {@code INTEGER} sums,
-     * differences, products and quotients that leave their type's range are 22003, as the
-     * standard asks, instead of wrapping around (Calcite checks only under a conformance such
-     * as SQL Server's, which would change much else).
-     */
-    @Override
-    public org.apache.calcite.rel.RelRoot convertQuery(SqlNode query, boolean needsValidation,
-        boolean top) {
-      org.apache.calcite.rel.RelRoot root = super.convertQuery(query, needsValidation, top);
-      return root.withRel(new org.apache.calcite.sql2rel.ConvertToChecked(
-          root.rel.getCluster().getRexBuilder(), true).visit(root.rel));
-    }
-
-    /** UPDATE and DELETE: Calcite builds its own table-modify; Basalt's replaces it. */
-    @Override
-    protected org.apache.calcite.rel.RelRoot convertQueryRecursive(SqlNode query, boolean top,
-        org.apache.calcite.rel.type.RelDataType targetRowType) {
-      if (query instanceof org.apache.calcite.sql.SqlUpdate update) {
-        BasaltSqlTable target = getTargetTable(update).unwrap(BasaltSqlTable.class);
-        if (target != null) {
-          io.basaltdb.sql.exec.write.AssignedLiterals.check(update, target.definition());
-        }
-      }
-      org.apache.calcite.rel.RelRoot root = super.convertQueryRecursive(query, top,
-          targetRowType);
-      if (root.rel instanceof org.apache.calcite.rel.logical.LogicalTableModify m
-          && m.getTable().unwrap(BasaltSqlTable.class) != null) {
-        BasaltSqlTable t = m.getTable().unwrap(BasaltSqlTable.class);
-        RelNode input = m.getInput();
-        List<RexNode> sources = m.getSourceExpressionList();
-        if (m.getOperation() == org.apache.calcite.rel.core.TableModify.Operation.UPDATE) {
-          input = io.basaltdb.sql.rel.AssignmentCasts.forUpdate(input, m.getUpdateColumnList(),
-              t.definition());
-          sources = io.basaltdb.sql.rel.AssignmentCasts.sources(sources, input,
-              m.getCluster().getRexBuilder());
-          List<String> updated = m.getUpdateColumnList();
-          List<RexNode> newValues = sources;
-          RelNode old = input;
-          input = CheckConstraints.apply(t.definition(), input, col -> updated.contains(col)
-                  ? newValues.get(updated.indexOf(col))
-                  : m.getCluster().getRexBuilder().makeInputRef(old,
-                      t.definition().columnIndex(col)), null, this::convertExpression);
-        }
-        if (t.definition().hasHiddenKey()) {
-          input = BasaltTableModify.exposeHiddenKey(input, t.definition());
-        }
-        return root.withRel(t.toModificationRel(m.getCluster(), m.getTable(),
-            m.getCatalogReader(), input, m.getOperation(), m.getUpdateColumnList(),
-            sources, m.isFlattened()));
-      }
-      return root;
-    }
-
-    @Override
-    protected RelNode convertInsert(SqlInsert call) {
-      BasaltSqlTable target = getTargetTable(call).unwrap(BasaltSqlTable.class);
-      if (target != null) {
-        io.basaltdb.sql.exec.write.AssignedLiterals.check(call, target.definition());
-      }
-      RelNode rel = super.convertInsert(call);
-      if (!(rel instanceof BasaltTableModify converted)) {
-        return rel;
-      }
-      var def = converted.getTable().unwrap(BasaltSqlTable.class).definition();
-      BasaltTableModify modify = (BasaltTableModify) converted.copy(converted.getTraitSet(),
-          List.of(io.basaltdb.sql.rel.AssignmentCasts.forInsert(converted.getInput(), def)));
-      List<Integer> listed = null;
-      List<Integer> newRowDefaults = new ArrayList<>();
-      if (call.getTargetColumnList() != null) {
-        listed = new ArrayList<>();
-        for (SqlNode n : call.getTargetColumnList()) {
-          SqlIdentifier id = (SqlIdentifier) n;
-          listed.add(def.columnIndex(id.names.get(id.names.size() - 1)));
-        }
-        for (int i = 0; i < def.visibleColumnCount(); i++) {
-          io.basaltdb.sql.catalog.SqlColumn c = def.columns().get(i);
-          if (listed.contains(i) || !def.defaults().containsKey(c.name())) {
-            continue;
-          }
-          if (!call.isUpsert() || c.name().equals(def.rowTimestamp())) {
-            listed.add(i); // an INSERT makes the row: the column gets its default (a row
-            // timestamp left out is the statement's time, for UPSERT too: it is in the key)
-          } else {
-            newRowDefaults.add(i); // a new row gets it; a row that exists keeps its value
-          }
-        }
-      }
-      if (!def.checks().isEmpty()) {
-        RelNode in = modify.getInput();
-        java.util.Set<String> named = null;
-        if (call.isUpsert() && listed != null) {
-          named = new java.util.HashSet<>();
-          for (int i : listed) {
-            named.add(def.columns().get(i).name());
-          }
-        }
-        modify = (BasaltTableModify) modify.copy(modify.getTraitSet(), List.of(
-            CheckConstraints.apply(def, in, col -> in.getCluster().getRexBuilder()
-                .makeInputRef(in, def.columnIndex(col)), named, this::convertExpression)));
-      }
-      if (call instanceof io.basaltdb.sql.parser.SqlInsertOnDuplicateKey dup) {
-        // a new row is written as the statement's keyword says; one that exists, by the clause
-        return modify.asUpsert(true, listed).withNewRowDefaults(newRowDefaults)
-            .withOnDuplicate(OnDuplicateKeys.plan(dup, def,
-            validator, u -> super.convertQueryRecursive(u, false, null).rel,
-            this::convertExpression, cluster.getRexBuilder()));
-      }
-      if (call.isUpsert() && !newRowDefaults.isEmpty()) {
-        return modify.asUpsert(true, listed).withNewRowDefaults(newRowDefaults);
-      }
-      return call.isUpsert() || listed != null ? modify.asUpsert(call.isUpsert(), listed)
-          : modify;
-    }
   }
 }
