@@ -1,5 +1,8 @@
 package io.basaltdb.sql.prepare;
 
+import io.basaltdb.sql.rel.metadata.JoinCardinality;
+import io.basaltdb.sql.rel.metadata.MetadataHandlers;
+import io.basaltdb.sql.rel.rules.BasaltRules;
 import io.basaltdb.sql.Switches;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,7 +21,7 @@ final class PlanPrograms {
 
   /**
    * How long a statement whose joins are ordered heuristically waits for the compiled metadata
-   * handlers ({@link io.basaltdb.sql.rel.metadata.MetadataHandlers#awaitCompiled}).
+   * handlers ({@link MetadataHandlers#awaitCompiled}).
    */
   static final long COMPILE_WAIT_MILLIS = 20_000;
 
@@ -27,9 +30,9 @@ final class PlanPrograms {
 
   /** The program for a statement planned by {@code planner} (its rules, Basalt's metadata). */
   static org.apache.calcite.tools.Program standard(org.apache.calcite.plan.RelOptPlanner planner) {
-    var metadata = io.basaltdb.sql.rel.metadata.JoinCardinality.PROVIDER;
+    var metadata = JoinCardinality.PROVIDER;
     return ShortPath.first(() -> org.apache.calcite.tools.Programs.sequence(
-        io.basaltdb.sql.rel.rules.BasaltRules.existsToJoins(metadata),
+        BasaltRules.existsToJoins(metadata),
         org.apache.calcite.tools.Programs.subQuery(metadata),
         org.apache.calcite.tools.Programs.decorrelate(),
         org.apache.calcite.tools.Programs.measure(metadata),
@@ -58,41 +61,41 @@ final class PlanPrograms {
   /**
    * The planner's rules; from {@link #HEURISTIC_JOINS} joins, first each side of a join
    * filtered by what an OR in its condition implies for it
-   * ({@link io.basaltdb.sql.rel.rules.BasaltRules#IMPLIED_SIDE_FILTER}), an aggregate joined on a
+   * ({@link BasaltRules#IMPLIED_SIDE_FILTER}), an aggregate joined on a
    * group key restricted to the keys a filtered table gives
-   * ({@link io.basaltdb.sql.rel.rules.BasaltRules#AGGREGATE_KEY_REDUCTION}), the joins gathered into one
+   * ({@link BasaltRules#AGGREGATE_KEY_REDUCTION}), the joins gathered into one
    * multi-join with the column equalities its conditions imply
-   * ({@link io.basaltdb.sql.rel.rules.BasaltRules#JOIN_EQUALITY_CLOSURE}), which
+   * ({@link BasaltRules#JOIN_EQUALITY_CLOSURE}), which
    * {@code LoptOptimizeJoinRule} and
-   * {@link io.basaltdb.sql.rel.rules.BasaltRules#SMALLEST_FIRST_JOIN_ORDER} then order, without the rules
+   * {@link BasaltRules#SMALLEST_FIRST_JOIN_ORDER} then order, without the rules
    * that reassociate joins (the one that swaps a join's sides stays: the heuristic puts the
    * biggest table on the left of every join, where a hash join costs most). As Calcite's
    * {@code Programs.heuristicJoinOrder}, but its
    * multi-join step installs Calcite's default metadata on the cluster, and the ordering must
-   * see Basalt's join row counts ({@link io.basaltdb.sql.rel.metadata.JoinCardinality}).
+   * see Basalt's join row counts ({@link JoinCardinality}).
    */
   static org.apache.calcite.tools.Program joinOrder(
       List<org.apache.calcite.plan.RelOptRule> rules,
       org.apache.calcite.rel.metadata.RelMetadataProvider metadata) {
     return (planner, rel, traits, materializations, lattices) -> {
-      io.basaltdb.sql.rel.metadata.MetadataHandlers.startCompiling(); // the search asks metadata often
+      MetadataHandlers.startCompiling(); // the search asks metadata often
       org.apache.calcite.tools.Program program;
       boolean heuristic = org.apache.calcite.plan.RelOptUtil.countJoins(rel) >= HEURISTIC_JOINS;
-      if (heuristic && !io.basaltdb.sql.rel.metadata.MetadataHandlers.compiled()
-          && io.basaltdb.sql.rel.metadata.MetadataHandlers.awaitCompiled(COMPILE_WAIT_MILLIS)) {
-        rel.getCluster().setMetadataQuerySupplier(io.basaltdb.sql.rel.metadata.MetadataHandlers.supplier());
+      if (heuristic && !MetadataHandlers.compiled()
+          && MetadataHandlers.awaitCompiled(COMPILE_WAIT_MILLIS)) {
+        rel.getCluster().setMetadataQuerySupplier(MetadataHandlers.supplier());
       }
       if (!heuristic) {
         program = org.apache.calcite.tools.Programs.ofRules(rules);
       } else {
         var gather = new org.apache.calcite.plan.hep.HepProgramBuilder()
             .addRuleInstance(CoreRules.FILTER_INTO_JOIN)
-            .addRuleInstance(io.basaltdb.sql.rel.rules.BasaltRules.IMPLIED_SIDE_FILTER)
+            .addRuleInstance(BasaltRules.IMPLIED_SIDE_FILTER)
             .addRuleInstance(CoreRules.FILTER_INTO_JOIN)
-            .addRuleInstance(io.basaltdb.sql.rel.rules.BasaltRules.AGGREGATE_KEY_REDUCTION)
+            .addRuleInstance(BasaltRules.AGGREGATE_KEY_REDUCTION)
             .addMatchOrder(org.apache.calcite.plan.hep.HepMatchOrder.BOTTOM_UP)
             .addRuleInstance(CoreRules.JOIN_TO_MULTI_JOIN)
-            .addRuleInstance(io.basaltdb.sql.rel.rules.BasaltRules.JOIN_EQUALITY_CLOSURE)
+            .addRuleInstance(BasaltRules.JOIN_EQUALITY_CLOSURE)
             .build();
         List<org.apache.calcite.plan.RelOptRule> order = new ArrayList<>(rules);
         order.removeAll(List.of(CoreRules.JOIN_ASSOCIATE,
@@ -100,7 +103,7 @@ final class PlanPrograms {
             org.apache.calcite.rel.rules.JoinPushThroughJoinRule.RIGHT));
         order.add(CoreRules.MULTI_JOIN_OPTIMIZE);
         if (Switches.SMALLEST_FIRST.on()) {
-          order.add(io.basaltdb.sql.rel.rules.BasaltRules.SMALLEST_FIRST_JOIN_ORDER);
+          order.add(BasaltRules.SMALLEST_FIRST_JOIN_ORDER);
         }
         program = org.apache.calcite.tools.Programs.sequence(
             org.apache.calcite.tools.Programs.of(gather, false, metadata),

@@ -119,7 +119,8 @@ final class SortRule extends RelRule<RuleConfig> {
    * them (last ascending, first descending); or, {@code reversed}, each against it with its
    * NULLs at the other end (the index read backwards).
    */
-  private static boolean inIndexOrder(BasaltScan scan, List<RelFieldCollation> fcs, boolean reversed) {
+  private static boolean inIndexOrder(BasaltScan scan, List<RelFieldCollation> fcs,
+      boolean reversed) {
     return inIndexOrder(scan.basaltTable().index(scan.spec().index().name()),
         scan.spec().index().keys(), scan.spec().columns(), fcs, reversed);
   }
