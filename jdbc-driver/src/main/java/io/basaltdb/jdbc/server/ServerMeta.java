@@ -12,8 +12,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -58,14 +56,6 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
 
   private static final int DEFAULT_FRAME_ROWS = 100;
 
-  /** A statement's execution state between requests. */
-  private static final class StatementState {
-    volatile Signature signature;
-    volatile ParameterChecks checks;
-    volatile List<TypedValue> parameters = List.of();
-    Iterator<Object> rows; // guarded by this
-  }
-
   /** Who sent a request: a user name (or an address), and whether it may only read. */
   public record Client(String name, boolean readOnly) {
     public static final Client ANONYMOUS = new Client("anonymous", false);
@@ -85,29 +75,12 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
     }
   }
 
-  private static final class Session {
-    final BasaltConnection connection;
-    final Client owner;
-    final Map<Integer, StatementState> statements = new ConcurrentHashMap<>();
-    final Set<Integer> openStatements = ConcurrentHashMap.newKeySet();
-    volatile long lastUsedNanos = System.nanoTime();
-
-    Session(BasaltConnection connection, Client owner) {
-      this.connection = connection;
-      this.owner = owner;
-    }
-
-    StatementState statement(int id) {
-      return statements.computeIfAbsent(id, k -> new StatementState());
-    }
-  }
-
   private final Opener opener;
   private final Limits limits;
   private final long idleNanos;
   private final Supplier<Client> currentClient;
   private final Consumer<String> refusals;
-  private final Map<String, Session> sessions = new ConcurrentHashMap<>();
+  private final ServerSessions sessions = new ServerSessions();
   private final ScheduledExecutorService sweeper;
 
   /** Serves connections opened by {@code opener}; closes those idle for {@code idleMillis}. */
@@ -136,7 +109,8 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
     timers.setRemoveOnCancelPolicy(true); // a statement's timer goes when its request ends
     this.sweeper = timers;
     long period = Math.max(1000, idleMillis / 4);
-    sweeper.scheduleWithFixedDelay(this::closeIdle, period, period, TimeUnit.MILLISECONDS);
+    sweeper.scheduleWithFixedDelay(() -> sessions.closeIdle(idleNanos), period, period,
+        TimeUnit.MILLISECONDS);
   }
 
   /** How many remote connections are open. */
@@ -144,8 +118,8 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
     return sessions.size();
   }
 
-  private Session session(String connectionId) {
-    Session s = sessions.get(connectionId);
+  private ServerSessions.Session session(String connectionId) {
+    ServerSessions.Session s = sessions.get(connectionId);
     if (s == null) {
       throw new NoSuchConnectionException(connectionId);
     }
@@ -169,10 +143,11 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
     if (seconds <= 0) {
       return callChecked(h.connectionId, call);
     }
-    Session session = session(h.connectionId);
+    ServerSessions.Session session = session(h.connectionId);
     java.util.concurrent.atomic.AtomicBoolean flag = session.connection.getCancelFlag(h);
     flag.set(false);
-    java.util.concurrent.atomic.AtomicBoolean fired = new java.util.concurrent.atomic.AtomicBoolean();
+    java.util.concurrent.atomic.AtomicBoolean fired =
+        new java.util.concurrent.atomic.AtomicBoolean();
     java.util.concurrent.ScheduledFuture<?> timer = sweeper.schedule(() -> {
       fired.set(true);
       flag.set(true);
@@ -192,11 +167,6 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
     }
   }
 
-  /** The open connections of {@code client}. */
-  private java.util.stream.Stream<Session> sessionsOf(Client client) {
-    return sessions.values().stream().filter(s -> s.owner.name().equals(client.name()));
-  }
-
   /** Refuses a request with {@code state}, reporting it. */
   private AvaticaRuntimeException refuse(String state, String message) {
     refusals.accept(message + " (SQLState " + state + ")");
@@ -205,7 +175,7 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
 
   /** A write refused on a read-only client's connection is a permission error (42501). */
   private AvaticaRuntimeException permission(String connectionId, AvaticaRuntimeException e) {
-    Session s = sessions.get(connectionId);
+    ServerSessions.Session s = sessions.get(connectionId);
     if (s != null && s.owner.readOnly()
         && SqlStates.READ_ONLY_TRANSACTION.equals(e.getSqlState())) {
       return refuse(SqlStates.INSUFFICIENT_PRIVILEGE,
@@ -273,7 +243,7 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
       if (sessions.containsKey(ch.id)) {
         return;
       }
-      long mine = sessionsOf(who).count();
+      long mine = sessions.of(who).count();
       if (mine >= limits.connectionsPerClient()) {
         throw refuse(SqlStates.TOO_MANY_CONNECTIONS,
             "too many connections: client '" + who.name() + "' holds " + mine
@@ -281,7 +251,7 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
       }
       try {
         Connection c = opener.open(p);
-        sessions.put(ch.id, new Session(c.unwrap(BasaltConnection.class), who));
+        sessions.put(ch.id, new ServerSessions.Session(c.unwrap(BasaltConnection.class), who));
       } catch (SQLException | RuntimeException e) {
         throw remote(e);
       }
@@ -290,18 +260,18 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
 
   @Override
   public StatementHandle createStatement(ConnectionHandle ch) {
-    Session s = session(ch.id);
+    ServerSessions.Session s = session(ch.id);
     StatementHandle h = call(ch.id, m -> m.createStatement(ch));
     opened(s, h);
     return h;
   }
 
   /** Counts a new open statement against its client's limit; closes it if past the limit. */
-  private void opened(Session s, StatementHandle h) {
+  private void opened(ServerSessions.Session s, StatementHandle h) {
     if (!s.openStatements.add(h.id)) {
       return; // prepared on a statement the client created: counted once
     }
-    long mine = sessionsOf(s.owner).mapToLong(x -> x.openStatements.size()).sum();
+    long mine = sessions.of(s.owner).mapToLong(x -> x.openStatements.size()).sum();
     if (mine > limits.statementsPerClient()) {
       closeStatement(h);
       throw refuse(SqlStates.CONFIGURATION_LIMIT_EXCEEDED,
@@ -314,27 +284,19 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
   @Override
   public void closeConnection(ConnectionHandle ch) {
     if (sessions.containsKey(ch.id)) {
-      Session s = session(ch.id); // only its own client closes it
+      ServerSessions.Session s = session(ch.id); // only its own client closes it
       if (sessions.remove(ch.id, s)) {
-        close(s);
+        ServerSessions.close(s);
       }
-    }
-  }
-
-  private static void close(Session s) {
-    try {
-      s.connection.close();
-    } catch (SQLException e) {
-      throw remote(e);
     }
   }
 
   @Override
   public StatementHandle prepare(ConnectionHandle ch, String sql, long maxRowCount) {
-    Session s = session(ch.id);
+    ServerSessions.Session s = session(ch.id);
     StatementHandle h = call(ch.id, m -> m.prepare(ch, sql, maxRowCount));
     opened(s, h);
-    StatementState state = s.statement(h.id);
+    ServerSessions.Statement state = s.statement(h.id);
     state.signature = h.signature;
     state.checks = new ParameterChecks(h.signature);
     return h;
@@ -346,7 +308,7 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
     ExecuteResult prepared = timed(h,
         m -> m.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame, callback));
     MetaResultSet r = prepared.resultSets.get(0);
-    StatementState state = session(h.connectionId).statement(h.id);
+    ServerSessions.Statement state = session(h.connectionId).statement(h.id);
     state.signature = r.signature;
     state.parameters = List.of();
     return r.updateCount != -1 ? prepared : run(h, state, maxRowsInFirstFrame);
@@ -362,7 +324,7 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
   @Override
   public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues,
       int maxRowsInFirstFrame) throws NoSuchStatementException {
-    StatementState state = session(h.connectionId).statement(h.id);
+    ServerSessions.Statement state = session(h.connectionId).statement(h.id);
     if (state.signature == null) {
       throw new NoSuchStatementException(h);
     }
@@ -380,7 +342,7 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
   }
 
   /** Runs a prepared statement: DML answers its count, a query its first frame. */
-  private ExecuteResult run(StatementHandle h, StatementState state, int firstFrameRows)
+  private ExecuteResult run(StatementHandle h, ServerSessions.Statement state, int firstFrameRows)
       throws NoSuchStatementException {
     Signature signature = state.signature;
     synchronized (state) {
@@ -404,7 +366,7 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
   @Override
   public Frame fetch(StatementHandle h, long offset, int fetchMaxRowCount)
       throws NoSuchStatementException, MissingResultsException {
-    StatementState state = session(h.connectionId).statements.get(h.id);
+    ServerSessions.Statement state = session(h.connectionId).statements.get(h.id);
     if (state == null || state.signature == null) {
       throw new NoSuchStatementException(h);
     }
@@ -412,7 +374,7 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
   }
 
   /** The next rows of the statement's open result (opened at the first frame), as lists. */
-  private Frame frame(StatementHandle h, StatementState state, long offset, int maxRows)
+  private Frame frame(StatementHandle h, ServerSessions.Statement state, long offset, int maxRows)
       throws NoSuchStatementException {
     int n = maxRows > 0 ? maxRows : DEFAULT_FRAME_ROWS;
     return timed(h, m -> {
@@ -438,7 +400,8 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
 
   @Override
   public void closeStatement(StatementHandle h) {
-    Session s = sessions.containsKey(h.connectionId) ? session(h.connectionId) : null;
+    ServerSessions.Session s =
+        sessions.containsKey(h.connectionId) ? session(h.connectionId) : null;
     if (s != null) {
       s.statements.remove(h.id);
       s.openStatements.remove(h.id);
@@ -460,7 +423,7 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
   @Override
   public ExecuteBatchResult executeBatch(StatementHandle h,
       List<List<TypedValue>> parameterValues) throws NoSuchStatementException {
-    StatementState state = session(h.connectionId).statements.get(h.id);
+    ServerSessions.Statement state = session(h.connectionId).statements.get(h.id);
     if (state != null) {
       for (List<TypedValue> row : parameterValues) {
         check(state, row);
@@ -469,7 +432,7 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
     return timed(h, m -> m.executeBatch(h, parameterValues));
   }
 
-  private static void check(StatementState state, List<TypedValue> values) {
+  private static void check(ServerSessions.Statement state, List<TypedValue> values) {
     if (state.checks != null) {
       try {
         state.checks.check(values);
@@ -479,33 +442,10 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
     }
   }
 
-  /** Closes connections whose client has not called for the idle time. */
-  private void closeIdle() {
-    long now = System.nanoTime();
-    for (Map.Entry<String, Session> e : sessions.entrySet()) {
-      if (now - e.getValue().lastUsedNanos > idleNanos && sessions.remove(e.getKey(), e.getValue())) {
-        try {
-          close(e.getValue());
-        } catch (RuntimeException ex) {
-          // the connection is gone either way
-        }
-      }
-    }
-  }
-
   /** Closes every remote connection (the server is stopping). */
   @Override
   public void close() {
     sweeper.shutdownNow();
-    for (String id : List.copyOf(sessions.keySet())) {
-      Session s = sessions.remove(id);
-      if (s != null) {
-        try {
-          close(s);
-        } catch (RuntimeException e) {
-          // keep closing the others
-        }
-      }
-    }
+    sessions.closeAll();
   }
 }
