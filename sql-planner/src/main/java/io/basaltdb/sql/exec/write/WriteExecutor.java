@@ -15,7 +15,6 @@ import io.basaltdb.sql.index.IndexRegistry;
 import io.basaltdb.sql.index.IndexedRowWrite;
 import io.basaltdb.sql.pushdown.Operand;
 import io.basaltdb.sql.pushdown.WriteSpec;
-import io.basaltdb.sql.type.CellArray;
 import io.basaltdb.storage.CheckAndMutate;
 import io.basaltdb.storage.Delete;
 import io.basaltdb.storage.Durability;
@@ -73,6 +72,8 @@ public final class WriteExecutor {
   private Durability rowDurability = Durability.ASYNC;
   /** Refuses rows that would leave a NOT NULL column without a value. */
   private final NotNullCheck notNull;
+  /** The mutations of the row written now. */
+  private final RowPuts puts;
 
   public WriteExecutor(Storage db, SqlTableDef def, WriteSpec spec, DataContext ctx) {
     this.db = db;
@@ -87,6 +88,7 @@ public final class WriteExecutor {
     codec = def.keyCodec();
     indexes = IndexRegistry.of(db).of(def.table());
     notNull = new NotNullCheck(def, spec);
+    puts = new RowPuts(def, spec, names, this::cellTimestamp, () -> rowDurability);
     if (def.packed()) {
       checkWholeRows(def, spec);
     }
@@ -210,7 +212,7 @@ public final class WriteExecutor {
       case UPSERT -> spec.onDuplicate() == null && !spec.newRowDefaults().isEmpty()
           ? RowWrite.of(() -> { // no lock to read under: a new row if none, else an UPSERT
             if (!table.checkAndMutate(CheckAndMutate.newBuilder(key).ifNotExists(markerFamily,
-                CellNames.MARKER).build(put(key, row, newRowColumns())))) {
+                CellNames.MARKER).build(puts.put(key, row, puts.newRowColumns())))) {
               RowWrite op = upsert(key, row);
               if (op instanceof RowWrite.Batched b) {
                 table.put(b.put());
@@ -223,7 +225,7 @@ public final class WriteExecutor {
           : new RowWrite.Action(() -> OnDuplicateKeyWrite.withoutLock(table,
               new IndexedRowWrite(db, def, List.of(), settings.writeTimestamp()), def, key,
               spec.onDuplicate(), old -> onDuplicate(key, old,
-                  () -> new IndexedRowWrite.Outcome(newRowMutation(key, row), null))));
+                  () -> new IndexedRowWrite.Outcome(puts.newRowMutation(key, row), null))));
       case UPDATE -> RowWrite.of(update(key, row, amounts));
       case DELETE -> {
         Delete d = durable(new Delete(key, timestamp()));
@@ -282,73 +284,13 @@ public final class WriteExecutor {
         || spec.kind() == WriteSpec.Kind.UPSERT, row);
   }
 
-  /**
-   * A put of the row's marker and its non-null named columns; in a packed table, of every
-   * family's cell with all its columns (the statement names them all).
-   */
-  private Put put(byte[] key, Object[] row) {
-    return put(key, row, spec.listed());
-  }
-
-  /** The columns a new row of an UPSERT gets: those it names and the defaulted others. */
-  private List<Integer> newRowColumns() {
-    List<Integer> cols = new ArrayList<>(spec.listed());
-    cols.addAll(spec.newRowDefaults());
-    return cols;
-  }
-
-  /** The write of an UPSERT's row when it is new: with the defaults of what it leaves out. */
-  private io.basaltdb.storage.Row newRowMutation(byte[] key, Object[] row) {
-    return spec.newRowDefaults().isEmpty() ? upsertMutation(key, row)
-        : put(key, row, newRowColumns());
-  }
-
-  private Put put(byte[] key, Object[] row, List<Integer> columns) {
-    Put put = new Put(key);
-    addCell(put, markerFamily, CellNames.MARKER,
-        CellNames.MARKER_VALUE);
-    for (CellNames.PackedFamily f : names.packedFamilies()) {
-      byte[][] values = new byte[f.columns().length][];
-      for (int slot = 0; slot < values.length; slot++) {
-        int i = f.columns()[slot];
-        if (row[i] != null) {
-          SqlColumn c = def.columns().get(i);
-          values[slot] = c.toCell(ColumnValues.fit(c, row[i]));
-        }
-      }
-      addCell(put, f.family(), names.qualifier(f.columns()[0]), CellArray.encode(values));
-    }
-    for (int i : def.packed() ? List.<Integer>of() : columns) {
-      SqlColumn c = def.columns().get(i);
-      if (c.isMap()) {
-        for (byte[][] cell : mapChange(i, null, row[i], false).puts()) {
-          addCell(put, names.family(i), cell[0], cell[1]);
-        }
-      } else if (names.family(i) != null && row[i] != null) {
-        addCell(put, names.family(i), names.qualifier(i),
-            c.toCell(ColumnValues.fit(c, row[i])));
-      }
-    }
-    return durable(put);
-  }
-
-  /** The cells writing {@code now} to MAP column {@code col} puts and deletes. */
-  private MapCells.Change mapChange(int col, Object old, Object now, boolean replace) {
-    return MapCells.change(names, def.columns().get(col), col, old, now, replace);
-  }
-
   /** The timestamp of the cells written now: the row's, the statement's, or -1 (the write's). */
   private long cellTimestamp() {
     return rowTs >= 0 ? rowTs : settings.writeTimestamp();
   }
 
-  private void addCell(Put put, byte[] family, byte[] qualifier, byte[] value) {
-    long ts = cellTimestamp();
-    if (ts >= 0) {
-      put.addColumn(family, qualifier, ts, value);
-    } else {
-      put.addColumn(family, qualifier, value);
-    }
+  private Put put(byte[] key, Object[] row) {
+    return puts.put(key, row);
   }
 
   private Runnable insert(byte[] key, Object[] row) {
@@ -363,30 +305,9 @@ public final class WriteExecutor {
 
   /** A put (batched), or a row mutation when NULLs delete cells. */
   private RowWrite upsert(byte[] key, Object[] row) {
-    io.basaltdb.storage.Row m = upsertMutation(key, row);
+    io.basaltdb.storage.Row m = puts.upsertMutation(key, row);
     return m instanceof RowMutations rm ? RowWrite.of(() -> table.mutateRow(rm))
         : new RowWrite.Batched((Put) m);
-  }
-
-  /** An UPSERT's put, with a delete of the named columns given NULL when there are some. */
-  private io.basaltdb.storage.Row upsertMutation(byte[] key, Object[] row) {
-    if (def.packed()) {
-      return put(key, row); // NULLs are in the family cells
-    }
-    Delete nulls = null;
-    for (int i : spec.listed()) {
-      if (def.columns().get(i).isMap()) { // an UPSERT merges: a NULL entry deletes its cell
-        for (byte[] q : mapChange(i, null, row[i], false).deletes()) {
-          nulls = nulls == null ? new Delete(key) : nulls;
-          nulls.addColumns(names.family(i), q, timestamp());
-        }
-      } else if (names.family(i) != null && row[i] == null) {
-        nulls = nulls == null ? new Delete(key) : nulls;
-        nulls.addColumns(names.family(i), names.qualifier(i), timestamp());
-      }
-    }
-    return nulls == null ? put(key, row) : new RowMutations(key).add(put(key, row))
-        .add(durable(nulls));
   }
 
   /**
@@ -415,9 +336,9 @@ public final class WriteExecutor {
         yield new IndexedRowWrite.Outcome(put(key, row), overlay(w, key, null, row));
       }
       case UPSERT -> spec.onDuplicate() == null
-          ? new IndexedRowWrite.Outcome(old == null ? newRowMutation(key, row)
-              : upsertMutation(key, row), overlay(w, key, old, row))
-          : onDuplicate(key, old, () -> new IndexedRowWrite.Outcome(newRowMutation(key, row),
+          ? new IndexedRowWrite.Outcome(old == null ? puts.newRowMutation(key, row)
+              : puts.upsertMutation(key, row), overlay(w, key, old, row))
+          : onDuplicate(key, old, () -> new IndexedRowWrite.Outcome(puts.newRowMutation(key, row),
               overlay(w, key, null, row)));
       case UPDATE -> old == null ? null
           : updateOf(key, spec.updated(), row, def.visibleColumnCount(), amounts, old);
@@ -448,7 +369,7 @@ public final class WriteExecutor {
   /** The row's values after an INSERT or UPSERT of the listed columns of {@code row}. */
   private Object[] overlay(IndexedRowWrite w, byte[] key, Object[] old, Object[] row) {
     Object[] now = old != null ? old.clone() : w.keyValues(key);
-    for (int i : old == null ? newRowColumns() : spec.listed()) {
+    for (int i : old == null ? puts.newRowColumns() : spec.listed()) {
       SqlColumn c = def.columns().get(i);
       if (c.isMap()) {
         now[i] = MapCells.merged(MapCells.fit(c, now[i]), MapCells.fit(c, row[i]));
