@@ -64,10 +64,10 @@ public final class MultiRegionWrite {
    */
   public static void applyAfterRead(Region region, byte[] row, Durability durability,
       Function<List<Cell>, List<Part>> plan, RegionContext ctx) {
-    region.admit(row, List.of());
-    Lock lock = region.lockRow(row);
+    region.writes().admit(row, List.of());
+    Lock lock = region.writes().lockRow(row);
     try {
-      List<Part> parts = plan.apply(region.readLocked(row));
+      List<Part> parts = plan.apply(region.writes().readLocked(row));
       if (!parts.isEmpty()) {
         apply(parts, durability, ctx);
       }
@@ -96,7 +96,7 @@ public final class MultiRegionWrite {
     }
     sorted.sort(LOCK_ORDER);
     for (Part p : sorted) {
-      p.region().admit(p.row(), p.cells());
+      p.region().writes().admit(p.row(), p.cells());
     }
     List<Region> regions = new ArrayList<>();
     for (Part p : sorted) {
@@ -110,7 +110,7 @@ public final class MultiRegionWrite {
     long walPosition;
     try {
       for (Part p : sorted) {
-        locks.add(p.region().lockRow(p.row()));
+        locks.add(p.region().writes().lockRow(p.row()));
       }
       for (Part p : sorted) {
         if (p.unwrittenSince() != null && p.region().reads().writtenAfter(p.row(),
@@ -120,7 +120,7 @@ public final class MultiRegionWrite {
               + " its snapshot (" + p.unwrittenSince() + ")");
         }
         if (p.check() != null) {
-          p.check().accept(p.region().readLocked(p.row()));
+          p.check().accept(p.region().writes().readLocked(p.row()));
         }
       }
       int entered = 0;
@@ -136,19 +136,19 @@ public final class MultiRegionWrite {
         long now = ctx.options().clock().millis();
         List<WalEdit> edits = new ArrayList<>(sorted.size());
         for (Part p : sorted) {
-          List<Cell> cells = p.region().stamp(p.row(), p.cells(), seq, now);
+          List<Cell> cells = p.region().writes().stamp(p.row(), p.cells(), seq, now);
           stamped.add(cells);
           edits.add(new WalEdit(seq, p.region().nameBytes(), cells));
         }
         walPosition = ctx.wal().appendAll(edits);
         ctx.fs().crashPoint("write.afterLog");
         for (int i = 0; i < sorted.size(); i++) {
-          sorted.get(i).region().addToMemstores(stamped.get(i));
+          sorted.get(i).region().writes().addToMemstores(stamped.get(i));
         }
       } catch (RuntimeException e) {
         if (entries != null) {
           for (int i = 0; i < stamped.size() && i < sorted.size(); i++) {
-            sorted.get(i).region().removeFromMemstores(stamped.get(i));
+            sorted.get(i).region().writes().removeFromMemstores(stamped.get(i));
           }
           completeAll(regions, entries);
         }
@@ -169,7 +169,7 @@ public final class MultiRegionWrite {
       } catch (RuntimeException e) {
         // told it failed: never seen, never flushed (the log is poisoned: no flush runs)
         for (int i = 0; i < sorted.size(); i++) {
-          sorted.get(i).region().removeFromMemstores(stamped.get(i));
+          sorted.get(i).region().writes().removeFromMemstores(stamped.get(i));
         }
         completeAll(regions, entries);
         throw e;
@@ -178,7 +178,7 @@ public final class MultiRegionWrite {
     completeAll(regions, entries);
     for (int i = 0; i < regions.size(); i++) {
       regions.get(i).mvcc().awaitReadPoint(entries.get(i).sequenceId());
-      regions.get(i).written();
+      regions.get(i).writes().written();
     }
   }
 

@@ -2,7 +2,6 @@ package io.basaltdb.engine.region;
 
 import io.basaltdb.storage.RegionStats;
 import io.basaltdb.storage.Cell;
-import io.basaltdb.storage.CellType;
 import io.basaltdb.storage.Durability;
 import io.basaltdb.storage.FamilyOptions;
 import io.basaltdb.storage.InvalidArgumentException;
@@ -22,12 +21,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
-import java.util.NavigableSet;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Function;
@@ -35,17 +31,18 @@ import java.util.function.Function;
 /**
  * A contiguous row range {@code [startRow, endRow)} with one {@link Store} per family.
  *
- * <p>Write path: row lock, then under the update lock (shared) a sequence id from MVCC, the WAL
- * record, the memstore inserts; then (outside the update lock) the WAL sync for {@code SYNC}
- * writes and the MVCC completion, after which readers see the whole mutation at once.
+ * <p>Writes go through {@link RegionWrites} (row locks; sequence id, log record and memstore
+ * inserts under the update lock, shared; then the log sync and the MVCC completion), which
+ * enters through this region's write gate ({@link #enterWrite}).
  *
  * <p>Locks: {@code updatesLock} is taken shared by writers and exclusively by a flush while it
  * swaps memstores, so a flush point splits writes cleanly ({@link ReadSnapshots} keeps readers
- * consistent across that swap). {@code flushLock} lets one flush run
- * at a time (flushes must install in snapshot order).
+ * consistent across that swap); a split, disable or close blocks writes under it before its
+ * last flush. {@code flushLock} lets one flush run at a time (flushes must install in snapshot
+ * order).
  *
- * <p>Longer than most classes here because the write, read, flush, compaction and split paths
- * all share these locks and MVCC; what can stand apart does: {@link RegionReads} (gets and
+ * <p>What the write, read, flush, compaction and split paths share (the stores, the gate and
+ * MVCC) is here; what can stand apart does: {@link RegionWrites}, {@link RegionReads} (gets and
  * scans), {@link MutationChecks}, {@link SplitPolicy}, {@link ReadSnapshots},
  * {@link RegionScanner}, {@link ReverseRegionScanner}, {@link Mvcc}.
  */
@@ -56,7 +53,6 @@ public final class Region implements AutoCloseable {
   /** Family name to store; replaced whole (copy on write) when a family is added or removed. */
   private volatile NavigableMap<byte[], Store> stores;
   private final Mvcc mvcc;
-  private final RowLocks rowLocks = new RowLocks();
   private final ReentrantReadWriteLock updatesLock = new ReentrantReadWriteLock();
   private final ReadSnapshots snapshots = new ReadSnapshots();
   private final Path dir;
@@ -64,8 +60,8 @@ public final class Region implements AutoCloseable {
   private final Object compactionLock = new Object();
   private final FlushRequests requests;
   private final AtomicBoolean unloggedEdits = new AtomicBoolean();
-  private final AtomicLong writes = new AtomicLong();
   private final RegionReads reads;
+  private final RegionWrites writes;
   private volatile boolean closed;
   private volatile boolean writesBlocked;
 
@@ -89,6 +85,7 @@ public final class Region implements AutoCloseable {
     this.stores = Collections.unmodifiableNavigableMap(opened);
     this.mvcc = new Mvcc(ctx.order());
     this.reads = new RegionReads(this, snapshots, mvcc, ctx);
+    this.writes = new RegionWrites(this, ctx, mvcc, reads);
   }
 
   /**
@@ -230,10 +227,10 @@ public final class Region implements AutoCloseable {
   /**
    * Applies cells to one row atomically. Cells with {@link Cell#LATEST_TIMESTAMP} get the
    * current time; a one-version delete at LATEST deletes the newest version. Returns the cells
-   * as written (timestamps and sequence id assigned).
+   * as written (timestamps and sequence id assigned). The path is {@link RegionWrites}'.
    */
   public List<Cell> mutateRow(byte[] row, List<Cell> cells, Durability durability) {
-    return mutateRowWith(row, durability, current -> cells, (ReadSpec) null);
+    return writes.mutateRow(row, cells, durability);
   }
 
   /**
@@ -243,155 +240,44 @@ public final class Region implements AutoCloseable {
    */
   public List<Cell> mutateRowWith(byte[] row, Durability durability,
       Function<List<Cell>, List<Cell>> fn) {
-    return mutateRowWith(row, durability, ReadSpec.LATEST, fn);
+    return writes.mutateRowWith(row, durability, fn);
   }
 
   /** As {@link #mutateRowWith(byte[], Durability, Function)}, {@code fn} seeing only {@code read}. */
   public List<Cell> mutateRowWith(byte[] row, Durability durability, ReadSpec read,
       Function<List<Cell>, List<Cell>> fn) {
-    return mutateRowWith(row, durability, fn, read);
+    return writes.mutateRowWith(row, durability, read, fn);
   }
 
   /**
-   * {@code read} null: nothing is read ({@code fn} sees no cells). The row lock covers the read,
-   * {@code fn} and the staging of the write (sequence id, log record, memstore), not the log
-   * sync: a later writer of the row may stage on top while this one syncs, so writes of one
-   * row share an fsync too. That later writer reads the row {@linkplain #getLocked including
-   * staged writes}; it completes after them (MVCC order) and its sync covers their records.
+   * Checks a row's cells as a write of them would (the region open, the row inside it, known
+   * families, cell sizes) without writing or waiting for memory: a transaction's writes, kept
+   * aside until it commits, are refused as the write itself would be. Returns each cell's
+   * family as the region's store names it.
    */
-  private List<Cell> mutateRowWith(byte[] row, Durability durability,
-      Function<List<Cell>, List<Cell>> fn, ReadSpec read) {
-    checkOpen();
-    MutationChecks.checkRow(descriptor, row);
-    ctx.budget().awaitRoom(requests::requestFlushOrFail);
-    requests.waitIfTooBig(this::memstoreBytes, () -> closed);
-    StagedWrite staged = null;
-    long seenUpTo = -1;
-    Lock lock = rowLocks.lockRow(row);
-    try {
-      List<Cell> current = read != null ? reads.getLocked(row, read) : List.of();
-      List<Cell> cells = fn.apply(current);
-      if (cells != null && !cells.isEmpty()) {
-        validate(row, cells);
-        staged = stage(row, cells, durability);
-      } else {
-        seenUpTo = mvcc.lastBegun(); // only a write that writes nothing waits for what it saw
-      }
-    } finally {
-      lock.unlock();
-    }
-    if (staged == null) {
-      // nothing to write, but the caller acts on what it saw (a failed check, say), which may
-      // be a write still staged: return only once that is visible to every reader, and for
-      // SYNC durable (it may be an ASYNC write, or a SYNC one whose sync then fails)
-      if (durability == Durability.SYNC) {
-        ctx.wal().syncAll();
-      }
-      mvcc.awaitReadPoint(seenUpTo);
-      return List.of();
-    }
-    return complete(staged);
+  public List<byte[]> checkWrite(byte[] row, List<Cell> cells) {
+    return writes.checkWrite(row, cells);
   }
 
-  /** A write staged under its row lock: logged (not yet synced) and in the memstore. */
-  private record StagedWrite(Mvcc.WriteEntry entry, List<Cell> cells, Durability durability,
-      long walPosition) {}
-
-  // row lock held
-  private StagedWrite stage(byte[] row, List<Cell> cells, Durability durability) {
-    long now = ctx.options().clock().millis();
-    List<Cell> stamped;
-    Mvcc.WriteEntry entry = null;
-    long walPosition = -1;
-    // checked under the update lock: a split's, disable's or close's final flush takes it
-    // exclusively after blocking writes, so no write can land after that flush
-    enterWrite();
-    try {
-      entry = mvcc.begin();
-      long seq = entry.sequenceId();
-      stamped = stamp(row, cells, seq, now);
-      if (durability != Durability.SKIP) {
-        walPosition = ctx.wal().append(new WalEdit(seq, nameBytes, stamped));
-        ctx.fs().crashPoint("write.afterLog");
-      } else {
-        ctx.wal().checkWritable();
-        unloggedEdits.set(true);
-      }
-      addToMemstores(stamped);
-    } catch (RuntimeException e) {
-      if (entry != null) {
-        mvcc.complete(entry);
-      }
-      throw e;
-    } finally {
-      exitWrite();
-    }
-    return new StagedWrite(entry, stamped, durability, walPosition);
+  /** The write path (for writes spanning regions). */
+  RegionWrites writes() {
+    return writes;
   }
 
-  // row lock released
-  private List<Cell> complete(StagedWrite w) {
-    if (w.durability == Durability.SYNC) {
-      try {
-        ctx.wal().sync(w.walPosition);
-      } catch (RuntimeException e) {
-        // its writer is told it failed, so no reader may ever see it and no flush may keep it:
-        // the cells leave the memstore before the write completes (the log is now poisoned,
-        // so no flush can run meanwhile: a flush syncs the log first, and any write staged on
-        // top of this one fails its own sync the same way)
-        removeFromMemstores(w.cells);
-        mvcc.complete(w.entry);
-        throw e;
-      }
-    }
-    mvcc.completeAndWait(w.entry);
-    written();
-    return w.cells;
-  }
-
-  // ---------------------------------------------- hooks of a write spanning regions
-
-  /** The cells as written: timestamps given (now, or a delete's newest version), {@code seq}. */
-  List<Cell> stamp(byte[] row, List<Cell> cells, long seq, long now) {
-    List<Cell> stamped = new ArrayList<>(cells.size());
-    for (Cell c : cells) {
-      long ts = c.timestamp();
-      if (ts == Cell.LATEST_TIMESTAMP) {
-        ts = c.type() == CellType.DELETE ? newestVersionTs(row, c, now) : now;
-      }
-      stamped.add(new Cell(row, storeFor(c).family(), c.qualifier(), ts, c.type(), seq,
-          c.value()));
-    }
-    return stamped;
-  }
-
-  void addToMemstores(List<Cell> stamped) {
-    long bytes = 0;
-    for (Cell c : stamped) {
-      stores.get(c.family()).add(c);
-      bytes += c.heapSize();
-    }
-    ctx.budget().add(bytes);
-  }
-
-  /** A staged write failed: its cells leave the memstores (see {@link #complete}). */
-  void removeFromMemstores(List<Cell> stamped) {
-    for (Cell c : stamped) {
-      stores.get(c.family()).remove(c);
-    }
-  }
-
-  /** Checks a row's cells and waits for memory, as a single-row write does first. */
-  void admit(byte[] row, List<Cell> cells) {
-    checkOpen();
-    MutationChecks.checkRow(descriptor, row);
-    validate(row, cells);
+  /** Waits until memory allows a write (the database's budget, this region's memstore). */
+  void awaitMemory() {
     ctx.budget().awaitRoom(requests::requestFlushOrFail);
     requests.waitIfTooBig(this::memstoreBytes, () -> closed);
   }
 
-  Lock lockRow(byte[] row) {
-    return rowLocks.lockRow(row);
+  /** A write skipped the log: the next flush must happen before the log is trimmed past it. */
+  void markUnlogged() {
+    unloggedEdits.set(true);
+  }
+
+  /** After a write: asks for a flush if a memstore grew past its size. */
+  void maybeRequestFlush() {
+    requests.maybeRequestFlush(stores.values());
   }
 
   /** The read side (for writes that read under a row's lock). */
@@ -407,28 +293,6 @@ public final class Region implements AutoCloseable {
   public boolean writtenAfter(byte[] startRow, byte[] stopRow, SnapshotCut cut) {
     checkOpen();
     return reads.writtenAfter(startRow, stopRow, cut);
-  }
-
-  /**
-   * Checks a row's cells as a write of them would (the region open, the row inside it, known
-   * families, cell sizes) without writing or waiting for memory: a transaction's writes, kept
-   * aside until it commits, are refused as the write itself would be. Returns each cell's
-   * family as the region's store names it.
-   */
-  public List<byte[]> checkWrite(byte[] row, List<Cell> cells) {
-    checkOpen();
-    MutationChecks.checkRow(descriptor, row);
-    validate(row, cells);
-    List<byte[]> families = new ArrayList<>(cells.size());
-    for (Cell c : cells) {
-      families.add(storeFor(c).family());
-    }
-    return families;
-  }
-
-  /** The row's latest cells, staged writes included; the row's lock is held. */
-  List<Cell> readLocked(byte[] row) {
-    return reads.getLocked(row, ReadSpec.LATEST);
   }
 
   /** Enters the write path (shared update lock), or RegionClosedException when closing. */
@@ -452,28 +316,6 @@ public final class Region implements AutoCloseable {
     return nameBytes;
   }
 
-  /** A write of this region completed. */
-  void written() {
-    writes.incrementAndGet();
-    requests.maybeRequestFlush(stores.values());
-  }
-
-  /** The newest visible version's timestamp of a column, or now if it has none. */
-  private long newestVersionTs(byte[] row, Cell c, long now) {
-    Store s = storeFor(c);
-    NavigableSet<byte[]> q = io.basaltdb.engine.read.ColumnQuery.qualifierSet();
-    q.add(c.qualifier());
-    for (Cell x : reads.getLocked(row, new ReadSpec(Map.of(s.family(), q), 0, Long.MAX_VALUE,
-        1))) {
-      return x.timestamp();
-    }
-    return now;
-  }
-
-  private Store storeFor(Cell c) {
-    return storeOf(c.family());
-  }
-
   /** The store of a family, or a clear error naming it and the region's families. */
   Store storeOf(byte[] family) {
     Store s = family == null ? null : stores.get(family);
@@ -483,13 +325,6 @@ public final class Region implements AutoCloseable {
           + "' in region " + name() + "; families: " + descriptor.families().keySet());
     }
     return s;
-  }
-
-  private void validate(byte[] row, List<Cell> cells) {
-    for (Cell c : cells) {
-      storeFor(c);
-    }
-    MutationChecks.checkCells(row, cells, ctx.options().maxCellSizeBytes());
   }
 
   // ------------------------------------------------------------------ reads
@@ -701,11 +536,11 @@ public final class Region implements AutoCloseable {
   // ------------------------------------------------------------------ lifecycle
 
   public RegionStats stats() {
-    return StoreTotals.stats(name(), stores.values(), reads.count(), writes.get(),
+    return StoreTotals.stats(name(), stores.values(), reads.count(), writes.count(),
         requests.blockedWrites());
   }
 
-  private void checkOpen() {
+  void checkOpen() {
     if (closed) {
       throw new RegionClosedException("region " + name());
     }
