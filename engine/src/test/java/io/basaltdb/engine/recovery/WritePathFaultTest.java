@@ -19,7 +19,6 @@ import io.basaltdb.engine.TestTables;
 import io.basaltdb.engine.io.FaultInjectingFileSystem;
 import io.basaltdb.engine.io.FaultInjectingFileSystem.Action;
 import io.basaltdb.engine.io.FaultInjectingFileSystem.Op;
-import io.basaltdb.engine.region.RegionClosedException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -12,7 +12,6 @@ import io.basaltdb.sql.catalog.SqlIndexDef;
 import io.basaltdb.storage.TableName;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;

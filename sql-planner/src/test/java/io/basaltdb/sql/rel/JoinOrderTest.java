@@ -7,7 +7,6 @@ import io.basaltdb.sql.SqlTestBase;
 import io.basaltdb.sql.SqlTestSupport;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collections;
