@@ -1,5 +1,6 @@
 package io.basaltdb.sql.ddl;
 
+import io.basaltdb.sql.StorageSchema;
 import io.basaltdb.sql.SqlStateException;
 import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.catalog.SqlCatalog;
@@ -46,7 +47,7 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
   private BasaltDdlExecutor() {}
 
   private static Storage database(CalcitePrepare.Context context) {
-    Storage db = BasaltSchema.database(context.getMutableRootSchema());
+    Storage db = StorageSchema.of(context.getMutableRootSchema());
     if (db == null) {
       throw new IllegalStateException("no Basalt database behind this connection");
     }
@@ -70,7 +71,7 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
    */
   @Override
   public void executeDdl(CalcitePrepare.Context context, org.apache.calcite.sql.SqlNode node) {
-    Storage db = io.basaltdb.sql.schema.BasaltSchema.database(context.getRootSchema());
+    Storage db = StorageSchema.of(context.getRootSchema());
     if (context.getDataContext().getQueryProvider()
         instanceof org.apache.calcite.jdbc.CalciteConnection c) {
       io.basaltdb.sql.exec.context.ConnectionSettings.of(c).checkWritable("DDL");

@@ -1,5 +1,6 @@
 package io.basaltdb.sql.prepare;
 
+import io.basaltdb.sql.StorageSchema;
 import io.basaltdb.sql.PlannerStats;
 import io.basaltdb.sql.SqlStateException;
 import io.basaltdb.sql.SqlStates;
@@ -49,7 +50,7 @@ public class BasaltPrepare extends CalcitePrepareImpl {
   public <T> CalciteSignature<T> prepareSql(CalcitePrepare.Context context,
       CalcitePrepare.Query<T> query, Type elementType, long maxRowCount) {
     Storage db = query.sql == null ? null
-        : BasaltSchema.connectionDatabase(context.getMutableRootSchema());
+        : StorageSchema.of(context.getMutableRootSchema());
     if (db == null) {
       return super.prepareSql(context, query, elementType, maxRowCount);
     }
@@ -222,7 +223,7 @@ public class BasaltPrepare extends CalcitePrepareImpl {
     boolean materializations = prepareContext.config().materializationsEnabled();
     DeferredRulesPlanner[] made = new DeferredRulesPlanner[1];
     made[0] = new DeferredRulesPlanner(costFactory, context,
-        PlannerStats.of(BasaltSchema.database(prepareContext.getRootSchema())),
+        PlannerStats.of(StorageSchema.of(prepareContext.getRootSchema())),
         () -> org.apache.calcite.plan.RelOptUtil.registerDefaultRules(made[0],
             materializations, enableBindable));
     DeferredRulesPlanner planner = made[0];
@@ -270,7 +271,7 @@ public class BasaltPrepare extends CalcitePrepareImpl {
           return super.implement(!Switches.GUARDS.on() ? checked
               : checked.withRel(io.basaltdb.sql.rel.Guard.insert(checked.rel)));
         }
-        PlannerStats.of(BasaltSchema.database(context.getRootSchema())).directExecutions
+        PlannerStats.of(StorageSchema.of(context.getRootSchema())).directExecutions
             .incrementAndGet();
         boolean isDml = root.kind.belongsTo(org.apache.calcite.sql.SqlKind.DML);
         return new PreparedResultImpl(root.rel.getRowType(), parameterRowType, fieldOrigins,

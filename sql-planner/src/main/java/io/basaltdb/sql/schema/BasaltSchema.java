@@ -176,21 +176,6 @@ public final class BasaltSchema extends AbstractSchema implements StorageSchema 
     synced.namespaces = namespaces;
   }
 
-  /** The database behind a connection (its mutable root schema), or null. */
-  public static Storage connectionDatabase(CalciteSchema connection) {
-    return StorageSchema.of(connection);
-  }
-
-  /** The database behind a statement's root schema, or null. */
-  public static Storage database(SchemaPlus root) {
-    return StorageSchema.of(root);
-  }
-
-  /** The database behind a connection's root schema, or null. */
-  public static Storage database(CalciteSchema root) {
-    return StorageSchema.of(root);
-  }
-
   @Override
   public Storage storage() {
     return db;
