@@ -11,79 +11,46 @@ import io.basaltdb.storage.Storage;
 import io.basaltdb.storage.StorageIOException;
 import io.basaltdb.storage.StorageTransaction;
 import io.basaltdb.storage.Table;
-import io.basaltdb.storage.TableDescriptor;
 import io.basaltdb.storage.TableName;
 import io.basaltdb.storage.TableNotFoundException;
 import io.basaltdb.engine.cache.BlockCache;
-import io.basaltdb.engine.catalog.CatalogFile;
 import io.basaltdb.engine.io.FileSystem;
 import io.basaltdb.engine.util.FileTrees;
 import io.basaltdb.engine.region.DatabaseMvcc;
 import io.basaltdb.engine.region.MemstoreBudget;
+import io.basaltdb.engine.region.ReadPins;
 import io.basaltdb.engine.region.Region;
 import io.basaltdb.engine.region.RegionContext;
-import io.basaltdb.engine.region.RegionDescriptor;
-import io.basaltdb.engine.store.Store;
 import io.basaltdb.engine.wal.WalReader;
-import io.basaltdb.engine.wal.WriteAheadLog;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * An open database directory: the lock that keeps other processes out, the catalog of
- * namespaces and tables, the one write-ahead log, the shared block cache, the memstore budget,
- * the background threads, and every enabled table's regions. Schema changes go through
- * {@link #admin()}, data through {@link #table}.
+ * An open database directory: the lock that keeps other processes out, the shared block cache,
+ * the memstore budget, the background threads, and the {@link Storage} API over them. What it
+ * holds is in its parts: the catalog, tables and regions ({@link TableRegistry}), the one
+ * write-ahead log and its retention ({@link DatabaseLog}), opening ({@link DatabaseRecovery}),
+ * and the flushes, compactions and splits regions ask for ({@link RegionScheduler}). Schema
+ * changes go through {@link #admin()}, data through {@link #table}.
  *
  * <p>Layout: {@code LOCK}, {@code CATALOG} ({@code engine/doc/catalog-format.md}), {@code wal/}
  * (segments), {@code regions/<region id>/<family>/} (a store: {@code MANIFEST} and block files).
  *
- * <p>Opening reads the catalog, opens the regions of enabled tables, replays the WAL into their
- * memstores (edits of regions the catalog no longer names are skipped: their tables were
- * dropped, or disabled after a flush), then starts a fresh WAL segment. Thread-safe; schema
- * changes are serialised by {@link Admin}.
+ * <p>Invariant: while open, this process alone holds the directory's lock; once closed, no
+ * write is acknowledged and no background task runs. Thread-safe; schema changes and splits are
+ * serialised by {@link Admin}.
  */
 public final class Database implements Storage {
-  private static final long WAL_ROLL_AFTER_FLUSH_BYTES = 1 << 20;
-
-  /** A table's live state: descriptor, enabled flag and open regions in row order. */
-  static final class TableState {
-    volatile TableDescriptor descriptor;
-    /** The descriptor's family names as bytes, sorted (kept with the descriptor). */
-    volatile Set<byte[]> familyBytes;
-    volatile boolean enabled;
-    volatile List<Region> regions;
-
-    TableState(TableDescriptor descriptor, boolean enabled, List<Region> regions) {
-      setDescriptor(descriptor);
-      this.enabled = enabled;
-      this.regions = List.copyOf(regions);
-    }
-
-    void setDescriptor(TableDescriptor d) {
-      java.util.TreeSet<byte[]> f = new java.util.TreeSet<>(java.util.Arrays::compareUnsigned);
-      for (String name : d.families().keySet()) {
-        f.add(name.getBytes(StandardCharsets.UTF_8));
-      }
-      familyBytes = java.util.Collections.unmodifiableSet(f);
-      descriptor = d;
-    }
-  }
-
   private final Path dir;
   private final FileSystem fs;
   private final boolean temporary;
@@ -94,19 +61,14 @@ public final class Database implements Storage {
   private final MemstoreBudget budget;
   private final BackgroundWork background;
   private final DatabaseMvcc order = new DatabaseMvcc();
-  private final io.basaltdb.engine.region.ReadPins pins =
-      new io.basaltdb.engine.region.ReadPins(order);
+  private final ReadPins pins = new ReadPins(order);
   private final AtomicLong splits = new AtomicLong();
-  private final Map<TableName, TableState> tables = new ConcurrentHashMap<>();
-  private final Map<String, Region> regionsByName = new ConcurrentHashMap<>();
+  private final TableRegistry registry;
+  private final DatabaseLog log;
   private final RegionContext ctx;
   private final Admin admin;
-  private final Set<String> splitsInFlight = ConcurrentHashMap.newKeySet();
   private final Map<Class<?>, Object> extensions = new ConcurrentHashMap<>();
-  private volatile CatalogFile catalog;
-  private WalReader.ReplayStats replayStats;
-  private long skippedReplayEdits;
-  private volatile WriteAheadLog wal;
+  private final DatabaseRecovery.Replayed replayed;
   private volatile boolean closed;
 
   private Database(Path dir, EngineOptions options, boolean temporary) {
@@ -139,17 +101,20 @@ public final class Database implements Storage {
     this.cache = new BlockCache(options.blockCacheBytes());
     this.budget = new MemstoreBudget(options.globalMemstoreLimitBytes());
     this.background = new BackgroundWork(options.backgroundThreads());
-    this.ctx = new RegionContext(() -> wal, order, options, cache, budget, new Scheduler(),
+    this.registry = new TableRegistry(fs, dir, order);
+    this.log = new DatabaseLog(order, registry);
+    this.ctx = new RegionContext(log::current, order, options, cache, budget,
+        new RegionScheduler(background, budget, registry, log, this::split, () -> closed),
         pins);
-    this.admin = new LocalAdmin(this);
+    registry.setContext(ctx);
+    this.admin = new LocalAdmin(this, registry);
     try {
-      recover();
+      replayed = new DatabaseRecovery(dir, options, order, registry, log)
+          .run(background.executor());
     } catch (RuntimeException e) {
-      regionsByName.values().forEach(Region::close);
+      registry.openRegions().forEach(Region::close);
       background.shutdownNow();
-      if (wal != null) {
-        wal.close();
-      }
+      log.close();
       closeLockQuietly();
       throw e;
     }
@@ -172,110 +137,7 @@ public final class Database implements Storage {
     }
   }
 
-  /**
-   * Opens what the directory holds. Nothing is deleted until everything has opened: a missing
-   * or damaged catalog, manifest, store or log segment fails the open with a
-   * {@link CorruptionException} and leaves every file as it was.
-   */
-  private void recover() {
-    catalog = CatalogRecovery.read(fs, dir);
-    Set<String> live = new HashSet<>();
-    for (CatalogFile.TableEntry t : catalog.tables()) {
-      List<Region> regions = new ArrayList<>();
-      for (CatalogFile.RegionEntry re : t.regions()) {
-        live.add(re.dirName());
-        if (t.enabled()) {
-          regions.add(openRegion(t.descriptor(), re));
-        }
-      }
-      tables.put(t.descriptor().name(), new TableState(t.descriptor(), t.enabled(), regions));
-    }
-    long[] skipped = {0};
-    Set<Region> replayed = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-    replayStats = WalReader.replay(fs, dir.resolve("wal"), edit -> {
-      Region r = regionsByName.get(new String(edit.region(), StandardCharsets.UTF_8));
-      if (r == null) {
-        skipped[0]++;
-      } else if (r.replay(edit) > 0) {
-        replayed.add(r);
-      }
-    });
-    skippedReplayEdits = skipped[0];
-    order.raiseTo(replayStats.maxSequenceId());
-    wal = new WriteAheadLog(fs, dir.resolve("wal"), options.walRollBytes(),
-        options.asyncSyncIntervalMillis(), background.executor());
-    wal.setRecoveredMaxSeq(order.newest());
-    for (Region r : regionsByName.values()) {
-      r.opened();
-    }
-    deleteLeftovers(live);
-    flushReplayed(replayed);
-  }
-
-  /**
-   * Flushes what the log gave back to memstores, then deletes the segments that held it (as
-   * HBase does on opening a region with recovered edits): without it, a database opened and
-   * closed or killed again and again below the flush size would keep every segment and replay
-   * all of them at every open. A flush the disk refuses leaves the database read-only (the log
-   * still holds the edits), as any failed flush does.
-   */
-  private void flushReplayed(Set<Region> replayed) {
-    try {
-      for (Region r : replayed) {
-        r.flush();
-      }
-      deleteObsoleteWal();
-    } catch (StorageIOException e) {
-      System.err.println("basalt: flushing the edits replayed at open failed; the database"
-          + " takes no writes until reopened: " + e.getMessage());
-    }
-  }
-
-  /** After a complete open: what no catalog or manifest names goes (interrupted work). */
-  private void deleteLeftovers(Set<String> live) {
-    try {
-      fs.deleteIfExists(dir.resolve(CatalogFile.NAME + ".tmp"));
-      Path regionsDir = dir.resolve("regions");
-      if (fs.isDirectory(regionsDir)) {
-        for (Path p : fs.list(regionsDir)) {
-          if (!live.contains(p.getFileName().toString())) {
-            FileTrees.delete(fs, p);
-          }
-        }
-      }
-    } catch (IOException e) {
-      throw StorageIOException.wrap("cannot delete leftovers in " + dir, e);
-    }
-    for (Region r : regionsByName.values()) {
-      r.deleteLeftovers();
-    }
-  }
-
   // ------------------------------------------------------------ used by Admin and Table
-
-  Region openRegion(TableDescriptor t, CatalogFile.RegionEntry re) {
-    RegionDescriptor d = new RegionDescriptor(re.dirName(), re.startRow(), re.endRow(),
-        t.families());
-    Region r = Region.open(d, dir.resolve("regions").resolve(re.dirName()), ctx);
-    // sequence ids go on from above everything the region holds: its data stays visible to
-    // its read point, and new writes sort after it
-    long maxSeq = 0;
-    for (Store s : r.stores()) {
-      maxSeq = Math.max(maxSeq, s.flushedSequenceId());
-      for (var f : s.filesSnapshot()) {
-        maxSeq = Math.max(maxSeq, f.info().maxSequenceId());
-      }
-    }
-    order.raiseTo(maxSeq);
-    regionsByName.put(re.dirName(), r);
-    r.opened();
-    return r;
-  }
-
-  void closeRegion(Region r) {
-    r.close();
-    regionsByName.remove(r.name());
-  }
 
   /** See {@link AtomicWrites#apply}. */
   @Override
@@ -297,35 +159,15 @@ public final class Database implements Storage {
     return order.newest();
   }
 
-  Path regionDirectory(String name) {
-    return dir.resolve("regions").resolve(name);
-  }
-
-  CatalogFile catalog() {
-    return catalog;
-  }
-
-  void installCatalog(CatalogFile c) {
-    c.writeTo(fs, dir);
-    catalog = c;
-  }
-
-  FileSystem fileSystem() {
-    return fs;
-  }
-
-  Map<TableName, TableState> tableStates() {
-    return tables;
+  /** The tables and regions (the admin and splits change them, under the admin lock). */
+  TableRegistry registry() {
+    return registry;
   }
 
   /** The live state of an existing table, or {@link TableNotFoundException}. */
   TableState state(TableName name) {
     checkOpen();
-    TableState s = tables.get(name);
-    if (s == null) {
-      throw new TableNotFoundException("table " + name + " does not exist");
-    }
-    return s;
+    return registry.state(name);
   }
 
   void checkOpen() {
@@ -342,7 +184,7 @@ public final class Database implements Storage {
    */
   boolean split(Region parent) {
     synchronized (admin) {
-      if (closed || !new RegionSplit(this, parent).run()) {
+      if (closed || !new RegionSplit(registry, parent).run()) {
         return false;
       }
       splits.incrementAndGet();
@@ -390,11 +232,11 @@ public final class Database implements Storage {
     return serializableCommits;
   }
 
-  io.basaltdb.engine.region.ReadPins pins() {
+  ReadPins pins() {
     return pins;
   }
 
-  io.basaltdb.engine.region.RegionContext context() {
+  RegionContext context() {
     return ctx;
   }
 
@@ -441,15 +283,15 @@ public final class Database implements Storage {
   }
 
   public Collection<Region> allRegions() {
-    return List.copyOf(regionsByName.values());
+    return List.copyOf(registry.openRegions());
   }
 
   public WalReader.ReplayStats replayStats() {
-    return replayStats;
+    return replayed.stats();
   }
 
   public long skippedReplayEdits() {
-    return skippedReplayEdits;
+    return replayed.skippedEdits();
   }
 
   /** The shared block cache: the engine's own (tests read its counters). */
@@ -471,19 +313,14 @@ public final class Database implements Storage {
     return type.cast(extensions.computeIfAbsent(type, k -> create.get()));
   }
 
-  /** The write-ahead log: the engine's own; the SQL layer syncs through {@link #sync()}. */
-  WriteAheadLog wal() {
-    return wal;
-  }
-
   /** How many log segments are live (a diagnostic: they are deleted as memstores flush). */
   public int walSegmentCount() {
-    return wal.segmentCount();
+    return log.segmentCount();
   }
 
   /** How many fsyncs the log has made (a diagnostic: group commit shares them between writers). */
   public long walSyncCount() {
-    return wal.syncCount();
+    return log.syncCount();
   }
 
   /**
@@ -492,10 +329,7 @@ public final class Database implements Storage {
    */
   @Override
   public void sync() {
-    WriteAheadLog w = wal;
-    if (w != null) {
-      w.syncAll();
-    }
+    log.sync();
   }
 
   /** A failure of a background flush or compaction, or null. */
@@ -513,78 +347,6 @@ public final class Database implements Storage {
   }
 
   /**
-   * Deletes the log segments whose edits are all in files. The floor is read before the
-   * regions: a write that begins later gets a sequence id at or above it, and one that began
-   * earlier is still in flight or in a memstore when its region is read.
-   */
-  private void deleteObsoleteWal() {
-    long oldest = order.newest() + 1;
-    for (Region r : regionsByName.values()) {
-      oldest = Math.min(oldest, r.oldestUnflushedSequenceId());
-    }
-    WriteAheadLog w = wal;
-    if (w != null) {
-      if (w.currentSegmentBytes() >= WAL_ROLL_AFTER_FLUSH_BYTES) {
-        w.rollNow(); // its flushed edits can then go without waiting for the size-based roll
-      }
-      w.deleteObsoleteSegments(oldest);
-    }
-  }
-
-  private void runInBackground(String what, boolean retriable, Runnable task) {
-    background.run(what, retriable, () -> closed, task);
-  }
-
-
-  private final class Scheduler implements RegionContext.Scheduler {
-    @Override
-    public void requestFlush(Region r) {
-      runInBackground("flush of " + r.name(), false, () -> {
-        r.flush();
-        if (budget.used() >= budget.limit()) {
-          Region largest = null;
-          for (Region x : regionsByName.values()) {
-            if (largest == null || x.memstoreBytes() > largest.memstoreBytes()) {
-              largest = x;
-            }
-          }
-          if (largest != null) {
-            largest.flush();
-          }
-        }
-      });
-    }
-
-    @Override
-    public void requestCompaction(Region r) {
-      runInBackground("compaction of " + r.name(), true, () -> r.compact(false));
-    }
-
-    @Override
-    public void requestSplit(Region r) {
-      if (splitsInFlight.add(r.name())) {
-        runInBackground("split of " + r.name(), false, () -> {
-          try {
-            split(r);
-          } finally {
-            splitsInFlight.remove(r.name());
-          }
-        });
-      }
-    }
-
-    @Override
-    public void flushed(Region r) {
-      deleteObsoleteWal();
-    }
-
-    @Override
-    public Throwable failure() {
-      return background.failure();
-    }
-  }
-
-  /**
    * Stops background work, flushes regions holding un-logged ({@code SKIP}) edits, syncs and
    * closes the WAL, closes the files and releases the directory (deleting it if temporary).
    */
@@ -597,10 +359,10 @@ public final class Database implements Storage {
     closed = true;
     Storage.closeExtensions(extensions.values());
     RuntimeException first = null;
-    for (Region r : regionsByName.values()) {
+    for (Region r : registry.openRegions()) {
       r.blockWrites(); // no write is acknowledged after its region's last flush below
     }
-    for (Region r : regionsByName.values()) {
+    for (Region r : registry.openRegions()) {
       try {
         if (r.hasUnloggedEdits() && !temporary) {
           r.flush();
@@ -611,7 +373,7 @@ public final class Database implements Storage {
       }
     }
     try {
-      wal.close();
+      log.close();
     } catch (RuntimeException e) {
       first = first == null ? e : first;
     }
@@ -642,10 +404,6 @@ public final class Database implements Storage {
   }
 
   public List<String> describe() {
-    List<String> out = new ArrayList<>();
-    for (Region r : regionsByName.values()) {
-      out.add(r.stats().toString());
-    }
-    return out;
+    return registry.describe();
   }
 }

@@ -23,9 +23,11 @@ import java.util.TreeSet;
  */
 final class LocalAdmin implements Admin {
   private final Database db;
+  private final TableRegistry registry;
 
-  LocalAdmin(Database db) {
+  LocalAdmin(Database db, TableRegistry registry) {
     this.db = db;
+    this.registry = registry;
   }
 
   // ------------------------------------------------------------ namespaces
@@ -34,19 +36,19 @@ final class LocalAdmin implements Admin {
   public synchronized void createNamespace(String namespace) {
     db.checkOpen();
     TableName.checkName("namespace", namespace);
-    CatalogFile c = db.catalog();
+    CatalogFile c = registry.catalog();
     if (c.namespaces().contains(namespace)) {
       throw new InvalidArgumentException("namespace " + namespace + " already exists");
     }
     SortedSet<String> ns = new TreeSet<>(c.namespaces());
     ns.add(namespace);
-    db.installCatalog(c.withNamespaces(ns));
+    registry.installCatalog(c.withNamespaces(ns));
   }
 
   @Override
   public synchronized void dropNamespace(String namespace) {
     db.checkOpen();
-    CatalogFile c = db.catalog();
+    CatalogFile c = registry.catalog();
     if (!c.namespaces().contains(namespace)) {
       throw new TableNotFoundException("namespace " + namespace + " does not exist");
     }
@@ -61,13 +63,13 @@ final class LocalAdmin implements Admin {
     }
     SortedSet<String> ns = new TreeSet<>(c.namespaces());
     ns.remove(namespace);
-    db.installCatalog(c.withNamespaces(ns));
+    registry.installCatalog(c.withNamespaces(ns));
   }
 
   @Override
   public List<String> listNamespaces() {
     db.checkOpen();
-    return List.copyOf(db.catalog().namespaces());
+    return List.copyOf(registry.catalog().namespaces());
   }
 
   // ------------------------------------------------------------ tables
@@ -80,7 +82,7 @@ final class LocalAdmin implements Admin {
   @Override
   public synchronized void createTable(TableDescriptor desc, byte[][] splitKeys) {
     db.checkOpen();
-    CatalogFile c = db.catalog();
+    CatalogFile c = registry.catalog();
     TableName name = desc.name();
     if (!c.namespaces().contains(name.namespace())) {
       throw new TableNotFoundException("namespace " + name.namespace() + " does not exist");
@@ -101,15 +103,15 @@ final class LocalAdmin implements Admin {
     // the regions exist (each store with its manifest) before the catalog names them
     try {
       for (CatalogFile.RegionEntry re : entries) {
-        Region.create(db.fileSystem(), db.regionDirectory(re.dirName()),
+        Region.create(registry.fileSystem(), registry.regionDirectory(re.dirName()),
             desc.families().keySet());
       }
-      db.fileSystem().crashPoint("createTable.beforeCatalog");
-      db.installCatalog(c.withTable(t, next));
+      registry.fileSystem().crashPoint("createTable.beforeCatalog");
+      registry.installCatalog(c.withTable(t, next));
     } catch (RuntimeException e) {
       for (CatalogFile.RegionEntry re : entries) {
         try {
-          FileTrees.delete(db.fileSystem(), db.regionDirectory(re.dirName()));
+          FileTrees.delete(registry.fileSystem(), registry.regionDirectory(re.dirName()));
         } catch (RuntimeException suppressed) {
           e.addSuppressed(suppressed);
         }
@@ -118,22 +120,22 @@ final class LocalAdmin implements Admin {
     }
     List<Region> regions = new ArrayList<>();
     for (CatalogFile.RegionEntry re : entries) {
-      regions.add(db.openRegion(desc, re));
+      regions.add(registry.openRegion(desc, re));
     }
-    db.tableStates().put(name, new Database.TableState(desc, true, regions));
+    registry.put(name, new TableState(desc, true, regions));
   }
 
   @Override
   public boolean tableExists(TableName name) {
     db.checkOpen();
-    return db.catalog().table(name) != null;
+    return registry.catalog().table(name) != null;
   }
 
   @Override
   public List<TableName> listTables() {
     db.checkOpen();
     List<TableName> out = new ArrayList<>();
-    for (CatalogFile.TableEntry t : db.catalog().tables()) {
+    for (CatalogFile.TableEntry t : registry.catalog().tables()) {
       out.add(t.descriptor().name());
     }
     out.sort(null);
@@ -159,11 +161,11 @@ final class LocalAdmin implements Admin {
    */
   @Override
   public synchronized void disableTable(TableName name) {
-    Database.TableState s = db.state(name);
+    TableState s = db.state(name);
     if (!s.enabled) {
       throw new InvalidArgumentException("table " + name + " is already disabled");
     }
-    CatalogFile c = db.catalog();
+    CatalogFile c = registry.catalog();
     CatalogFile.TableEntry t = c.table(name);
     List<Region> regions = s.regions;
     try {
@@ -173,8 +175,8 @@ final class LocalAdmin implements Admin {
       for (Region r : regions) {
         r.flush();
       }
-      db.fileSystem().crashPoint("disable.beforeCatalog");
-      db.installCatalog(c.withTable(new CatalogFile.TableEntry(t.descriptor(), false,
+      registry.fileSystem().crashPoint("disable.beforeCatalog");
+      registry.installCatalog(c.withTable(new CatalogFile.TableEntry(t.descriptor(), false,
           t.regions()), c.nextRegionId()));
     } catch (RuntimeException e) {
       regions.forEach(Region::unblockWrites);
@@ -183,23 +185,23 @@ final class LocalAdmin implements Admin {
     s.enabled = false;
     s.regions = List.of();
     for (Region r : regions) {
-      db.closeRegion(r);
+      registry.closeRegion(r);
     }
   }
 
   @Override
   public synchronized void enableTable(TableName name) {
-    Database.TableState s = db.state(name);
+    TableState s = db.state(name);
     if (s.enabled) {
       throw new InvalidArgumentException("table " + name + " is already enabled");
     }
-    CatalogFile c = db.catalog();
+    CatalogFile c = registry.catalog();
     CatalogFile.TableEntry t = c.table(name);
-    db.installCatalog(c.withTable(new CatalogFile.TableEntry(t.descriptor(), true, t.regions()),
+    registry.installCatalog(c.withTable(new CatalogFile.TableEntry(t.descriptor(), true, t.regions()),
         c.nextRegionId()));
     List<Region> regions = new ArrayList<>();
     for (CatalogFile.RegionEntry re : t.regions()) {
-      regions.add(db.openRegion(t.descriptor(), re));
+      regions.add(registry.openRegion(t.descriptor(), re));
     }
     s.regions = List.copyOf(regions);
     s.enabled = true;
@@ -207,28 +209,28 @@ final class LocalAdmin implements Admin {
 
   @Override
   public synchronized void deleteTable(TableName name) {
-    Database.TableState s = db.state(name);
-    CatalogFile c = db.catalog();
+    TableState s = db.state(name);
+    CatalogFile c = registry.catalog();
     CatalogFile.TableEntry t = c.table(name);
     s.enabled = false;
     for (Region r : s.regions) {
-      db.closeRegion(r);
+      registry.closeRegion(r);
     }
-    db.installCatalog(c.withoutTable(name));
-    db.tableStates().remove(name);
-    db.fileSystem().crashPoint("dropTable.afterCatalog");
+    registry.installCatalog(c.withoutTable(name));
+    registry.remove(name);
+    registry.fileSystem().crashPoint("dropTable.afterCatalog");
     for (CatalogFile.RegionEntry re : t.regions()) {
-      FileTrees.delete(db.fileSystem(), db.regionDirectory(re.dirName()));
+      FileTrees.delete(registry.fileSystem(), registry.regionDirectory(re.dirName()));
     }
   }
 
   @Override
   public synchronized void truncateTable(TableName name, boolean preserveSplits) {
-    Database.TableState s = db.state(name);
+    TableState s = db.state(name);
     TableDescriptor desc = s.descriptor;
     List<byte[]> splits = new ArrayList<>();
     if (preserveSplits) {
-      for (CatalogFile.RegionEntry re : db.catalog().table(name).regions()) {
+      for (CatalogFile.RegionEntry re : registry.catalog().table(name).regions()) {
         if (re.startRow().length > 0) {
           splits.add(re.startRow());
         }
@@ -242,14 +244,14 @@ final class LocalAdmin implements Admin {
 
   @Override
   public synchronized void addFamily(TableName name, String family, FamilyOptions options) {
-    Database.TableState s = db.state(name);
+    TableState s = db.state(name);
     if (s.descriptor.families().containsKey(family)) {
       throw new InvalidArgumentException("table " + name + " already has column family " + family);
     }
     // every region (open or not) has the new, empty store before the catalog names it
-    for (CatalogFile.RegionEntry re : db.catalog().table(name).regions()) {
-      io.basaltdb.engine.store.Store.create(db.fileSystem(),
-          db.regionDirectory(re.dirName()).resolve(family), db.currentSequenceId());
+    for (CatalogFile.RegionEntry re : registry.catalog().table(name).regions()) {
+      io.basaltdb.engine.store.Store.create(registry.fileSystem(),
+          registry.regionDirectory(re.dirName()).resolve(family), db.currentSequenceId());
     }
     changeFamilies(name, s.descriptor.withFamily(family, options));
     for (Region r : s.regions) {
@@ -259,7 +261,7 @@ final class LocalAdmin implements Admin {
 
   @Override
   public synchronized void modifyFamily(TableName name, String family, FamilyOptions options) {
-    Database.TableState s = db.state(name);
+    TableState s = db.state(name);
     requireFamily(s, name, family);
     changeFamilies(name, s.descriptor.withFamily(family, options));
     for (Region r : s.regions) {
@@ -269,7 +271,7 @@ final class LocalAdmin implements Admin {
 
   @Override
   public synchronized void deleteFamily(TableName name, String family) {
-    Database.TableState s = db.state(name);
+    TableState s = db.state(name);
     requireFamily(s, name, family);
     if (s.descriptor.families().size() == 1) {
       throw new InvalidArgumentException("cannot remove " + family + ", the last family of "
@@ -281,7 +283,7 @@ final class LocalAdmin implements Admin {
     }
   }
 
-  private static void requireFamily(Database.TableState s, TableName name, String family) {
+  private static void requireFamily(TableState s, TableName name, String family) {
     if (!s.descriptor.families().containsKey(family)) {
       throw new InvalidArgumentException("table " + name + " has no column family " + family
           + "; families: " + s.descriptor.families().keySet());
@@ -289,9 +291,9 @@ final class LocalAdmin implements Admin {
   }
 
   private void changeFamilies(TableName name, TableDescriptor desc) {
-    CatalogFile c = db.catalog();
+    CatalogFile c = registry.catalog();
     CatalogFile.TableEntry t = c.table(name);
-    db.installCatalog(c.withTable(new CatalogFile.TableEntry(desc, t.enabled(), t.regions()),
+    registry.installCatalog(c.withTable(new CatalogFile.TableEntry(desc, t.enabled(), t.regions()),
         c.nextRegionId()));
     db.state(name).setDescriptor(desc);
   }
@@ -343,7 +345,7 @@ final class LocalAdmin implements Admin {
   }
 
   private List<Region> enabledRegions(TableName name) {
-    Database.TableState s = db.state(name);
+    TableState s = db.state(name);
     if (!s.enabled) {
       throw new TableDisabledException(name);
     }

@@ -113,7 +113,7 @@ final class LocalTable extends RowWriteTable {
   }
 
   private List<Region> regions() {
-    Database.TableState s = db.state(name);
+    TableState s = db.state(name);
     if (!s.enabled) {
       throw new TableDisabledException(name);
     }

@@ -19,21 +19,21 @@ import java.util.Map;
  * last flush. Run by {@link Database#split} under the admin lock.
  */
 final class RegionSplit {
-  private final Database db;
+  private final TableRegistry registry;
   private final FileSystem fs;
   private final Region parent;
 
-  RegionSplit(Database db, Region parent) {
-    this.db = db;
-    this.fs = db.fileSystem();
+  RegionSplit(TableRegistry registry, Region parent) {
+    this.registry = registry;
+    this.fs = registry.fileSystem();
     this.parent = parent;
   }
 
   /** Whether the region was split (false: it is gone, or has no row to split at). */
   boolean run() {
-    Database.TableState st = null;
+    TableState st = null;
     TableName tableName = null;
-    for (Map.Entry<TableName, Database.TableState> e : db.tableStates().entrySet()) {
+    for (Map.Entry<TableName, TableState> e : registry.tables().entrySet()) {
       if (e.getValue().regions.contains(parent)) {
         st = e.getValue();
         tableName = e.getKey();
@@ -46,15 +46,15 @@ final class RegionSplit {
     if (mid == null) {
       return false;
     }
-    CatalogFile c = db.catalog();
+    CatalogFile c = registry.catalog();
     CatalogFile.TableEntry t = c.table(tableName);
     long lowId = c.nextRegionId();
     CatalogFile.RegionEntry low = new CatalogFile.RegionEntry(lowId,
         parent.descriptor().startRow(), mid);
     CatalogFile.RegionEntry high = new CatalogFile.RegionEntry(lowId + 1, mid,
         parent.descriptor().endRow());
-    Path lowDir = db.regionDirectory(low.dirName());
-    Path highDir = db.regionDirectory(high.dirName());
+    Path lowDir = registry.regionDirectory(low.dirName());
+    Path highDir = registry.regionDirectory(high.dirName());
     try {
       Region.create(fs, lowDir, st.descriptor.families().keySet());
       Region.create(fs, highDir, st.descriptor.families().keySet());
@@ -74,15 +74,15 @@ final class RegionSplit {
       }
     }
     try {
-      db.installCatalog(c.withTable(new CatalogFile.TableEntry(t.descriptor(), t.enabled(),
+      registry.installCatalog(c.withTable(new CatalogFile.TableEntry(t.descriptor(), t.enabled(),
           entries), lowId + 2));
     } catch (RuntimeException e) {
       abandon(lowDir, highDir, e);
       throw e;
     }
     fs.crashPoint("split.afterCatalog");
-    Region lowRegion = db.openRegion(st.descriptor, low);
-    Region highRegion = db.openRegion(st.descriptor, high);
+    Region lowRegion = registry.openRegion(st.descriptor, low);
+    Region highRegion = registry.openRegion(st.descriptor, high);
     List<Region> regions = new ArrayList<>();
     for (Region r : st.regions) {
       if (r == parent) {
@@ -93,8 +93,8 @@ final class RegionSplit {
       }
     }
     st.regions = List.copyOf(regions);
-    db.closeRegion(parent);
-    FileTrees.delete(fs, db.regionDirectory(parent.name()));
+    registry.closeRegion(parent);
+    FileTrees.delete(fs, registry.regionDirectory(parent.name()));
     return true;
   }
 

@@ -101,15 +101,7 @@ public final class Region implements AutoCloseable {
    * a leftover directory of that name held. Done before the catalog names the region.
    */
   public static void create(FileSystem fs, Path dir, Collection<String> families) {
-    FileTrees.delete(fs, dir);
-    try {
-      fs.createDirectories(dir);
-    } catch (java.io.IOException e) {
-      throw io.basaltdb.storage.StorageIOException.wrap("cannot create region directory " + dir, e);
-    }
-    for (String f : families) {
-      Store.create(fs, dir.resolve(f));
-    }
+    RegionDirectory.create(fs, dir, families);
   }
 
   /**
@@ -118,18 +110,8 @@ public final class Region implements AutoCloseable {
    * once the whole database has opened.
    */
   public void deleteLeftovers() {
-    for (Store s : stores.values()) {
-      s.deleteLeftovers();
-    }
-    try {
-      for (Path p : ctx.fs().list(dir)) {
-        if (!descriptor.families().containsKey(p.getFileName().toString())) {
-          FileTrees.delete(ctx.fs(), p);
-        }
-      }
-    } catch (java.io.IOException e) {
-      throw io.basaltdb.storage.StorageIOException.wrap("cannot list " + dir, e);
-    }
+    RegionDirectory.deleteLeftovers(ctx.fs(), dir, stores.values(),
+        descriptor.families().keySet());
   }
 
   public RegionDescriptor descriptor() {

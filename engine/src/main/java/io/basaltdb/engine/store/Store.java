@@ -8,8 +8,6 @@ import io.basaltdb.storage.StorageIOException;
 import io.basaltdb.engine.cache.BlockCache;
 import io.basaltdb.engine.cell.CellIterator;
 import io.basaltdb.engine.file.BlockFileReader;
-import io.basaltdb.engine.file.BlockFileWriter;
-import io.basaltdb.engine.file.WriterOptions;
 import io.basaltdb.engine.io.FileSystem;
 import io.basaltdb.engine.util.AtomicFiles;
 import io.basaltdb.engine.util.FileTrees;
@@ -24,7 +22,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One column family of one region: the active memstore, memstores being flushed, the live
@@ -42,9 +39,8 @@ public final class Store implements AutoCloseable {
   private final byte[] family;
   private final String familyName;
   private volatile FamilyOptions options;
-  private final BlockCache cache;
   private final Clock clock;
-  private final AtomicLong nextFileNumber;
+  private final StoreFileMaker maker;
   private final Object flushLock = new Object();
   private final Object compactionLock = new Object();
   private final StoreStats stats = new StoreStats();
@@ -65,10 +61,9 @@ public final class Store implements AutoCloseable {
     this.family = family;
     this.familyName = new String(family, java.nio.charset.StandardCharsets.UTF_8);
     this.options = options;
-    this.cache = cache;
     this.clock = clock;
     this.manifest = manifest;
-    this.nextFileNumber = new AtomicLong(manifest.nextFileNumber());
+    this.maker = new StoreFileMaker(fs, dir, family, cache, clock, manifest.nextFileNumber());
     this.view = new StoreView(new MemStore(), List.of(), files);
   }
 
@@ -282,8 +277,8 @@ public final class Store implements AutoCloseable {
         // rewritten many times between flushes is one version in the file, not hundreds
         try (CellIterator it = snap.memstore().iterator()) {
           it.seekToFirst();
-          added = writeFile(null, new CellResolver(it, RetentionRules.of(options), clock.millis(),
-              smallestReadPoint, CellResolver.Mode.MINOR, null));
+          added = maker.write(new CellResolver(it, RetentionRules.of(options), clock.millis(),
+              smallestReadPoint, CellResolver.Mode.MINOR, null), options);
         }
         fs.crashPoint("flush.afterFileWrite");
       }
@@ -316,53 +311,10 @@ public final class Store implements AutoCloseable {
     for (StoreFile f : next.files) {
       entries.add(new Manifest.FileEntry(f.name(), f.length()));
     }
-    Manifest m = new Manifest(flushedSeq, nextFileNumber.get(), entries);
+    Manifest m = new Manifest(flushedSeq, maker.nextFileNumber(), entries);
     m.writeTo(fs, dir);
     manifest = m;
     view = next;
-  }
-
-  /**
-   * Writes cells (in order) to a new file, resolving them with {@code resolver} when given.
-   * Returns null when nothing survives.
-   */
-  private StoreFile writeFile(Iterable<Cell> cells, CellResolver resolver) {
-    long number = nextFileNumber.getAndIncrement();
-    String name = Manifest.fileName(number);
-    Path p = dir.resolve(name);
-    try {
-      try (BlockFileWriter w = new BlockFileWriter(fs, p, family, WriterOptions.of(options),
-          clock.millis())) {
-        if (resolver == null) {
-          for (Cell c : cells) {
-            w.append(c);
-          }
-        } else {
-          for (Cell c = resolver.next(); c != null; c = resolver.next()) {
-            w.append(c);
-          }
-        }
-        if (w.cellCount() == 0) {
-          return null;
-        }
-        w.finish();
-      }
-      BlockFileReader reader = BlockFileReader.open(fs, p, cache);
-      reader.setCachePriority(options.inMemory());
-      return new StoreFile(fs, number, name, reader);
-    } catch (RuntimeException e) {
-      deleteUnnamed(p); // no manifest names it yet: a full disk gets its space back at once
-      throw e;
-    }
-  }
-
-  /** Deletes a file no manifest names, on a failure path (a failure here changes nothing). */
-  private void deleteUnnamed(Path p) {
-    try {
-      fs.deleteIfExists(p);
-    } catch (IOException | RuntimeException ignored) {
-      // deleted at the next open as a leftover
-    }
   }
 
   // ---------------------------------------------------------------- compaction
@@ -399,7 +351,7 @@ public final class Store implements AutoCloseable {
           merged.seekToFirst();
           CellResolver r = new CellResolver(merged, RetentionRules.of(options), clock.millis(),
               smallestReadPoint, major ? CellResolver.Mode.MAJOR : CellResolver.Mode.MINOR, null);
-          output = writeFile(null, r);
+          output = maker.write(r, options);
         }
       } catch (StorageIOException e) {
         throw StorageIOException.wrap("compaction of " + dir + " failed; its files are unchanged",
@@ -425,7 +377,7 @@ public final class Store implements AutoCloseable {
           if (output != null) {
             output.release();
             if (!(e instanceof AtomicFiles.InDoubt)) {
-              deleteUnnamed(dir.resolve(output.name())); // the old manifest is still the one
+              maker.deleteUnnamed(dir.resolve(output.name())); // the old manifest is still the one
             } // else the new manifest may be the one after a power loss: keep its file
           }
           throw StorageIOException.wrap("compaction of " + dir + " failed; " + (e instanceof
@@ -456,52 +408,9 @@ public final class Store implements AutoCloseable {
    * store's flushed sequence id.
    */
   public void copyRangeTo(List<StoreFile> files, Path target, byte[] start, byte[] end) {
-    if (files.isEmpty()) {
-      return;
+    if (!files.isEmpty()) {
+      maker.copyRange(files, target, start, end, options, flushedSequenceId());
     }
-    Manifest m = Manifest.read(fs, target);
-    long number = m.nextFileNumber();
-    String name = Manifest.fileName(number);
-    Path p = target.resolve(name);
-    for (StoreFile f : files) {
-      f.retain();
-    }
-    long cells;
-    try {
-      List<CellIterator> its = new ArrayList<>();
-      for (StoreFile f : files) {
-        its.add(f.reader().scanner());
-      }
-      try (MergingIterator merged = new MergingIterator(its);
-          BlockFileWriter w = new BlockFileWriter(fs, p, family, WriterOptions.of(options),
-              clock.millis())) {
-        merged.seek(io.basaltdb.engine.cell.CellComparator.firstOnRow(start, family));
-        for (Cell c = merged.current(); c != null; merged.next(), c = merged.current()) {
-          if (end.length > 0 && java.util.Arrays.compareUnsigned(c.row(), end) >= 0) {
-            break;
-          }
-          w.append(c);
-        }
-        cells = w.cellCount();
-        if (cells > 0) {
-          w.finish();
-        }
-      }
-    } finally {
-      for (StoreFile f : files) {
-        f.release();
-      }
-    }
-    List<Manifest.FileEntry> entries = new ArrayList<>(m.files());
-    try {
-      if (cells > 0) {
-        entries.add(new Manifest.FileEntry(name, fs.size(p)));
-      }
-    } catch (IOException e) {
-      throw StorageIOException.wrap("cannot stat " + p, e);
-    }
-    new Manifest(Math.max(m.flushedSeq(), flushedSequenceId()), number + 1, entries)
-        .writeTo(fs, target);
   }
 
   // ---------------------------------------------------------------- reads
