@@ -1,12 +1,14 @@
 package io.basaltdb.hbase;
 
 import io.basaltdb.storage.Admin;
+import io.basaltdb.storage.ClientTransactions;
 import io.basaltdb.storage.ClosedException;
 import io.basaltdb.storage.Durability;
 import io.basaltdb.storage.ReadSnapshot;
 import io.basaltdb.storage.Result;
 import io.basaltdb.storage.RowChange;
 import io.basaltdb.storage.Storage;
+import io.basaltdb.storage.StorageTransaction;
 import io.basaltdb.storage.StorageUnavailableException;
 import io.basaltdb.storage.Table;
 import io.basaltdb.storage.TableName;
@@ -94,14 +96,16 @@ public final class HBaseStorage implements Storage {
     return new HBaseTable(this, name);
   }
 
-  /** None: HBase reads each row atomically at its region's point. */
-  /** A transaction kept in the client: HBase makes one row atomic, not several. */
+  /**
+   * A transaction kept in the client ({@link ClientTransactions}): HBase makes one row atomic,
+   * not several.
+   */
   @Override
-  public io.basaltdb.storage.StorageTransaction begin(
-      io.basaltdb.storage.StorageTransaction.Isolation isolation) {
-    return new io.basaltdb.engine.ClientTransaction(this);
+  public StorageTransaction begin(StorageTransaction.Isolation isolation) {
+    return ClientTransactions.begin(this);
   }
 
+  /** None: HBase reads each row atomically at its region's point. */
   @Override
   public ReadSnapshot snapshot() {
     return null;

@@ -144,7 +144,7 @@ class StorageProviderTest {
     @Override
     public io.basaltdb.storage.StorageTransaction begin(
         io.basaltdb.storage.StorageTransaction.Isolation isolation) {
-      return new io.basaltdb.engine.ClientTransaction(this);
+      return io.basaltdb.storage.ClientTransactions.begin(this); // as HBaseStorage
     }
 
     @Override
