@@ -35,10 +35,7 @@ class ProcessWideStateTest {
       "prepare/CalciteInternals.java MISSING",
       "the reflective members this Calcite lacks, noted while the class initializes only",
       "index/IndexExpression.java COMPILED",
-      "compiled functions of immutable (definition, text) keys, bounded: a cache, not state",
-      "parser/DynamicColumns.java FAMILIES",
-      "Phoenix dynamic columns' families, from the parse to the validation of one statement on"
-          + " one thread (cleared at each parse); Calcite's EXTEND carries no family");
+      "compiled functions of immutable (definition, text) keys, bounded: a cache, not state");
 
   @Test
   void noStaticFieldHoldsMutableState() throws Exception {

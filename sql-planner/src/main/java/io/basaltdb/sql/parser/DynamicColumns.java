@@ -18,17 +18,15 @@ import org.apache.calcite.sql.util.SqlShuttle;
  * (extra VARCHAR)}, {@code FROM t EXTEND (f.extra VARCHAR)}, {@code UPSERT INTO t (id,
  * f.extra VARCHAR) VALUES ...}. Calcite parses them as the table extended by typed columns and
  * names a column {@code f.extra} "F.EXTRA"; a statement refers to it as {@code extra}, as to the
- * declared columns of a family. So after parsing, a family-qualified dynamic column is renamed
- * to its last name and its family remembered for the thread, where the table, extended while
- * the same thread validates the statement, finds it ({@link #family}); a column without one is
- * in the table's first family.
+ * declared columns of a family. The table, extended by "F.EXTRA", names the column EXTRA in
+ * family F ({@code schema.DynamicColumnDefs}); a column without a family is in the table's
+ * first family. After parsing, an INSERT's target column {@code f.extra} that the statement's
+ * own EXTEND declares is renamed to its last name, as the table names it.
  */
 public final class DynamicColumns {
   private static final Pattern TYPED = Pattern.compile("(?i)\\b(EXTEND|VARCHAR|CHAR|CHARACTER|"
       + "INTEGER|INT|BIGINT|SMALLINT|TINYINT|DOUBLE|FLOAT|REAL|DECIMAL|NUMERIC|DATE|TIME|"
       + "TIMESTAMP|BOOLEAN|BINARY|VARBINARY|ARRAY)\\b");
-  private static final ThreadLocal<Map<String, String>> FAMILIES =
-      ThreadLocal.withInitial(HashMap::new);
 
   private static final String NAME = "(?:\"(?:[^\"]|\"\")+\"|[A-Za-z_][A-Za-z0-9_$]*)";
   /**
@@ -90,18 +88,9 @@ public final class DynamicColumns {
     return out.append(sql, at, sql.length()).toString();
   }
 
-  /**
-   * The family the statement last parsed on this thread gave dynamic column {@code name}, or
-   * null when it gave none.
-   */
-  public static String family(String name) {
-    return FAMILIES.get().get(name);
-  }
-
-  /** {@code stmt} (parsed from {@code sql}) with its dynamic columns named by last name. */
+  /** {@code stmt} (parsed from {@code sql}) with its INSERT targets named as its table does. */
   public static SqlNode named(SqlNode stmt, String sql) {
-    Map<String, String> families = FAMILIES.get();
-    families.clear();
+    Map<String, String> families = new HashMap<>(); // column -> family, of EXTEND lists
     if (stmt == null || sql == null || !TYPED.matcher(sql).find()) {
       return stmt;
     }
@@ -113,7 +102,6 @@ public final class DynamicColumns {
           for (int i = 0; i + 1 < columns.size(); i += 2) {
             if (columns.get(i) instanceof SqlIdentifier id && id.names.size() == 2) {
               families.put(id.names.get(1), id.names.get(0));
-              columns.set(i, new SqlIdentifier(id.names.get(1), id.getParserPosition()));
             }
           }
         }

@@ -96,7 +96,8 @@ public final class BasaltSqlTable extends AbstractTable implements TranslatableT
   @Override
   public org.apache.calcite.schema.Table extend(
       List<org.apache.calcite.rel.type.RelDataTypeField> fields) {
-    return new BasaltSqlTable(db, DynamicColumnDefs.extend(def, fields));
+    return new BasaltSqlTable(db, DynamicColumnDefs.extend(def, fields,
+        () -> db.admin().describe(def.table()).families().keySet()));
   }
 
   @Override

@@ -13,13 +13,16 @@ import org.apache.calcite.rel.type.RelDataTypeField;
 /**
  * A table definition with a statement's dynamic columns added ({@link BasaltSqlTable#extend}):
  * each a nullable cell column whose qualifier is its name, in the family the statement gave
- * it, else the table's first family; typed by the declaration. Only for the one statement:
+ * it (Calcite names a column declared {@code f.extra} "F.EXTRA": EXTRA in family F, when the
+ * table has a family F), else the table's first family; typed by the declaration. Only for the one statement:
  * the SQL catalog never sees them.
  */
 final class DynamicColumnDefs {
   private DynamicColumnDefs() {}
 
-  static SqlTableDef extend(SqlTableDef def, List<RelDataTypeField> fields) {
+  /** {@code families}: the table's families (asked only of a name with a dot). */
+  static SqlTableDef extend(SqlTableDef def, List<RelDataTypeField> fields,
+      java.util.function.Supplier<java.util.Set<String>> families) {
     if (def.hasHiddenKey()) {
       throw new SqlStateException(SqlStates.FEATURE_NOT_SUPPORTED,
           "dynamic columns need a primary key, and "
@@ -33,14 +36,19 @@ final class DynamicColumnDefs {
     List<SqlColumn> cols = new ArrayList<>(def.columns());
     for (RelDataTypeField f : fields) {
       String name = f.getName();
+      String family = def.markerFamily();
+      int dot = name.indexOf('.'); // Calcite names a column declared f.extra "F.EXTRA"
+      if (dot > 0 && families.get().contains(name.substring(0, dot))) {
+        family = name.substring(0, dot);
+        name = name.substring(dot + 1);
+      }
       for (SqlColumn c : cols) {
         if (c.name().equals(name)) {
           throw new SqlStateException(SqlStates.SYNTAX_ERROR, "dynamic column " + name + " of "
               + def.table() + " is already a column of it");
         }
       }
-      String family = io.basaltdb.sql.parser.DynamicColumns.family(name);
-      cols.add(column(def, name, family != null ? family : def.markerFamily(), f.getType()));
+      cols.add(column(def, name, family, f.getType()));
     }
     return def.withColumns(cols);
   }
