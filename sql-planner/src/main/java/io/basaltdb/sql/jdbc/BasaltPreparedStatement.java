@@ -152,15 +152,62 @@ public final class BasaltPreparedStatement extends AvaticaPreparedStatement
     super.setTimestamp(index, x, calendar);
   }
 
+  /**
+   * Binds what {@link ParameterObjects} converts for a parameter of JDBC type {@code sqlType}
+   * (java.time, dates as text, ...); false when Avatica's own binding is right for {@code x}.
+   */
+  private boolean boundConverted(int index, Object x, int sqlType) throws SQLException {
+    org.apache.calcite.avatica.remote.TypedValue v = ParameterObjects.convert(x, sqlType,
+        connection.getTimeZone(), checks.label(index));
+    if (v == null) {
+      return false;
+    }
+    getSite(index); // the index's check
+    check(index, v.value instanceof String ? v.value : null);
+    slots[index - 1] = v;
+    return true;
+  }
+
   @Override
   public void setObject(int index, Object x) throws SQLException {
+    if (boundConverted(index, x, checks.type(index))) {
+      return;
+    }
     check(index, x);
     java.sql.Array array = asArray(index, x);
     if (array != null) {
       super.setArray(index, array);
       return;
     }
-    super.setObject(index, x);
+    int type = checks.type(index);
+    if (x != null && scalar(type) && org.apache.calcite.avatica.ColumnMetaData.Rep.of(
+        x.getClass()) == org.apache.calcite.avatica.ColumnMetaData.Rep.OBJECT) {
+      setObject(index, x, type); // converted now, or refused, rather than failing at execution
+      return;
+    }
+    try {
+      super.setObject(index, x);
+    } catch (RuntimeException e) {
+      throw cannotBind(index, x, e);
+    }
+  }
+
+  private static boolean scalar(int sqlType) {
+    return switch (sqlType) {
+      case java.sql.Types.TINYINT, java.sql.Types.SMALLINT, java.sql.Types.INTEGER,
+          java.sql.Types.BIGINT, java.sql.Types.REAL, java.sql.Types.FLOAT,
+          java.sql.Types.DOUBLE, java.sql.Types.DECIMAL, java.sql.Types.NUMERIC,
+          java.sql.Types.BOOLEAN, java.sql.Types.CHAR, java.sql.Types.VARCHAR,
+          java.sql.Types.BINARY, java.sql.Types.VARBINARY -> true;
+      default -> false;
+    };
+  }
+
+  /** Avatica's conversions fail unchecked ("Cannot convert ..."): a 22018 naming the value. */
+  private SQLException cannotBind(int index, Object x, RuntimeException e) {
+    return new SQLException("cannot bind a " + x.getClass().getName() + " (" + x + ") to "
+        + checks.label(index) + ": " + e.getMessage(),
+        io.basaltdb.sql.SqlStates.INVALID_CHARACTER_VALUE_FOR_CAST, e);
   }
 
   /**
@@ -193,15 +240,51 @@ public final class BasaltPreparedStatement extends AvaticaPreparedStatement
 
   @Override
   public void setObject(int index, Object x, int targetSqlType) throws SQLException {
+    if (boundConverted(index, x, targetSqlType)) {
+      return;
+    }
     check(index, x);
-    super.setObject(index, x, targetSqlType);
+    try {
+      super.setObject(index, x, targetSqlType);
+    } catch (RuntimeException e) {
+      throw cannotBind(index, x, e);
+    }
   }
 
   @Override
   public void setObject(int index, Object x, int targetSqlType, int scaleOrLength)
       throws SQLException {
+    if (boundConverted(index, x, targetSqlType)) {
+      return;
+    }
     check(index, x);
-    super.setObject(index, x, targetSqlType, scaleOrLength);
+    try {
+      super.setObject(index, x, targetSqlType, scaleOrLength);
+    } catch (RuntimeException e) {
+      throw cannotBind(index, x, e);
+    }
+  }
+
+  /** JDBC 4.2: a {@link java.sql.JDBCType} target as its {@link java.sql.Types} number. */
+  @Override
+  public void setObject(int index, Object x, java.sql.SQLType targetSqlType)
+      throws SQLException {
+    setObject(index, x, jdbcType(targetSqlType));
+  }
+
+  @Override
+  public void setObject(int index, Object x, java.sql.SQLType targetSqlType, int scaleOrLength)
+      throws SQLException {
+    setObject(index, x, jdbcType(targetSqlType), scaleOrLength);
+  }
+
+  private static int jdbcType(java.sql.SQLType type) throws SQLException {
+    if (type instanceof java.sql.JDBCType j) {
+      return j.getVendorTypeNumber();
+    }
+    throw new java.sql.SQLFeatureNotSupportedException("setObject with SQL type " + type
+        + " of vendor " + (type == null ? null : type.getVendor()) + ": only java.sql.JDBCType"
+        + " types are known", io.basaltdb.sql.SqlStates.FEATURE_NOT_SUPPORTED);
   }
 
   @Override

@@ -13,7 +13,8 @@ import org.apache.calcite.avatica.QueryState;
 /**
  * A Basalt result set: Avatica's over the rows {@link BasaltMeta#createIterable} enumerates,
  * with errors met while reading rows (a scan's storage error, a failed cast) reported as
- * {@link SQLException}s carrying Basalt's SQLStates instead of escaping unchecked.
+ * {@link SQLException}s carrying Basalt's SQLStates instead of escaping unchecked, and
+ * {@code getObject(column, type)} answered ({@link ColumnObjects}).
  */
 final class BasaltResultSet extends AvaticaResultSet {
   private AtomicBoolean cancelFlag; // the statement's, found at the first row
@@ -40,6 +41,52 @@ final class BasaltResultSet extends AvaticaResultSet {
       error = SqlErrors.toSqlException(e);
     }
     throw statement instanceof TimedStatement t ? t.rowError(error) : error;
+  }
+
+  /**
+   * As Avatica's, but a TIMESTAMP of the type's default precision (0) that holds a fraction of a
+   * second (the storage keeps milliseconds: from a bound value, or {@code CURRENT_TIMESTAMP})
+   * shows it, as H2 does, instead of printing a value the column does not hold.
+   */
+  @Override
+  public String getString(int columnIndex) throws SQLException {
+    String s = super.getString(columnIndex);
+    if (s != null && s.length() == 19 && getMetaData().getColumnType(columnIndex)
+        == java.sql.Types.TIMESTAMP) {
+      long millis = getTimestamp(columnIndex, utc()).getTime();
+      int fraction = (int) Math.floorMod(millis, 1000L);
+      if (fraction != 0) {
+        String digits = String.format(java.util.Locale.ROOT, "%03d", fraction);
+        return s + "." + digits.replaceAll("0+$", "");
+      }
+    }
+    return s;
+  }
+
+  @Override
+  public String getString(String columnLabel) throws SQLException {
+    return getString(findColumn(columnLabel));
+  }
+
+  private java.util.Calendar utcCalendar;
+
+  private java.util.Calendar utc() {
+    if (utcCalendar == null) {
+      utcCalendar = java.util.Calendar.getInstance(TimeZone.getTimeZone("UTC"),
+          java.util.Locale.ROOT);
+    }
+    return utcCalendar;
+  }
+
+  /** JDBC 4.1/4.2: the value as {@code type} ({@link ColumnObjects}: java.time, UUID, ...). */
+  @Override
+  public <T> T getObject(int columnIndex, Class<T> type) throws SQLException {
+    return ColumnObjects.get(this, columnIndex, type, localCalendar.getTimeZone());
+  }
+
+  @Override
+  public <T> T getObject(String columnLabel, Class<T> type) throws SQLException {
+    return getObject(findColumn(columnLabel), type);
   }
 
   private AtomicBoolean cancelFlag() {

@@ -56,6 +56,16 @@ public final class ParameterChecks {
     }
   }
 
+  /** The JDBC type of parameter {@code index} (1-based), or {@link java.sql.Types#OTHER}. */
+  int type(int index) {
+    return index >= 1 && index <= types.length ? types[index - 1] : java.sql.Types.OTHER;
+  }
+
+  /** How errors name parameter {@code index}. */
+  String label(int index) {
+    return index >= 1 && index <= labels.length ? labels[index - 1] : "parameter " + index;
+  }
+
   /** Checks a row of values as they arrive over the wire. */
   public void check(List<TypedValue> values) throws SQLException {
     for (int i = 0; i < values.size(); i++) {
