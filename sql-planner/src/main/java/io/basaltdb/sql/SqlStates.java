@@ -32,6 +32,10 @@ public final class SqlStates {
   public static final String INVALID_CHARACTER_VALUE_FOR_CAST = "22018";
   /** 22021: a string that is not valid Unicode. */
   public static final String CHARACTER_NOT_IN_REPERTOIRE = "22021";
+  /** 22019: a LIKE escape that is not one character. */
+  public static final String INVALID_ESCAPE_CHARACTER = "22019";
+  /** 22025: a LIKE pattern whose escape is followed by no wildcard or escape. */
+  public static final String INVALID_ESCAPE_SEQUENCE = "22025";
   /** 2201W: a negative LIMIT or FETCH. */
   public static final String INVALID_LIMIT = "2201W";
   /** 2201X: a negative OFFSET. */

@@ -93,8 +93,10 @@ final class ExecutionContext implements DataContext {
       throw new RuntimeException("exception while executing query: unbound parameter");
     }
     Object[] values = new Object[given.size()];
+    List<org.apache.calcite.avatica.AvaticaParameter> declared = signature.parameters;
     for (int i = 0; i < values.length; i++) {
-      values[i] = given.get(i).toLocal();
+      Object v = given.get(i).toLocal();
+      values[i] = i < declared.size() ? asDeclared(v, declared.get(i).parameterType) : v;
     }
     Object cancelFlag;
     try {
@@ -108,6 +110,25 @@ final class ExecutionContext implements DataContext {
     ExecutionContext ctx = new ExecutionContext(settings, signature.rootSchema, values,
         signature.internalParameters, cancelFlag, clock.get());
     return ctx.snapshot.around(signature.enumerable(ctx));
+  }
+
+  /**
+   * A number bound to a parameter as the parameter's own class (a {@code setLong} of a LIMIT,
+   * an INTEGER parameter: Calcite's code above a sort casts it to Integer). Its range was
+   * checked when bound ({@link ParameterChecks}).
+   */
+  private static Object asDeclared(Object v, int sqlType) {
+    if (!(v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte)) {
+      return v;
+    }
+    Number n = (Number) v;
+    return switch (sqlType) {
+      case java.sql.Types.INTEGER -> v instanceof Integer ? v : (Object) n.intValue();
+      case java.sql.Types.BIGINT -> v instanceof Long ? v : (Object) n.longValue();
+      case java.sql.Types.SMALLINT -> v instanceof Short ? v : (Object) n.shortValue();
+      case java.sql.Types.TINYINT -> v instanceof Byte ? v : (Object) n.byteValue();
+      default -> v;
+    };
   }
 
   private QueryGuard.Account account() {

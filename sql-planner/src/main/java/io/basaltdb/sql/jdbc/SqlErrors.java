@@ -68,6 +68,11 @@ public final class SqlErrors {
       if (datetime != null) {
         return datetime;
       }
+      if (c instanceof RuntimeException && c.getMessage() != null
+          && c.getMessage().startsWith("Invalid escape ")) { // Calcite's Like
+        return c.getMessage().startsWith("Invalid escape character")
+            ? SqlStates.INVALID_ESCAPE_CHARACTER : SqlStates.INVALID_ESCAPE_SEQUENCE;
+      }
       if (c instanceof ArithmeticException a && a.getMessage() != null
           && (a.getMessage().contains("by zero")
               || a.getMessage().startsWith("Division undefined"))) {

@@ -51,29 +51,7 @@ public final class DynamicColumns {
     if (!m.find()) {
       return sql;
     }
-    List<int[]> skipped = new ArrayList<>(); // string literals and comments
-    for (int i = 0; i < sql.length(); ) {
-      char c = sql.charAt(i);
-      int end = -1;
-      if (c == '\'') {
-        end = HintText.quoted(sql, i, c);
-      } else if (c == '"') {
-        i = HintText.quoted(sql, i, c);
-        continue;
-      } else if (sql.startsWith("--", i)) {
-        int eol = sql.indexOf('\n', i);
-        end = eol < 0 ? sql.length() : eol + 1;
-      } else if (sql.startsWith("/*", i)) {
-        int close = sql.indexOf("*/", i + 2);
-        end = close < 0 ? sql.length() : close + 2;
-      }
-      if (end >= 0) {
-        skipped.add(new int[] {i, end});
-        i = end;
-      } else {
-        i++;
-      }
-    }
+    List<int[]> skipped = HintText.literalsAndComments(sql, false);
     StringBuilder out = new StringBuilder(sql.length() + 16);
     int at = 0;
     m.reset();

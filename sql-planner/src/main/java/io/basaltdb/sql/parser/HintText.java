@@ -1,5 +1,8 @@
 package io.basaltdb.sql.parser;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * Phoenix writes the names in a hint separated by spaces ({@code /*+ INDEX(t i) *}{@code /});
  * Calcite's grammar wants commas. This rewrites the text of each hint comment so that names
@@ -44,6 +47,40 @@ public final class HintText {
   }
 
   /** The end (exclusive) of the quoted text starting at {@code start}; doubled quotes stay in. */
+  /**
+   * The ranges {@code [start, end)} of {@code sql}'s string literals and comments, and of its
+   * quoted identifiers when {@code identifiers}: where a rewrite of the text must not look.
+   */
+  static List<int[]> literalsAndComments(String sql, boolean identifiers) {
+    List<int[]> skipped = new ArrayList<>();
+    for (int i = 0; i < sql.length(); ) {
+      char c = sql.charAt(i);
+      int end = -1;
+      if (c == '\'') {
+        end = quoted(sql, i, c);
+      } else if (c == '"') {
+        if (!identifiers) {
+          i = quoted(sql, i, c);
+          continue;
+        }
+        end = quoted(sql, i, c);
+      } else if (sql.startsWith("--", i)) {
+        int eol = sql.indexOf('\n', i);
+        end = eol < 0 ? sql.length() : eol + 1;
+      } else if (sql.startsWith("/*", i)) {
+        int close = sql.indexOf("*/", i + 2);
+        end = close < 0 ? sql.length() : close + 2;
+      }
+      if (end >= 0) {
+        skipped.add(new int[] {i, end});
+        i = end;
+      } else {
+        i++;
+      }
+    }
+    return skipped;
+  }
+
   static int quoted(String sql, int start, char quote) {
     int i = start + 1;
     while (i < sql.length()) {

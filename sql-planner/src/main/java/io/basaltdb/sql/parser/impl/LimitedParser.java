@@ -37,9 +37,10 @@ public final class LimitedParser extends BasaltSqlParserImpl {
   public static LimitedParser create(Reader reader) {
     if (reader instanceof SourceStringReader s) {
       String hinted = io.basaltdb.sql.parser.HintText.withCommas(s.getSourceString());
-      String extended = io.basaltdb.sql.parser.DynamicColumns.withExtend(hinted);
+      String extended = io.basaltdb.sql.parser.SqlCompatibility.withEmptyLists(
+          io.basaltdb.sql.parser.DynamicColumns.withExtend(hinted));
       if (!extended.equals(s.getSourceString())) {
-        // Phoenix's hints and dynamic columns, in Calcite's grammar
+        // Phoenix's hints and dynamic columns, empty IN lists, in Calcite's grammar
         reader = new SourceStringReader(extended);
       }
     }
@@ -71,8 +72,9 @@ public final class LimitedParser extends BasaltSqlParserImpl {
   @Override
   public SqlNode parseSqlStmtEof() throws Exception {
     try {
-      return io.basaltdb.sql.parser.DynamicColumns.named(io.basaltdb.sql.parser.ArrayLiterals
-          .unpadded(StatementLimits.check(super.parseSqlStmtEof()), sql), sql);
+      return io.basaltdb.sql.parser.SqlCompatibility.rewritten(
+          io.basaltdb.sql.parser.DynamicColumns.named(io.basaltdb.sql.parser.ArrayLiterals
+          .unpadded(StatementLimits.check(super.parseSqlStmtEof()), sql), sql), sql);
     } catch (StackOverflowError e) {
       throw SqlStateException.tooComplex("it nests too deeply to parse");
     }
@@ -84,6 +86,7 @@ public final class LimitedParser extends BasaltSqlParserImpl {
       SqlNodeList list = super.parseSqlStmtList();
       StatementLimits.check(list);
       io.basaltdb.sql.parser.ArrayLiterals.unpadded(list, sql);
+      io.basaltdb.sql.parser.SqlCompatibility.rewritten(list, sql);
       return list;
     } catch (StackOverflowError e) {
       throw SqlStateException.tooComplex("it nests too deeply to parse");

@@ -1,0 +1,131 @@
+package io.basaltdb.sql.parser;
+
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlCharStringLiteral;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlUnresolvedFunction;
+
+/**
+ * SQL that H2 and PostgreSQL accept, that query layers generate, and that Calcite's grammar or
+ * validator refuses, rewritten to what it means:
+ *
+ * <ul>
+ *   <li>an empty IN list, {@code x IN ()}: false, and {@code x NOT IN ()} true, whatever x (as
+ *       H2: the empty set holds nothing). The text {@code IN ()} becomes {@code IN
+ *       (BASALT$EMPTY_LIST())} before parsing ({@link #withEmptyLists}), and the parsed call
+ *       the boolean ({@link #rewritten});
+ *   <li>{@code LIKE p ESCAPE ''} (Hibernate writes it for every LIKE): an empty escape is none,
+ *       as in H2 and PostgreSQL;
+ *   <li>a unary plus is its operand ({@code SELECT + c} of a text column is the text, as H2
+ *       and SQLite give it; Calcite would read it as a number).
+ * </ul>
+ *
+ * <p>String literals, quoted identifiers and comments are never rewritten.
+ */
+public final class SqlCompatibility {
+  private static final String EMPTY_LIST = "BASALT$EMPTY_LIST";
+  private static final Pattern EMPTY_IN = Pattern.compile("(?i)\\bIN\\s*\\(\\s*\\)");
+
+  private SqlCompatibility() {}
+
+  /** {@code sql} with each {@code IN ()} made parseable ({@code IN (BASALT$EMPTY_LIST())}). */
+  public static String withEmptyLists(String sql) {
+    Matcher m = EMPTY_IN.matcher(sql);
+    if (!m.find()) {
+      return sql;
+    }
+    List<int[]> skipped = HintText.literalsAndComments(sql, true);
+    StringBuilder out = new StringBuilder(sql.length() + 32);
+    int at = 0;
+    m.reset();
+    while (m.find()) {
+      int start = m.start();
+      if (skipped.stream().anyMatch(s -> start >= s[0] && start < s[1])) {
+        continue;
+      }
+      out.append(sql, at, start).append("IN (").append(EMPTY_LIST).append("())");
+      at = m.end();
+    }
+    return out.append(sql, at, sql.length()).toString();
+  }
+
+  /**
+   * {@code stmt} (parsed from {@code sql}) with the forms above rewritten, in place: a node
+   * whose child is replaced gets it with {@link SqlCall#setOperand}.
+   */
+  public static SqlNode rewritten(SqlNode stmt, String sql) {
+    if (stmt == null || sql == null || sql.indexOf('+') < 0 && !sql.contains(EMPTY_LIST)
+        && !ESCAPE.matcher(sql).find()) {
+      return stmt;
+    }
+    return rewrite(stmt);
+  }
+
+  private static final Pattern ESCAPE = Pattern.compile("(?i)\\bESCAPE\\b");
+
+  private static SqlNode rewrite(SqlNode n) {
+    if (n instanceof SqlNodeList list) {
+      for (int i = 0; i < list.size(); i++) {
+        SqlNode e = list.get(i);
+        if (e != null) {
+          list.set(i, rewrite(e));
+        }
+      }
+      return list;
+    }
+    if (!(n instanceof SqlCall call)) {
+      return n;
+    }
+    SqlNode replacement = replacement(call);
+    if (replacement != null) {
+      return rewrite(replacement);
+    }
+    List<SqlNode> operands = call.getOperandList();
+    for (int i = 0; i < operands.size(); i++) {
+      SqlNode o = operands.get(i);
+      if (o == null) {
+        continue;
+      }
+      SqlNode r = rewrite(o);
+      if (r != o) {
+        try {
+          call.setOperand(i, r);
+        } catch (UnsupportedOperationException e) {
+          // a call Calcite keeps fixed: left as written, to be refused as before
+        }
+      }
+    }
+    return call;
+  }
+
+  /** What {@code call} is rewritten to, or null when it stays. */
+  private static SqlNode replacement(SqlCall call) {
+    SqlKind kind = call.getKind();
+    if ((kind == SqlKind.IN || kind == SqlKind.NOT_IN) && call.operandCount() == 2
+        && call.operand(1) instanceof SqlNodeList list && list.size() == 1
+        && isEmptyListMarker(list.get(0))) {
+      return SqlLiteral.createBoolean(kind == SqlKind.NOT_IN, call.getParserPosition());
+    }
+    if (kind == SqlKind.PLUS_PREFIX) {
+      return call.operand(0);
+    }
+    if (kind == SqlKind.LIKE && call.operandCount() == 3
+        && call.operand(2) instanceof SqlCharStringLiteral escape
+        && escape.getValueAs(String.class).isEmpty()) {
+      return call.getOperator().createCall(call.getParserPosition(), call.operand(0),
+          call.operand(1));
+    }
+    return null;
+  }
+
+  private static boolean isEmptyListMarker(SqlNode n) {
+    return n instanceof SqlCall c && c.getOperator() instanceof SqlUnresolvedFunction f
+        && f.getName().equalsIgnoreCase(EMPTY_LIST) && c.operandCount() == 0;
+  }
+}
