@@ -1,10 +1,7 @@
 package io.basaltdb.sql.parser;
 
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -47,23 +44,10 @@ public final class DynamicColumns {
    * nothing inside string literals or comments is touched.
    */
   public static String withExtend(String sql) {
-    Matcher m = FAMILY_FIRST.matcher(sql);
-    if (!m.find()) {
-      return sql;
-    }
-    List<int[]> skipped = HintText.literalsAndComments(sql, false);
-    StringBuilder out = new StringBuilder(sql.length() + 16);
-    int at = 0;
-    m.reset();
-    while (m.find()) {
-      int start = m.start();
-      if (skipped.stream().anyMatch(s -> start >= s[0] && start < s[1])) {
-        continue;
-      }
-      out.append(sql, at, m.start(3) - 1).append("EXTEND (");
-      at = m.start(3);
-    }
-    return out.append(sql, at, sql.length()).toString();
+    return HintText.rewriteOutside(sql, FAMILY_FIRST, false, (m, out) -> {
+      out.append(sql, m.start(), m.start(3) - 1).append("EXTEND (");
+      return m.start(3);
+    });
   }
 
   /** {@code stmt} (parsed from {@code sql}) with its INSERT targets named as its table does. */

@@ -48,6 +48,33 @@ public final class HintText {
 
   /** The end (exclusive) of the quoted text starting at {@code start}; doubled quotes stay in. */
   /**
+   * {@code sql} with each match of {@code pattern} that starts outside string literals and
+   * comments (and quoted identifiers when {@code identifiers}) edited: {@code edit} appends what
+   * replaces the text from the match's start and returns where the original text resumes.
+   * Returns {@code sql} itself when nothing matches.
+   */
+  static String rewriteOutside(String sql, java.util.regex.Pattern pattern, boolean identifiers,
+      java.util.function.ToIntBiFunction<java.util.regex.Matcher, StringBuilder> edit) {
+    java.util.regex.Matcher m = pattern.matcher(sql);
+    if (!m.find()) {
+      return sql;
+    }
+    List<int[]> skipped = literalsAndComments(sql, identifiers);
+    StringBuilder out = new StringBuilder(sql.length() + 32);
+    int at = 0;
+    m.reset();
+    while (m.find()) {
+      int start = m.start();
+      if (skipped.stream().anyMatch(s -> start >= s[0] && start < s[1])) {
+        continue;
+      }
+      out.append(sql, at, start);
+      at = edit.applyAsInt(m, out);
+    }
+    return out.append(sql, at, sql.length()).toString();
+  }
+
+  /**
    * The ranges {@code [start, end)} of {@code sql}'s string literals and comments, and of its
    * quoted identifiers when {@code identifiers}: where a rewrite of the text must not look.
    */

@@ -1,7 +1,6 @@
 package io.basaltdb.sql.parser;
 
 import java.util.List;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlCharStringLiteral;
@@ -36,23 +35,10 @@ public final class SqlCompatibility {
 
   /** {@code sql} with each {@code IN ()} made parseable ({@code IN (BASALT$EMPTY_LIST())}). */
   public static String withEmptyLists(String sql) {
-    Matcher m = EMPTY_IN.matcher(sql);
-    if (!m.find()) {
-      return sql;
-    }
-    List<int[]> skipped = HintText.literalsAndComments(sql, true);
-    StringBuilder out = new StringBuilder(sql.length() + 32);
-    int at = 0;
-    m.reset();
-    while (m.find()) {
-      int start = m.start();
-      if (skipped.stream().anyMatch(s -> start >= s[0] && start < s[1])) {
-        continue;
-      }
-      out.append(sql, at, start).append("IN (").append(EMPTY_LIST).append("())");
-      at = m.end();
-    }
-    return out.append(sql, at, sql.length()).toString();
+    return HintText.rewriteOutside(sql, EMPTY_IN, true, (m, out) -> {
+      out.append("IN (").append(EMPTY_LIST).append("())");
+      return m.end();
+    });
   }
 
   /**
