@@ -85,6 +85,9 @@ void BasaltColumnOrConstraint(List<SqlColumnDef> columns, List<SqlIdentifier> pk
     boolean desc = false;
     boolean unique = false;
     SqlNode defaultValue = null;
+    SqlColumnDef.Identity identity = null;
+    long start = 1;
+    long increment = 1;
     SqlIdentifier pkCol;
     SqlIdentifier constraint = null;
     List<SqlIdentifier> uniqueCols;
@@ -133,12 +136,26 @@ void BasaltColumnOrConstraint(List<SqlColumnDef> columns, List<SqlIdentifier> pk
         |
             <DEFAULT_> defaultValue = Expression3(ExprContext.ACCEPT_NON_QUERY)
         |
+            <GENERATED> ( <ALWAYS> | <BY> <DEFAULT_> ) <AS> <IDENTITY>
+            [
+                <LPAREN>
+                (
+                    <START> [ <WITH> ] start = BasaltSignedLong()
+                |
+                    <INCREMENT> [ <BY> ] increment = BasaltSignedLong()
+                )*
+                <RPAREN>
+            ]
+            { identity = new SqlColumnDef.Identity(start, increment); }
+        |
+            <AUTO_INCREMENT> { identity = new SqlColumnDef.Identity(1, 1); }
+        |
             <CHECK> <LPAREN> condition = Expression(ExprContext.ACCEPT_NON_QUERY) <RPAREN>
             { checks.add(new SqlCreateBasaltTable.Check(null, condition)); }
         )*
         {
             columns.add(new SqlColumnDef(s.end(this), name, type, notNull, pk, desc,
-                defaultValue));
+                defaultValue, identity));
             if (unique) {
                 uniques.add(new SqlCreateBasaltTable.Unique(null, List.of(name)));
             }

@@ -58,6 +58,8 @@ public final class SqlStates {
   public static final String SYNTAX_ERROR = "42000";
   /** 42501: a write or DDL by a client that may only read. */
   public static final String INSUFFICIENT_PRIVILEGE = "42501";
+  /** 42703: a column that does not exist. */
+  public static final String UNDEFINED_COLUMN = "42703";
   /** 42P01: a table, schema, view or sequence that does not exist. */
   public static final String UNDEFINED_TABLE = "42P01";
   /** 42P07: a schema, table, view, sequence or index that exists already. */

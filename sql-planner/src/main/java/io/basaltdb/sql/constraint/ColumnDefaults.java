@@ -23,7 +23,8 @@ import org.apache.calcite.sql2rel.NullInitializerExpressionFactory;
 
 /**
  * Column {@code DEFAULT}s. In the catalog a default is the SQL text of a constant expression
- * (a literal, {@code CURRENT_TIMESTAMP}, a function of constants; never a column), written by
+ * (a literal, {@code CURRENT_TIMESTAMP}, a function of constants; never a column) or a draw
+ * from a sequence ({@code NEXT VALUE FOR seq}: an identity column), written by
  * {@link #text} when the table is made. An INSERT that leaves the column out, or writes
  * {@code DEFAULT} in its VALUES, gets the expression, evaluated per row by the statement's
  * own plan (Calcite fills omitted INSERT columns from this table's initializer factory); an
@@ -63,6 +64,14 @@ public final class ColumnDefaults extends NullInitializerExpressionFactory {
   /** The catalog text of column {@code c}'s {@code DEFAULT value}, checked. */
   public static String text(SqlColumn c, SqlNode value) {
     value.accept(new SqlBasicVisitor<Void>() {
+      @Override
+      public Void visit(org.apache.calcite.sql.SqlCall call) {
+        if (call.getOperator().getKind() == org.apache.calcite.sql.SqlKind.NEXT_VALUE) {
+          return null; // DEFAULT NEXT VALUE FOR seq: an identity drawn per row
+        }
+        return super.visit(call);
+      }
+
       @Override
       public Void visit(SqlIdentifier id) {
         if (CatalogExpressions.niladic(id) != null) {

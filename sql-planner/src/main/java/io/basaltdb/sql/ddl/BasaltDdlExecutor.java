@@ -126,8 +126,15 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
           + " does not exist");
     }
     IndexDdl.dropAll(db, t);
-    new SqlCatalog(db).remove(t);
+    SqlCatalog catalog = new SqlCatalog(db);
+    SqlTableDef def = catalog.get(t);
+    catalog.remove(t);
     db.admin().deleteTable(t);
+    if (def != null) {
+      for (TableName seq : io.basaltdb.sql.catalog.IdentityColumns.ownedSequences(def)) {
+        catalog.remove(seq); // its identity columns' sequences go with it
+      }
+    }
   }
 
   /** CREATE INDEX: see {@link IndexDdl}. */

@@ -1,5 +1,7 @@
 package io.basaltdb.sql.ddl;
 
+import io.basaltdb.sql.SqlStateException;
+import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.catalog.SqlCatalog;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
@@ -85,8 +87,11 @@ final class CreateTable {
     checks.addAll(io.basaltdb.sql.constraint.CheckConstraints.of(create, columns));
     DeclaredColumns.checkMaps(columns, packed, create.name.toString());
     String rowTimestamp = RowTimestampColumn.declared(create, columns, db);
+    Map<String, String> defaults = defaults(create, columns, name, db);
+    Map<TableName, SqlColumnDef.Identity> identities = identities(create, columns, name, db,
+        defaults);
     SqlTableDef def = new SqlTableDef(name, columns, salt, packed).withDefaults(
-        RowTimestampColumn.withNow(defaults(create, columns), rowTimestamp, columns))
+        RowTimestampColumn.withNow(defaults, rowTimestamp, columns))
         .withChecks(checks).withRowTimestamp(rowTimestamp);
     RowKeyCodec codec = def.keyCodec();
     List<byte[]> splits = new ArrayList<>();
@@ -102,21 +107,93 @@ final class CreateTable {
       }
     }
     splits.sort(java.util.Arrays::compareUnsigned);
+    SqlCatalog catalog = new SqlCatalog(db);
+    for (Map.Entry<TableName, SqlColumnDef.Identity> i : identities.entrySet()) {
+      catalog.putSequence(i.getKey(), i.getValue().start(), i.getValue().increment());
+    }
     db.admin().createTable(new TableDescriptor(name, families), splits.toArray(new byte[0][]));
-    new SqlCatalog(db).put(def);
+    catalog.put(def);
     UniqueConstraints.create(db, name, uniques);
+  }
+
+  /**
+   * {@code DEFAULT NEXT VALUE FOR seq}: the sequence, which must exist, named with its schema
+   * (the table's when the name has none), so every connection draws from the same one.
+   */
+  private static String sequenceDefault(SqlColumn col, SqlIdentifier seq, TableName table,
+      Storage db) {
+    TableName name = seq.names.size() == 1 ? new TableName(table.namespace(), seq.getSimple())
+        : BasaltDdlExecutor.tableName(seq);
+    if (new SqlCatalog(db).sequenceIncrement(name) == null) {
+      throw new io.basaltdb.storage.TableNotFoundException("the DEFAULT of column " + col.name()
+          + " names sequence " + seq + ", which does not exist");
+    }
+    switch (col.type()) {
+      case TINYINT, SMALLINT, INTEGER, BIGINT, DECIMAL -> { }
+      default -> throw new InvalidArgumentException("the DEFAULT of column " + col.name()
+          + " (" + col.type() + ") draws from sequence " + seq + ", whose values are numbers");
+    }
+    return io.basaltdb.sql.catalog.IdentityColumns.defaultText(name,
+        io.basaltdb.sql.schema.BasaltSchema.schemaName(name.namespace()));
   }
 
   /** The columns' DEFAULT expressions as catalog text, checked ({@link ColumnDefaults}). */
   private static Map<String, String> defaults(SqlCreateBasaltTable create,
-      List<SqlColumn> columns) {
+      List<SqlColumn> columns, TableName name, Storage db) {
     Map<String, String> out = new LinkedHashMap<>();
     for (SqlColumnDef c : create.columns) {
       if (c.defaultValue != null) {
         SqlColumn col = columns.stream().filter(x -> x.name().equals(c.column())).findFirst()
             .orElseThrow();
-        out.put(col.name(), io.basaltdb.sql.constraint.ColumnDefaults.text(col, c.defaultValue));
+        out.put(col.name(), c.defaultValue instanceof org.apache.calcite.sql.SqlCall call
+            && call.getOperator().getKind() == org.apache.calcite.sql.SqlKind.NEXT_VALUE
+            ? sequenceDefault(col, call.operand(0), name, db)
+            : io.basaltdb.sql.constraint.ColumnDefaults.text(col, c.defaultValue));
       }
+    }
+    return out;
+  }
+
+  /**
+   * The identity columns ({@code GENERATED ... AS IDENTITY}, {@code AUTO_INCREMENT}): each an
+   * integer column whose DEFAULT draws from a sequence the table owns
+   * ({@link io.basaltdb.sql.catalog.IdentityColumns}), put in {@code defaults}; returns the
+   * sequences to make. {@code GENERATED ALWAYS} is taken as {@code BY DEFAULT}: a value the
+   * INSERT gives is kept.
+   */
+  private static Map<TableName, SqlColumnDef.Identity> identities(SqlCreateBasaltTable create,
+      List<SqlColumn> columns, TableName name, Storage db, Map<String, String> defaults) {
+    Map<TableName, SqlColumnDef.Identity> out = new LinkedHashMap<>();
+    for (SqlColumnDef c : create.columns) {
+      if (c.identity == null) {
+        continue;
+      }
+      SqlColumn col = columns.stream().filter(x -> x.name().equals(c.column())).findFirst()
+          .orElseThrow();
+      switch (col.type()) {
+        case TINYINT, SMALLINT, INTEGER, BIGINT -> { }
+        default -> throw new InvalidArgumentException("identity column " + col.name() + " is "
+            + col.type() + "; an identity is an integer (TINYINT, SMALLINT, INTEGER, BIGINT)");
+      }
+      if (c.defaultValue != null) {
+        throw new InvalidArgumentException("column " + col.name() + " is an identity and has a"
+            + " DEFAULT: it can have one or the other");
+      }
+      if (c.identity.increment() == 0) {
+        throw new InvalidArgumentException("identity column " + col.name()
+            + ": INCREMENT BY must not be 0");
+      }
+      TableName seq = io.basaltdb.sql.catalog.IdentityColumns.ownedSequence(name, col.name());
+      SqlCatalog catalog = new SqlCatalog(db);
+      if (catalog.sequenceIncrement(seq) != null || db.admin().tableExists(seq)
+          || catalog.getView(seq) != null) {
+        throw new SqlStateException(SqlStates.DUPLICATE_OBJECT, "identity column "
+            + col.name() + " needs sequence " + seq.name() + ", and an object of that name"
+            + " exists");
+      }
+      out.put(seq, c.identity);
+      defaults.put(col.name(), io.basaltdb.sql.catalog.IdentityColumns.defaultText(seq,
+          io.basaltdb.sql.schema.BasaltSchema.schemaName(name.namespace())));
     }
     return out;
   }

@@ -1,6 +1,7 @@
 package io.basaltdb.sql.jdbc;
 
 import io.basaltdb.sql.exec.ConnectionTransaction;
+import io.basaltdb.sql.exec.context.GeneratedKeys;
 import io.basaltdb.sql.rel.BatchWrite;
 import io.basaltdb.sql.schema.InformationSchema;
 import io.basaltdb.storage.Storage;
@@ -51,6 +52,9 @@ public final class BasaltMeta extends ForwardingMeta {
   private final CalciteConnection connection;
   private final Storage db;
   private final Map<Integer, BatchWrite> batches = new ConcurrentHashMap<>();
+  /** Statements that asked for generated keys, by id ({@link GeneratedKeys}). */
+  private final Map<Integer, GeneratedKeys> generatedKeys =
+      new ConcurrentHashMap<>();
   /** The SQL of prepared statements that run only when executed (DDL, transaction control). */
   private final Map<Integer, String> deferred = new ConcurrentHashMap<>();
   /** The connection's time zone and locale for execution contexts, read at the first. */
@@ -192,7 +196,7 @@ public final class BasaltMeta extends ForwardingMeta {
     }
     @SuppressWarnings("unchecked")
     CalcitePrepare.CalciteSignature<Object> run = (CalcitePrepare.CalciteSignature<Object>) s;
-    return ExecutionContext.run(settings, h, run, parameters);
+    return ExecutionContext.run(settings, h, run, parameters, generatedKeys.get(h.id));
   }
 
   /**
@@ -251,8 +255,61 @@ public final class BasaltMeta extends ForwardingMeta {
     return new ExecuteResult(List.of(MetaResultSet.count(h.connectionId, h.id, 0)));
   }
 
+  /** Statement {@code id} returns {@code keys} (null: none) from its next executions. */
+  void askGeneratedKeys(int id, GeneratedKeys keys) {
+    if (keys == null) {
+      generatedKeys.remove(id);
+    } else {
+      generatedKeys.put(id, keys);
+    }
+  }
+
+  /** The generated keys statement {@code id} asked for, or null. */
+  GeneratedKeys generatedKeys(int id) {
+    return generatedKeys.get(id);
+  }
+
+  /**
+   * {@code getGeneratedKeys}: a result set of the rows {@code keys} holds (columns named and
+   * typed as the table's; none when it asked by default and no row was written).
+   */
+  MetaResultSet generatedKeysResultSet(GeneratedKeys keys) {
+    List<org.apache.calcite.avatica.ColumnMetaData> columns = new ArrayList<>();
+    List<io.basaltdb.sql.catalog.SqlColumn> cols = keys == null ? null : keys.columns();
+    if (cols != null) {
+      for (int i = 0; i < cols.size(); i++) {
+        columns.add(MetaImpl.columnMetaData(cols.get(i).name(), i,
+            javaClass(cols.get(i).type()), true));
+      }
+    } else if (keys != null && keys.names() != null) {
+      String[] names = keys.names();
+      for (int i = 0; i < names.length; i++) {
+        columns.add(MetaImpl.columnMetaData(names[i], i, Object.class, true));
+      }
+    }
+    List<Object> rows = new ArrayList<>(keys == null ? List.of() : keys.rows());
+    return resultSet(rows, columns);
+  }
+
+  /** The JDBC class of a column's values as the writer holds them. */
+  private static Class<?> javaClass(io.basaltdb.sql.type.ColumnType t) {
+    return switch (t) {
+      case TINYINT -> Byte.class;
+      case SMALLINT -> Short.class;
+      case INTEGER -> Integer.class;
+      case BIGINT -> Long.class;
+      case REAL -> Float.class;
+      case DOUBLE -> Double.class;
+      case DECIMAL -> java.math.BigDecimal.class;
+      case BOOLEAN -> Boolean.class;
+      case VARCHAR, CHAR -> String.class;
+      default -> Object.class;
+    };
+  }
+
   @Override
   public void closeStatement(StatementHandle h) {
+    generatedKeys.remove(h.id);
     deferred.remove(h.id);
     batches.remove(h.id);
     calciteMeta.closeStatement(h);
@@ -338,6 +395,14 @@ public final class BasaltMeta extends ForwardingMeta {
   public ExecuteBatchResult executeBatch(StatementHandle h,
       List<List<TypedValue>> parameterValues) throws NoSuchStatementException {
     BatchWrite batch = batches.get(h.id);
+    if (generatedKeys.containsKey(h.id) && signature(h) != null) {
+      // row by row in this meta, whose executions collect the keys (Calcite's would not)
+      long[] counts = new long[parameterValues.size()];
+      for (int i = 0; i < counts.length; i++) {
+        counts[i] = execute(h, parameterValues.get(i), -1L).resultSets.get(0).updateCount;
+      }
+      return new ExecuteBatchResult(counts);
+    }
     if (batch == null) {
       return calciteMeta.executeBatch(h, parameterValues);
     }

@@ -289,22 +289,33 @@ public final class BasaltPreparedStatement extends AvaticaPreparedStatement
 
   @Override
   public ResultSet executeQuery() throws SQLException {
+    ((BasaltConnection) connection).clearGeneratedKeys(this);
     return timer.run(getQueryTimeout(), () -> super.executeQuery());
   }
 
   @Override
   public long executeLargeUpdate() throws SQLException {
+    ((BasaltConnection) connection).clearGeneratedKeys(this);
     return timer.run(getQueryTimeout(), () -> super.executeLargeUpdate());
   }
 
   @Override
   public boolean execute() throws SQLException {
+    ((BasaltConnection) connection).clearGeneratedKeys(this);
     return timer.run(getQueryTimeout(), () -> super.execute());
   }
 
   @Override
   public long[] executeLargeBatch() throws SQLException {
+    ((BasaltConnection) connection).clearGeneratedKeys(this);
     return timer.run(getQueryTimeout(), () -> super.executeLargeBatch());
+  }
+
+  /** The keys the last execution wrote, as asked when the statement was prepared. */
+  @Override
+  public ResultSet getGeneratedKeys() throws SQLException {
+    checkOpen();
+    return ((BasaltConnection) connection).generatedKeys(this);
   }
 
   @Override

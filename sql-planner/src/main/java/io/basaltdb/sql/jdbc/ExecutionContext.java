@@ -1,5 +1,6 @@
 package io.basaltdb.sql.jdbc;
 
+import io.basaltdb.sql.exec.context.GeneratedKeys;
 import io.basaltdb.sql.exec.context.QueryGuard;
 import io.basaltdb.sql.exec.context.StatementSnapshot;
 import java.util.HashMap;
@@ -71,6 +72,8 @@ final class ExecutionContext implements DataContext {
   private final Map<String, Object> internal;
   private final Object cancelFlag;
   private final long time;
+  /** The statement's generated keys, when it asked for them; else null. */
+  private GeneratedKeys generatedKeys;
   private final StatementSnapshot snapshot = new StatementSnapshot();
   private volatile QueryGuard.Account account; // made when an operator first keeps rows
 
@@ -86,7 +89,8 @@ final class ExecutionContext implements DataContext {
 
   /** Runs {@code signature} with {@code parameters}, as Calcite's meta runs it. */
   static Iterable<Object> run(Settings settings, Meta.StatementHandle h,
-      CalciteSignature<Object> signature, List<TypedValue> parameters) {
+      CalciteSignature<Object> signature, List<TypedValue> parameters,
+      GeneratedKeys keys) {
     List<TypedValue> given = parameters == null ? List.of() : parameters;
     if (MetaImpl.checkParameterValueHasNull(given)) {
       // Calcite's words, and its wrapping
@@ -109,6 +113,7 @@ final class ExecutionContext implements DataContext {
     Hook.CURRENT_TIME.run(clock); // as Calcite: tests may set the clock
     ExecutionContext ctx = new ExecutionContext(settings, signature.rootSchema, values,
         signature.internalParameters, cancelFlag, clock.get());
+    ctx.generatedKeys = keys;
     return ctx.snapshot.around(signature.enumerable(ctx));
   }
 
@@ -156,6 +161,9 @@ final class ExecutionContext implements DataContext {
     }
     if (QueryGuard.ACCOUNT_VARIABLE.equals(name)) {
       return account();
+    }
+    if (GeneratedKeys.VARIABLE.equals(name)) {
+      return generatedKeys;
     }
     Variable v = VARIABLES.get(name);
     if (v != null) {

@@ -8,6 +8,7 @@ import io.basaltdb.sql.catalog.MapCells;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlIndexDef;
 import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.exec.context.GeneratedKeys;
 import io.basaltdb.sql.exec.context.ConnectionSettings;
 import io.basaltdb.sql.exec.context.RowContext;
 import io.basaltdb.sql.exec.read.RowTimestamps;
@@ -74,6 +75,8 @@ public final class WriteExecutor {
   private final NotNullCheck notNull;
   /** The mutations of the row written now. */
   private final RowPuts puts;
+  /** Where the written rows' generated keys go, when the statement asked for them. */
+  private final GeneratedKeys keys;
 
   public WriteExecutor(Storage db, SqlTableDef def, WriteSpec spec, DataContext ctx) {
     this.db = db;
@@ -89,6 +92,11 @@ public final class WriteExecutor {
     indexes = IndexRegistry.of(db).of(def.table());
     notNull = new NotNullCheck(def, spec);
     puts = new RowPuts(def, spec, names, this::cellTimestamp, () -> rowDurability);
+    keys = spec.kind() == WriteSpec.Kind.INSERT || spec.kind() == WriteSpec.Kind.UPSERT
+        ? (GeneratedKeys) ctx.get(GeneratedKeys.VARIABLE) : null;
+    if (keys != null) {
+      keys.bind(def);
+    }
     if (def.packed()) {
       checkWholeRows(def, spec);
     }
@@ -183,6 +191,9 @@ public final class WriteExecutor {
         }
         if (wrote) {
           count++; // an ON DUPLICATE KEY clause may leave a row alone
+          if (keys != null) {
+            keys.add(def, row);
+          }
         }
         if (badNext != null) {
           throw badNext;
