@@ -46,9 +46,27 @@ SqlTypeNameSpec BasaltKeywordTypeName() :
 SqlDataTypeSpec BasaltColumnType() :
 {
     SqlDataTypeSpec type;
+    final int precision;
+    final Span s = Span.of();
 }
 {
-    type = DataType()
+    (
+        LOOKAHEAD(2) <FLOAT> <LPAREN> precision = UnsignedIntLiteral() <RPAREN>
+        {
+            // FLOAT(p): p binary digits; REAL holds 24, DOUBLE 53
+            type = new SqlDataTypeSpec(new SqlBasicTypeNameSpec(precision <= 24
+                ? SqlTypeName.REAL : SqlTypeName.DOUBLE, s.end(this)), s.end(this));
+        }
+    |
+        <BIT>
+        {
+            // H2's and SQL Server's BIT: a boolean
+            type = new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.BOOLEAN,
+                s.end(this)), s.end(this));
+        }
+    |
+        type = DataType()
+    )
     [
         <LBRACKET> [ <UNSIGNED_INTEGER_LITERAL> ] <RBRACKET>
         { type = SqlColumnDef.arrayOf(type); }
@@ -250,11 +268,14 @@ SqlDrop SqlDropBasaltTable(Span s, boolean replace) :
 {
     final boolean ifExists;
     final SqlIdentifier id;
+    boolean cascade = false;
+    boolean restrict = false;
 }
 {
     <TABLE> ifExists = BasaltIfExists() id = CompoundIdentifier()
+    [ <CASCADE> { cascade = true; } | <RESTRICT> { restrict = true; } ]
     {
-        return SqlDdlNodes.dropTable(s.end(this), ifExists, id);
+        return new SqlDropBasaltTable(s.end(this), ifExists, id, cascade, restrict);
     }
 }
 
@@ -262,11 +283,14 @@ SqlDrop SqlDropBasaltSchema(Span s, boolean replace) :
 {
     final boolean ifExists;
     final SqlIdentifier id;
+    boolean cascade = false;
 }
 {
     <SCHEMA> ifExists = BasaltIfExists() id = CompoundIdentifier()
+    [ <CASCADE> { cascade = true; } | <RESTRICT> ]
     {
-        return SqlDdlNodes.dropSchema(s.end(this), false, ifExists, id);
+        return cascade ? new SqlDropBasaltTable.Schema(s.end(this), ifExists, id)
+            : SqlDdlNodes.dropSchema(s.end(this), false, ifExists, id);
     }
 }
 
@@ -277,10 +301,11 @@ SqlNode SqlAlterBasaltTable() :
     SqlDataTypeSpec type = null;
     boolean notNull = false;
     SqlNode defaultValue = null;
+    final boolean ifExists;
     final Span s;
 }
 {
-    <ALTER> { s = span(); } <TABLE> id = CompoundIdentifier()
+    <ALTER> { s = span(); } <TABLE> ifExists = BasaltIfExists() id = CompoundIdentifier()
     (
         <ADD> [ <COLUMN> ] column = CompoundIdentifier() type = BasaltColumnType()
         [ <DEFAULT_> defaultValue = Expression3(ExprContext.ACCEPT_NON_QUERY) ]
@@ -289,7 +314,23 @@ SqlNode SqlAlterBasaltTable() :
         <DROP> [ <COLUMN> ] column = CompoundIdentifier()
     )
     {
-        return new SqlAlterBasaltTable(s.end(this), id, column, type, notNull, defaultValue);
+        return new SqlAlterBasaltTable(s.end(this), ifExists, id, column, type, notNull,
+            defaultValue);
+    }
+}
+
+/** TRUNCATE TABLE t [CONTINUE IDENTITY | RESTART IDENTITY] */
+SqlNode SqlTruncateBasaltTable() :
+{
+    final SqlIdentifier id;
+    boolean restart = false;
+    final Span s;
+}
+{
+    <TRUNCATE> { s = span(); } <TABLE> id = CompoundIdentifier()
+    [ <CONTINUE> <IDENTITY> | <RESTART> <IDENTITY> { restart = true; } ]
+    {
+        return new SqlDropBasaltTable.Truncate(s.end(this), id, restart);
     }
 }
 

@@ -50,6 +50,8 @@ public final class SqlStates {
   public static final String CHECK_VIOLATION = "23514";
   /** 25006: a write on a read-only connection or database. */
   public static final String READ_ONLY_TRANSACTION = "25006";
+  /** 2BP01: a drop refused because another object depends on what it drops. */
+  public static final String DEPENDENT_OBJECTS_STILL_EXIST = "2BP01";
   /** 3B001: a savepoint that is not open. */
   public static final String INVALID_SAVEPOINT = "3B001";
   /** 40001: a transaction that lost to a concurrent writer (run it again). */

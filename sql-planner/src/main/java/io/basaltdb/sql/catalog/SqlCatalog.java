@@ -119,6 +119,16 @@ public final class SqlCatalog {
         .addColumn(D, NEXT, io.basaltdb.storage.Increment.toBytes(start - increment)));
   }
 
+  /** A sequence's first value, or null when there is no such sequence. */
+  public Long sequenceStart(TableName seq) {
+    byte[] b = table.get(new Get(key(seq)).addColumn(D, SEQ)).getValue(D, SEQ);
+    if (b == null) {
+      return null;
+    }
+    String s = new String(b, StandardCharsets.UTF_8);
+    return Long.parseLong(s.substring(0, s.indexOf(',')));
+  }
+
   /** A sequence's increment, or null when there is no such sequence. */
   public Long sequenceIncrement(TableName seq) {
     byte[] b = table.get(new Get(key(seq)).addColumn(D, SEQ)).getValue(D, SEQ);

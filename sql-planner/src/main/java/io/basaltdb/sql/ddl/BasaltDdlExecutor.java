@@ -105,36 +105,41 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
   public void execute(SqlDropSchema drop, CalcitePrepare.Context context) {
     Storage db = database(context);
     String ns = drop.name.getSimple();
-    if (!db.admin().listNamespaces().contains(ns)) {
-      if (drop.ifExists) {
-        return;
-      }
-      throw new io.basaltdb.storage.TableNotFoundException("schema " + ns + " does not exist");
+    if (!TableDrops.schemaToDrop(db, ns, drop.ifExists)) {
+      return;
+    }
+    SqlCatalog catalog = new SqlCatalog(db);
+    if (!catalog.views(ns).isEmpty() || !catalog.sequences(ns).isEmpty()
+        || db.admin().listTables().stream().anyMatch(t -> t.namespace().equals(ns))) {
+      throw new SqlStateException(SqlStates.DEPENDENT_OBJECTS_STILL_EXIST, "schema " + ns
+          + " is not empty (DROP SCHEMA " + ns + " CASCADE drops what it holds)");
     }
     db.admin().dropNamespace(ns);
     context.getMutableRootSchema().removeSubSchema(ns);
   }
 
   public void execute(SqlDropTable drop, CalcitePrepare.Context context) {
-    Storage db = database(context);
-    TableName t = tableName(drop.name);
-    if (!db.admin().tableExists(t)) {
-      if (drop.ifExists) {
-        return;
-      }
-      throw new io.basaltdb.storage.TableNotFoundException("table " + drop.name
-          + " does not exist");
-    }
-    IndexDdl.dropAll(db, t);
-    SqlCatalog catalog = new SqlCatalog(db);
-    SqlTableDef def = catalog.get(t);
-    catalog.remove(t);
-    db.admin().deleteTable(t);
-    if (def != null) {
-      for (TableName seq : io.basaltdb.sql.catalog.IdentityColumns.ownedSequences(def)) {
-        catalog.remove(seq); // its identity columns' sequences go with it
-      }
-    }
+    TableDrops.dropTable(database(context), tableName(drop.name), drop.ifExists, drop.name,
+        false, false);
+  }
+
+  /** {@code DROP TABLE ... [CASCADE | RESTRICT]} ({@link TableDrops}). */
+  public void execute(io.basaltdb.sql.parser.SqlDropBasaltTable drop,
+      CalcitePrepare.Context context) {
+    TableDrops.dropTable(database(context), tableName(drop.name), drop.ifExists, drop.name,
+        drop.cascade, drop.restrict);
+  }
+
+  /** {@code DROP SCHEMA s CASCADE} ({@link TableDrops}). */
+  public void execute(io.basaltdb.sql.parser.SqlDropBasaltTable.Schema drop,
+      CalcitePrepare.Context context) {
+    TableDrops.dropSchemaCascade(database(context), drop, context);
+  }
+
+  /** {@code TRUNCATE TABLE} ({@link TableDrops}). */
+  public void execute(io.basaltdb.sql.parser.SqlDropBasaltTable.Truncate truncate,
+      CalcitePrepare.Context context) {
+    TableDrops.truncate(database(context), truncate);
   }
 
   /** CREATE INDEX: see {@link IndexDdl}. */
@@ -165,6 +170,9 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
     SqlCatalog catalog = new SqlCatalog(db);
     SqlTableDef def = catalog.get(name);
     if (def == null) {
+      if (alter.ifExists) {
+        return;
+      }
       throw new io.basaltdb.storage.TableNotFoundException("table " + alter.name
           + " does not exist");
     }

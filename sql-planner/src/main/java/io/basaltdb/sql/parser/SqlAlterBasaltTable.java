@@ -26,10 +26,18 @@ public final class SqlAlterBasaltTable extends SqlDdl {
   public final boolean notNull;
   /** An added column's {@code DEFAULT}, or null. */
   public final SqlNode defaultValue;
+  /** {@code ALTER TABLE IF EXISTS}: a missing table is no error. */
+  public final boolean ifExists;
 
   public SqlAlterBasaltTable(SqlParserPos pos, SqlIdentifier name, SqlIdentifier column,
       SqlDataTypeSpec type, boolean notNull, SqlNode defaultValue) {
+    this(pos, false, name, column, type, notNull, defaultValue);
+  }
+
+  public SqlAlterBasaltTable(SqlParserPos pos, boolean ifExists, SqlIdentifier name,
+      SqlIdentifier column, SqlDataTypeSpec type, boolean notNull, SqlNode defaultValue) {
     super(OPERATOR, pos);
+    this.ifExists = ifExists;
     this.name = name;
     this.column = column;
     this.type = type;

@@ -60,14 +60,17 @@ public enum ColumnType {
   /**
    * Type names other databases use, and the type each means there: {@code TEXT}, {@code STRING},
    * {@code CLOB} VARCHAR; {@code BLOB}, {@code BYTEA} VARBINARY; {@code INT2/INT4/INT8},
-   * {@code BOOL}, {@code FLOAT4/FLOAT8}; {@code DATETIME} TIMESTAMP. DDL and CAST accept them.
+   * {@code BOOL} and {@code BIT} (H2, SQL Server), {@code FLOAT4/FLOAT8}; {@code DATETIME}
+   * TIMESTAMP. DDL and CAST accept them ({@code FLOAT(p)} in DDL: REAL up to 24 bits, else
+   * DOUBLE, as the standard and PostgreSQL read it).
    */
   public static final java.util.Map<String, ColumnType> ALIASES = java.util.Map.ofEntries(
       java.util.Map.entry("TEXT", VARCHAR), java.util.Map.entry("STRING", VARCHAR),
       java.util.Map.entry("CLOB", VARCHAR), java.util.Map.entry("BLOB", VARBINARY),
       java.util.Map.entry("BYTEA", VARBINARY), java.util.Map.entry("INT2", SMALLINT),
       java.util.Map.entry("INT4", INTEGER), java.util.Map.entry("INT8", BIGINT),
-      java.util.Map.entry("BOOL", BOOLEAN), java.util.Map.entry("FLOAT4", REAL),
+      java.util.Map.entry("BOOL", BOOLEAN), java.util.Map.entry("BIT", BOOLEAN),
+      java.util.Map.entry("FLOAT4", REAL),
       java.util.Map.entry("FLOAT8", DOUBLE), java.util.Map.entry("DATETIME", TIMESTAMP));
 
   public int code() {

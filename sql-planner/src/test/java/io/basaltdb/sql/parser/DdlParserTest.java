@@ -10,7 +10,6 @@ import io.basaltdb.sql.parser.impl.BasaltSqlParserImpl;
 import java.util.List;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.ddl.SqlCreateSchema;
-import org.apache.calcite.sql.ddl.SqlDropTable;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.junit.jupiter.api.Test;
@@ -57,7 +56,11 @@ class DdlParserTest {
   @Test
   void schemasAndDropsAndQueries() throws Exception {
     assertInstanceOf(SqlCreateSchema.class, parse("CREATE SCHEMA IF NOT EXISTS web"));
-    assertInstanceOf(SqlDropTable.class, parse("DROP TABLE IF EXISTS web.pages"));
+    SqlDropBasaltTable drop = assertInstanceOf(SqlDropBasaltTable.class,
+        parse("DROP TABLE IF EXISTS web.pages CASCADE"));
+    assertTrue(drop.cascade && !drop.restrict);
+    assertEquals(List.of("WEB", "PAGES"), drop.name.names);
+    assertInstanceOf(SqlDropBasaltTable.Truncate.class, parse("TRUNCATE TABLE web.pages"));
     assertEquals("SELECT", parse("SELECT a FROM t WHERE b > 1").getKind().lowerName.toUpperCase());
   }
 

@@ -1,0 +1,124 @@
+package io.basaltdb.sql.ddl;
+
+import io.basaltdb.sql.catalog.SqlCatalog;
+import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.storage.Storage;
+import io.basaltdb.storage.TableName;
+import org.apache.calcite.jdbc.CalcitePrepare;
+import org.apache.calcite.sql.SqlIdentifier;
+
+/**
+ * Dropping and emptying tables: {@code DROP TABLE [CASCADE | RESTRICT]} (a table with its
+ * indexes and its identity columns' sequences; CASCADE also the views that read it, RESTRICT
+ * refuses while one does: {@link DependentObjects}), {@code DROP SCHEMA ... CASCADE} (all it
+ * holds), {@code TRUNCATE TABLE} (rows and index entries; the table, indexes and splits stay).
+ * Stateless.
+ */
+final class TableDrops {
+  private TableDrops() {}
+
+  static void dropTable(Storage db, TableName t, boolean ifExists, SqlIdentifier name,
+      boolean cascade, boolean restrict) {
+    if (!db.admin().tableExists(t)) {
+      if (ifExists) {
+        return;
+      }
+      throw new io.basaltdb.storage.TableNotFoundException("table " + name + " does not exist");
+    }
+    if (restrict) {
+      DependentObjects.refuseIfRead(db, t, "table " + name);
+    }
+    SqlCatalog catalog = new SqlCatalog(db);
+    if (cascade) {
+      for (TableName view : DependentObjects.viewsReading(db, t)) {
+        catalog.remove(view);
+      }
+    }
+    dropTable(db, t);
+  }
+
+  /** Drops an existing table with its indexes and the sequences of its identity columns. */
+  private static void dropTable(Storage db, TableName t) {
+    IndexDdl.dropAll(db, t);
+    SqlCatalog catalog = new SqlCatalog(db);
+    SqlTableDef def = catalog.get(t);
+    catalog.remove(t);
+    db.admin().deleteTable(t);
+    if (def != null) {
+      for (TableName seq : io.basaltdb.sql.catalog.IdentityColumns.ownedSequences(def)) {
+        catalog.remove(seq); // its identity columns' sequences go with it
+      }
+    }
+  }
+
+  /**
+   * {@code DROP SCHEMA s CASCADE}: its views, the views elsewhere that read its tables, its
+   * tables (with their indexes and identity sequences), its other sequences, then the schema.
+   */
+  static void dropSchemaCascade(Storage db,
+      io.basaltdb.sql.parser.SqlDropBasaltTable.Schema drop, CalcitePrepare.Context context) {
+    String ns = drop.name.getSimple();
+    if (!schemaToDrop(db, ns, drop.ifExists)) {
+      return;
+    }
+    SqlCatalog catalog = new SqlCatalog(db);
+    for (String view : catalog.views(ns).keySet()) {
+      catalog.remove(new TableName(ns, view));
+    }
+    for (SqlTableDef def : catalog.list(ns)) {
+      for (TableName view : DependentObjects.viewsReading(db, def.table())) {
+        catalog.remove(view);
+      }
+      dropTable(db, def.table());
+    }
+    for (String seq : catalog.sequences(ns)) {
+      catalog.remove(new TableName(ns, seq));
+    }
+    for (TableName t : db.admin().listTables()) {
+      if (t.namespace().equals(ns)) {
+        db.admin().deleteTable(t); // storage tables of no SQL table: the schema holds them too
+      }
+    }
+    db.admin().dropNamespace(ns);
+    context.getMutableRootSchema().removeSubSchema(ns);
+  }
+
+  /**
+   * Whether schema {@code ns} exists to be dropped; false when it does not and {@code ifExists},
+   * else {@code TableNotFoundException} (42P01).
+   */
+  static boolean schemaToDrop(Storage db, String ns, boolean ifExists) {
+    if (db.admin().listNamespaces().contains(ns)) {
+      return true;
+    }
+    if (ifExists) {
+      return false;
+    }
+    throw new io.basaltdb.storage.TableNotFoundException("schema " + ns + " does not exist");
+  }
+
+  /**
+   * {@code TRUNCATE TABLE}: the table's and its indexes' storage tables emptied (splits kept);
+   * {@code RESTART IDENTITY} starts its own identity sequences again.
+   */
+  static void truncate(Storage db, io.basaltdb.sql.parser.SqlDropBasaltTable.Truncate truncate) {
+    TableName t = BasaltDdlExecutor.tableName(truncate.name);
+    if (!db.admin().tableExists(t)) {
+      throw new io.basaltdb.storage.TableNotFoundException("table " + truncate.name
+          + " does not exist");
+    }
+    SqlCatalog catalog = new SqlCatalog(db);
+    db.admin().truncateTable(t, true);
+    for (io.basaltdb.sql.catalog.SqlIndexDef i : catalog.indexes(t)) {
+      if (db.admin().tableExists(i.engineTable())) {
+        db.admin().truncateTable(i.engineTable(), true);
+      }
+    }
+    SqlTableDef def = catalog.get(t);
+    if (truncate.restartIdentity && def != null) {
+      for (TableName seq : io.basaltdb.sql.catalog.IdentityColumns.ownedSequences(def)) {
+        catalog.putSequence(seq, catalog.sequenceStart(seq), catalog.sequenceIncrement(seq));
+      }
+    }
+  }
+}
