@@ -30,8 +30,10 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * {@code DatabaseMetaData.getPrimaryKeys} is empty whatever the server knows. The embedded
  * driver's {@code getPrimaryKeys} reads the same rows ({@link #keyColumns}). {@code COLUMNS}
  * (with each column's {@code COLUMN_DEFAULT}, which JDBC's {@code getColumns} leaves empty)
- * and {@code CHECK_CONSTRAINTS} (the CHECKs, which JDBC has no request for). And, as H2 keeps
- * its own figures there, {@code PLAN_CACHE}: the database's statement plans and their hits.
+ * and {@code CHECK_CONSTRAINTS} (the CHECKs, which JDBC has no request for); the objects
+ * themselves: SCHEMATA, TABLES, VIEWS, SEQUENCES, TABLE_CONSTRAINTS, INDEXES, INDEX_COLUMNS
+ * ({@link InformationObjects}). And, as H2 keeps its own figures there, {@code PLAN_CACHE}:
+ * the database's statement plans and their hits.
  */
 public final class InformationSchema extends AbstractSchema {
   public static final String NAME = "INFORMATION_SCHEMA";
@@ -112,8 +114,11 @@ public final class InformationSchema extends AbstractSchema {
 
   @Override
   protected Map<String, Table> getTableMap() {
-    return Map.of("KEY_COLUMN_USAGE", new KeyColumnUsage(), "PLAN_CACHE", new PlanCacheTable(),
-        "COLUMNS", new Columns(), "CHECK_CONSTRAINTS", new CheckConstraintsTable());
+    Map<String, Table> tables = new java.util.HashMap<>(new InformationObjects(db).tables());
+    tables.putAll(Map.of("KEY_COLUMN_USAGE", new KeyColumnUsage(), "PLAN_CACHE",
+        new PlanCacheTable(), "COLUMNS", new Columns(), "CHECK_CONSTRAINTS",
+        new CheckConstraintsTable()));
+    return tables;
   }
 
   /** The SQL tables' definitions, schema by schema (the system namespace left out). */
