@@ -255,6 +255,30 @@ public final class BasaltMeta extends ForwardingMeta {
     return new ExecuteResult(List.of(MetaResultSet.count(h.connectionId, h.id, 0)));
   }
 
+  /** Whether statement {@code id} is DDL whose preparation was deferred to its execution. */
+  boolean isDeferred(int id) {
+    return deferred.containsKey(id);
+  }
+
+  /**
+   * Statement {@code h} runs {@code replanned} from now on: its plan made again (Calcite's meta
+   * executes the signature its own statement holds).
+   */
+  void replan(StatementHandle h, Signature replanned) throws NoSuchStatementException {
+    io.basaltdb.sql.prepare.CalciteInternals.server(connection).getStatement(h)
+        .setSignature(replanned);
+  }
+
+  /** Statement {@code to} takes the batch form {@code from}'s preparation found (re-planning). */
+  void adoptBatchWrite(int from, int to) {
+    BatchWrite b = batches.remove(from);
+    if (b == null) {
+      batches.remove(to);
+    } else {
+      batches.put(to, b);
+    }
+  }
+
   /** Statement {@code id} returns {@code keys} (null: none) from its next executions. */
   void askGeneratedKeys(int id, GeneratedKeys keys) {
     if (keys == null) {
