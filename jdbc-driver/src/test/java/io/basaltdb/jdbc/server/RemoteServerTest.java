@@ -139,6 +139,48 @@ class RemoteServerTest {
     }
   }
 
+  /**
+   * A remote client's prepared statement follows the schema as an embedded one does: planned
+   * through an index, it reads the table once another client drops the index (it failed with
+   * 55000 before), and its plan picks up a new index; a change of its columns is 0A000.
+   */
+  @Test
+  void remotePreparedStatementsFollowTheSchema() throws Exception {
+    try (BasaltServer server = BasaltServer.start(
+        new BasaltServer.Options(dir.resolve("db"), 0, "127.0.0.1", null, false));
+        Connection a = DriverManager.getConnection(server.clientUrl());
+        Connection b = DriverManager.getConnection(server.clientUrl());
+        Statement sb = b.createStatement()) {
+      sb.executeUpdate("CREATE TABLE t (id INT PRIMARY KEY, a VARCHAR(10))");
+      for (int i = 0; i < 30; i++) {
+        sb.executeUpdate("INSERT INTO t VALUES (" + i + ", 'k" + i + "')");
+      }
+      sb.executeUpdate("CREATE INDEX ia ON t (a)");
+      try (PreparedStatement ordered = a.prepareStatement("SELECT a FROM t ORDER BY a LIMIT 3");
+          PreparedStatement star = a.prepareStatement("SELECT * FROM t WHERE id = ?")) {
+        List<String> before = column(ordered.executeQuery());
+        assertEquals(List.of("k0", "k1", "k10"), before);
+        star.setInt(1, 1);
+        assertEquals(List.of("1"), column(star.executeQuery()));
+        sb.executeUpdate("DROP INDEX ia ON t");
+        assertEquals(before, column(ordered.executeQuery()), "planned again, without the index");
+        sb.executeUpdate("ALTER TABLE t ADD COLUMN w INT");
+        SQLException changed = assertThrows(SQLException.class, star::executeQuery);
+        assertTrue(changed.getMessage().contains("prepare it again"), changed.getMessage());
+      }
+    }
+  }
+
+  private static List<String> column(ResultSet r) throws SQLException {
+    List<String> out = new ArrayList<>();
+    try (r) {
+      while (r.next()) {
+        out.add(r.getString(1));
+      }
+    }
+    return out;
+  }
+
   @Test
   void basicAuthenticationAcceptsUsersAndRefusesOthers() throws Exception {
     Path users = dir.resolve("users.properties");

@@ -57,6 +57,7 @@ public final class BasaltMeta extends ForwardingMeta {
       new ConcurrentHashMap<>();
   /** The SQL of prepared statements that run only when executed (DDL, transaction control). */
   private final Map<Integer, String> deferred = new ConcurrentHashMap<>();
+  private final Replans replans;
   /** The connection's time zone and locale for execution contexts, read at the first. */
   private volatile ExecutionContext.Settings executionSettings;
 
@@ -66,6 +67,7 @@ public final class BasaltMeta extends ForwardingMeta {
     this.owner = owner;
     this.connection = connection;
     this.db = db;
+    this.replans = new Replans(connection, db);
   }
 
   /**
@@ -142,15 +144,32 @@ public final class BasaltMeta extends ForwardingMeta {
       deferred.put(h.id, sql);
       return h;
     }
+    long version = io.basaltdb.sql.catalog.CatalogVersion.current(db);
     StatementHandle h = calciteMeta.prepare(ch, sql, maxRowCount);
-    if (h.signature instanceof CalcitePrepare.CalciteSignature<?> s) {
+    replans.planned(h.id, version);
+    findBatchWrite(h.id, h.signature);
+    return h;
+  }
+
+  private void findBatchWrite(int id, Signature signature) {
+    batches.remove(id);
+    if (signature instanceof CalcitePrepare.CalciteSignature<?> s) {
       for (Object v : s.internalParameters.values()) {
         if (v instanceof BatchWrite b) {
-          batches.put(h.id, b);
+          batches.put(id, b);
         }
       }
     }
-    return h;
+  }
+
+  /** See {@link Replans#replanIfStale}. */
+  public Signature replanIfStale(StatementHandle h, Signature current)
+      throws NoSuchStatementException {
+    Signature replanned = replans.replanIfStale(h, current, deferred.containsKey(h.id));
+    if (replanned != null) {
+      findBatchWrite(h.id, replanned);
+    }
+    return replanned;
   }
 
   /** Calcite's prepare-and-execute, without its per-statement hook configuration. */
@@ -255,30 +274,6 @@ public final class BasaltMeta extends ForwardingMeta {
     return new ExecuteResult(List.of(MetaResultSet.count(h.connectionId, h.id, 0)));
   }
 
-  /** Whether statement {@code id} is DDL whose preparation was deferred to its execution. */
-  boolean isDeferred(int id) {
-    return deferred.containsKey(id);
-  }
-
-  /**
-   * Statement {@code h} runs {@code replanned} from now on: its plan made again (Calcite's meta
-   * executes the signature its own statement holds).
-   */
-  void replan(StatementHandle h, Signature replanned) throws NoSuchStatementException {
-    io.basaltdb.sql.prepare.CalciteInternals.server(connection).getStatement(h)
-        .setSignature(replanned);
-  }
-
-  /** Statement {@code to} takes the batch form {@code from}'s preparation found (re-planning). */
-  void adoptBatchWrite(int from, int to) {
-    BatchWrite b = batches.remove(from);
-    if (b == null) {
-      batches.remove(to);
-    } else {
-      batches.put(to, b);
-    }
-  }
-
   /** Statement {@code id} returns {@code keys} (null: none) from its next executions. */
   void askGeneratedKeys(int id, GeneratedKeys keys) {
     if (keys == null) {
@@ -299,41 +294,18 @@ public final class BasaltMeta extends ForwardingMeta {
    */
   MetaResultSet generatedKeysResultSet(GeneratedKeys keys) {
     List<org.apache.calcite.avatica.ColumnMetaData> columns = new ArrayList<>();
-    List<io.basaltdb.sql.catalog.SqlColumn> cols = keys == null ? null : keys.columns();
-    if (cols != null) {
-      for (int i = 0; i < cols.size(); i++) {
-        columns.add(MetaImpl.columnMetaData(cols.get(i).name(), i,
-            javaClass(cols.get(i).type()), true));
-      }
-    } else if (keys != null && keys.names() != null) {
-      String[] names = keys.names();
-      for (int i = 0; i < names.length; i++) {
-        columns.add(MetaImpl.columnMetaData(names[i], i, Object.class, true));
-      }
+    List<Map.Entry<String, Class<?>>> labels = keys == null ? List.of() : keys.labels();
+    for (int i = 0; i < labels.size(); i++) {
+      columns.add(MetaImpl.columnMetaData(labels.get(i).getKey(), i, labels.get(i).getValue(),
+          true));
     }
-    List<Object> rows = new ArrayList<>(keys == null ? List.of() : keys.rows());
-    return resultSet(rows, columns);
-  }
-
-  /** The JDBC class of a column's values as the writer holds them. */
-  private static Class<?> javaClass(io.basaltdb.sql.type.ColumnType t) {
-    return switch (t) {
-      case TINYINT -> Byte.class;
-      case SMALLINT -> Short.class;
-      case INTEGER -> Integer.class;
-      case BIGINT -> Long.class;
-      case REAL -> Float.class;
-      case DOUBLE -> Double.class;
-      case DECIMAL -> java.math.BigDecimal.class;
-      case BOOLEAN -> Boolean.class;
-      case VARCHAR, CHAR -> String.class;
-      default -> Object.class;
-    };
+    return resultSet(new ArrayList<>(keys == null ? List.of() : keys.rows()), columns);
   }
 
   @Override
   public void closeStatement(StatementHandle h) {
     generatedKeys.remove(h.id);
+    replans.forget(h.id);
     deferred.remove(h.id);
     batches.remove(h.id);
     calciteMeta.closeStatement(h);

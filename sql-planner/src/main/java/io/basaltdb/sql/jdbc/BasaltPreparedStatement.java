@@ -23,77 +23,32 @@ public final class BasaltPreparedStatement extends AvaticaPreparedStatement
       new QueryTimer(cancelFlag, ((BasaltConnection) connection).storage());
 
   private final ParameterChecks checks;
-  /** The SQL catalog's version the plan was made under ({@link #beforeExecution}). */
-  private long catalogVersion;
 
   BasaltPreparedStatement(AvaticaConnection connection, Meta.StatementHandle h,
       Meta.Signature signature, int resultSetType, int resultSetConcurrency,
       int resultSetHoldability) throws SQLException {
     super(connection, h, signature, resultSetType, resultSetConcurrency, resultSetHoldability);
     checks = new ParameterChecks(signature);
-    catalogVersion = io.basaltdb.sql.catalog.CatalogVersion.current(
-        ((BasaltConnection) connection).storage());
   }
 
   /**
-   * Before each execution: the keys of the last one are forgotten, and a statement whose
-   * plan was made before DDL that may concern it (the SQL catalog's version moved: a new
-   * index, a dropped one, a changed column) is planned again from its text, as H2 and
-   * PostgreSQL do, so a statement a pool keeps for hours uses an index made after it. A new
-   * plan whose parameters or columns differ is refused (0A000, as PostgreSQL's "cached plan
-   * must not change result type"): the statement must be prepared again.
+   * Before each execution: the keys of the last one are forgotten, and the statement is
+   * planned again if DDL moved the catalog since ({@link BasaltMeta#replanIfStale}).
    */
   private void beforeExecution() throws SQLException {
     BasaltConnection c = (BasaltConnection) connection;
     c.clearGeneratedKeys(this);
-    long now = io.basaltdb.sql.catalog.CatalogVersion.current(c.storage());
-    if (now == catalogVersion) {
-      return;
-    }
-    Meta.Signature old = getSignature();
-    if (old.sql == null || old.statementType == null || c.basaltMeta().isDeferred(handle.id)
-        || old.statementType != org.apache.calcite.avatica.Meta.StatementType.SELECT
-        && !old.statementType.canUpdate()) {
-      catalogVersion = now;
-      return;
-    }
-    try (AvaticaPreparedStatement fresh = (AvaticaPreparedStatement) c.prepareStatement(
-        old.sql)) {
-      Meta.Signature replanned = ((BasaltPreparedStatement) fresh).signature();
-      if (!sameShape(old, replanned)) {
-        throw new SQLException("the tables of statement \"" + old.sql + "\" changed since it"
-            + " was prepared, and so did its parameters or columns: prepare it again",
-            io.basaltdb.sql.SqlStates.FEATURE_NOT_SUPPORTED);
-      }
+    Meta.Signature replanned = Translated.call(() -> {
       try {
-        c.basaltMeta().replan(handle, replanned);
+        return c.basaltMeta().replanIfStale(handle, getSignature());
       } catch (org.apache.calcite.avatica.NoSuchStatementException e) {
         throw new SQLException("statement " + handle.id + " is gone from its connection",
             io.basaltdb.sql.SqlStates.INTERNAL_ERROR, e);
       }
+    });
+    if (replanned != null) {
       setSignature(replanned);
-      c.basaltMeta().adoptBatchWrite(fresh.handle.id, handle.id);
     }
-    catalogVersion = now;
-  }
-
-  /** Same parameter types and same columns (names and types). */
-  private static boolean sameShape(Meta.Signature a, Meta.Signature b) {
-    if (a.parameters.size() != b.parameters.size() || a.columns.size() != b.columns.size()) {
-      return false;
-    }
-    for (int i = 0; i < a.parameters.size(); i++) {
-      if (a.parameters.get(i).parameterType != b.parameters.get(i).parameterType) {
-        return false;
-      }
-    }
-    for (int i = 0; i < a.columns.size(); i++) {
-      if (a.columns.get(i).type.id != b.columns.get(i).type.id
-          || !java.util.Objects.equals(a.columns.get(i).label, b.columns.get(i).label)) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /** The values bound now, in parameter order (for {@link BasaltMeta#createIterable}). */

@@ -73,6 +73,25 @@ public enum ColumnType {
       java.util.Map.entry("FLOAT4", REAL),
       java.util.Map.entry("FLOAT8", DOUBLE), java.util.Map.entry("DATETIME", TIMESTAMP));
 
+  /**
+   * The Java class of this type's values as a row holds them, where it is JDBC's too (the
+   * numbers, BOOLEAN, text); Object for the others (dates are numbers inside).
+   */
+  public Class<?> valueClass() {
+    return switch (this) {
+      case TINYINT -> Byte.class;
+      case SMALLINT -> Short.class;
+      case INTEGER -> Integer.class;
+      case BIGINT -> Long.class;
+      case REAL -> Float.class;
+      case DOUBLE -> Double.class;
+      case DECIMAL -> java.math.BigDecimal.class;
+      case BOOLEAN -> Boolean.class;
+      case VARCHAR, CHAR -> String.class;
+      default -> Object.class;
+    };
+  }
+
   public int code() {
     return code;
   }

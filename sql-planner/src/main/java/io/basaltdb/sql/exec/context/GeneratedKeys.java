@@ -124,14 +124,22 @@ public final class GeneratedKeys {
         + " is not a column of " + def.table());
   }
 
-  /** The columns returned (null when no row was written: then the names asked, if any). */
-  public List<SqlColumn> columns() {
-    return columns;
-  }
-
-  /** The names asked for, or null. */
-  public String[] names() {
-    return names == null ? null : names.clone();
+  /**
+   * The returned columns' labels and value classes: the table's columns once a row was
+   * written; before, the names asked for (values of no known class), or none.
+   */
+  public List<java.util.Map.Entry<String, Class<?>>> labels() {
+    List<java.util.Map.Entry<String, Class<?>>> out = new ArrayList<>();
+    if (columns != null) {
+      for (SqlColumn c : columns) {
+        out.add(java.util.Map.entry(c.name(), c.type().valueClass()));
+      }
+    } else if (names != null) {
+      for (String n : names) {
+        out.add(java.util.Map.entry(n, Object.class));
+      }
+    }
+    return out;
   }
 
   /** One array per row written, in write order. */
