@@ -289,8 +289,7 @@ SqlDrop SqlDropBasaltSchema(Span s, boolean replace) :
     <SCHEMA> ifExists = BasaltIfExists() id = CompoundIdentifier()
     [ <CASCADE> { cascade = true; } | <RESTRICT> ]
     {
-        return cascade ? new SqlDropBasaltTable.Schema(s.end(this), ifExists, id)
-            : SqlDdlNodes.dropSchema(s.end(this), false, ifExists, id);
+        return new SqlDropBasaltTable.Schema(s.end(this), ifExists, id, cascade);
     }
 }
 

@@ -197,7 +197,8 @@ final class LocalAdmin implements Admin {
     }
     CatalogFile c = registry.catalog();
     CatalogFile.TableEntry t = c.table(name);
-    registry.installCatalog(c.withTable(new CatalogFile.TableEntry(t.descriptor(), true, t.regions()),
+    registry.installCatalog(c.withTable(
+        new CatalogFile.TableEntry(t.descriptor(), true, t.regions()),
         c.nextRegionId()));
     List<Region> regions = new ArrayList<>();
     for (CatalogFile.RegionEntry re : t.regions()) {

@@ -331,7 +331,7 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
     List<TypedValue> values = parameterValues == null ? List.of() : parameterValues;
     check(state, values);
     state.parameters = values;
-    replanIfStale(h, state);
+    beforeExecution(h, state);
     return run(h, state, maxRowsInFirstFrame);
   }
 
@@ -429,17 +429,17 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
       for (List<TypedValue> row : parameterValues) {
         check(state, row);
       }
-      replanIfStale(h, state);
+      beforeExecution(h, state);
     }
     return timed(h, m -> m.executeBatch(h, parameterValues));
   }
 
   /** A statement planned before DDL moved the catalog is planned again (BasaltMeta's rule). */
-  private void replanIfStale(StatementHandle h, ServerSessions.Statement state)
+  private void beforeExecution(StatementHandle h, ServerSessions.Statement state)
       throws NoSuchStatementException {
     Meta.Signature current = state.signature;
     Meta.Signature replanned = callChecked(h.connectionId,
-        m -> ((io.basaltdb.sql.jdbc.BasaltMeta) m).replanIfStale(h, current));
+        m -> ((io.basaltdb.sql.jdbc.BasaltMeta) m).beforeExecution(h, current));
     if (replanned != null) {
       state.signature = replanned;
     }

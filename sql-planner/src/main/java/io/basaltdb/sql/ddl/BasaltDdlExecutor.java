@@ -22,8 +22,6 @@ import org.apache.calcite.server.DdlExecutorImpl;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.ddl.SqlCreateSchema;
-import org.apache.calcite.sql.ddl.SqlDropSchema;
-import org.apache.calcite.sql.ddl.SqlDropTable;
 
 /**
  * Runs Basalt's DDL: a table becomes an engine table (its families, options and split points)
@@ -102,27 +100,6 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
     BasaltSchema.addNamespace(context.getMutableRootSchema(), db, ns);
   }
 
-  public void execute(SqlDropSchema drop, CalcitePrepare.Context context) {
-    Storage db = database(context);
-    String ns = drop.name.getSimple();
-    if (!TableDrops.schemaToDrop(db, ns, drop.ifExists)) {
-      return;
-    }
-    SqlCatalog catalog = new SqlCatalog(db);
-    if (!catalog.views(ns).isEmpty() || !catalog.sequences(ns).isEmpty()
-        || db.admin().listTables().stream().anyMatch(t -> t.namespace().equals(ns))) {
-      throw new SqlStateException(SqlStates.DEPENDENT_OBJECTS_STILL_EXIST, "schema " + ns
-          + " is not empty (DROP SCHEMA " + ns + " CASCADE drops what it holds)");
-    }
-    db.admin().dropNamespace(ns);
-    context.getMutableRootSchema().removeSubSchema(ns);
-  }
-
-  public void execute(SqlDropTable drop, CalcitePrepare.Context context) {
-    TableDrops.dropTable(database(context), tableName(drop.name), drop.ifExists, drop.name,
-        false, false);
-  }
-
   /** {@code DROP TABLE ... [CASCADE | RESTRICT]} ({@link TableDrops}). */
   public void execute(io.basaltdb.sql.parser.SqlDropBasaltTable drop,
       CalcitePrepare.Context context) {
@@ -130,10 +107,10 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
         drop.cascade, drop.restrict);
   }
 
-  /** {@code DROP SCHEMA s CASCADE} ({@link TableDrops}). */
+  /** {@code DROP SCHEMA s [CASCADE | RESTRICT]} ({@link TableDrops}). */
   public void execute(io.basaltdb.sql.parser.SqlDropBasaltTable.Schema drop,
       CalcitePrepare.Context context) {
-    TableDrops.dropSchemaCascade(database(context), drop, context);
+    TableDrops.dropSchema(database(context), drop, context);
   }
 
   /** {@code TRUNCATE TABLE} ({@link TableDrops}). */

@@ -164,6 +164,7 @@ final class CreateTable {
   private static Map<TableName, SqlColumnDef.Identity> identities(SqlCreateBasaltTable create,
       List<SqlColumn> columns, TableName name, Storage db, Map<String, String> defaults) {
     Map<TableName, SqlColumnDef.Identity> out = new LinkedHashMap<>();
+    SqlCatalog catalog = new SqlCatalog(db);
     for (SqlColumnDef c : create.columns) {
       if (c.identity == null) {
         continue;
@@ -184,7 +185,6 @@ final class CreateTable {
             + ": INCREMENT BY must not be 0");
       }
       TableName seq = io.basaltdb.sql.catalog.IdentityColumns.ownedSequence(name, col.name());
-      SqlCatalog catalog = new SqlCatalog(db);
       if (catalog.sequenceIncrement(seq) != null || db.admin().tableExists(seq)
           || catalog.getView(seq) != null) {
         throw new SqlStateException(SqlStates.DUPLICATE_OBJECT, "identity column "

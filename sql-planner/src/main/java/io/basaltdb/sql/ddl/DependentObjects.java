@@ -22,13 +22,13 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
 final class DependentObjects {
   private DependentObjects() {}
 
-  /** The views, in any schema, whose query names {@code table}. */
-  static List<TableName> viewsReading(Storage db, TableName table) {
+  /** The views, in any schema, whose query names a table {@code read} accepts. */
+  static List<TableName> viewsReading(Storage db, java.util.function.Predicate<TableName> read) {
     SqlCatalog catalog = new SqlCatalog(db);
     List<TableName> out = new ArrayList<>();
     for (String ns : db.admin().listNamespaces()) {
       for (Map.Entry<String, String> v : catalog.views(ns).entrySet()) {
-        if (names(v.getValue(), ns, table)) {
+        if (names(v.getValue(), ns, read)) {
           out.add(new TableName(ns, v.getKey()));
         }
       }
@@ -38,14 +38,15 @@ final class DependentObjects {
 
   /** Refuses (2BP01) when a view reads {@code table}. */
   static void refuseIfRead(Storage db, TableName table, String what) {
-    List<TableName> views = viewsReading(db, table);
+    List<TableName> views = viewsReading(db, table::equals);
     if (!views.isEmpty()) {
       throw new SqlStateException(SqlStates.DEPENDENT_OBJECTS_STILL_EXIST, "cannot drop " + what
           + ": view " + views.get(0).name() + " reads it (DROP ... CASCADE drops the views too)");
     }
   }
 
-  private static boolean names(String viewSql, String viewNamespace, TableName table) {
+  private static boolean names(String viewSql, String viewNamespace,
+      java.util.function.Predicate<TableName> read) {
     SqlNode root;
     try {
       root = SqlParser.create(viewSql, SqlParser.config()
@@ -58,13 +59,10 @@ final class DependentObjects {
       @Override
       public Void visit(SqlIdentifier id) {
         int n = id.names.size();
-        String name = id.names.get(n - 1);
-        if (name.equals(table.name())) {
-          TableName t = n == 1 ? new TableName(viewNamespace, name)
-              : BasaltDdlExecutor.tableName(new SqlIdentifier(id.names.subList(n - 2, n),
-                  id.getParserPosition()));
-          found[0] |= t.equals(table);
-        }
+        TableName t = n == 1 ? new TableName(viewNamespace, id.names.get(0))
+            : BasaltDdlExecutor.tableName(new SqlIdentifier(id.names.subList(n - 2, n),
+                id.getParserPosition()));
+        found[0] |= read.test(t);
         return null;
       }
     });

@@ -30,7 +30,7 @@ final class TableDrops {
     }
     SqlCatalog catalog = new SqlCatalog(db);
     if (cascade) {
-      for (TableName view : DependentObjects.viewsReading(db, t)) {
+      for (TableName view : DependentObjects.viewsReading(db, t::equals)) {
         catalog.remove(view);
       }
     }
@@ -52,24 +52,38 @@ final class TableDrops {
   }
 
   /**
-   * {@code DROP SCHEMA s CASCADE}: its views, the views elsewhere that read its tables, its
-   * tables (with their indexes and identity sequences), its other sequences, then the schema.
+   * {@code DROP SCHEMA s}: refused (2BP01) while it holds anything; with CASCADE its views, the
+   * views elsewhere that read its tables, its tables (with their indexes and identity
+   * sequences), its other sequences and storage tables go first.
    */
-  static void dropSchemaCascade(Storage db,
-      io.basaltdb.sql.parser.SqlDropBasaltTable.Schema drop, CalcitePrepare.Context context) {
+  static void dropSchema(Storage db, io.basaltdb.sql.parser.SqlDropBasaltTable.Schema drop,
+      CalcitePrepare.Context context) {
     String ns = drop.name.getSimple();
-    if (!schemaToDrop(db, ns, drop.ifExists)) {
-      return;
+    if (!db.admin().listNamespaces().contains(ns)) {
+      if (drop.ifExists) {
+        return;
+      }
+      throw new io.basaltdb.storage.TableNotFoundException("schema " + ns + " does not exist");
     }
     SqlCatalog catalog = new SqlCatalog(db);
+    if (!drop.cascade && (!catalog.views(ns).isEmpty() || !catalog.sequences(ns).isEmpty()
+        || db.admin().listTables().stream().anyMatch(t -> t.namespace().equals(ns)))) {
+      throw new io.basaltdb.sql.SqlStateException(
+          io.basaltdb.sql.SqlStates.DEPENDENT_OBJECTS_STILL_EXIST, "schema " + ns
+          + " is not empty (DROP SCHEMA " + ns + " CASCADE drops what it holds)");
+    }
     for (String view : catalog.views(ns).keySet()) {
       catalog.remove(new TableName(ns, view));
     }
+    java.util.Set<TableName> tables = new java.util.HashSet<>();
     for (SqlTableDef def : catalog.list(ns)) {
-      for (TableName view : DependentObjects.viewsReading(db, def.table())) {
-        catalog.remove(view);
-      }
-      dropTable(db, def.table());
+      tables.add(def.table());
+    }
+    for (TableName view : DependentObjects.viewsReading(db, tables::contains)) {
+      catalog.remove(view); // views elsewhere that read its tables
+    }
+    for (TableName t : tables) {
+      dropTable(db, t);
     }
     for (String seq : catalog.sequences(ns)) {
       catalog.remove(new TableName(ns, seq));
@@ -81,20 +95,6 @@ final class TableDrops {
     }
     db.admin().dropNamespace(ns);
     context.getMutableRootSchema().removeSubSchema(ns);
-  }
-
-  /**
-   * Whether schema {@code ns} exists to be dropped; false when it does not and {@code ifExists},
-   * else {@code TableNotFoundException} (42P01).
-   */
-  static boolean schemaToDrop(Storage db, String ns, boolean ifExists) {
-    if (db.admin().listNamespaces().contains(ns)) {
-      return true;
-    }
-    if (ifExists) {
-      return false;
-    }
-    throw new io.basaltdb.storage.TableNotFoundException("schema " + ns + " does not exist");
   }
 
   /**

@@ -129,19 +129,9 @@ public final class BasaltConnection extends AvaticaConnection {
 
   /** {@code getGeneratedKeys} of statement {@code id}: the keys its last execution wrote. */
   java.sql.ResultSet generatedKeys(AvaticaStatement statement) throws SQLException {
-    GeneratedKeys keys =
-        basaltMeta().generatedKeys(statement.getId());
+    GeneratedKeys keys = basaltMeta().generatedKeys(statement.getId());
     return Translated.call(() -> createResultSet(basaltMeta().generatedKeysResultSet(keys),
         new org.apache.calcite.avatica.QueryState()));
-  }
-
-  /** Before an execution: the keys of the last one are forgotten. */
-  void clearGeneratedKeys(AvaticaStatement statement) {
-    GeneratedKeys keys =
-        basaltMeta().generatedKeys(statement.getId());
-    if (keys != null) {
-      keys.clear();
-    }
   }
 
   /**

@@ -162,10 +162,18 @@ public final class BasaltMeta extends ForwardingMeta {
     }
   }
 
-  /** See {@link Replans#replanIfStale}. */
-  public Signature replanIfStale(StatementHandle h, Signature current)
+  /**
+   * Before an execution of prepared statement {@code h}: the keys of its last execution are
+   * forgotten, and it is planned again if DDL moved the catalog since
+   * ({@link Replans#replanIfStale}: the new signature, or null).
+   */
+  public Signature beforeExecution(StatementHandle h, Signature current)
       throws NoSuchStatementException {
-    Signature replanned = replans.replanIfStale(h, current, deferred.containsKey(h.id));
+    GeneratedKeys keys = generatedKeys.get(h.id);
+    if (keys != null) {
+      keys.clear();
+    }
+    Signature replanned = replans.replanIfStale(h, current);
     if (replanned != null) {
       findBatchWrite(h.id, replanned);
     }

@@ -33,14 +33,13 @@ public final class BasaltPreparedStatement extends AvaticaPreparedStatement
 
   /**
    * Before each execution: the keys of the last one are forgotten, and the statement is
-   * planned again if DDL moved the catalog since ({@link BasaltMeta#replanIfStale}).
+   * planned again if DDL moved the catalog since ({@link BasaltMeta#beforeExecution}).
    */
   private void beforeExecution() throws SQLException {
-    BasaltConnection c = (BasaltConnection) connection;
-    c.clearGeneratedKeys(this);
+    BasaltMeta meta = ((BasaltConnection) connection).basaltMeta();
     Meta.Signature replanned = Translated.call(() -> {
       try {
-        return c.basaltMeta().replanIfStale(handle, getSignature());
+        return meta.beforeExecution(handle, getSignature());
       } catch (org.apache.calcite.avatica.NoSuchStatementException e) {
         throw new SQLException("statement " + handle.id + " is gone from its connection",
             io.basaltdb.sql.SqlStates.INTERNAL_ERROR, e);
@@ -178,7 +177,7 @@ public final class BasaltPreparedStatement extends AvaticaPreparedStatement
    */
   private boolean boundConverted(int index, Object x, int sqlType) throws SQLException {
     org.apache.calcite.avatica.remote.TypedValue v = ParameterObjects.convert(x, sqlType,
-        connection.getTimeZone(), checks.label(index));
+        connection::getTimeZone, checks.label(index));
     if (v == null) {
       return false;
     }

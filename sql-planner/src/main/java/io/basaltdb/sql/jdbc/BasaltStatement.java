@@ -31,9 +31,7 @@ final class BasaltStatement extends AvaticaStatement
 
   /** The keys this statement's next executions return ({@code getGeneratedKeys}). */
   private void ask(GeneratedKeys keys) {
-    BasaltConnection c = (BasaltConnection) connection;
-    c.basaltMeta().askGeneratedKeys(getId(), keys);
-    c.clearGeneratedKeys(this);
+    ((BasaltConnection) connection).basaltMeta().askGeneratedKeys(getId(), keys);
   }
 
   @Override

@@ -60,18 +60,18 @@ final class ParameterObjects {
    * {@code x} as a value of a parameter of JDBC type {@code sqlType}, or null when Avatica's
    * own binding is right for it (no conversion needed, or a type this class does not cover).
    *
-   * @param zone the connection's time zone
+   * @param zone the connection's time zone (asked only for a date or time)
    * @param what names the parameter in an error
    */
-  static TypedValue convert(Object x, int sqlType, TimeZone zone, String what)
-      throws SQLException {
+  static TypedValue convert(Object x, int sqlType, java.util.function.Supplier<TimeZone> zone,
+      String what) throws SQLException {
     if (x == null) {
       return null;
     }
     return switch (sqlType) {
-      case Types.DATE -> date(x, zone, what);
-      case Types.TIME -> time(x, zone, what);
-      case Types.TIMESTAMP -> timestamp(x, zone, what);
+      case Types.DATE -> date(x, zone.get(), what);
+      case Types.TIME -> time(x, zone.get(), what);
+      case Types.TIMESTAMP -> timestamp(x, zone.get(), what);
       case Types.CHAR, Types.VARCHAR, Types.LONGVARCHAR, Types.NCHAR, Types.NVARCHAR -> text(x);
       default -> null;
     };

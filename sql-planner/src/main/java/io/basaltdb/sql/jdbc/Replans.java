@@ -41,11 +41,11 @@ final class Replans {
    * it was planned (a new index, a dropped one, a changed column), as H2 and PostgreSQL do, so
    * a statement a pool keeps for hours uses an index made after it; Calcite's statement takes
    * the new plan. Returns the new signature for the caller's own copy (the JDBC statement, the
-   * server's session), or null when the plan stands; {@code deferredDdl}: the statement is
-   * DDL run at each execution, never planned. A new plan whose parameters or columns
+   * server's session), or null when the plan stands (DDL run at each execution is never
+   * planned: its type is neither SELECT nor DML). A new plan whose parameters or columns
    * differ is refused (0A000, as PostgreSQL's "cached plan must not change result type").
    */
-  Signature replanIfStale(StatementHandle h, Signature current, boolean deferredDdl)
+  Signature replanIfStale(StatementHandle h, Signature current)
       throws NoSuchStatementException {
     Long at = plannedAt.get(h.id);
     long now = CatalogVersion.current(db);
@@ -54,7 +54,7 @@ final class Replans {
     }
     plannedAt.put(h.id, now);
     if (current == null || current.sql == null || current.statementType == null
-        || deferredDdl || current.statementType != StatementType.SELECT
+        || current.statementType != StatementType.SELECT
         && !current.statementType.canUpdate()) {
       return null;
     }

@@ -14,7 +14,7 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 /**
  * {@code DROP TABLE [IF EXISTS] t [CASCADE | RESTRICT]}: with CASCADE the views that read the
  * table go with it, with RESTRICT their existence refuses the drop (2BP01), with neither the
- * table goes alone (as before these words were taken). Also {@code DROP SCHEMA s CASCADE}
+ * table goes alone (as before these words were taken). Also {@code DROP SCHEMA}
  * ({@link Schema}) and {@code TRUNCATE TABLE} ({@link Truncate}).
  */
 public final class SqlDropBasaltTable extends SqlDrop {
@@ -50,16 +50,21 @@ public final class SqlDropBasaltTable extends SqlDrop {
     }
   }
 
-  /** {@code DROP SCHEMA [IF EXISTS] s CASCADE}: the schema with every object in it. */
+  /**
+   * {@code DROP SCHEMA [IF EXISTS] s [CASCADE | RESTRICT]}: CASCADE drops every object in it
+   * too, else it must be empty.
+   */
   public static final class Schema extends SqlDrop {
     private static final SqlOperator OPERATOR =
         new SqlSpecialOperator("DROP SCHEMA", SqlKind.DROP_SCHEMA);
 
     public final SqlIdentifier name;
+    public final boolean cascade;
 
-    public Schema(SqlParserPos pos, boolean ifExists, SqlIdentifier name) {
+    public Schema(SqlParserPos pos, boolean ifExists, SqlIdentifier name, boolean cascade) {
       super(OPERATOR, pos, ifExists);
       this.name = name;
+      this.cascade = cascade;
     }
 
     @Override
@@ -74,7 +79,9 @@ public final class SqlDropBasaltTable extends SqlDrop {
         writer.keyword("IF EXISTS");
       }
       name.unparse(writer, 0, 0);
-      writer.keyword("CASCADE");
+      if (cascade) {
+        writer.keyword("CASCADE");
+      }
     }
   }
 

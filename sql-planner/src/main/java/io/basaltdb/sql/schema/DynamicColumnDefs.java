@@ -14,8 +14,8 @@ import org.apache.calcite.rel.type.RelDataTypeField;
  * A table definition with a statement's dynamic columns added ({@link BasaltSqlTable#extend}):
  * each a nullable cell column whose qualifier is its name, in the family the statement gave
  * it (Calcite names a column declared {@code f.extra} "F.EXTRA": EXTRA in family F, when the
- * table has a family F), else the table's first family; typed by the declaration. Only for the one statement:
- * the SQL catalog never sees them.
+ * table has a family F), else the table's first family; typed by the declaration. Only for
+ * the one statement: the SQL catalog never sees them.
  */
 final class DynamicColumnDefs {
   private DynamicColumnDefs() {}
@@ -34,11 +34,15 @@ final class DynamicColumnDefs {
           + "each family in one cell (IMMUTABLE_STORAGE_SCHEME=SINGLE_CELL_ARRAY_WITH_OFFSETS)");
     }
     List<SqlColumn> cols = new ArrayList<>(def.columns());
+    java.util.Set<String> known = null;
     for (RelDataTypeField f : fields) {
       String name = f.getName();
       String family = def.markerFamily();
       int dot = name.indexOf('.'); // Calcite names a column declared f.extra "F.EXTRA"
-      if (dot > 0 && families.get().contains(name.substring(0, dot))) {
+      if (dot > 0 && known == null) {
+        known = families.get(); // asked once per statement (over HBase: a round trip)
+      }
+      if (dot > 0 && known.contains(name.substring(0, dot))) {
         family = name.substring(0, dot);
         name = name.substring(dot + 1);
       }
