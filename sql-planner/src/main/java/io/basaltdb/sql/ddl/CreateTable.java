@@ -281,7 +281,8 @@ final class CreateTable {
       case TINYINT -> l.bigDecimalValue().byteValueExact();
       case SMALLINT -> l.bigDecimalValue().shortValueExact();
       case INTEGER, DATE, TIME -> l.bigDecimalValue().intValueExact();
-      case BIGINT, TIMESTAMP -> l.bigDecimalValue().longValueExact();
+      case BIGINT, TIMESTAMP, TIMESTAMP_TZ -> l.bigDecimalValue().longValueExact();
+      case UUID -> java.util.UUID.fromString(l.toValue());
       case REAL -> l.bigDecimalValue().floatValue();
       case DOUBLE -> l.bigDecimalValue().doubleValue();
       case DECIMAL -> l.bigDecimalValue() == null ? new BigDecimal(l.toValue())

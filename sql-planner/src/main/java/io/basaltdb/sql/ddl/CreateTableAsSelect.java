@@ -99,7 +99,11 @@ final class CreateTableAsSelect {
 
   private static SqlBasicTypeNameSpec type(ResultSetMetaData md, int i,
       SqlCreateBasaltTable create) throws SQLException {
-    SqlTypeName t = SqlTypeName.getNameForJdbcType(md.getColumnType(i));
+    SqlTypeName t = "UUID".equals(md.getColumnTypeName(i)) ? SqlTypeName.UUID
+        : md.getColumnType(i) == java.sql.Types.TIMESTAMP_WITH_TIMEZONE
+            || md.getColumnTypeName(i).startsWith("TIMESTAMP_WITH_LOCAL_TIME_ZONE")
+            ? SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE
+        : SqlTypeName.getNameForJdbcType(md.getColumnType(i));
     SqlParserPos pos = create.getParserPosition();
     if (t == null || t == SqlTypeName.NULL || t == SqlTypeName.ARRAY) {
       throw new SqlStateException(SqlStates.FEATURE_NOT_SUPPORTED,

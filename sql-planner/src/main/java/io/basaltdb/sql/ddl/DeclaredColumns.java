@@ -107,12 +107,14 @@ final class DeclaredColumns {
       case "DATE", "UNSIGNED_DATE" -> ColumnType.DATE;
       case "TIME", "UNSIGNED_TIME" -> ColumnType.TIME;
       case "TIMESTAMP", "UNSIGNED_TIMESTAMP" -> ColumnType.TIMESTAMP;
+      case "TIMESTAMP_TZ", "TIMESTAMP_WITH_LOCAL_TIME_ZONE", "TIMESTAMPTZ" -> ColumnType.TIMESTAMP_TZ;
+      case "UUID" -> ColumnType.UUID;
       case "MAP" -> ColumnType.MAP;
       default -> throw new io.basaltdb.sql.SqlStateException(SqlStates.FEATURE_NOT_SUPPORTED,
           "unsupported column type "
           + n + "; the types are BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT, REAL, DOUBLE, "
           + "DECIMAL(p, s), CHAR(n), VARCHAR(n), BINARY(n), VARBINARY(n), DATE, TIME, TIMESTAMP "
-          + "(and Phoenix's UNSIGNED_* of them)");
+          + "[WITH TIME ZONE], UUID (and Phoenix's UNSIGNED_* of them)");
     };
   }
 

@@ -69,7 +69,8 @@ public final class BasaltConnections {
       info.putAll(p);
       AvaticaConnection c = ((org.apache.calcite.jdbc.CalciteFactory) factory).newConnection(
           this, factory, "jdbc:calcite:", info,
-          CalciteSchema.createRootSchema(true, true, "", root), null);
+          CalciteSchema.createRootSchema(true, true, "", root),
+          new io.basaltdb.sql.type.BasaltTypeFactory());
       handler.onConnectionInit(c);
       return (CalciteConnection) c;
     }

@@ -69,7 +69,38 @@ public final class BasaltJdbcFactory implements AvaticaFactory {
   @Override
   public ResultSetMetaData newResultSetMetaData(AvaticaStatement statement,
       Meta.Signature signature) {
-    return new AvaticaResultSetMetaData(statement, null, signature);
+    return new ColumnsMetaData(statement, signature);
+  }
+
+  /**
+   * Avatica's, but a TIMESTAMP WITH TIME ZONE column ({@link Instants}) is reported as JDBC's
+   * {@code TIMESTAMP_WITH_TIMEZONE} of {@link java.time.OffsetDateTime}s, as H2 reports it.
+   */
+  private static final class ColumnsMetaData extends AvaticaResultSetMetaData {
+    private final Meta.Signature signature;
+
+    ColumnsMetaData(AvaticaStatement statement, Meta.Signature signature) {
+      super(statement, null, signature);
+      this.signature = signature;
+    }
+
+    @Override
+    public int getColumnType(int column) throws SQLException {
+      return Instants.isInstant(signature, column) ? java.sql.Types.TIMESTAMP_WITH_TIMEZONE
+          : super.getColumnType(column);
+    }
+
+    @Override
+    public String getColumnTypeName(int column) throws SQLException {
+      return Instants.isInstant(signature, column) ? Instants.SQL_TYPE_NAME
+          : super.getColumnTypeName(column);
+    }
+
+    @Override
+    public String getColumnClassName(int column) throws SQLException {
+      return Instants.isInstant(signature, column) ? java.time.OffsetDateTime.class.getName()
+          : super.getColumnClassName(column);
+    }
   }
 
   /** Avatica's metadata; quoted identifiers are exact in Basalt, whatever their case. */

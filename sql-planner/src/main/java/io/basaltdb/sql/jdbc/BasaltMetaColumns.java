@@ -8,7 +8,8 @@ import org.apache.calcite.schema.Table;
 /**
  * The rows of JDBC's {@code getColumns}: Calcite's, with {@code COLUMN_DEF} (a column's
  * {@code DEFAULT} as SQL text, as {@code INFORMATION_SCHEMA.COLUMNS} shows it) filled in for
- * Basalt tables; Calcite leaves it empty.
+ * Basalt tables; Calcite leaves it empty. A TIMESTAMP WITH TIME ZONE column is JDBC's
+ * {@code TIMESTAMP_WITH_TIMEZONE} ({@link Instants}).
  */
 public final class BasaltMetaColumns extends CalciteMetaColumnFactoryImpl {
   public static final BasaltMetaColumns INSTANCE = new BasaltMetaColumns();
@@ -36,6 +37,12 @@ public final class BasaltMetaColumns extends CalciteMetaColumnFactoryImpl {
       int ordinalPosition, String isNullable) {
     BasaltSqlTable basalt = table instanceof BasaltSqlTable b ? b : null;
     String def = basalt == null ? null : basalt.definition().defaults().get(columnName);
+    if (typeName != null && typeName.startsWith(Instants.CALCITE_TYPE_NAME)) {
+      // an instant: JDBC's TIMESTAMP_WITH_TIMEZONE, as H2 reports it (Calcite says TIMESTAMP)
+      dataType = java.sql.Types.TIMESTAMP_WITH_TIMEZONE;
+      typeName = Instants.SQL_TYPE_NAME + typeName.replaceFirst(
+          Instants.CALCITE_TYPE_NAME + "(\\(\\d+\\))?", "");
+    }
     return new Column(tableCat, tableSchem, tableName, columnName, dataType, typeName,
         columnSize, decimalDigits, numPrecRadix, nullable, charOctetLength, ordinalPosition,
         isNullable, def);

@@ -119,6 +119,9 @@ public final class BasaltPreparedStatement extends AvaticaPreparedStatement
 
   @Override
   public void setString(int index, String x) throws SQLException {
+    if (boundConverted(index, x, checks.type(index))) {
+      return; // text for an instant or a UUID
+    }
     check(index, x);
     super.setString(index, x);
   }
@@ -161,12 +164,20 @@ public final class BasaltPreparedStatement extends AvaticaPreparedStatement
 
   @Override
   public void setTimestamp(int index, Timestamp x) throws SQLException {
+    if (checks.type(index) == java.sql.Types.TIMESTAMP_WITH_TIMEZONE) {
+      boundConverted(index, x, java.sql.Types.TIMESTAMP_WITH_TIMEZONE); // the instant as it is
+      return;
+    }
     check(index, x);
     super.setTimestamp(index, x);
   }
 
   @Override
   public void setTimestamp(int index, Timestamp x, Calendar calendar) throws SQLException {
+    if (checks.type(index) == java.sql.Types.TIMESTAMP_WITH_TIMEZONE) {
+      boundConverted(index, x, java.sql.Types.TIMESTAMP_WITH_TIMEZONE); // an instant: no zone
+      return;
+    }
     check(index, x);
     super.setTimestamp(index, x, calendar);
   }
@@ -176,8 +187,9 @@ public final class BasaltPreparedStatement extends AvaticaPreparedStatement
    * (java.time, dates as text, ...); false when Avatica's own binding is right for {@code x}.
    */
   private boolean boundConverted(int index, Object x, int sqlType) throws SQLException {
-    org.apache.calcite.avatica.remote.TypedValue v = ParameterObjects.convert(x, sqlType,
-        connection::getTimeZone, checks.label(index));
+    org.apache.calcite.avatica.remote.TypedValue v = checks.isUuid(index)
+        ? ParameterObjects.uuid(x, checks.label(index))
+        : ParameterObjects.convert(x, sqlType, connection::getTimeZone, checks.label(index));
     if (v == null) {
       return false;
     }

@@ -14,7 +14,10 @@ import org.apache.calcite.avatica.QueryState;
  * A Basalt result set: Avatica's over the rows {@link BasaltMeta#createIterable} enumerates,
  * with errors met while reading rows (a scan's storage error, a failed cast) reported as
  * {@link SQLException}s carrying Basalt's SQLStates instead of escaping unchecked, and
- * {@code getObject(column, type)} answered ({@link ColumnObjects}).
+ * {@code getObject(column, type)} answered ({@link ColumnObjects}). A {@code TIMESTAMP WITH TIME
+ * ZONE} column holds instants ({@link Instants}): {@code getObject} gives an
+ * {@link java.time.OffsetDateTime} at UTC, {@code getTimestamp} the instant whatever the
+ * calendar, {@code getString} the UTC text with its offset, as PostgreSQL prints it.
  */
 final class BasaltResultSet extends AvaticaResultSet {
   private AtomicBoolean cancelFlag; // the statement's, found at the first row
@@ -50,6 +53,10 @@ final class BasaltResultSet extends AvaticaResultSet {
    */
   @Override
   public String getString(int columnIndex) throws SQLException {
+    if (Instants.isInstant(signature, columnIndex)) {
+      Long millis = instantMillis(columnIndex);
+      return millis == null ? null : Instants.text(millis);
+    }
     String s = super.getString(columnIndex);
     if (s != null && s.length() == 19 && getMetaData().getColumnType(columnIndex)
         == java.sql.Types.TIMESTAMP) {
@@ -66,6 +73,53 @@ final class BasaltResultSet extends AvaticaResultSet {
   @Override
   public String getString(String columnLabel) throws SQLException {
     return getString(findColumn(columnLabel));
+  }
+
+  @Override
+  public Object getObject(int columnIndex) throws SQLException {
+    if (Instants.isInstant(signature, columnIndex)) {
+      Long millis = instantMillis(columnIndex);
+      return millis == null ? null : Instants.offsetDateTime(millis);
+    }
+    return super.getObject(columnIndex);
+  }
+
+  @Override
+  public Object getObject(String columnLabel) throws SQLException {
+    return getObject(findColumn(columnLabel));
+  }
+
+  @Override
+  public java.sql.Timestamp getTimestamp(int columnIndex, java.util.Calendar cal)
+      throws SQLException {
+    if (Instants.isInstant(signature, columnIndex)) {
+      Long millis = instantMillis(columnIndex);
+      return millis == null ? null : new java.sql.Timestamp(millis);
+    }
+    return super.getTimestamp(columnIndex, cal);
+  }
+
+  @Override
+  public java.sql.Timestamp getTimestamp(int columnIndex) throws SQLException {
+    return Instants.isInstant(signature, columnIndex) ? getTimestamp(columnIndex, null)
+        : super.getTimestamp(columnIndex);
+  }
+
+  @Override
+  public java.sql.Timestamp getTimestamp(String columnLabel) throws SQLException {
+    return getTimestamp(findColumn(columnLabel));
+  }
+
+  @Override
+  public java.sql.Timestamp getTimestamp(String columnLabel, java.util.Calendar cal)
+      throws SQLException {
+    return getTimestamp(findColumn(columnLabel), cal);
+  }
+
+  /** The instant a TIMESTAMP WITH TIME ZONE column holds, in ms since the epoch, or null. */
+  private Long instantMillis(int columnIndex) throws SQLException {
+    long v = super.getLong(columnIndex);
+    return wasNull() ? null : v;
   }
 
   private java.util.Calendar utcCalendar;

@@ -26,7 +26,9 @@ import java.util.UUID;
  * {@link BigDecimal}, {@link BigInteger}, {@code byte[]} and the {@code java.sql} date-times
  * come from the result set's own getters; the java.time types from the stored value itself
  * (DATE: {@link LocalDate}, TIME: {@link LocalTime}, TIMESTAMP: {@link LocalDateTime}; the
- * types with an offset or an instant place that local value in the connection's time zone); a
+ * types with an offset or an instant place that local value in the connection's time zone;
+ * TIMESTAMP WITH TIME ZONE: an instant, {@link OffsetDateTime} at UTC, {@link Instant}, or the
+ * local types as that instant is in the connection's zone); a
  * {@link UUID} from its text or 16 bytes. SQL NULL is null whatever the type. Any other pair is
  * refused with 22018 naming the column, its type and the class.
  */
@@ -91,6 +93,8 @@ final class ColumnObjects {
       return uuid(raw);
     } else if (type.isInstance(raw)) {
       return raw;
+    } else if (raw instanceof OffsetDateTime instant && sqlType == Types.TIMESTAMP_WITH_TIMEZONE) {
+      return fromInstant(instant, type, zone);
     }
     LocalDateTime t = localDateTime(rs, i, sqlType);
     if (t == null) {
@@ -115,6 +119,31 @@ final class ColumnObjects {
       Calendar c = Calendar.getInstance(zone, Locale.ROOT);
       c.setTimeInMillis(t.atZone(zone.toZoneId()).toInstant().toEpochMilli());
       return c;
+    }
+    return null;
+  }
+
+  /**
+   * A TIMESTAMP WITH TIME ZONE value (an instant, at UTC) as {@code type}: the instant types as
+   * they are, the local ones as the instant is in the session's zone.
+   */
+  private static Object fromInstant(OffsetDateTime instant, Class<?> type, TimeZone zone) {
+    if (type == Instant.class) {
+      return instant.toInstant();
+    } else if (type == ZonedDateTime.class) {
+      return instant.toZonedDateTime();
+    } else if (type == Calendar.class) {
+      Calendar c = Calendar.getInstance(zone, Locale.ROOT);
+      c.setTimeInMillis(instant.toInstant().toEpochMilli());
+      return c;
+    }
+    LocalDateTime local = instant.atZoneSameInstant(zone.toZoneId()).toLocalDateTime();
+    if (type == LocalDateTime.class) {
+      return local;
+    } else if (type == LocalDate.class) {
+      return local.toLocalDate();
+    } else if (type == LocalTime.class) {
+      return local.toLocalTime();
     }
     return null;
   }

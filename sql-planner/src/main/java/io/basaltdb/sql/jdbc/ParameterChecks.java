@@ -24,6 +24,7 @@ public final class ParameterChecks {
   private final int[] precisions;
   private final int[] scales;
   private final String[] labels; // made once: a message per bound value costs a lot
+  private final boolean[] uuids;
   private final LimitParameters limits;
 
   public ParameterChecks(Meta.Signature signature) {
@@ -33,10 +34,14 @@ public final class ParameterChecks {
     precisions = new int[n];
     scales = new int[n];
     labels = new String[n];
+    uuids = new boolean[n];
     for (int i = 0; i < n; i++) {
       AvaticaParameter p = parameters.get(i);
       labels[i] = "parameter " + (i + 1);
-      types[i] = p.parameterType;
+      // an instant (TIMESTAMP WITH TIME ZONE) is a TIMESTAMP to Calcite's JDBC metadata
+      types[i] = Instants.CALCITE_TYPE_NAME.equals(p.typeName)
+          ? java.sql.Types.TIMESTAMP_WITH_TIMEZONE : p.parameterType;
+      uuids[i] = "UUID".equals(p.typeName);
       precisions[i] = p.precision;
       scales[i] = p.scale;
     }
@@ -59,6 +64,11 @@ public final class ParameterChecks {
   /** The JDBC type of parameter {@code index} (1-based), or {@link java.sql.Types#OTHER}. */
   int type(int index) {
     return index >= 1 && index <= types.length ? types[index - 1] : java.sql.Types.OTHER;
+  }
+
+  /** Whether parameter {@code index} (1-based) is a UUID. */
+  boolean isUuid(int index) {
+    return index >= 1 && index <= uuids.length && uuids[index - 1];
   }
 
   /** How errors name parameter {@code index}. */

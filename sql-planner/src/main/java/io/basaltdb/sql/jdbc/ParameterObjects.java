@@ -72,6 +72,7 @@ final class ParameterObjects {
       case Types.DATE -> date(x, zone.get(), what);
       case Types.TIME -> time(x, zone.get(), what);
       case Types.TIMESTAMP -> timestamp(x, zone.get(), what);
+      case Types.TIMESTAMP_WITH_TIMEZONE -> instant(x, zone.get(), what);
       case Types.CHAR, Types.VARCHAR, Types.LONGVARCHAR, Types.NCHAR, Types.NVARCHAR -> text(x);
       default -> null;
     };
@@ -126,6 +127,69 @@ final class ParameterObjects {
     long millis = t.toLocalDate().toEpochDay() * MILLIS_PER_DAY
         + t.toLocalTime().toNanoOfDay() / 1_000_000;
     return TypedValue.ofSerial(ColumnMetaData.Rep.JAVA_SQL_TIMESTAMP, millis);
+  }
+
+  /**
+   * A value for a TIMESTAMP WITH TIME ZONE parameter: milliseconds since the epoch (Calcite's
+   * internal form of the instant type, passed as a number so no calendar shifts it). The
+   * instant types and {@code java.util.Date} give their instant; a local date-time, a date or
+   * text without a zone are placed in the connection's zone.
+   */
+  private static TypedValue instant(Object x, TimeZone zone, String what) throws SQLException {
+    long millis;
+    if (x instanceof Instant i) {
+      millis = i.toEpochMilli();
+    } else if (x instanceof OffsetDateTime t) {
+      millis = t.toInstant().toEpochMilli();
+    } else if (x instanceof ZonedDateTime t) {
+      millis = t.toInstant().toEpochMilli();
+    } else if (x instanceof java.util.Date d && !(x instanceof java.sql.Date)
+        && !(x instanceof java.sql.Time)) {
+      millis = d.getTime();
+    } else if (x instanceof Calendar c) {
+      millis = c.getTimeInMillis();
+    } else if (x instanceof String s) {
+      try {
+        millis = io.basaltdb.sql.type.InstantText.parse(s, "for " + what)
+            .epochMillis(zone.toZoneId());
+      } catch (RuntimeException e) {
+        throw SqlErrors.toSqlException(e);
+      }
+    } else {
+      LocalDateTime t = dateTime(x, zone, what, false);
+      if (t == null) {
+        return null;
+      }
+      millis = t.atZone(zone.toZoneId()).toInstant().toEpochMilli();
+    }
+    return TypedValue.ofLocal(ColumnMetaData.Rep.LONG, millis);
+  }
+
+  /**
+   * A value for a UUID parameter: a {@link UUID}, its text (22018 when it is none) or its 16
+   * bytes; null for other objects (Avatica's binding then decides).
+   */
+  static TypedValue uuid(Object x, String what) throws SQLException {
+    if (x == null) {
+      return null;
+    }
+    UUID u;
+    if (x instanceof UUID id) {
+      u = id;
+    } else if (x instanceof String s) {
+      try {
+        u = UUID.fromString(s.trim());
+      } catch (IllegalArgumentException e) {
+        throw new SQLException("'" + s + "' is not a UUID, for " + what,
+            SqlStates.INVALID_CHARACTER_VALUE_FOR_CAST, e);
+      }
+    } else if (x instanceof byte[] b && b.length == 16) {
+      java.nio.ByteBuffer bb = java.nio.ByteBuffer.wrap(b);
+      u = new UUID(bb.getLong(), bb.getLong());
+    } else {
+      return null;
+    }
+    return TypedValue.ofLocal(ColumnMetaData.Rep.OBJECT, u);
   }
 
   /**

@@ -59,6 +59,7 @@ public final class SqlErrors {
           : initializer.contains("by zero") ? SqlStates.DIVISION_BY_ZERO
           : initializer.contains("ArithmeticException") ? SqlStates.NUMERIC_OUT_OF_RANGE
           : initializer.contains("NumberFormatException")
+              || initializer.contains("Invalid UUID string")
               ? SqlStates.INVALID_CHARACTER_VALUE_FOR_CAST : SqlStates.INTERNAL_ERROR;
     }
     for (Throwable c = t; c != null; c = c.getCause()) {
@@ -72,6 +73,10 @@ public final class SqlErrors {
           && c.getMessage().startsWith("Invalid escape ")) { // Calcite's Like
         return c.getMessage().startsWith("Invalid escape character")
             ? SqlStates.INVALID_ESCAPE_CHARACTER : SqlStates.INVALID_ESCAPE_SEQUENCE;
+      }
+      if (c instanceof IllegalArgumentException && c.getMessage() != null
+          && c.getMessage().startsWith("Invalid UUID string")) { // java.util.UUID.fromString
+        return SqlStates.INVALID_CHARACTER_VALUE_FOR_CAST;
       }
       if (c instanceof ArithmeticException a && a.getMessage() != null
           && (a.getMessage().contains("by zero")

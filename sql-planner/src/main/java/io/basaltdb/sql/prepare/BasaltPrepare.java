@@ -17,7 +17,6 @@ import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.prepare.CalcitePrepareImpl;
-import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.validate.SqlValidator;
@@ -243,7 +242,8 @@ public class BasaltPrepare extends CalcitePrepareImpl {
       Type elementType, CalciteCatalogReader catalogReader, RelOptPlanner planner) {
     EnumerableRel.Prefer prefer = elementType == Object[].class
         ? EnumerableRel.Prefer.ARRAY : EnumerableRel.Prefer.CUSTOM;
-    RelOptCluster cluster = createCluster(planner, new RexBuilder(context.getTypeFactory()));
+    RelOptCluster cluster = createCluster(planner,
+        new BasaltRexBuilder(context.getTypeFactory()));
     // Basalt's join row counts from the start: a metadata query, once made, keeps the
     // providers it was made with
     cluster.setMetadataProvider(io.basaltdb.sql.rel.metadata.JoinCardinality.PROVIDER);
@@ -293,6 +293,14 @@ public class BasaltPrepare extends CalcitePrepareImpl {
             return direct.getElementType();
           }
         };
+      }
+
+      /** Calcite's validator with Basalt's implicit casts ({@link BasaltTypeCoercion}). */
+      @Override
+      protected SqlValidator createSqlValidator(CatalogReader reader,
+          java.util.function.UnaryOperator<SqlValidator.Config> transform) {
+        return super.createSqlValidator(reader, c -> transform.apply(c)
+            .withTypeCoercionFactory(io.basaltdb.sql.type.BasaltTypeCoercion::new));
       }
 
       @Override

@@ -192,7 +192,8 @@ public final class Operand {
         case TINYINT -> l.getValueAs(Byte.class);
         case SMALLINT -> l.getValueAs(Short.class);
         case INTEGER, DATE, TIME -> l.getValueAs(Integer.class);
-        case BIGINT, TIMESTAMP -> l.getValueAs(Long.class);
+        case BIGINT, TIMESTAMP, TIMESTAMP_TZ -> l.getValueAs(Long.class);
+        case UUID -> l.getValueAs(java.util.UUID.class);
         case REAL -> l.getValueAs(Float.class);
         case DOUBLE -> l.getValueAs(Double.class);
         case DECIMAL -> l.getValueAs(java.math.BigDecimal.class);

@@ -172,7 +172,7 @@ public final class InformationSchema extends AbstractSchema {
           };
           Integer declared = c.precision() < 0 ? null : c.precision();
           rows.add(new Object[] {null, e.getKey(), def.table().name(), c.name(), i + 1,
-              def.defaults().get(c.name()), c.nullable() ? "YES" : "NO", c.type().name(),
+              def.defaults().get(c.name()), c.nullable() ? "YES" : "NO", c.type().sqlName(),
               text ? declared : null, text ? null : declared,
               text || c.scale() < 0 ? null : c.scale()});
         }

@@ -13,9 +13,10 @@ import org.apache.calcite.sql.type.SqlTypeName;
 /**
  * A SQL column type of a Basalt table: its Calcite type, its key encoding, and the byte form
  * of its values in cells (non-key columns): BOOLEAN one byte; TINYINT to BIGINT, DATE, TIME,
- * TIMESTAMP big-endian two's complement of their width; REAL/DOUBLE the IEEE bits; DECIMAL its
- * plain decimal string in ASCII; CHAR/VARCHAR UTF-8; BINARY/VARBINARY the bytes. Values are in
- * Calcite's internal form (DATE int days, TIME int ms, TIMESTAMP long ms, bytes ByteString).
+ * TIMESTAMP (with or without time zone) big-endian two's complement of their width; REAL/DOUBLE
+ * the IEEE bits; DECIMAL its plain decimal string in ASCII; CHAR/VARCHAR UTF-8; BINARY/VARBINARY
+ * the bytes; UUID its sixteen bytes. Values are in Calcite's internal form (DATE int days, TIME
+ * int ms, TIMESTAMP long ms, bytes ByteString, UUID {@link java.util.UUID}).
  * The codes are stored in the SQL catalog: frozen. An ARRAY column converts its values itself
  * ({@link ArrayCells}, with its element type).
  */
@@ -45,7 +46,19 @@ public enum ColumnType {
    * a hybrid family; never a key. Its value is many cells ({@link ArrayCells}'s sibling in
    * {@code catalog.CellNames}), not one.
    */
-  MAP(17, SqlTypeName.MAP, null);
+  MAP(17, SqlTypeName.MAP, null),
+  /**
+   * {@code TIMESTAMP WITH TIME ZONE}: an instant, as PostgreSQL's {@code timestamptz} (the
+   * offset a value was written with is not kept; it reads back at UTC). Calcite's
+   * {@code TIMESTAMP WITH LOCAL TIME ZONE} inside: milliseconds since the epoch, UTC; stored
+   * as TIMESTAMP is.
+   */
+  TIMESTAMP_TZ(18, SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, KeyType.TIMESTAMP),
+  /**
+   * A UUID: sixteen bytes in cells; in keys ordered as Java's {@code UUID.compareTo} (signed
+   * halves), the order Calcite's comparisons and sorts use.
+   */
+  UUID(19, SqlTypeName.UUID, KeyType.UUID);
 
   private final int code;
   private final SqlTypeName sqlType;
@@ -88,8 +101,14 @@ public enum ColumnType {
       case DECIMAL -> java.math.BigDecimal.class;
       case BOOLEAN -> Boolean.class;
       case VARCHAR, CHAR -> String.class;
+      case UUID -> java.util.UUID.class;
       default -> Object.class;
     };
+  }
+
+  /** The type's name in SQL ({@code TIMESTAMP WITH TIME ZONE}; the others their own name). */
+  public String sqlName() {
+    return this == TIMESTAMP_TZ ? "TIMESTAMP WITH TIME ZONE" : name();
   }
 
   public int code() {
@@ -136,13 +155,16 @@ public enum ColumnType {
       case TINYINT -> new byte[] {((Number) v).byteValue()};
       case SMALLINT -> ByteBuffer.allocate(2).putShort(((Number) v).shortValue()).array();
       case INTEGER, DATE, TIME -> ByteBuffer.allocate(4).putInt(((Number) v).intValue()).array();
-      case BIGINT, TIMESTAMP -> ByteBuffer.allocate(8).putLong(((Number) v).longValue()).array();
+      case BIGINT, TIMESTAMP, TIMESTAMP_TZ ->
+          ByteBuffer.allocate(8).putLong(((Number) v).longValue()).array();
       case REAL -> ByteBuffer.allocate(4).putFloat(((Number) v).floatValue()).array();
       case DOUBLE -> ByteBuffer.allocate(8).putDouble(((Number) v).doubleValue()).array();
       case DECIMAL -> (v instanceof BigDecimal d ? d : new BigDecimal(v.toString())).toPlainString()
           .getBytes(StandardCharsets.US_ASCII);
       case CHAR, VARCHAR -> Utf8.encode(v.toString(), "a " + this + " value");
       case BINARY, VARBINARY -> v instanceof ByteString b ? b.getBytes() : (byte[]) v;
+      case UUID -> ByteBuffer.allocate(16).putLong(((java.util.UUID) v).getMostSignificantBits())
+          .putLong(((java.util.UUID) v).getLeastSignificantBits()).array();
       case ARRAY, MAP -> throw arrayValue();
     };
   }
@@ -160,12 +182,13 @@ public enum ColumnType {
       case TINYINT -> b[0];
       case SMALLINT -> bb.getShort();
       case INTEGER, DATE, TIME -> bb.getInt();
-      case BIGINT, TIMESTAMP -> bb.getLong();
+      case BIGINT, TIMESTAMP, TIMESTAMP_TZ -> bb.getLong();
       case REAL -> bb.getFloat();
       case DOUBLE -> bb.getDouble();
       case DECIMAL -> decimalOf(b);
       case CHAR, VARCHAR -> new String(b, StandardCharsets.UTF_8);
       case BINARY, VARBINARY -> new ByteString(b);
+      case UUID -> new java.util.UUID(bb.getLong(), bb.getLong());
       case ARRAY, MAP -> throw arrayValue();
     };
   }
@@ -228,8 +251,9 @@ public enum ColumnType {
       case DATE -> v instanceof java.sql.Date d ? SqlFunctions.toInt(d) : SqlFunctions.toInt(v);
       case TIME -> v instanceof java.sql.Time t ? SqlFunctions.toInt(t) : SqlFunctions.toInt(v);
       case BIGINT -> SqlFunctions.toLong(v);
-      case TIMESTAMP -> v instanceof java.util.Date d ? SqlFunctions.toLong(d)
+      case TIMESTAMP, TIMESTAMP_TZ -> v instanceof java.util.Date d ? SqlFunctions.toLong(d)
           : SqlFunctions.toLong(v);
+      case UUID -> v instanceof java.util.UUID u ? u : java.util.UUID.fromString(v.toString());
       case REAL -> SqlFunctions.toFloat(v);
       case DOUBLE -> SqlFunctions.toDouble(v);
       case DECIMAL -> SqlFunctions.toBigDecimal(v);

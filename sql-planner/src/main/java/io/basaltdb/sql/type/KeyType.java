@@ -6,7 +6,7 @@ package io.basaltdb.sql.type;
  */
 public enum KeyType {
   BOOLEAN(1), TINYINT(1), SMALLINT(2), INTEGER(4), BIGINT(8), DATE(4), TIME(4), TIMESTAMP(8),
-  REAL(4), DOUBLE(8), DECIMAL(-1), VARCHAR(-1), VARBINARY(-1);
+  REAL(4), DOUBLE(8), DECIMAL(-1), VARCHAR(-1), VARBINARY(-1), UUID(16);
 
   private final int width;
 

@@ -196,6 +196,7 @@ public final class RowKeyCodec {
         case DECIMAL -> decimal(v instanceof BigDecimal d ? d : new BigDecimal(v.toString()));
         case VARCHAR -> terminated(Utf8.encode((String) v, "key column " + column));
         case VARBINARY -> terminated((byte[]) v);
+        case UUID -> uuid((java.util.UUID) v);
       };
     } catch (ClassCastException | NumberFormatException e) {
       throw new InvalidArgumentException("value " + v + " of " + v.getClass().getSimpleName()
@@ -209,6 +210,13 @@ public final class RowKeyCodec {
       b[i] = (byte) v;
       v >>>= 8;
     }
+    return b;
+  }
+
+  private static byte[] uuid(java.util.UUID u) {
+    byte[] b = new byte[16];
+    System.arraycopy(fixed(u.getMostSignificantBits() ^ Long.MIN_VALUE, 8), 0, b, 0, 8);
+    System.arraycopy(fixed(u.getLeastSignificantBits() ^ Long.MIN_VALUE, 8), 0, b, 8, 8);
     return b;
   }
 
@@ -342,6 +350,8 @@ public final class RowKeyCodec {
       case DECIMAL -> decodeDecimal(f);
       case VARCHAR -> new String(unescape(f), StandardCharsets.UTF_8);
       case VARBINARY -> unescape(f);
+      case UUID -> new java.util.UUID(readFixed(java.util.Arrays.copyOf(f, 8)) ^ Long.MIN_VALUE,
+          readFixed(java.util.Arrays.copyOfRange(f, 8, 16)) ^ Long.MIN_VALUE);
     };
   }
 

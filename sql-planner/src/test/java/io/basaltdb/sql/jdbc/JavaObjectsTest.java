@@ -8,8 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.basaltdb.engine.Database;
 import io.basaltdb.engine.EngineOptions;
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.math.BigInteger;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -105,26 +103,12 @@ class JavaObjectsTest {
    */
   @Test
   void setObjectAndGetObjectAsH2InOtherZones() throws Exception {
-    for (String zone : List.of("Asia/Kolkata", "America/New_York")) {
-      Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
-          .toString(), "-Duser.timezone=" + zone, "-cp", System.getProperty("java.class.path"),
-          JavaObjectsTest.class.getName()).redirectErrorStream(true).start();
-      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      assertEquals(0, p.waitFor(), out);
-      assertTrue(out.contains("same as H2 in " + zone), out);
-    }
+    OtherZones.run(JavaObjectsTest.class);
   }
 
   /** Compares with H2 in this JVM's zone: exit status 0 and a line saying so, else 1. */
   public static void main(String[] args) {
-    String zone = TimeZone.getDefault().getID();
-    try {
-      compareWithH2(zone);
-      System.out.println("same as H2 in " + zone);
-    } catch (Throwable e) {
-      e.printStackTrace(System.out);
-      System.exit(1);
-    }
+    OtherZones.report(JavaObjectsTest::compareWithH2);
   }
 
   private static void compareWithH2(String zone) throws Exception {

@@ -51,6 +51,9 @@ class RowKeyCodecTest {
         }
         yield sb.toString();
       }
+      case UUID -> new java.util.UUID(
+          r.nextInt(4) == 0 ? pick(r, Long.MIN_VALUE, -1L, 0L, Long.MAX_VALUE) : r.nextLong(),
+          r.nextInt(4) == 0 ? pick(r, Long.MIN_VALUE, -1L, 0L, Long.MAX_VALUE) : r.nextLong());
       case VARBINARY -> {
         byte[] b = new byte[r.nextInt(5)];
         for (int i = 0; i < b.length; i++) {

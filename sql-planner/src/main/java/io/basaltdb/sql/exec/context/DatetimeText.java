@@ -9,7 +9,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Strict reading of a string assigned to a DATE, TIME or TIMESTAMP column. Calcite's reading
+ * Strict reading of a string assigned to a DATE, TIME or TIMESTAMP [WITH TIME ZONE] column. Calcite's reading
  * is lenient where it should refuse: {@code '10:61:00'} became 11:01:00. A string that is no
  * date or time is 22007 (invalid datetime format), one with a field out of its range (month
  * 13, February 30, hour 24, minute 60, or digits of a second past the column's precision,
@@ -35,6 +35,18 @@ public final class DatetimeText {
         yield split < 0 ? date(t, c, text, table)
             : date(t.substring(0, split), c, text, table)
                 && time(t.substring(split + 1).trim(), c, text, table);
+      }
+      case TIMESTAMP_TZ -> {
+        var parsed = io.basaltdb.sql.type.InstantText.parse(t, "for column " + c.name()
+            + " of " + table);
+        int nanos = parsed.local().getNano();
+        String fraction = nanos == 0 ? ""
+            : String.format(java.util.Locale.ROOT, "%09d", nanos).replaceFirst("0+$", "");
+        if (fraction.length() > Math.max(0, c.precision())) {
+          throw outOfRange(c, text, table, c.type().sqlName() + "(" + Math.max(0, c.precision())
+              + ") keeps " + Math.max(0, c.precision()) + " digits of a second");
+        }
+        yield true;
       }
       default -> true;
     };

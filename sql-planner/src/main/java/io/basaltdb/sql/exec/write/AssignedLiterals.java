@@ -78,7 +78,7 @@ public final class AssignedLiterals {
 
   private static boolean datetime(SqlColumn c) {
     return c.type() == ColumnType.DATE || c.type() == ColumnType.TIME
-        || c.type() == ColumnType.TIMESTAMP;
+        || c.type() == ColumnType.TIMESTAMP || c.type() == ColumnType.TIMESTAMP_TZ;
   }
 
   private static boolean numeric(SqlColumn c) {
