@@ -8,11 +8,15 @@
       [[CONSTRAINT name] PRIMARY KEY (col [ASC|DESC] [ROW_TIMESTAMP], ...)]
       [[CONSTRAINT name] UNIQUE (col, ...)]...     -- a unique index, named name or T_COL_KEY
       [[CONSTRAINT name] CHECK (condition)]...     -- refused rows: 23514
+      [[CONSTRAINT name] FOREIGN KEY (col, ...) REFERENCES parent [(col, ...)]
+          [ON DELETE action] [ON UPDATE action] [[NOT] ENFORCED]]...  -- also col ... REFERENCES
   ) [option = value [, option = value]...] [SPLIT ON (literal, ...)] [AS query]
   CREATE TABLE [IF NOT EXISTS] name [option = value, ...] AS query  -- columns from the query
 
   CREATE SCHEMA [IF NOT EXISTS] name;  DROP TABLE [IF EXISTS] name;  DROP SCHEMA [IF EXISTS] name
   ALTER TABLE name ADD [COLUMN] [f.]col type [DEFAULT constant] [NOT NULL];  ALTER TABLE name DROP [COLUMN] col
+  ALTER TABLE [IF EXISTS] name ADD [CONSTRAINT c] FOREIGN KEY ... | UNIQUE (col, ...)
+  ALTER TABLE [IF EXISTS] name DROP CONSTRAINT [IF EXISTS] c
   CREATE [OR REPLACE] VIEW name [(col, ...)] AS query;  DROP VIEW [IF EXISTS] name
   CREATE [UNIQUE] [LOCAL] INDEX [IF NOT EXISTS] name ON t (col [ASC|DESC], ...)
       [INCLUDE (col, ...)] [option = value, ...]
@@ -92,10 +96,71 @@ boolean BasaltIfExists() :
     { return false; }
 }
 
+/** REFERENCES parent [(col, ...)] [ON DELETE action] [ON UPDATE action] [[NOT] ENFORCED] */
+SqlCreateBasaltTable.ForeignKeyDef BasaltReferences(SqlIdentifier constraint,
+    List<SqlIdentifier> columns) :
+{
+    final SqlIdentifier parent;
+    final List<SqlIdentifier> parentColumns = new ArrayList<SqlIdentifier>();
+    SqlIdentifier c;
+    String onDelete = "NO ACTION";
+    String onUpdate = "NO ACTION";
+    boolean enforced = true;
+}
+{
+    <REFERENCES> parent = CompoundIdentifier()
+    [
+        <LPAREN> c = SimpleIdentifier() { parentColumns.add(c); }
+        ( <COMMA> c = SimpleIdentifier() { parentColumns.add(c); } )*
+        <RPAREN>
+    ]
+    (
+        LOOKAHEAD(2) <ON> <DELETE> onDelete = BasaltReferentialAction()
+    |
+        LOOKAHEAD(2) <ON> <UPDATE> onUpdate = BasaltReferentialAction()
+    )*
+    [ LOOKAHEAD(2) <NOT> <ENFORCED> { enforced = false; } | <ENFORCED> ]
+    {
+        return new SqlCreateBasaltTable.ForeignKeyDef(constraint, columns, parent,
+            parentColumns, onDelete, onUpdate, enforced);
+    }
+}
+
+String BasaltReferentialAction() :
+{
+}
+{
+    <CASCADE> { return "CASCADE"; }
+|
+    <RESTRICT> { return "RESTRICT"; }
+|
+    <NO> <ACTION> { return "NO ACTION"; }
+|
+    LOOKAHEAD(2) <SET> <NULL> { return "SET NULL"; }
+|
+    <SET> <DEFAULT_> { return "SET DEFAULT"; }
+}
+
+/** FOREIGN KEY (col, ...) REFERENCES ... */
+SqlCreateBasaltTable.ForeignKeyDef BasaltForeignKey(SqlIdentifier constraint) :
+{
+    final List<SqlIdentifier> cols = new ArrayList<SqlIdentifier>();
+    SqlIdentifier c;
+    final SqlCreateBasaltTable.ForeignKeyDef fk;
+}
+{
+    <FOREIGN> <KEY> <LPAREN> c = SimpleIdentifier() { cols.add(c); }
+    ( <COMMA> c = SimpleIdentifier() { cols.add(c); } )*
+    <RPAREN>
+    fk = BasaltReferences(constraint, cols) { return fk; }
+}
+
 void BasaltColumnOrConstraint(List<SqlColumnDef> columns, List<SqlIdentifier> pkColumns,
     List<Boolean> pkDescending, List<SqlCreateBasaltTable.Unique> uniques,
-    List<SqlCreateBasaltTable.Check> checks, List<SqlIdentifier> rowTimestamp) :
+    List<SqlCreateBasaltTable.Check> checks, List<SqlIdentifier> rowTimestamp,
+    List<SqlCreateBasaltTable.ForeignKeyDef> foreignKeys) :
 {
+    SqlCreateBasaltTable.ForeignKeyDef fk;
     final SqlIdentifier name;
     final SqlDataTypeSpec type;
     boolean notNull = false;
@@ -137,6 +202,8 @@ void BasaltColumnOrConstraint(List<SqlColumnDef> columns, List<SqlIdentifier> pk
         |
             <CHECK> <LPAREN> condition = Expression(ExprContext.ACCEPT_NON_QUERY) <RPAREN>
             { checks.add(new SqlCreateBasaltTable.Check(constraint, condition)); }
+        |
+            fk = BasaltForeignKey(constraint) { foreignKeys.add(fk); }
         )
     |
         name = CompoundIdentifier()
@@ -170,6 +237,9 @@ void BasaltColumnOrConstraint(List<SqlColumnDef> columns, List<SqlIdentifier> pk
         |
             <CHECK> <LPAREN> condition = Expression(ExprContext.ACCEPT_NON_QUERY) <RPAREN>
             { checks.add(new SqlCreateBasaltTable.Check(null, condition)); }
+        |
+            fk = BasaltReferences(null, List.of(name.getComponent(name.names.size() - 1)))
+            { foreignKeys.add(fk); }
         )*
         {
             columns.add(new SqlColumnDef(s.end(this), name, type, notNull, pk, desc,
@@ -193,6 +263,8 @@ SqlCreate SqlCreateBasaltTable(Span s, boolean replace) :
     final List<SqlCreateBasaltTable.Unique> uniques = new ArrayList<SqlCreateBasaltTable.Unique>();
     final List<SqlCreateBasaltTable.Check> checks = new ArrayList<SqlCreateBasaltTable.Check>();
     final List<SqlIdentifier> rowTimestamp = new ArrayList<SqlIdentifier>();
+    final List<SqlCreateBasaltTable.ForeignKeyDef> foreignKeys =
+        new ArrayList<SqlCreateBasaltTable.ForeignKeyDef>();
     SqlIdentifier optName;
     SqlNode optValue;
     SqlNode split;
@@ -202,10 +274,11 @@ SqlCreate SqlCreateBasaltTable(Span s, boolean replace) :
     <TABLE> ifNotExists = BasaltIfNotExists() id = CompoundIdentifier()
     [
         <LPAREN>
-        BasaltColumnOrConstraint(columns, pkColumns, pkDescending, uniques, checks, rowTimestamp)
+        BasaltColumnOrConstraint(columns, pkColumns, pkDescending, uniques, checks, rowTimestamp,
+            foreignKeys)
         ( <COMMA>
             BasaltColumnOrConstraint(columns, pkColumns, pkDescending, uniques, checks,
-                rowTimestamp) )*
+                rowTimestamp, foreignKeys) )*
         <RPAREN>
     ]
     [
@@ -229,7 +302,8 @@ SqlCreate SqlCreateBasaltTable(Span s, boolean replace) :
                 + "or AS and a query");
         }
         return new SqlCreateBasaltTable(s.end(this), replace, ifNotExists, id, columns,
-            pkColumns, pkDescending, uniques, checks, tableOptions, splits, query, rowTimestamp);
+            pkColumns, pkDescending, uniques, checks, tableOptions, splits, query, rowTimestamp,
+            foreignKeys);
     }
 }
 
@@ -302,10 +376,35 @@ SqlNode SqlAlterBasaltTable() :
     SqlNode defaultValue = null;
     final boolean ifExists;
     final Span s;
+    SqlIdentifier constraint = null;
+    SqlCreateBasaltTable.ForeignKeyDef fk;
+    final List<SqlIdentifier> uniqueCols = new ArrayList<SqlIdentifier>();
+    SqlIdentifier c;
+    boolean constraintIfExists;
 }
 {
     <ALTER> { s = span(); } <TABLE> ifExists = BasaltIfExists() id = CompoundIdentifier()
     (
+        LOOKAHEAD(2) <ADD> [ <CONSTRAINT> constraint = SimpleIdentifier() ]
+        (
+            fk = BasaltForeignKey(constraint)
+            { return new SqlAlterBasaltTable.Constraint(s.end(this), ifExists, id, fk, null); }
+        |
+            <UNIQUE> <LPAREN> c = SimpleIdentifier() { uniqueCols.add(c); }
+            ( <COMMA> c = SimpleIdentifier() { uniqueCols.add(c); } )* <RPAREN>
+            {
+                return new SqlAlterBasaltTable.Constraint(s.end(this), ifExists, id,
+                    new SqlCreateBasaltTable.Unique(constraint, uniqueCols), null);
+            }
+        )
+    |
+        LOOKAHEAD(2) <DROP> <CONSTRAINT> constraintIfExists = BasaltIfExists()
+        constraint = SimpleIdentifier()
+        {
+            return new SqlAlterBasaltTable.Constraint(s.end(this), ifExists, id, null,
+                new SqlAlterBasaltTable.DropConstraint(constraint, constraintIfExists));
+        }
+    |
         <ADD> [ <COLUMN> ] column = CompoundIdentifier() type = BasaltColumnType()
         [ <DEFAULT_> defaultValue = Expression3(ExprContext.ACCEPT_NON_QUERY) ]
         [ <NOT> <NULL> { notNull = true; } | <NULL> ]

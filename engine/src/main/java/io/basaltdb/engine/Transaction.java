@@ -67,6 +67,8 @@ public final class Transaction extends OwnWritesTransaction {
 
   /** SERIALIZABLE: the key ranges read, {start, stop} (empty stop: to the end), per table. */
   private final Map<TableName, List<byte[][]>> reads = new HashMap<>();
+  /** Ranges held whatever the isolation ({@link #holdRead}), as {@link #reads}. */
+  private final Map<TableName, List<byte[][]>> held = new HashMap<>();
 
   Transaction(Database db, Isolation isolation) {
     this.db = db;
@@ -193,12 +195,14 @@ public final class Transaction extends OwnWritesTransaction {
   @Override
   public synchronized void commit(Durability durability) {
     checkOpen();
-    if (isolation == Isolation.SERIALIZABLE && !own.isEmpty()) {
-      // validated and applied with no other serializable commit between, so the writing ones
-      // are serial in commit order (what each read still held when it committed); one that
-      // wrote nothing read a snapshot, a prefix of that order, and needs no check
+    boolean serializable = isolation == Isolation.SERIALIZABLE && !own.isEmpty();
+    if (serializable || !held.isEmpty() && !own.isEmpty()) {
+      // validated and applied with no other such commit between, so the writing ones are
+      // serial in commit order (what each read still held when it committed); one that wrote
+      // nothing read a snapshot, a prefix of that order, and needs no check
       synchronized (db.serializableCommits()) {
-        validateReads();
+        validateReads(serializable ? reads : Map.of(), "serializable transaction");
+        validateReads(held, "constraint check");
         apply(durability);
       }
     } else {
@@ -207,16 +211,16 @@ public final class Transaction extends OwnWritesTransaction {
   }
 
   /** Fails the commit (and ends the transaction) if a range it read was written since. */
-  private void validateReads() {
+  private void validateReads(Map<TableName, List<byte[][]>> ranges, String reader) {
     try {
       io.basaltdb.engine.region.SnapshotCut point = current.cut();
-      for (Map.Entry<TableName, List<byte[][]>> e : reads.entrySet()) {
+      for (Map.Entry<TableName, List<byte[][]>> e : ranges.entrySet()) {
         LocalTable t = new LocalTable(db, e.getKey(), null);
         for (byte[][] r : e.getValue()) {
           if (t.writtenAfter(r[0], r[1], point)) {
             throw new WriteConflictException("rows " + Cell.printable(r[0]) + " to "
                 + (r[1].length == 0 ? "the end" : Cell.printable(r[1])) + " of table "
-                + e.getKey() + ", read by this serializable transaction, were written by another"
+                + e.getKey() + ", read by this " + reader + ", were written by another"
                 + " writer since sequence " + point);
           }
         }
@@ -249,17 +253,32 @@ public final class Transaction extends OwnWritesTransaction {
   void end() {
     super.end();
     reads.clear();
+    held.clear();
     current.close();
   }
 
   // ------------------------------------------------------------ for LocalTable
 
+  /**
+   * Held whatever the isolation; checked from the transaction's current snapshot (in
+   * READ_COMMITTED, the last statement's).
+   */
+  @Override
+  public synchronized void holdRead(TableName name, byte[] start, byte[] stop) {
+    checkOpen();
+    keep(held, name, start, stop);
+  }
+
   /** A read of {@code [start, stop)} of table {@code name} (kept by SERIALIZABLE ones). */
   synchronized void read(TableName name, byte[] start, byte[] stop) {
-    if (isolation != Isolation.SERIALIZABLE) {
-      return;
+    if (isolation == Isolation.SERIALIZABLE) {
+      keep(reads, name, start, stop);
     }
-    List<byte[][]> ranges = reads.computeIfAbsent(name, n -> new ArrayList<>());
+  }
+
+  private static void keep(Map<TableName, List<byte[][]>> into, TableName name, byte[] start,
+      byte[] stop) {
+    List<byte[][]> ranges = into.computeIfAbsent(name, n -> new ArrayList<>());
     ranges.add(new byte[][] {start, stop});
     if (ranges.size() > MAX_READ_RANGES) {
       byte[] low = ranges.get(0)[0];

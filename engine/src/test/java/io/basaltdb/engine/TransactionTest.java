@@ -82,6 +82,36 @@ class TransactionTest {
     return out;
   }
 
+  /**
+   * A held read (a constraint's check) fails the commit when another writer changed the range
+   * since the snapshot, whatever the isolation, and only then: the row written beside it is
+   * not applied.
+   */
+  @Test
+  void heldReadChangedSinceTheSnapshotFailsTheCommit() {
+    try (Database db = open()) {
+      Table t = db.table(TableName.of("t"));
+      t.put(put("parent", F, "c", "1"));
+      for (StorageTransaction.Isolation iso : List.of(StorageTransaction.Isolation.SNAPSHOT,
+          StorageTransaction.Isolation.READ_COMMITTED)) {
+        Transaction tx = db.begin(iso);
+        assertEquals("1", get(tx.table(TableName.of("t")), "parent", F, "c"));
+        tx.holdRead(TableName.of("t"), b("parent"), b("parent\0"));
+        tx.table(TableName.of("t")).put(put("child-" + iso, F, "p", "parent"));
+        t.delete(new Delete(b("parent"))); // another writer, committed first
+        assertThrows(WriteConflictException.class, () -> tx.commit(Durability.ASYNC));
+        assertEquals(null, get(t, "child-" + iso, F, "p"));
+        t.put(put("parent", F, "c", "1"));
+      }
+      Transaction untouched = db.begin(StorageTransaction.Isolation.SNAPSHOT);
+      untouched.holdRead(TableName.of("t"), b("parent"), b("parent\0"));
+      untouched.table(TableName.of("t")).put(put("child", F, "p", "parent"));
+      t.put(put("other", F, "c", "2")); // outside the held range
+      untouched.commit(Durability.ASYNC);
+      assertEquals("parent", get(t, "child", F, "p"));
+    }
+  }
+
   @Test
   void ownWritesAreSeenInsideAndNowhereElseUntilCommit() {
     try (Database db = open()) {

@@ -44,6 +44,8 @@ public final class SqlStates {
   public static final String INVALID_PARAMETER_VALUE = "22023";
   /** 23502: NULL for a NOT NULL column. */
   public static final String NOT_NULL_VIOLATION = "23502";
+  /** 23503: a child row without its parent, or a parent row deleted from under its children. */
+  public static final String FOREIGN_KEY_VIOLATION = "23503";
   /** 23505: a key or unique value that exists. */
   public static final String UNIQUE_VIOLATION = "23505";
   /** 23514: a row for which a CHECK is false. */
@@ -60,6 +62,10 @@ public final class SqlStates {
   public static final String SYNTAX_ERROR = "42000";
   /** 42501: a write or DDL by a client that may only read. */
   public static final String INSUFFICIENT_PRIVILEGE = "42501";
+  /** 42704: a constraint (or other object) that does not exist. */
+  public static final String UNDEFINED_OBJECT = "42704";
+  /** 42804: types that do not match where they must (a foreign key and its parent's key). */
+  public static final String DATATYPE_MISMATCH = "42804";
   /** 42703: a column that does not exist. */
   public static final String UNDEFINED_COLUMN = "42703";
   /** 42P01: a table, schema, view or sequence that does not exist. */

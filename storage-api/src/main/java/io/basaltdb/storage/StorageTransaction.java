@@ -38,6 +38,15 @@ public interface StorageTransaction extends Storage {
   /** A new statement begins (a transaction reading a snapshot per statement takes one). */
   void nextStatement();
 
+  /**
+   * A read the commit must find unchanged, whatever the isolation: if {@code [start, stop)} of
+   * {@code table} (empty stop: to the end) holds a write the transaction's snapshot did not see
+   * when it commits, the commit fails as a conflict. What a constraint's check read (a foreign
+   * key's parent row, its children), so two writers that each checked against the other's
+   * unwritten change cannot both commit. A storage without atomic commits ignores it.
+   */
+  default void holdRead(TableName table, byte[] start, byte[] stop) {}
+
   /** Whether anything written is not taken back. */
   boolean hasWrites();
 

@@ -25,7 +25,11 @@ import java.util.List;
  * check its name (UTF) and condition's SQL text (UTF); format 4 (written only when a column is
  * an ARRAY, type code 16, or a MAP, 17, or one is the ROW_TIMESTAMP) then the element types:
  * count u32, per ARRAY column its index u32 and its element's type code u8; then the
- * ROW_TIMESTAMP column's name (UTF, empty for none). Immutable.
+ * ROW_TIMESTAMP column's name (UTF, empty for none); format 5 (written only when the table has
+ * foreign keys, after every section above) then the foreign keys: count u32, per key its name
+ * (UTF), column count u32 and names (UTF), the parent table (UTF, {@code namespace:table}), the
+ * parent's columns (UTF, as many), ON DELETE and ON UPDATE action codes u8, enforced (boolean).
+ * Immutable.
  *
  * @param defaults each column's {@code DEFAULT} expression as SQL text, by column name
  * @param checks the table's CHECK constraints, in declaration order
@@ -34,7 +38,21 @@ import java.util.List;
  */
 public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuckets,
     String markerFamily, boolean packed, java.util.Map<String, String> defaults,
-    List<Check> checks, String rowTimestamp) {
+    List<Check> checks, String rowTimestamp, List<ForeignKey> foreignKeys) {
+  /** A definition without foreign keys. */
+  public SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuckets,
+      String markerFamily, boolean packed, java.util.Map<String, String> defaults,
+      List<Check> checks, String rowTimestamp) {
+    this(table, columns, saltBuckets, markerFamily, packed, defaults, checks, rowTimestamp,
+        List.of());
+  }
+
+  /** This definition with {@code foreignKeys} as its FOREIGN KEY constraints. */
+  public SqlTableDef withForeignKeys(List<ForeignKey> foreignKeys) {
+    return new SqlTableDef(table, columns, saltBuckets, markerFamily, packed, defaults, checks,
+        rowTimestamp, List.copyOf(foreignKeys));
+  }
+
   /** A definition without a row timestamp column. */
   public SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuckets,
       String markerFamily, boolean packed, java.util.Map<String, String> defaults,
@@ -50,7 +68,7 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
       String markerFamily, boolean packed, java.util.Map<String, String> defaults) {
     this(table, columns, saltBuckets, markerFamily, packed, defaults, List.of());
   }
-  public static final int FORMAT_VERSION = 4;
+  public static final int FORMAT_VERSION = 5;
 
   /** A definition without column defaults. */
   public SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuckets,
@@ -69,25 +87,25 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
   /** This definition with {@code defaults} as its columns' DEFAULT expressions. */
   public SqlTableDef withDefaults(java.util.Map<String, String> defaults) {
     return new SqlTableDef(table, columns, saltBuckets, markerFamily, packed, defaults, checks,
-        rowTimestamp);
+        rowTimestamp, foreignKeys);
   }
 
   /** This definition with {@code checks} as its CHECK constraints. */
   public SqlTableDef withChecks(List<Check> checks) {
     return new SqlTableDef(table, columns, saltBuckets, markerFamily, packed, defaults, checks,
-        rowTimestamp);
+        rowTimestamp, foreignKeys);
   }
 
   /** This definition with key column {@code column} as its cells' timestamp (null: none). */
   public SqlTableDef withRowTimestamp(String column) {
     return new SqlTableDef(table, columns, saltBuckets, markerFamily, packed, defaults, checks,
-        column);
+        column, foreignKeys);
   }
 
   /** This definition with other columns (added or dropped), all else kept. */
   public SqlTableDef withColumns(List<SqlColumn> columns) {
     return new SqlTableDef(table, columns, saltBuckets, markerFamily, packed, defaults, checks,
-        rowTimestamp);
+        rowTimestamp, foreignKeys);
   }
 
   /**
@@ -238,10 +256,12 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
           arrays.add(i);
         }
       }
-      boolean v4 = !arrays.isEmpty() || columns.stream().anyMatch(SqlColumn::isMap)
+      boolean v5 = !foreignKeys.isEmpty();
+      boolean v4 = v5 || !arrays.isEmpty() || columns.stream().anyMatch(SqlColumn::isMap)
           || rowTimestamp != null;
       boolean v3 = v4 || !defaults.isEmpty() || !checks.isEmpty();
-      out.writeByte(v4 ? 4 : v3 ? 3 : 2); // the oldest format that holds it: older code reads it
+      // the oldest format that holds it: older code reads it
+      out.writeByte(v5 ? 5 : v4 ? 4 : v3 ? 3 : 2);
       out.writeByte(saltBuckets);
       out.writeInt(columns.size());
       for (SqlColumn c : columns) {
@@ -275,6 +295,23 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
           out.writeByte(columns.get(i).element().code());
         }
         out.writeUTF(rowTimestamp == null ? "" : rowTimestamp);
+      }
+      if (v5) {
+        out.writeInt(foreignKeys.size());
+        for (ForeignKey fk : foreignKeys) {
+          out.writeUTF(fk.name());
+          out.writeInt(fk.columns().size());
+          for (String c : fk.columns()) {
+            out.writeUTF(c);
+          }
+          out.writeUTF(fk.parent().toString());
+          for (String c : fk.parentColumns()) {
+            out.writeUTF(c);
+          }
+          out.writeByte(fk.onDelete().code());
+          out.writeByte(fk.onUpdate().code());
+          out.writeBoolean(fk.enforced());
+        }
       }
       return bytes.toByteArray();
     } catch (java.io.IOException e) {
@@ -320,8 +357,24 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
             c.keyPosition(), c.descending(), c.family(), ColumnType.ofCode(in.readByte())));
       }
       String rowTs = v >= 4 ? in.readUTF() : "";
+      List<ForeignKey> fks = new ArrayList<>();
+      for (int n = v >= 5 ? in.readInt() : 0; n > 0; n--) {
+        String name = in.readUTF();
+        List<String> fkCols = new ArrayList<>();
+        for (int k = in.readInt(); k > 0; k--) {
+          fkCols.add(in.readUTF());
+        }
+        TableName parent = TableName.of(in.readUTF());
+        List<String> parentCols = new ArrayList<>();
+        for (int k = 0; k < fkCols.size(); k++) {
+          parentCols.add(in.readUTF());
+        }
+        fks.add(new ForeignKey(name, fkCols, parent, parentCols,
+            ForeignKey.Action.ofCode(in.readByte()), ForeignKey.Action.ofCode(in.readByte()),
+            in.readBoolean()));
+      }
       return new SqlTableDef(table, cols, salt, marker, packed, defaults, checks,
-          rowTs.isEmpty() ? null : rowTs);
+          rowTs.isEmpty() ? null : rowTs, fks);
     } catch (java.io.IOException e) {
       throw new CorruptionException("malformed SQL definition of " + table + ": " + e);
     }

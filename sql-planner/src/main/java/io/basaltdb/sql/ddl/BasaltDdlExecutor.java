@@ -135,6 +135,12 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
     IndexDdl.rebuild(database(context), alter);
   }
 
+  /** {@code ALTER TABLE ... ADD | DROP CONSTRAINT} ({@link ForeignKeyDdl}). */
+  public void execute(io.basaltdb.sql.parser.SqlAlterBasaltTable.Constraint alter,
+      CalcitePrepare.Context context) {
+    ForeignKeyDdl.alter(database(context), alter);
+  }
+
   /**
    * ALTER TABLE ADD: a nullable column (a new family is added to the engine table online).
    * ALTER TABLE DROP: the column leaves the definition; its cells stay on disk unread (as in
@@ -184,6 +190,13 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
         throw new InvalidArgumentException("primary key column " + col + " cannot be dropped");
       }
       IndexDdl.checkNotIndexed(db, name, col);
+      for (io.basaltdb.sql.catalog.ForeignKey fk : def.foreignKeys()) {
+        if (fk.columns().contains(col)) {
+          throw new SqlStateException(SqlStates.DEPENDENT_OBJECTS_STILL_EXIST, "column " + col
+              + " of " + alter.name + " is in foreign key " + fk.name() + " (drop the "
+              + "constraint first: ALTER TABLE ... DROP CONSTRAINT " + fk.name() + ")");
+        }
+      }
       if (def.packed()) {
         // its slot would be taken by the next column added, which would then read old values
         throw new UnsupportedOperationException("columns of " + alter.name + " cannot be "
@@ -206,7 +219,7 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
       checks.add(DeclaredColumns.unsignedCheck(name.name(), col, alter.type));
     }
     catalog.put(new SqlTableDef(name, cols, def.saltBuckets(), def.markerFamily(),
-        def.packed(), defaults, checks, def.rowTimestamp()));
+        def.packed(), defaults, checks, def.rowTimestamp(), def.foreignKeys()));
     if (defaultText != null) { // the rows there are take the default, as in the standard
       io.basaltdb.sql.catalog.CatalogVersion.bump(db); // the update sees the new column
       CreateTableAsSelect.run(context, "UPDATE " + CreateTableAsSelect.quotedName(alter.name,

@@ -93,6 +93,7 @@ final class CreateTable {
     SqlTableDef def = new SqlTableDef(name, columns, salt, packed).withDefaults(
         RowTimestampColumn.withNow(defaults, rowTimestamp, columns))
         .withChecks(checks).withRowTimestamp(rowTimestamp);
+    def = def.withForeignKeys(ForeignKeyDdl.of(db, def, create.foreignKeys));
     RowKeyCodec codec = def.keyCodec();
     List<byte[]> splits = new ArrayList<>();
     for (SqlNode n : create.splitPoints) {

@@ -29,12 +29,47 @@ final class TableDrops {
       DependentObjects.refuseIfRead(db, t, "table " + name);
     }
     SqlCatalog catalog = new SqlCatalog(db);
+    referencingKeys(db, java.util.Set.of(t), cascade, "table " + name);
     if (cascade) {
       for (TableName view : DependentObjects.viewsReading(db, t::equals)) {
         catalog.remove(view);
       }
     }
     dropTable(db, t);
+  }
+
+  /**
+   * The foreign keys of other tables that reference {@code dropped}: refused (2BP01) unless
+   * {@code cascade}, which drops those constraints (the child tables stay).
+   */
+  private static void referencingKeys(Storage db, java.util.Set<TableName> dropped,
+      boolean cascade, String what) {
+    SqlCatalog catalog = new SqlCatalog(db);
+    java.util.Map<TableName, java.util.List<String>> byChild = new java.util.HashMap<>();
+    for (TableName parent : dropped) {
+      for (io.basaltdb.sql.catalog.ForeignKeys.Reference r
+          : io.basaltdb.sql.catalog.ForeignKeys.referencing(db, parent)) {
+        if (!dropped.contains(r.child().table())) {
+          byChild.computeIfAbsent(r.child().table(), c -> new java.util.ArrayList<>())
+              .add(r.key().name());
+        }
+      }
+    }
+    if (byChild.isEmpty()) {
+      return;
+    }
+    if (!cascade) {
+      throw new io.basaltdb.sql.SqlStateException(
+          io.basaltdb.sql.SqlStates.DEPENDENT_OBJECTS_STILL_EXIST, "cannot drop " + what
+          + ": foreign keys reference it " + byChild + " (drop them, or use CASCADE)");
+    }
+    for (java.util.Map.Entry<TableName, java.util.List<String>> e : byChild.entrySet()) {
+      SqlTableDef child = catalog.get(e.getKey());
+      java.util.List<io.basaltdb.sql.catalog.ForeignKey> keys =
+          new java.util.ArrayList<>(child.foreignKeys());
+      keys.removeIf(fk -> e.getValue().contains(fk.name()));
+      catalog.put(child.withForeignKeys(keys));
+    }
   }
 
   /** Drops an existing table with its indexes and the sequences of its identity columns. */
@@ -82,6 +117,7 @@ final class TableDrops {
     for (TableName view : DependentObjects.viewsReading(db, tables::contains)) {
       catalog.remove(view); // views elsewhere that read its tables
     }
+    referencingKeys(db, tables, true, "schema " + ns); // keys of tables elsewhere go
     for (TableName t : tables) {
       dropTable(db, t);
     }
@@ -108,6 +144,15 @@ final class TableDrops {
           + " does not exist");
     }
     SqlCatalog catalog = new SqlCatalog(db);
+    for (io.basaltdb.sql.catalog.ForeignKeys.Reference r
+        : io.basaltdb.sql.catalog.ForeignKeys.referencing(db, t)) {
+      if (r.key().enforced() && !r.child().table().equals(t)) {
+        throw new io.basaltdb.sql.SqlStateException(
+            io.basaltdb.sql.SqlStates.FEATURE_NOT_SUPPORTED, "cannot truncate " + t
+            + ": foreign key " + r.key().name() + " of " + r.child().table()
+            + " references it (delete its rows, or drop the constraint)");
+      }
+    }
     db.admin().truncateTable(t, true);
     for (io.basaltdb.sql.catalog.SqlIndexDef i : catalog.indexes(t)) {
       if (db.admin().tableExists(i.engineTable())) {

@@ -1,5 +1,6 @@
 package io.basaltdb.sql.exec;
 
+import io.basaltdb.sql.catalog.ForeignKeys;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.exec.context.ConnectionSettings;
 import io.basaltdb.sql.exec.context.StatementSnapshot;
@@ -27,7 +28,9 @@ import org.apache.calcite.linq4j.Enumerator;
  * that writes more than one row runs as a transaction of its own over a storage that keeps
  * transactions (embedded), so a duplicate key, constraint or type error at any row, or a
  * failure computing one, leaves none of its rows behind. A statement of one row is written
- * directly, as before: one row with its index entries is one engine write already. The first
+ * directly, as before: one row with its index entries is one engine write already; but not on
+ * a table at either end of an enforced foreign key, whose checks and actions on other rows
+ * commit with the row (doc/foreign-keys.md). The first
  * two input rows are read before anything is written, to tell the two apart.
  *
  * <p>A commit refused because another writer wrote one of the statement's rows since its
@@ -61,7 +64,7 @@ final class StatementTransaction {
       statement.lock(); // before the first read: an exclusive holder's snapshot follows it
       try {
         Peeked peeked = Peeked.of(rows);
-        if (peeked.head.size() < 2) {
+        if (peeked.head.size() < 2 && !ForeignKeys.enforcedAt(db, def)) {
           return new WriteExecutor(db, def, spec, root).run(peeked);
         }
         Lock writing = IndexRegistry.of(db).of(def.table()).writing();

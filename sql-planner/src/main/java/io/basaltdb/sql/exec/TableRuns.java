@@ -67,8 +67,23 @@ public final class TableRuns {
         ? ConnectionTransaction.statement(tx, root, def.table(),
             () -> new WriteExecutor(tx, def, spec, root).run(rows))
         : whole ? StatementTransaction.run(s, def, spec, root, rows)
+        : io.basaltdb.sql.catalog.ForeignKeys.enforcedAt(s, def) ? eachAtomically(s, spec, root,
+            rows)
         : new WriteExecutor(s, def, spec, root).run(rows);
     return org.apache.calcite.linq4j.Linq4j.singletonEnumerable(count);
+  }
+
+  /**
+   * A batch's rows on a table with enforced foreign keys: each row atomic with its checks and
+   * actions (its own transaction), the rows before a failing one written.
+   */
+  private long eachAtomically(Storage s, WriteSpec spec, DataContext root, Enumerable<?> rows) {
+    long count = 0;
+    for (Object row : rows) {
+      count += StatementTransaction.run(s, def, spec, root,
+          org.apache.calcite.linq4j.Linq4j.singletonEnumerable(row));
+    }
+    return count;
   }
 
   /** Every row of the table as of {@code readTimestamp} (or the newest: -1), outside a plan. */

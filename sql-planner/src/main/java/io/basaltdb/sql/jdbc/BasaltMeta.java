@@ -480,6 +480,31 @@ public final class BasaltMeta extends ForwardingMeta {
         MetaImpl.columnMetaData("FILTER_CONDITION", 12, String.class, true)));
   }
 
+  /** The foreign keys of table {@code table} (its parents'), as JDBC lists them. */
+  @Override
+  public MetaResultSet getImportedKeys(ConnectionHandle ch, String catalog, String schema,
+      String table) {
+    return resultSet(ForeignKeyRows.of(db, schema, table, null, null, true),
+        ForeignKeyRows.COLUMNS);
+  }
+
+  /** The foreign keys that reference table {@code table}. */
+  @Override
+  public MetaResultSet getExportedKeys(ConnectionHandle ch, String catalog, String schema,
+      String table) {
+    return resultSet(ForeignKeyRows.of(db, null, null, schema, table, false),
+        ForeignKeyRows.COLUMNS);
+  }
+
+  /** The foreign keys of {@code foreignTable} that reference {@code parentTable}. */
+  @Override
+  public MetaResultSet getCrossReference(ConnectionHandle ch, String parentCatalog,
+      String parentSchema, String parentTable, String foreignCatalog, String foreignSchema,
+      String foreignTable) {
+    return resultSet(ForeignKeyRows.of(db, foreignSchema, foreignTable, parentSchema,
+        parentTable, false), ForeignKeyRows.COLUMNS);
+  }
+
   /** A metadata result set of {@code rows} (arrays), on a statement of its own. */
   private MetaResultSet resultSet(List<Object> rows,
       List<org.apache.calcite.avatica.ColumnMetaData> columns) {

@@ -77,4 +77,50 @@ public final class SqlAlterBasaltTable extends SqlDdl {
       }
     }
   }
+
+  /** {@code DROP CONSTRAINT [IF EXISTS] name}. */
+  public record DropConstraint(SqlIdentifier name, boolean ifExists) {}
+
+  /**
+   * {@code ALTER TABLE [IF EXISTS] t ADD [CONSTRAINT c] FOREIGN KEY ... | UNIQUE (...)} (the
+   * constraint: a {@link SqlCreateBasaltTable.ForeignKeyDef} or a
+   * {@link SqlCreateBasaltTable.Unique}) or {@code ... DROP CONSTRAINT [IF EXISTS] c}.
+   */
+  public static final class Constraint extends SqlDdl {
+    private static final SqlOperator ALTER =
+        new SqlSpecialOperator("ALTER TABLE", SqlKind.ALTER_TABLE);
+
+    public final boolean ifExists;
+    public final SqlIdentifier name;
+    /** The constraint added, or null for a drop. */
+    public final Object added;
+    /** The constraint dropped, or null for an add. */
+    public final DropConstraint dropped;
+
+    public Constraint(SqlParserPos pos, boolean ifExists, SqlIdentifier name, Object added,
+        DropConstraint dropped) {
+      super(ALTER, pos);
+      this.ifExists = ifExists;
+      this.name = name;
+      this.added = added;
+      this.dropped = dropped;
+    }
+
+    @Override
+    public List<SqlNode> getOperandList() {
+      return List.of(name);
+    }
+
+    @Override
+    public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
+      writer.keyword("ALTER TABLE");
+      name.unparse(writer, 0, 0);
+      if (dropped != null) {
+        writer.keyword("DROP CONSTRAINT");
+        dropped.name().unparse(writer, 0, 0);
+      } else {
+        writer.keyword("ADD CONSTRAINT");
+      }
+    }
+  }
 }

@@ -32,6 +32,8 @@ public final class SqlCreateBasaltTable extends SqlCreate {
   public final SqlNode query;
   /** The key columns marked ROW_TIMESTAMP (Phoenix's; one at most is valid). */
   public final List<SqlIdentifier> rowTimestamp;
+  /** The FOREIGN KEY constraints (table-level, and a column's REFERENCES). */
+  public final List<ForeignKeyDef> foreignKeys;
 
   /** A CHECK constraint: its name (null when not named) and condition. */
   public record Check(SqlIdentifier name, SqlNode condition) {}
@@ -43,12 +45,37 @@ public final class SqlCreateBasaltTable extends SqlCreate {
     }
   }
 
+  /**
+   * A FOREIGN KEY constraint as written: its name (null when not named), columns, the parent
+   * table and its columns (empty: the parent's primary key), the ON DELETE and ON UPDATE
+   * actions ({@code NO ACTION}, {@code RESTRICT}, {@code CASCADE}, {@code SET NULL}, {@code SET
+   * DEFAULT}) and whether it is enforced ({@code NOT ENFORCED}: declared only).
+   */
+  public record ForeignKeyDef(SqlIdentifier name, List<SqlIdentifier> columns,
+      SqlIdentifier parent, List<SqlIdentifier> parentColumns, String onDelete,
+      String onUpdate, boolean enforced) {
+    public ForeignKeyDef {
+      columns = List.copyOf(columns);
+      parentColumns = List.copyOf(parentColumns);
+    }
+  }
+
   public SqlCreateBasaltTable(SqlParserPos pos, boolean replace, boolean ifNotExists,
       SqlIdentifier name, List<SqlColumnDef> columns, List<SqlIdentifier> primaryKey,
       List<Boolean> primaryKeyDescending, List<Unique> uniques, List<Check> checks,
       List<SqlTableOption> options, List<SqlNode> splitPoints, SqlNode query,
       List<SqlIdentifier> rowTimestamp) {
+    this(pos, replace, ifNotExists, name, columns, primaryKey, primaryKeyDescending, uniques,
+        checks, options, splitPoints, query, rowTimestamp, List.of());
+  }
+
+  public SqlCreateBasaltTable(SqlParserPos pos, boolean replace, boolean ifNotExists,
+      SqlIdentifier name, List<SqlColumnDef> columns, List<SqlIdentifier> primaryKey,
+      List<Boolean> primaryKeyDescending, List<Unique> uniques, List<Check> checks,
+      List<SqlTableOption> options, List<SqlNode> splitPoints, SqlNode query,
+      List<SqlIdentifier> rowTimestamp, List<ForeignKeyDef> foreignKeys) {
     super(OPERATOR, pos, replace, ifNotExists);
+    this.foreignKeys = List.copyOf(foreignKeys);
     this.name = name;
     this.columns = List.copyOf(columns);
     this.primaryKey = List.copyOf(primaryKey);

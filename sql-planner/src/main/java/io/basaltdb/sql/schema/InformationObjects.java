@@ -24,7 +24,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * The INFORMATION_SCHEMA tables that list the database's objects, with the standard's column
  * names (and H2's where the standard has none), as ORMs and schema tools read them: SCHEMATA,
  * TABLES (tables and views), VIEWS, SEQUENCES (Hibernate's {@code validate}/{@code update}),
- * TABLE_CONSTRAINTS (primary keys, UNIQUE constraints, CHECKs: jOOQ's meta) and INDEXES /
+ * TABLE_CONSTRAINTS (primary keys, UNIQUE constraints, CHECKs, foreign keys: jOOQ's meta),
+ * REFERENTIAL_CONSTRAINTS (each foreign key's parent key and rules) and INDEXES /
  * INDEX_COLUMNS (H2's names: the primary key, UNIQUE and plain secondary indexes). Rows are
  * computed at each scan from the SQL catalog, so they agree with {@code DatabaseMetaData}
  * ({@code getSchemas}, {@code getTables}, {@code getPrimaryKeys}, {@code getIndexInfo}). The
@@ -52,6 +53,10 @@ final class InformationObjects {
     out.put("TABLE_CONSTRAINTS", table(List.of("CONSTRAINT_CATALOG", "CONSTRAINT_SCHEMA",
         "CONSTRAINT_NAME", "TABLE_CATALOG", "TABLE_SCHEMA", "TABLE_NAME", "CONSTRAINT_TYPE",
         "IS_DEFERRABLE", "INITIALLY_DEFERRED"), List.of(), this::constraints));
+    out.put("REFERENTIAL_CONSTRAINTS", table(List.of("CONSTRAINT_CATALOG", "CONSTRAINT_SCHEMA",
+        "CONSTRAINT_NAME", "UNIQUE_CONSTRAINT_CATALOG", "UNIQUE_CONSTRAINT_SCHEMA",
+        "UNIQUE_CONSTRAINT_NAME", "MATCH_OPTION", "UPDATE_RULE", "DELETE_RULE"), List.of(),
+        this::referentialConstraints));
     out.put("INDEXES", table(List.of("INDEX_CATALOG", "INDEX_SCHEMA", "INDEX_NAME",
         "TABLE_CATALOG", "TABLE_SCHEMA", "TABLE_NAME", "INDEX_TYPE_NAME"), List.of(),
         this::indexes));
@@ -150,6 +155,22 @@ final class InformationObjects {
         for (SqlTableDef.Check c : def.checks()) {
           rows.add(constraint(ns.getValue(), def.table().name(), c.name(), "CHECK"));
         }
+        for (io.basaltdb.sql.catalog.ForeignKey fk : def.foreignKeys()) {
+          rows.add(constraint(ns.getValue(), def.table().name(), fk.name(), "FOREIGN KEY"));
+        }
+      }
+    }
+    return rows;
+  }
+
+  /** Each foreign key: the parent's key it references, its rules (MATCH SIMPLE: NONE). */
+  private List<Object[]> referentialConstraints() {
+    List<Object[]> rows = new ArrayList<>();
+    for (ForeignKeyColumns.Column c : ForeignKeyColumns.of(db, null, null, null, null)) {
+      if (c.position() == 1) {
+        rows.add(new Object[] {null, c.childSchema(), c.key().name(), null, c.parentSchema(),
+            InformationSchema.PRIMARY_KEY_NAME, "NONE", c.key().onUpdate().sql(),
+            c.key().onDelete().sql()});
       }
     }
     return rows;

@@ -227,7 +227,10 @@ public final class InformationSchema extends AbstractSchema {
     }
   }
 
-  /** The standard's columns: constraint, table, column, ordinal position in the key. */
+  /**
+   * The standard's columns: constraint, table, column, ordinal position in the key; for a
+   * foreign key's column, the position of the parent key column it references.
+   */
   private final class KeyColumnUsage extends SystemTable {
     @Override
     public RelDataType getRowType(RelDataTypeFactory f) {
@@ -236,7 +239,8 @@ public final class InformationSchema extends AbstractSchema {
           "TABLE_CATALOG", "TABLE_SCHEMA", "TABLE_NAME", "COLUMN_NAME")) {
         b.add(name, SqlTypeName.VARCHAR).nullable(name.endsWith("CATALOG"));
       }
-      return b.add("ORDINAL_POSITION", SqlTypeName.INTEGER).build();
+      b.add("ORDINAL_POSITION", SqlTypeName.INTEGER);
+      return b.add("POSITION_IN_UNIQUE_CONSTRAINT", SqlTypeName.INTEGER).nullable(true).build();
     }
 
     @Override
@@ -244,7 +248,14 @@ public final class InformationSchema extends AbstractSchema {
       List<Object[]> rows = new ArrayList<>();
       for (KeyColumn k : keyColumns(db, null, null)) {
         rows.add(new Object[] {null, k.schema(), PRIMARY_KEY_NAME, null, k.schema(), k.table(),
-            k.column(), k.position()});
+            k.column(), k.position(), null});
+      }
+      for (ForeignKeyColumns.Column c : ForeignKeyColumns.of(db, null, null, null, null)) {
+        SqlTableDef parent = new SqlCatalog(db).get(c.key().parent());
+        int inKey = parent == null ? -1 : parent.columnIndex(c.parentColumn());
+        rows.add(new Object[] {null, c.childSchema(), c.key().name(), null, c.childSchema(),
+            c.childTable(), c.childColumn(), c.position(),
+            inKey < 0 ? null : parent.columns().get(inKey).keyPosition() + 1});
       }
       return Linq4j.asEnumerable(rows);
     }

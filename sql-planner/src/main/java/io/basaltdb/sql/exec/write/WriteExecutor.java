@@ -77,6 +77,8 @@ public final class WriteExecutor {
   private final RowPuts puts;
   /** Where the written rows' generated keys go, when the statement asked for them. */
   private final GeneratedKeys keys;
+  /** The enforced foreign keys at either end of the table, or null. */
+  private final ForeignKeyChecks foreignKeys;
 
   public WriteExecutor(Storage db, SqlTableDef def, WriteSpec spec, DataContext ctx) {
     this.db = db;
@@ -100,6 +102,8 @@ public final class WriteExecutor {
     if (def.packed()) {
       checkWholeRows(def, spec);
     }
+    foreignKeys = ForeignKeyChecks.of(db, def, ctx, settings.writeTimestamp() >= 0
+        ? settings.writeTimestamp() : io.basaltdb.storage.Cell.LATEST_TIMESTAMP, Durability.ASYNC);
   }
 
   /**
@@ -173,13 +177,18 @@ public final class WriteExecutor {
         byte[] key = key(row);
         rowTs = RowTimestamps.of(def, row);
         notNull.check(row);
+        if (foreignKeys != null) {
+          checkForeignKeys(key, row);
+        }
         Object[] amounts = amounts();
         boolean wrote = true;
         if (indexed != null) {
           wrote = writeIndexed(indexed, key, row, amounts) || spec.onDuplicate() == null;
         } else {
           RowWrite op = plainOp(key, row, amounts);
-          if (op instanceof RowWrite.Batched b) {
+          if (op instanceof RowWrite.Batched b && foreignKeys != null) {
+            table.put(b.put()); // now: a later row's check may look for it
+          } else if (op instanceof RowWrite.Batched b) {
             batch.add(b.put());
             if (batch.size() >= PUT_BATCH) {
               putAll(batch);
@@ -214,6 +223,27 @@ public final class WriteExecutor {
       syncLog(db, settings); // a single row synced itself (in a transaction: nothing to sync)
     }
     return count;
+  }
+
+  /**
+   * The foreign keys' part of one row's write, before it: its parents must exist (a written
+   * row), or its children take their action (a deleted one).
+   */
+  private void checkForeignKeys(byte[] key, Object[] row) {
+    switch (spec.kind()) {
+      case INSERT -> foreignKeys.checkParents(key, row, null);
+      case UPSERT -> foreignKeys.checkParents(key, row, spec.listed());
+      case UPDATE -> {
+        Object[] after = Arrays.copyOf(row, def.columns().size());
+        for (int u = 0; u < spec.updated().size(); u++) {
+          if (spec.increments().get(u) == null) {
+            after[spec.updated().get(u)] = row[def.visibleColumnCount() + u];
+          }
+        }
+        foreignKeys.checkParents(key, after, spec.updated());
+      }
+      case DELETE -> foreignKeys.beforeDelete(key);
+    }
   }
 
   /** One row's write without index maintenance. */
