@@ -268,6 +268,34 @@ class HBaseSqlTest {
     }
   }
 
+  /**
+   * A foreign key over HBase: enforced, refused (HBase writes one row atomically), nothing
+   * made; NOT ENFORCED, declared (listed by JDBC) and not checked.
+   */
+  @Test
+  void foreignKeysAreDeclaredOnly() throws Exception {
+    try (Connection c = DriverManager.getConnection(SharedCluster.url(""));
+        Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE fkp (id INTEGER PRIMARY KEY)");
+      SQLException e = assertThrows(SQLException.class, () -> st.execute(
+          "CREATE TABLE fkc (id INTEGER PRIMARY KEY, p INTEGER REFERENCES fkp)"));
+      assertEquals("0A000", e.getSQLState());
+      assertTrue(e.getMessage().contains("NOT ENFORCED"), e.getMessage());
+      assertEquals("42000", assertThrows(SQLException.class,
+          () -> rows(c, "SELECT * FROM fkc")).getSQLState());
+      st.execute("CREATE TABLE fkc (id INTEGER PRIMARY KEY, p INTEGER,"
+          + " CONSTRAINT fkc_p FOREIGN KEY (p) REFERENCES fkp NOT ENFORCED)");
+      assertEquals(1, st.executeUpdate("INSERT INTO fkc VALUES (1, 42)"));
+      try (java.sql.ResultSet r = c.getMetaData().getImportedKeys(null, null, "FKC")) {
+        assertTrue(r.next());
+        assertEquals("FKC_P", r.getString("FK_NAME"));
+        assertEquals("FKP", r.getString("PKTABLE_NAME"));
+      }
+      st.execute("DROP TABLE fkc");
+      st.execute("DROP TABLE fkp");
+    }
+  }
+
   /** ROW_TIMESTAMP relies on the embedded engine's delete rule: refused, nothing made. */
   @Test
   void rowTimestampIsEmbeddedOnly() throws Exception {
