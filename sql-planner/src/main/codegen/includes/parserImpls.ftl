@@ -17,6 +17,9 @@
   ALTER TABLE name ADD [COLUMN] [f.]col type [DEFAULT constant] [NOT NULL];  ALTER TABLE name DROP [COLUMN] col
   ALTER TABLE [IF EXISTS] name ADD [CONSTRAINT c] FOREIGN KEY ... | UNIQUE (col, ...)
   ALTER TABLE [IF EXISTS] name DROP CONSTRAINT [IF EXISTS] c
+  ALTER TABLE [IF EXISTS] name ALTER [COLUMN] col SET DEFAULT expr | DROP DEFAULT
+      | SET NOT NULL | DROP NOT NULL | [SET DATA] TYPE type
+  COMMENT ON TABLE t | COLUMN t.col IS 'text' | NULL
   CREATE [OR REPLACE] VIEW name [(col, ...)] AS query;  DROP VIEW [IF EXISTS] name
   CREATE [UNIQUE] [LOCAL] INDEX [IF NOT EXISTS] name ON t (col [ASC|DESC], ...)
       [INCLUDE (col, ...)] [option = value, ...]
@@ -169,6 +172,7 @@ void BasaltColumnOrConstraint(List<SqlColumnDef> columns, List<SqlIdentifier> pk
     boolean unique = false;
     SqlNode defaultValue = null;
     SqlColumnDef.Identity identity = null;
+    boolean always = false;
     long start = 1;
     long increment = 1;
     SqlIdentifier pkCol;
@@ -221,7 +225,7 @@ void BasaltColumnOrConstraint(List<SqlColumnDef> columns, List<SqlIdentifier> pk
         |
             <DEFAULT_> defaultValue = Expression3(ExprContext.ACCEPT_NON_QUERY)
         |
-            <GENERATED> ( <ALWAYS> | <BY> <DEFAULT_> ) <AS> <IDENTITY>
+            <GENERATED> ( <ALWAYS> { always = true; } | <BY> <DEFAULT_> ) <AS> <IDENTITY>
             [
                 <LPAREN>
                 (
@@ -231,9 +235,9 @@ void BasaltColumnOrConstraint(List<SqlColumnDef> columns, List<SqlIdentifier> pk
                 )*
                 <RPAREN>
             ]
-            { identity = new SqlColumnDef.Identity(start, increment); }
+            { identity = new SqlColumnDef.Identity(start, increment, always); }
         |
-            <AUTO_INCREMENT> { identity = new SqlColumnDef.Identity(1, 1); }
+            <AUTO_INCREMENT> { identity = new SqlColumnDef.Identity(1, 1, false); }
         |
             <CHECK> <LPAREN> condition = Expression(ExprContext.ACCEPT_NON_QUERY) <RPAREN>
             { checks.add(new SqlCreateBasaltTable.Check(null, condition)); }
@@ -398,6 +402,39 @@ SqlNode SqlAlterBasaltTable() :
             }
         )
     |
+        <ALTER> [ <COLUMN> ] c = SimpleIdentifier()
+        (
+            LOOKAHEAD(2) <SET> <DEFAULT_> defaultValue = Expression3(ExprContext.ACCEPT_NON_QUERY)
+            {
+                return new SqlAlterBasaltTable.AlterColumn(s.end(this), ifExists, id, c,
+                    SqlAlterBasaltTable.AlterColumn.Action.SET_DEFAULT, defaultValue, null);
+            }
+        |
+            LOOKAHEAD(2) <SET> <NOT> <NULL>
+            {
+                return new SqlAlterBasaltTable.AlterColumn(s.end(this), ifExists, id, c,
+                    SqlAlterBasaltTable.AlterColumn.Action.SET_NOT_NULL, null, null);
+            }
+        |
+            LOOKAHEAD(2) <DROP> <DEFAULT_>
+            {
+                return new SqlAlterBasaltTable.AlterColumn(s.end(this), ifExists, id, c,
+                    SqlAlterBasaltTable.AlterColumn.Action.DROP_DEFAULT, null, null);
+            }
+        |
+            <DROP> <NOT> <NULL>
+            {
+                return new SqlAlterBasaltTable.AlterColumn(s.end(this), ifExists, id, c,
+                    SqlAlterBasaltTable.AlterColumn.Action.DROP_NOT_NULL, null, null);
+            }
+        |
+            [ <SET> <DATA> ] <TYPE> type = BasaltColumnType()
+            {
+                return new SqlAlterBasaltTable.AlterColumn(s.end(this), ifExists, id, c,
+                    SqlAlterBasaltTable.AlterColumn.Action.TYPE, null, type);
+            }
+        )
+    |
         LOOKAHEAD(2) <DROP> <CONSTRAINT> constraintIfExists = BasaltIfExists()
         constraint = SimpleIdentifier()
         {
@@ -414,6 +451,25 @@ SqlNode SqlAlterBasaltTable() :
     {
         return new SqlAlterBasaltTable(s.end(this), ifExists, id, column, type, notNull,
             defaultValue);
+    }
+}
+
+/** COMMENT ON TABLE t IS 'text' | COMMENT ON COLUMN t.col IS 'text' (NULL: none) */
+SqlNode SqlCommentOn() :
+{
+    final Span s;
+    final SqlIdentifier id;
+    boolean column = false;
+    SqlNode text = null;
+}
+{
+    <COMMENT> { s = span(); } <ON>
+    ( <TABLE> | <COLUMN> { column = true; } )
+    id = CompoundIdentifier()
+    <IS> ( text = StringLiteral() | <NULL> )
+    {
+        return new SqlAlterBasaltTable.Comment(s.end(this), id, column,
+            text == null ? null : ((SqlLiteral) text).getValueAs(String.class));
     }
 }
 

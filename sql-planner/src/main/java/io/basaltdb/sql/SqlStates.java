@@ -66,6 +66,10 @@ public final class SqlStates {
   public static final String UNDEFINED_OBJECT = "42704";
   /** 42804: types that do not match where they must (a foreign key and its parent's key). */
   public static final String DATATYPE_MISMATCH = "42804";
+  /** 428C9: a value written into a column GENERATED ALWAYS. */
+  public static final String GENERATED_ALWAYS = "428C9";
+  /** 42830: a foreign key whose columns do not match its parent's primary key. */
+  public static final String INVALID_FOREIGN_KEY = "42830";
   /** 42703: a column that does not exist. */
   public static final String UNDEFINED_COLUMN = "42703";
   /** 42P01: a table, schema, view or sequence that does not exist. */

@@ -81,6 +81,37 @@ public final class SqlCatalog {
     table.delete(new Delete(key(t)));
   }
 
+  private static final String COMMENT = "comment";
+
+  /**
+   * Sets (or with null text removes) the comment of table {@code t} (column null) or of its
+   * column: cell {@code d:comment} or {@code d:comment.<column>} of the table's row, which goes
+   * with the table.
+   */
+  public void putComment(TableName t, String column, String text) {
+    byte[] q = (column == null ? COMMENT : COMMENT + "." + column)
+        .getBytes(StandardCharsets.UTF_8);
+    if (text == null) {
+      table.delete(new Delete(key(t)).addColumns(D, q));
+    } else {
+      table.put(new Put(key(t)).addColumn(D, q, text.getBytes(StandardCharsets.UTF_8)));
+    }
+  }
+
+  /** The comments of table {@code t}: "" for the table's own, else by column name. */
+  public java.util.Map<String, String> comments(TableName t) {
+    java.util.Map<String, String> out = new java.util.TreeMap<>();
+    for (java.util.Map.Entry<byte[], byte[]> e : table.get(new Get(key(t))).getFamilyMap(D)
+        .entrySet()) {
+      String q = new String(e.getKey(), StandardCharsets.UTF_8);
+      if (q.equals(COMMENT) || q.startsWith(COMMENT + ".")) {
+        out.put(q.equals(COMMENT) ? "" : q.substring(COMMENT.length() + 1),
+            new String(e.getValue(), StandardCharsets.UTF_8));
+      }
+    }
+    return out;
+  }
+
   /** Stores a view's SQL (its query, as Calcite's dialect writes it). */
   public void putView(TableName view, String sql) {
     table.put(new Put(key(view)).addColumn(D, VIEW, sql.getBytes(StandardCharsets.UTF_8)));

@@ -28,8 +28,9 @@ import java.util.List;
  * ROW_TIMESTAMP column's name (UTF, empty for none); format 5 (written only when the table has
  * foreign keys, after every section above) then the foreign keys: count u32, per key its name
  * (UTF), column count u32 and names (UTF), the parent table (UTF, {@code namespace:table}), the
- * parent's columns (UTF, as many), ON DELETE and ON UPDATE action codes u8, enforced (boolean).
- * Immutable.
+ * parent's columns (UTF, as many), ON DELETE and ON UPDATE action codes u8, enforced (boolean);
+ * format 6 (written only when a column is GENERATED ALWAYS) then those columns: count u32,
+ * names (UTF). Immutable.
  *
  * @param defaults each column's {@code DEFAULT} expression as SQL text, by column name
  * @param checks the table's CHECK constraints, in declaration order
@@ -38,7 +39,25 @@ import java.util.List;
  */
 public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuckets,
     String markerFamily, boolean packed, java.util.Map<String, String> defaults,
-    List<Check> checks, String rowTimestamp, List<ForeignKey> foreignKeys) {
+    List<Check> checks, String rowTimestamp, List<ForeignKey> foreignKeys,
+    List<String> generatedAlways) {
+  /** A definition without columns generated always. */
+  public SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuckets,
+      String markerFamily, boolean packed, java.util.Map<String, String> defaults,
+      List<Check> checks, String rowTimestamp, List<ForeignKey> foreignKeys) {
+    this(table, columns, saltBuckets, markerFamily, packed, defaults, checks, rowTimestamp,
+        foreignKeys, List.of());
+  }
+
+  /**
+   * This definition with {@code generatedAlways} as its identity columns that take no value
+   * but their DEFAULT ({@code GENERATED ALWAYS AS IDENTITY}).
+   */
+  public SqlTableDef withGeneratedAlways(List<String> generatedAlways) {
+    return new SqlTableDef(table, columns, saltBuckets, markerFamily, packed, defaults, checks,
+        rowTimestamp, foreignKeys, generatedAlways);
+  }
+
   /** A definition without foreign keys. */
   public SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuckets,
       String markerFamily, boolean packed, java.util.Map<String, String> defaults,
@@ -50,7 +69,7 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
   /** This definition with {@code foreignKeys} as its FOREIGN KEY constraints. */
   public SqlTableDef withForeignKeys(List<ForeignKey> foreignKeys) {
     return new SqlTableDef(table, columns, saltBuckets, markerFamily, packed, defaults, checks,
-        rowTimestamp, List.copyOf(foreignKeys));
+        rowTimestamp, List.copyOf(foreignKeys), generatedAlways);
   }
 
   /** A definition without a row timestamp column. */
@@ -68,7 +87,7 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
       String markerFamily, boolean packed, java.util.Map<String, String> defaults) {
     this(table, columns, saltBuckets, markerFamily, packed, defaults, List.of());
   }
-  public static final int FORMAT_VERSION = 5;
+  public static final int FORMAT_VERSION = 6;
 
   /** A definition without column defaults. */
   public SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuckets,
@@ -87,25 +106,25 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
   /** This definition with {@code defaults} as its columns' DEFAULT expressions. */
   public SqlTableDef withDefaults(java.util.Map<String, String> defaults) {
     return new SqlTableDef(table, columns, saltBuckets, markerFamily, packed, defaults, checks,
-        rowTimestamp, foreignKeys);
+        rowTimestamp, foreignKeys, generatedAlways);
   }
 
   /** This definition with {@code checks} as its CHECK constraints. */
   public SqlTableDef withChecks(List<Check> checks) {
     return new SqlTableDef(table, columns, saltBuckets, markerFamily, packed, defaults, checks,
-        rowTimestamp, foreignKeys);
+        rowTimestamp, foreignKeys, generatedAlways);
   }
 
   /** This definition with key column {@code column} as its cells' timestamp (null: none). */
   public SqlTableDef withRowTimestamp(String column) {
     return new SqlTableDef(table, columns, saltBuckets, markerFamily, packed, defaults, checks,
-        column, foreignKeys);
+        column, foreignKeys, generatedAlways);
   }
 
   /** This definition with other columns (added or dropped), all else kept. */
   public SqlTableDef withColumns(List<SqlColumn> columns) {
     return new SqlTableDef(table, columns, saltBuckets, markerFamily, packed, defaults, checks,
-        rowTimestamp, foreignKeys);
+        rowTimestamp, foreignKeys, generatedAlways);
   }
 
   /**
@@ -139,6 +158,7 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
 
   public SqlTableDef {
     columns = List.copyOf(columns);
+    generatedAlways = List.copyOf(generatedAlways);
     defaults = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(defaults));
     checks = List.copyOf(checks);
     for (String c : defaults.keySet()) {
@@ -186,6 +206,16 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
   /** The columns SQL sees: all but the hidden row key. */
   public int visibleColumnCount() {
     return hasHiddenKey() ? columns.size() - 1 : columns.size();
+  }
+
+  /** The index of the visible column named {@code name}, or -1 when there is none. */
+  public int visibleIndexOf(String name) {
+    for (int i = 0; i < visibleColumnCount(); i++) {
+      if (columns.get(i).name().equals(name)) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   /** The index of the column named {@code name}; an error when there is none. */
@@ -256,12 +286,13 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
           arrays.add(i);
         }
       }
-      boolean v5 = !foreignKeys.isEmpty();
+      boolean v6 = !generatedAlways.isEmpty();
+      boolean v5 = v6 || !foreignKeys.isEmpty();
       boolean v4 = v5 || !arrays.isEmpty() || columns.stream().anyMatch(SqlColumn::isMap)
           || rowTimestamp != null;
       boolean v3 = v4 || !defaults.isEmpty() || !checks.isEmpty();
       // the oldest format that holds it: older code reads it
-      out.writeByte(v5 ? 5 : v4 ? 4 : v3 ? 3 : 2);
+      out.writeByte(v6 ? 6 : v5 ? 5 : v4 ? 4 : v3 ? 3 : 2);
       out.writeByte(saltBuckets);
       out.writeInt(columns.size());
       for (SqlColumn c : columns) {
@@ -311,6 +342,12 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
           out.writeByte(fk.onDelete().code());
           out.writeByte(fk.onUpdate().code());
           out.writeBoolean(fk.enforced());
+        }
+      }
+      if (v6) {
+        out.writeInt(generatedAlways.size());
+        for (String c : generatedAlways) {
+          out.writeUTF(c);
         }
       }
       return bytes.toByteArray();
@@ -373,8 +410,12 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
             ForeignKey.Action.ofCode(in.readByte()), ForeignKey.Action.ofCode(in.readByte()),
             in.readBoolean()));
       }
+      List<String> always = new ArrayList<>();
+      for (int n = v >= 6 ? in.readInt() : 0; n > 0; n--) {
+        always.add(in.readUTF());
+      }
       return new SqlTableDef(table, cols, salt, marker, packed, defaults, checks,
-          rowTs.isEmpty() ? null : rowTs, fks);
+          rowTs.isEmpty() ? null : rowTs, fks, always);
     } catch (java.io.IOException e) {
       throw new CorruptionException("malformed SQL definition of " + table + ": " + e);
     }

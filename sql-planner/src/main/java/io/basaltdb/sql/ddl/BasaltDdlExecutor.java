@@ -141,6 +141,18 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
     ForeignKeyDdl.alter(database(context), alter);
   }
 
+  /** {@code ALTER TABLE ... ALTER COLUMN} ({@link ColumnChanges}). */
+  public void execute(io.basaltdb.sql.parser.SqlAlterBasaltTable.AlterColumn alter,
+      CalcitePrepare.Context context) {
+    ColumnChanges.alter(database(context), alter);
+  }
+
+  /** {@code COMMENT ON} ({@link ColumnChanges}). */
+  public void execute(io.basaltdb.sql.parser.SqlAlterBasaltTable.Comment comment,
+      CalcitePrepare.Context context) {
+    ColumnChanges.comment(database(context), comment);
+  }
+
   /**
    * ALTER TABLE ADD: a nullable column (a new family is added to the engine table online).
    * ALTER TABLE DROP: the column leaves the definition; its cells stay on disk unread (as in
@@ -219,7 +231,8 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
       checks.add(DeclaredColumns.unsignedCheck(name.name(), col, alter.type));
     }
     catalog.put(new SqlTableDef(name, cols, def.saltBuckets(), def.markerFamily(),
-        def.packed(), defaults, checks, def.rowTimestamp(), def.foreignKeys()));
+        def.packed(), defaults, checks, def.rowTimestamp(), def.foreignKeys(),
+        def.generatedAlways().stream().filter(c -> !c.equals(col) || alter.isAdd()).toList()));
     if (defaultText != null) { // the rows there are take the default, as in the standard
       io.basaltdb.sql.catalog.CatalogVersion.bump(db); // the update sees the new column
       CreateTableAsSelect.run(context, "UPDATE " + CreateTableAsSelect.quotedName(alter.name,

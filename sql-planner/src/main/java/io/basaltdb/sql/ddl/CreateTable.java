@@ -93,7 +93,9 @@ final class CreateTable {
     SqlTableDef def = new SqlTableDef(name, columns, salt, packed).withDefaults(
         RowTimestampColumn.withNow(defaults, rowTimestamp, columns))
         .withChecks(checks).withRowTimestamp(rowTimestamp);
-    def = def.withForeignKeys(ForeignKeyDdl.of(db, def, create.foreignKeys));
+    def = def.withForeignKeys(ForeignKeyDdl.of(db, def, create.foreignKeys))
+        .withGeneratedAlways(create.columns.stream().filter(c -> c.identity != null
+            && c.identity.always()).map(SqlColumnDef::column).toList());
     RowKeyCodec codec = def.keyCodec();
     List<byte[]> splits = new ArrayList<>();
     for (SqlNode n : create.splitPoints) {

@@ -33,9 +33,6 @@ import org.apache.calcite.sql.parser.SqlParserPos;
  * them first. Stateless.
  */
 final class ForeignKeyDdl {
-  /** 42830: a foreign key whose columns do not match its parent's key. */
-  private static final String INVALID_FOREIGN_KEY = "42830";
-
   private ForeignKeyDdl() {}
 
   /** The foreign keys {@code create} declares for {@code child} (the new table), checked. */
@@ -65,7 +62,7 @@ final class ForeignKeyDdl {
     String what = "foreign key " + name + " of " + child.table();
     Set<String> seen = new HashSet<>();
     for (String c : cols) {
-      if (child.columnIndex(c) < 0 || child.columnIndex(c) >= child.visibleColumnCount()) {
+      if (child.visibleIndexOf(c) < 0) {
         throw new SqlStateException(SqlStates.UNDEFINED_COLUMN, what + " names column " + c
             + ", which the table does not have");
       }
@@ -90,12 +87,12 @@ final class ForeignKeyDdl {
     Collections.sort(sortedKey);
     Collections.sort(sortedCols);
     if (key.isEmpty() || !sortedKey.equals(sortedCols)) {
-      throw new SqlStateException(INVALID_FOREIGN_KEY, what + " references " + parentCols
+      throw new SqlStateException(SqlStates.INVALID_FOREIGN_KEY, what + " references " + parentCols
           + " of " + parentName + ", which is not its primary key " + key
           + " (a foreign key references the whole primary key of its parent)");
     }
     if (parentCols.size() != cols.size()) {
-      throw new SqlStateException(INVALID_FOREIGN_KEY, what + " has " + cols.size()
+      throw new SqlStateException(SqlStates.INVALID_FOREIGN_KEY, what + " has " + cols.size()
           + " columns and references " + parentCols.size());
     }
     for (int i = 0; i < cols.size(); i++) {

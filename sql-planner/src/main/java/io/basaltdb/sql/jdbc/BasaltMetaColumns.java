@@ -8,7 +8,7 @@ import org.apache.calcite.schema.Table;
 /**
  * The rows of JDBC's {@code getColumns}: Calcite's, with {@code COLUMN_DEF} (a column's
  * {@code DEFAULT} as SQL text, as {@code INFORMATION_SCHEMA.COLUMNS} shows it) filled in for
- * Basalt tables; Calcite leaves it empty. A TIMESTAMP WITH TIME ZONE column is JDBC's
+ * Basalt tables, and {@code REMARKS} (its {@code COMMENT ON COLUMN}); Calcite leaves both empty. A TIMESTAMP WITH TIME ZONE column is JDBC's
  * {@code TIMESTAMP_WITH_TIMEZONE} ({@link Instants}).
  */
 public final class BasaltMetaColumns extends CalciteMetaColumnFactoryImpl {
@@ -16,17 +16,22 @@ public final class BasaltMetaColumns extends CalciteMetaColumnFactoryImpl {
 
   private BasaltMetaColumns() {}
 
-  /** A column row with its default (the field hides the always-null one it extends). */
+  /**
+   * A column row with its default and comment (the fields hide the always-null ones it
+   * extends).
+   */
   public static final class Column extends MetaImpl.MetaColumn {
+    public final String remarks;
     public final String columnDef;
 
     Column(String tableCat, String tableSchem, String tableName, String columnName,
         int dataType, String typeName, Integer columnSize, Integer decimalDigits,
         int numPrecRadix, int nullable, Integer charOctetLength, int ordinalPosition,
-        String isNullable, String columnDef) {
+        String isNullable, String columnDef, String remarks) {
       super(tableCat, tableSchem, tableName, columnName, dataType, typeName, columnSize,
           decimalDigits, numPrecRadix, nullable, charOctetLength, ordinalPosition, isNullable);
       this.columnDef = columnDef;
+      this.remarks = remarks;
     }
   }
 
@@ -43,9 +48,10 @@ public final class BasaltMetaColumns extends CalciteMetaColumnFactoryImpl {
       typeName = Instants.SQL_TYPE_NAME + typeName.replaceFirst(
           Instants.CALCITE_TYPE_NAME + "(\\(\\d+\\))?", "");
     }
+    String remarks = basalt == null ? null : basalt.comments().get(columnName);
     return new Column(tableCat, tableSchem, tableName, columnName, dataType, typeName,
         columnSize, decimalDigits, numPrecRadix, nullable, charOctetLength, ordinalPosition,
-        isNullable, def);
+        isNullable, def, remarks);
   }
 
   @Override

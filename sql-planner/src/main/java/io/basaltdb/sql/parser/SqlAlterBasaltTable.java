@@ -123,4 +123,81 @@ public final class SqlAlterBasaltTable extends SqlDdl {
       }
     }
   }
+
+  /**
+   * {@code ALTER TABLE [IF EXISTS] t ALTER [COLUMN] c SET DEFAULT e | DROP DEFAULT | SET NOT
+   * NULL | DROP NOT NULL | [SET DATA] TYPE type}.
+   */
+  public static final class AlterColumn extends SqlDdl {
+    private static final SqlOperator ALTER =
+        new SqlSpecialOperator("ALTER TABLE", SqlKind.ALTER_TABLE);
+
+    /** What changes. */
+    public enum Action { SET_DEFAULT, DROP_DEFAULT, SET_NOT_NULL, DROP_NOT_NULL, TYPE }
+
+    public final boolean ifExists;
+    public final SqlIdentifier name;
+    public final SqlIdentifier column;
+    public final Action action;
+    /** SET DEFAULT's expression, or null. */
+    public final SqlNode defaultValue;
+    /** TYPE's type, or null. */
+    public final SqlDataTypeSpec type;
+
+    public AlterColumn(SqlParserPos pos, boolean ifExists, SqlIdentifier name,
+        SqlIdentifier column, Action action, SqlNode defaultValue, SqlDataTypeSpec type) {
+      super(ALTER, pos);
+      this.ifExists = ifExists;
+      this.name = name;
+      this.column = column;
+      this.action = action;
+      this.defaultValue = defaultValue;
+      this.type = type;
+    }
+
+    @Override
+    public List<SqlNode> getOperandList() {
+      return List.of(name, column);
+    }
+
+    @Override
+    public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
+      writer.keyword("ALTER TABLE");
+      name.unparse(writer, 0, 0);
+      writer.keyword("ALTER COLUMN");
+      column.unparse(writer, 0, 0);
+      writer.keyword(action.name().replace('_', ' '));
+    }
+  }
+
+  /** {@code COMMENT ON TABLE t | COLUMN t.c IS 'text' | NULL}. */
+  public static final class Comment extends SqlDdl {
+    private static final SqlOperator COMMENT =
+        new SqlSpecialOperator("COMMENT", SqlKind.OTHER_DDL);
+
+    /** The table, or for a column the table then the column. */
+    public final SqlIdentifier name;
+    public final boolean column;
+    /** The comment, or null to remove it. */
+    public final String text;
+
+    public Comment(SqlParserPos pos, SqlIdentifier name, boolean column, String text) {
+      super(COMMENT, pos);
+      this.name = name;
+      this.column = column;
+      this.text = text;
+    }
+
+    @Override
+    public List<SqlNode> getOperandList() {
+      return List.of(name);
+    }
+
+    @Override
+    public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
+      writer.keyword("COMMENT ON");
+      writer.keyword(column ? "COLUMN" : "TABLE");
+      name.unparse(writer, 0, 0);
+    }
+  }
 }

@@ -30,7 +30,7 @@ public final class SqlColumnDef extends SqlCall {
   public final Identity identity;
 
   /** An identity column's sequence: its first value and step. */
-  public record Identity(long start, long increment) {}
+  public record Identity(long start, long increment, boolean always) {}
 
   /** {@code type} as an ARRAY of it, or itself when it is one ({@code VARCHAR ARRAY[5]}). */
   public static SqlDataTypeSpec arrayOf(SqlDataTypeSpec type) {

@@ -53,6 +53,7 @@ final class BasaltConverter extends SqlToRelConverter {
       BasaltSqlTable target = getTargetTable(update).unwrap(BasaltSqlTable.class);
       if (target != null) {
         io.basaltdb.sql.exec.write.AssignedLiterals.check(update, target.definition());
+        io.basaltdb.sql.exec.write.GeneratedAlways.check(update, target.definition());
       }
     }
     org.apache.calcite.rel.RelRoot root = super.convertQueryRecursive(query, top,
@@ -90,6 +91,7 @@ final class BasaltConverter extends SqlToRelConverter {
     BasaltSqlTable target = getTargetTable(call).unwrap(BasaltSqlTable.class);
     if (target != null) {
       io.basaltdb.sql.exec.write.AssignedLiterals.check(call, target.definition());
+      io.basaltdb.sql.exec.write.GeneratedAlways.check(call, target.definition());
     }
     RelNode rel = super.convertInsert(call);
     if (!(rel instanceof BasaltTableModify converted)) {

@@ -95,9 +95,7 @@ public class BasaltPrepare extends CalcitePrepareImpl {
    * CREATE TABLE paid their set-up); null for anything that is not DDL.
    */
   private <T> CalciteSignature<T> ddlWithoutPlanner(CalcitePrepare.Context context, String sql) {
-    String head = sql.stripLeading();
-    if (!(head.regionMatches(true, 0, "CREATE", 0, 6) || head.regionMatches(true, 0, "DROP", 0, 4)
-        || head.regionMatches(true, 0, "ALTER", 0, 5))) {
+    if (!ddlWord(sql)) {
       return null;
     }
     SqlNode node = parseStatement(context, sql);
@@ -149,9 +147,18 @@ public class BasaltPrepare extends CalcitePrepareImpl {
    * a statement to its executions.
    */
   public static boolean mayRunWhenPrepared(String sql) {
+    return ddlWord(sql) || TransactionStatements.matches(sql);
+  }
+
+  /** Whether {@code sql} begins with a word DDL begins with (CREATE, DROP, ALTER, ...). */
+  static boolean ddlWord(String sql) {
     String head = sql.stripLeading();
-    return head.regionMatches(true, 0, "CREATE", 0, 6) || head.regionMatches(true, 0, "DROP", 0, 4)
-        || head.regionMatches(true, 0, "ALTER", 0, 5) || TransactionStatements.matches(sql);
+    for (String w : new String[] {"CREATE", "DROP", "ALTER", "TRUNCATE", "COMMENT"}) {
+      if (head.regionMatches(true, 0, w, 0, w.length())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -162,9 +169,7 @@ public class BasaltPrepare extends CalcitePrepareImpl {
     if (TransactionStatements.matches(sql)) {
       return true;
     }
-    String head = sql.stripLeading();
-    if (!(head.regionMatches(true, 0, "CREATE", 0, 6) || head.regionMatches(true, 0, "DROP", 0, 4)
-        || head.regionMatches(true, 0, "ALTER", 0, 5))) {
+    if (!ddlWord(sql)) {
       return false;
     }
     SqlNode node = parseStatement(context, sql);

@@ -92,8 +92,8 @@ final class DirectPlans {
       return null;
     }
     SqlTableDef def = r.table.definition();
-    if (!def.checks().isEmpty()) {
-      return null; // the plan's input carries the checks
+    if (!def.checks().isEmpty() || !def.generatedAlways().isEmpty()) {
+      return null; // the plan's input carries the checks; the converter refuses given values
     }
     int n = def.columns().size();
     List<Integer> listed = new ArrayList<>();

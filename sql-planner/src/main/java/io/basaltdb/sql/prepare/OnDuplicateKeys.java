@@ -81,6 +81,7 @@ final class OnDuplicateKeys {
         null, null, null);
     validator.validate(update);
     io.basaltdb.sql.exec.write.AssignedLiterals.check(update, def); // before folding cuts them
+    io.basaltdb.sql.exec.write.GeneratedAlways.check(update, def);
     for (SqlNode n : columns) {
       String name = ((SqlIdentifier) n).getSimple();
       if (def.columns().get(def.columnIndex(name)).isKey()) {

@@ -33,6 +33,11 @@ public final class BasaltSqlTable extends AbstractTable implements TranslatableT
     this.def = def;
   }
 
+  /** The comments of the table ("") and its columns ({@code COMMENT ON}), read now. */
+  public java.util.Map<String, String> comments() {
+    return new io.basaltdb.sql.catalog.SqlCatalog(db).comments(def.table());
+  }
+
   /** The storage the table is in. */
   public Storage storage() {
     return db;

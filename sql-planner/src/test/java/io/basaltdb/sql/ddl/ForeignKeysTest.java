@@ -286,6 +286,14 @@ class ForeignKeysTest {
       e = assertThrows(SQLException.class, () -> s.execute(
           "CREATE TABLE bad (id INT PRIMARY KEY, a INT REFERENCES b (a))"));
       assertEquals("42830", e.getSQLState(), e.getMessage());
+      e = assertThrows(SQLException.class, () -> s.execute(
+          "CREATE TABLE bad (id INT PRIMARY KEY, a INT, FOREIGN KEY (nope) REFERENCES a)"));
+      assertEquals("42703", e.getSQLState(), e.getMessage());
+      e = assertThrows(SQLException.class, () -> s.execute(
+          "CREATE TABLE bad (id INT PRIMARY KEY, a INT REFERENCES a ON DELETE SET DEFAULT)"));
+      assertEquals("0A000", e.getSQLState(), e.getMessage());
+      e = assertThrows(SQLException.class, () -> s.execute("ALTER TABLE b DROP COLUMN a"));
+      assertEquals("2BP01", e.getSQLState(), e.getMessage());
     }
   }
 
