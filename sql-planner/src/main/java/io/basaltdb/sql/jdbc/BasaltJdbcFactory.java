@@ -152,5 +152,22 @@ public final class BasaltJdbcFactory implements AvaticaFactory {
     public boolean supportsMultipleTransactions() {
       return keepsTransactions();
     }
+
+    /** Generated keys are answered ({@code exec.context.GeneratedKeys}): Spring asks first. */
+    @Override
+    public boolean supportsGetGeneratedKeys() {
+      return true;
+    }
+
+    /** {@code ALTER TABLE ... ADD COLUMN} and {@code DROP COLUMN}. */
+    @Override
+    public boolean supportsAlterTableWithAddColumn() {
+      return true;
+    }
+
+    @Override
+    public boolean supportsAlterTableWithDropColumn() {
+      return true;
+    }
   }
 }
