@@ -81,6 +81,9 @@ final class Steps {
         System.out.println(client + ", step '" + s.getKey() + "' failed: " + e);
         for (Throwable c = e.getCause(); c != null; c = c.getCause()) {
           System.out.println("  caused by " + c);
+          if (Boolean.getBoolean("steps.trace") && c.getCause() == null) {
+            c.printStackTrace(System.out);
+          }
         }
       }
       out.put(s.getKey(), new Outcome(text, System.nanoTime() - start));

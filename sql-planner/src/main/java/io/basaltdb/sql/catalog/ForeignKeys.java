@@ -23,17 +23,40 @@ public final class ForeignKeys {
 
   private static final class Cache {
     volatile View view;
+    /** The storage itself (not a transaction), to read the catalog as it is now. */
+    volatile Storage base;
   }
 
   private ForeignKeys() {}
 
-  private static View view(Storage db) {
-    Cache cache = db.extension(Cache.class, Cache::new);
+  /**
+   * Tells the cache of {@code db}'s storage which object is the storage itself: a transaction's
+   * reads of the catalog see its snapshot, older than the catalog version it would be kept
+   * under (a table created since would be missing for every later statement).
+   */
+  public static void know(Storage db) {
+    if (!db.inTransaction()) {
+      db.extension(Cache.class, Cache::new).base = db;
+    }
+  }
+
+  private static View view(Storage asked) {
+    Cache cache = asked.extension(Cache.class, Cache::new);
+    Storage db = asked.inTransaction() ? cache.base : asked;
+    if (db == null) {
+      return build(asked, -1); // no storage known to read the catalog now: not kept
+    }
     long version = CatalogVersion.current(db);
     View v = cache.view;
     if (v != null && v.version == version) {
       return v;
     }
+    v = build(db, version);
+    cache.view = v;
+    return v;
+  }
+
+  private static View build(Storage db, long version) {
     Map<TableName, List<Reference>> byParent = new HashMap<>();
     Map<TableName, SqlTableDef> defs = new HashMap<>();
     SqlCatalog catalog = new SqlCatalog(db);
@@ -49,9 +72,7 @@ public final class ForeignKeys {
         }
       }
     }
-    v = new View(version, byParent, defs);
-    cache.view = v;
-    return v;
+    return new View(version, byParent, defs);
   }
 
   /** The keys that reference {@code parent} (from any table, itself included). */

@@ -118,4 +118,13 @@ final class BasaltStatement extends AvaticaStatement
     timer.disarm();
     super.close();
   }
+
+  /**
+   * Accepted (Avatica refuses it): Basalt does no JDBC escape processing, so turning it off
+   * changes nothing; Flyway turns it off before each statement of a script.
+   */
+  @Override
+  public void setEscapeProcessing(boolean enable) throws java.sql.SQLException {
+    checkOpen();
+  }
 }

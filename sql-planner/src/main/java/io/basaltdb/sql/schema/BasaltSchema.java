@@ -46,6 +46,7 @@ public final class BasaltSchema extends AbstractSchema implements StorageSchema 
    */
   public static SqlCatalog register(SchemaPlus root, Storage db) {
     SqlCatalog catalog = new SqlCatalog(db);
+    io.basaltdb.sql.catalog.ForeignKeys.know(db); // its foreign keys are read as of now
     if (!db.admin().listNamespaces().contains(InformationSchema.NAME)) {
       root.add(InformationSchema.NAME, new InformationSchema(db));
     }

@@ -223,6 +223,32 @@ class ForeignKeysTest {
     }
   }
 
+  /**
+   * Tables made while another connection's transaction is open (its snapshot older than them):
+   * that transaction's checks do not leave a view of the keys without them for later
+   * statements (what Flyway met: its history connection keeps a transaction open).
+   */
+  @Test
+  void keysMadeDuringAnOpenTransactionAreSeenAfterIt() throws Exception {
+    try (Database db = Database.openTemporary(EngineOptions.defaults());
+        Connection c = BasaltConnections.open(db); Statement s = c.createStatement();
+        Connection other = BasaltConnections.open(db); Statement o = other.createStatement()) {
+      s.execute("CREATE TABLE x (id INT PRIMARY KEY)");
+      c.setAutoCommit(false);
+      rows(s.executeQuery("SELECT COUNT(*) FROM x")); // the transaction's snapshot
+      o.execute("CREATE TABLE p (id INT PRIMARY KEY)");
+      o.execute("CREATE TABLE ch (id INT PRIMARY KEY, p INT REFERENCES p)");
+      o.execute("INSERT INTO p VALUES (1)");
+      SQLException e = assertThrows(SQLException.class,
+          () -> s.execute("INSERT INTO ch VALUES (1, 1)"));
+      assertEquals("23503", e.getSQLState(), e.getMessage()); // p's row is after its snapshot
+      c.rollback();
+      c.setAutoCommit(true);
+      assertEquals(1, s.executeUpdate("INSERT INTO ch VALUES (1, 1)"));
+      assertEquals(1, o.executeUpdate("INSERT INTO ch VALUES (2, 1)"));
+    }
+  }
+
   /** Kept in the catalog: enforced after the database is opened again. */
   @Test
   void keptAcrossARestart(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
