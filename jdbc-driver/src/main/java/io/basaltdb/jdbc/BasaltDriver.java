@@ -14,7 +14,8 @@ import java.util.logging.Logger;
 
 /**
  * The Basalt JDBC driver ({@code jdbc:basalt:<dir>}, {@code jdbc:basalt:mem:<name>},
- * {@code jdbc:basalt:hbase:<quorum>} with the HBase backend's jar; see {@link BasaltUrl}).
+ * {@code jdbc:basalt:hbase:<quorum>} with the HBase backend's jar; see {@link BasaltUrl}; and
+ * {@code jdbc:basalt:remote:http://HOST:PORT} to a server, {@link RemoteConnections}).
  * Connections of a process to one location share one open storage ({@link Storages}); each is a Calcite connection with Basalt's schema, parser and planner
  * rules. Connection properties: {@link ConnectionProperty}. Registered with
  * {@link DriverManager} when loaded (and through {@code META-INF/services}).
@@ -30,6 +31,9 @@ public final class BasaltDriver implements Driver {
 
   @Override
   public Connection connect(String url, Properties info) throws SQLException {
+    if (RemoteConnections.accepts(url)) {
+      return RemoteConnections.open(url, info);
+    }
     if (!BasaltUrl.accepts(url)) {
       return null; // the JDBC contract: not ours
     }

@@ -55,7 +55,8 @@ final class InformationObjects {
         "IS_DEFERRABLE", "INITIALLY_DEFERRED"), List.of(), this::constraints));
     out.put("REFERENTIAL_CONSTRAINTS", table(List.of("CONSTRAINT_CATALOG", "CONSTRAINT_SCHEMA",
         "CONSTRAINT_NAME", "UNIQUE_CONSTRAINT_CATALOG", "UNIQUE_CONSTRAINT_SCHEMA",
-        "UNIQUE_CONSTRAINT_NAME", "MATCH_OPTION", "UPDATE_RULE", "DELETE_RULE"), List.of(),
+        "UNIQUE_CONSTRAINT_NAME", "MATCH_OPTION", "UPDATE_RULE", "DELETE_RULE", "TABLE_NAME",
+        "REFERENCED_TABLE_NAME"), List.of(),
         this::referentialConstraints));
     out.put("INDEXES", table(List.of("INDEX_CATALOG", "INDEX_SCHEMA", "INDEX_NAME",
         "TABLE_CATALOG", "TABLE_SCHEMA", "TABLE_NAME", "INDEX_TYPE_NAME"), List.of(),
@@ -163,14 +164,17 @@ final class InformationObjects {
     return rows;
   }
 
-  /** Each foreign key: the parent's key it references, its rules (MATCH SIMPLE: NONE). */
+  /**
+   * Each foreign key: the parent's key it references, its rules (MATCH SIMPLE: NONE), and (as
+   * MySQL adds them) its table and the parent table.
+   */
   private List<Object[]> referentialConstraints() {
     List<Object[]> rows = new ArrayList<>();
     for (ForeignKeyColumns.Column c : ForeignKeyColumns.of(db, null, null, null, null)) {
       if (c.position() == 1) {
         rows.add(new Object[] {null, c.childSchema(), c.key().name(), null, c.parentSchema(),
             InformationSchema.PRIMARY_KEY_NAME, "NONE", c.key().onUpdate().sql(),
-            c.key().onDelete().sql()});
+            c.key().onDelete().sql(), c.childTable(), c.parentTable()});
       }
     }
     return rows;

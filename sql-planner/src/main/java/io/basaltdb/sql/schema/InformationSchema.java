@@ -229,7 +229,9 @@ public final class InformationSchema extends AbstractSchema {
 
   /**
    * The standard's columns: constraint, table, column, ordinal position in the key; for a
-   * foreign key's column, the position of the parent key column it references.
+   * foreign key's column, the position of the parent key column it references and (as MySQL
+   * names them) the parent's schema, table and column, which the standard leaves to a join on
+   * constraint names (every primary key here is named PK).
    */
   private final class KeyColumnUsage extends SystemTable {
     @Override
@@ -240,7 +242,12 @@ public final class InformationSchema extends AbstractSchema {
         b.add(name, SqlTypeName.VARCHAR).nullable(name.endsWith("CATALOG"));
       }
       b.add("ORDINAL_POSITION", SqlTypeName.INTEGER);
-      return b.add("POSITION_IN_UNIQUE_CONSTRAINT", SqlTypeName.INTEGER).nullable(true).build();
+      b.add("POSITION_IN_UNIQUE_CONSTRAINT", SqlTypeName.INTEGER).nullable(true);
+      for (String name : List.of("REFERENCED_TABLE_SCHEMA", "REFERENCED_TABLE_NAME",
+          "REFERENCED_COLUMN_NAME")) {
+        b.add(name, SqlTypeName.VARCHAR).nullable(true);
+      }
+      return b.build();
     }
 
     @Override
@@ -248,14 +255,15 @@ public final class InformationSchema extends AbstractSchema {
       List<Object[]> rows = new ArrayList<>();
       for (KeyColumn k : keyColumns(db, null, null)) {
         rows.add(new Object[] {null, k.schema(), PRIMARY_KEY_NAME, null, k.schema(), k.table(),
-            k.column(), k.position(), null});
+            k.column(), k.position(), null, null, null, null});
       }
       for (ForeignKeyColumns.Column c : ForeignKeyColumns.of(db, null, null, null, null)) {
         SqlTableDef parent = new SqlCatalog(db).get(c.key().parent());
         int inKey = parent == null ? -1 : parent.columnIndex(c.parentColumn());
         rows.add(new Object[] {null, c.childSchema(), c.key().name(), null, c.childSchema(),
             c.childTable(), c.childColumn(), c.position(),
-            inKey < 0 ? null : parent.columns().get(inKey).keyPosition() + 1});
+            inKey < 0 ? null : parent.columns().get(inKey).keyPosition() + 1, c.parentSchema(),
+            c.parentTable(), c.parentColumn()});
       }
       return Linq4j.asEnumerable(rows);
     }
