@@ -62,6 +62,10 @@ class ShadedJarIT {
         "      ResultSet rs = st.executeQuery(\"SELECT v FROM t WHERE id = 1\");",
         "      rs.next();",
         "      System.out.println(\"probe:\" + rs.getString(1));",
+        "      rs = st.executeQuery(\"SELECT v, COUNT(*) OVER (), UPPER(v) || CAST(SUM(id)\"",
+        "          + \" OVER (PARTITION BY v) AS VARCHAR) FROM t t1 JOIN t t2 USING (id, v)\");",
+        "      rs.next();",
+        "      System.out.println(\"generated:\" + rs.getString(3));",
         "    }",
         "  }",
         "}"));
@@ -71,10 +75,30 @@ class ShadedJarIT {
     String[] probe = run(jar() + java.io.File.pathSeparator + dir, "Probe", db);
     assertEquals("0", probe[0], probe[1]);
     assertTrue(probe[1].contains("probe:shaded"), probe[1]);
+    assertTrue(probe[1].contains("generated:SHADED1"), probe[1]); // Calcite's generated code
+    assertTrue(probe[1].lines().noneMatch(l -> l.contains("SLF4J")), probe[1]);
     String[] sql = run(jar().toString(), "sqlline.SqlLine", "-d", BasaltDriver.class.getName(),
         "-u", db, "-n", "", "-p", "", "--outputformat=csv", "-e", "SELECT COUNT(*) AS n FROM t");
     assertEquals("0", sql[0], sql[1]);
     assertTrue(sql[1].contains("'1'"), sql[1]);
+  }
+
+  /**
+   * The libraries an application may bring in other versions are in the jar only relocated
+   * (under io.basaltdb.shaded): no second Guava, Jackson, Jetty, slf4j binding, ... on its
+   * class path.
+   */
+  @Test
+  void theJarHoldsNoUnrelocatedCopyOfCommonLibraries() throws Exception {
+    List<String> clashing = new ArrayList<>();
+    try (java.util.jar.JarFile j = new java.util.jar.JarFile(jar().toFile())) {
+      j.stream().map(java.util.jar.JarEntry::getName).filter(n -> n.endsWith(".class"))
+          .filter(n -> List.of("com/google/common/", "com/google/protobuf/", "org/slf4j/",
+              "com/fasterxml/", "org/eclipse/jetty/", "org/apache/commons/", "org/apache/hc/",
+              "com/github/benmanes/", "org/yaml/").stream().anyMatch(n::startsWith))
+          .limit(5).forEach(clashing::add);
+    }
+    assertEquals(List.of(), clashing);
   }
 
   @Test
