@@ -294,4 +294,96 @@ public final class BasaltConnection extends AvaticaConnection {
   public boolean isWrapperFor(Class<?> iface) throws SQLException {
     return iface == CalciteConnection.class || super.isWrapperFor(iface);
   }
+
+  // ---------------------------------------------- what Avatica refused without a word
+
+  /** Stored procedures: none in Basalt (0A000 naming the method). */
+  @Override
+  public java.sql.CallableStatement prepareCall(String sql) throws SQLException {
+    throw Unsupported.method("Connection.prepareCall");
+  }
+
+  @Override
+  public java.sql.CallableStatement prepareCall(String sql, int type, int concurrency)
+      throws SQLException {
+    throw Unsupported.method("Connection.prepareCall");
+  }
+
+  @Override
+  public java.sql.CallableStatement prepareCall(String sql, int type, int concurrency,
+      int holdability) throws SQLException {
+    throw Unsupported.method("Connection.prepareCall");
+  }
+
+  /** The statement as it is: Basalt has no JDBC escape syntax to translate. */
+  @Override
+  public String nativeSQL(String sql) throws SQLException {
+    checkOpen();
+    return sql;
+  }
+
+  /** No user-defined types: the map is empty. */
+  @Override
+  public java.util.Map<String, Class<?>> getTypeMap() throws SQLException {
+    checkOpen();
+    return new java.util.HashMap<>();
+  }
+
+  /** An empty map is accepted (no user-defined types); a mapping is not supported. */
+  @Override
+  public void setTypeMap(java.util.Map<String, Class<?>> map) throws SQLException {
+    checkOpen();
+    if (map != null && !map.isEmpty()) {
+      throw Unsupported.method("Connection.setTypeMap (user-defined types)");
+    }
+  }
+
+  @Override
+  public java.sql.Clob createClob() throws SQLException {
+    throw Unsupported.method("Connection.createClob (bind a String)");
+  }
+
+  @Override
+  public java.sql.Blob createBlob() throws SQLException {
+    throw Unsupported.method("Connection.createBlob (bind a byte[])");
+  }
+
+  @Override
+  public java.sql.NClob createNClob() throws SQLException {
+    throw Unsupported.method("Connection.createNClob (bind a String)");
+  }
+
+  @Override
+  public java.sql.SQLXML createSQLXML() throws SQLException {
+    throw Unsupported.method("Connection.createSQLXML");
+  }
+
+  @Override
+  public java.sql.Struct createStruct(String typeName, Object[] attributes)
+      throws SQLException {
+    throw Unsupported.method("Connection.createStruct");
+  }
+
+  @Override
+  public void setShardingKey(java.sql.ShardingKey key) throws SQLException {
+    throw Unsupported.method("Connection.setShardingKey");
+  }
+
+  @Override
+  public void setShardingKey(java.sql.ShardingKey key, java.sql.ShardingKey superKey)
+      throws SQLException {
+    throw Unsupported.method("Connection.setShardingKey");
+  }
+
+  @Override
+  public boolean setShardingKeyIfValid(java.sql.ShardingKey key, int timeout)
+      throws SQLException {
+    throw Unsupported.method("Connection.setShardingKeyIfValid");
+  }
+
+  @Override
+  public boolean setShardingKeyIfValid(java.sql.ShardingKey key, java.sql.ShardingKey superKey,
+      int timeout) throws SQLException {
+    throw Unsupported.method("Connection.setShardingKeyIfValid");
+  }
 }

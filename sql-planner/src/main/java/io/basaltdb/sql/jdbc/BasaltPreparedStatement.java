@@ -368,4 +368,16 @@ public final class BasaltPreparedStatement extends AvaticaPreparedStatement
   public void setEscapeProcessing(boolean enable) throws java.sql.SQLException {
     checkOpen();
   }
+
+  /** Named cursors (positioned UPDATE ... WHERE CURRENT OF): not supported, 0A000. */
+  @Override
+  public void setCursorName(String name) throws java.sql.SQLException {
+    throw Unsupported.method("PreparedStatement.setCursorName");
+  }
+
+  /** A hint to pools: accepted (Basalt keeps its plans by text, pooled or not). */
+  @Override
+  public void setPoolable(boolean poolable) throws java.sql.SQLException {
+    checkOpen();
+  }
 }

@@ -5,7 +5,6 @@ import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.util.TimeZone;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.apache.calcite.avatica.AvaticaResultSet;
 import org.apache.calcite.avatica.AvaticaStatement;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.avatica.QueryState;
@@ -19,7 +18,7 @@ import org.apache.calcite.avatica.QueryState;
  * {@link java.time.OffsetDateTime} at UTC, {@code getTimestamp} the instant whatever the
  * calendar, {@code getString} the UTC text with its offset, as PostgreSQL prints it.
  */
-final class BasaltResultSet extends AvaticaResultSet {
+final class BasaltResultSet extends ReadOnlyResultSet {
   private AtomicBoolean cancelFlag; // the statement's, found at the first row
   BasaltResultSet(AvaticaStatement statement, QueryState state, Meta.Signature signature,
       ResultSetMetaData metaData, TimeZone timeZone, Meta.Frame firstFrame)
