@@ -20,7 +20,9 @@ import org.apache.calcite.sql.SqlUnresolvedFunction;
  *       (BASALT$EMPTY_LIST())} before parsing ({@link #withEmptyLists}), and the parsed call
  *       the boolean ({@link #rewritten});
  *   <li>{@code LIKE p ESCAPE ''} (Hibernate writes it for every LIKE): an empty escape is none,
- *       as in H2 and PostgreSQL;
+ *       as in H2 and PostgreSQL; so is an empty string bound to {@code ESCAPE ?}: the parameter
+ *       becomes {@code COALESCE(NULLIF(CAST(? AS VARCHAR), ''), U&'\0000')}, the NUL
+ *       character escaping nothing a pattern holds (a longer escape is still 22019);
  *   <li>a unary plus is its operand ({@code SELECT + c} of a text column is the text, as H2
  *       and SQLite give it; Calcite would read it as a number).
  * </ul>
@@ -106,6 +108,19 @@ public final class SqlCompatibility {
         && escape.getValueAs(String.class).isEmpty()) {
       return call.getOperator().createCall(call.getParserPosition(), call.operand(0),
           call.operand(1));
+    }
+    if (kind == SqlKind.LIKE && call.operandCount() == 3
+        && call.operand(2) instanceof org.apache.calcite.sql.SqlDynamicParam p) {
+      var pos = p.getParserPosition();
+      SqlNode oneChar = org.apache.calcite.sql.fun.SqlStdOperatorTable.CAST.createCall(pos, p,
+          new org.apache.calcite.sql.SqlDataTypeSpec(new org.apache.calcite.sql
+              .SqlBasicTypeNameSpec(org.apache.calcite.sql.type.SqlTypeName.VARCHAR, pos),
+              pos));
+      SqlNode emptyIsNone = org.apache.calcite.sql.fun.SqlStdOperatorTable.NULLIF.createCall(
+          pos, oneChar, SqlLiteral.createCharString("", pos));
+      return call.getOperator().createCall(call.getParserPosition(), call.operand(0),
+          call.operand(1), org.apache.calcite.sql.fun.SqlStdOperatorTable.COALESCE.createCall(
+              pos, emptyIsNone, SqlLiteral.createCharString("\u0000", pos)));
     }
     return null;
   }
