@@ -10,8 +10,10 @@ import org.hibernate.engine.jdbc.dialect.spi.DialectResolutionInfo;
  * foreign keys, {@code DROP TABLE ... CASCADE}, INFORMATION_SCHEMA's SEQUENCES and constraints),
  * so this is H2's dialect at the H2 version whose SQL Basalt follows, without its warning about
  * Basalt's own version number, and with the words Basalt's parser reserves (Calcite's: {@code
- * AT}, {@code REF}, {@code VALUE}, ...) registered as keywords, so Hibernate quotes a column so
- * named when {@code hibernate.auto_quote_keyword} is on. Picked automatically for
+ * AT}, {@code REF}, {@code VALUE}, ...) registered as keywords and quoted wherever Hibernate
+ * writes them (as {@code hibernate.auto_quote_keyword} would: a field named {@code at} is
+ * column {@code "at"}, which H2 would take unquoted and Basalt's parser does not). Picked
+ * automatically for
  * {@code jdbc:basalt:} connections ({@link BasaltDialectResolver}).
  */
 public class BasaltDialect extends H2Dialect {
@@ -44,6 +46,15 @@ public class BasaltDialect extends H2Dialect {
     for (String word : RESERVED) {
       registerKeyword(word);
     }
+  }
+
+  /** Keywords are quoted wherever Hibernate writes them as names. */
+  @Override
+  public org.hibernate.engine.jdbc.env.spi.IdentifierHelper buildIdentifierHelper(
+      org.hibernate.engine.jdbc.env.spi.IdentifierHelperBuilder builder,
+      java.sql.DatabaseMetaData metadata) throws java.sql.SQLException {
+    builder.setAutoQuoteKeywords(true);
+    return super.buildIdentifierHelper(builder, metadata);
   }
 
   @Override

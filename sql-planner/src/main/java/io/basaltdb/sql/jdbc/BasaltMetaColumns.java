@@ -49,6 +49,11 @@ public final class BasaltMetaColumns extends CalciteMetaColumnFactoryImpl {
           Instants.CALCITE_TYPE_NAME + "(\\(\\d+\\))?", "");
     }
     String remarks = basalt == null ? null : basalt.comments().get(columnName);
+    if (typeName != null && typeName.endsWith(" NOT NULL")) {
+      // the type's name only, as JDBC defines TYPE_NAME (NULLABLE says the rest); Calcite adds
+      // it, and Hibernate's schema validation then finds a UUID column of a wrong type
+      typeName = typeName.substring(0, typeName.length() - " NOT NULL".length());
+    }
     return new Column(tableCat, tableSchem, tableName, columnName, dataType, typeName,
         columnSize, decimalDigits, numPrecRadix, nullable, charOctetLength, ordinalPosition,
         isNullable, def, remarks);
