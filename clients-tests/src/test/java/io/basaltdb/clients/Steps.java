@@ -15,8 +15,9 @@ import javax.sql.DataSource;
 /**
  * One client's scenario as named steps, run against Basalt and against H2 through the same
  * code (a HikariCP pool over each), compared step by step: a step's outcome is its result as
- * text, or the failure's class and SQLState, so a mismatch names the client, the step and what
- * each database said. Each step is timed; {@link #report} prints the per-step table against
+ * text, or the failure's class and SQLState class, so a mismatch names the client, the step and
+ * what each database said (with a failure's messages, where the client puts the SQL it sent,
+ * and its full SQLState). Each step is timed; {@link #report} prints the per-step table against
  * H2 and its geometric mean.
  */
 final class Steps {
@@ -25,8 +26,11 @@ final class Steps {
     Object run(DataSource ds) throws Exception;
   }
 
-  /** What a step gave, and how long it took. */
-  record Outcome(String text, long nanos) {}
+  /**
+   * What a step gave, how long it took, and for a failure the error's messages (the SQL the
+   * client sent is in them), shown when the step differs.
+   */
+  record Outcome(String text, long nanos, String detail) {}
 
   private final String client;
   private final List<Map.Entry<String, Step>> steps = new ArrayList<>();
@@ -63,7 +67,7 @@ final class Steps {
     for (String step : h2.keySet()) {
       if (!h2.get(step).text().equals(basalt.get(step).text())) {
         differ.add(client + ", step '" + step + "': Basalt " + basalt.get(step).text()
-            + ", H2 " + h2.get(step).text());
+            + ", H2 " + h2.get(step).text() + detail(basalt.get(step)) + detail(h2.get(step)));
       }
     }
     assertEquals(List.of(), differ, "steps where Basalt and H2 differ");
@@ -74,10 +78,16 @@ final class Steps {
     for (Map.Entry<String, Step> s : steps) {
       long start = System.nanoTime();
       String text;
+      StringBuilder detail = new StringBuilder();
       try {
         text = String.valueOf(s.getValue().run(ds));
       } catch (Exception e) {
         text = failure(e);
+        for (Throwable c = e; c != null; c = c.getCause()) {
+          detail.append(detail.length() == 0 ? "" : " <- ").append(c.getMessage())
+              .append(c instanceof SQLException q && q.getSQLState() != null
+                  ? " (SQLState " + q.getSQLState() + ")" : "");
+        }
         System.out.println(client + ", step '" + s.getKey() + "' failed: " + e);
         for (Throwable c = e.getCause(); c != null; c = c.getCause()) {
           System.out.println("  caused by " + c);
@@ -86,9 +96,13 @@ final class Steps {
           }
         }
       }
-      out.put(s.getKey(), new Outcome(text, System.nanoTime() - start));
+      out.put(s.getKey(), new Outcome(text, System.nanoTime() - start, detail.toString()));
     }
     return out;
+  }
+
+  private static String detail(Outcome o) {
+    return o.detail().isEmpty() ? "" : " [" + o.detail() + "]";
   }
 
   /** A failure as the application meets it: its class, and the SQLState beneath, if any. */
