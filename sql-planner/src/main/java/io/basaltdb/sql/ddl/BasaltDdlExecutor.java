@@ -64,6 +64,18 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
   }
 
   /**
+   * The definition of the table {@code name} an ALTER names: null when it does not exist and
+   * the statement said IF EXISTS, else 42P01.
+   */
+  static SqlTableDef alteredTable(SqlCatalog catalog, SqlIdentifier name, boolean ifExists) {
+    SqlTableDef def = catalog.get(tableName(name));
+    if (def == null && !ifExists) {
+      throw new io.basaltdb.storage.TableNotFoundException("table " + name + " does not exist");
+    }
+    return def;
+  }
+
+  /**
    * Every DDL statement commits its connection's open transaction first (as H2 and MySQL do), and
    * moves the catalog version (before and after), so no stale plan runs.
    */
@@ -163,13 +175,9 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
     Storage db = database(context);
     TableName name = tableName(alter.name);
     SqlCatalog catalog = new SqlCatalog(db);
-    SqlTableDef def = catalog.get(name);
+    SqlTableDef def = alteredTable(catalog, alter.name, alter.ifExists);
     if (def == null) {
-      if (alter.ifExists) {
-        return;
-      }
-      throw new io.basaltdb.storage.TableNotFoundException("table " + alter.name
-          + " does not exist");
+      return;
     }
     String col = alter.column.names.get(alter.column.names.size() - 1);
     List<SqlColumn> cols = new ArrayList<>(def.columns());

@@ -27,14 +27,10 @@ final class ColumnChanges {
 
   /** {@code ALTER TABLE t ALTER [COLUMN] c ...}. */
   static void alter(Storage db, SqlAlterBasaltTable.AlterColumn alter) {
-    TableName name = BasaltDdlExecutor.tableName(alter.name);
     SqlCatalog catalog = new SqlCatalog(db);
-    SqlTableDef def = catalog.get(name);
+    SqlTableDef def = BasaltDdlExecutor.alteredTable(catalog, alter.name, alter.ifExists);
     if (def == null) {
-      if (alter.ifExists) {
-        return;
-      }
-      throw new TableNotFoundException("table " + alter.name + " does not exist");
+      return;
     }
     String col = alter.column.getSimple();
     int i = def.visibleIndexOf(col);

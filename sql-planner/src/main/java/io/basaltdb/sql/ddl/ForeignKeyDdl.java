@@ -156,12 +156,9 @@ final class ForeignKeyDdl {
   static void alter(Storage db, SqlAlterBasaltTable.Constraint alter) {
     TableName name = BasaltDdlExecutor.tableName(alter.name);
     SqlCatalog catalog = new SqlCatalog(db);
-    SqlTableDef def = catalog.get(name);
+    SqlTableDef def = BasaltDdlExecutor.alteredTable(catalog, alter.name, alter.ifExists);
     if (def == null) {
-      if (alter.ifExists) {
-        return;
-      }
-      throw new TableNotFoundException("table " + alter.name + " does not exist");
+      return;
     }
     if (alter.dropped != null) {
       drop(db, catalog, def, alter.dropped);
