@@ -52,7 +52,7 @@ final class BasaltResultSet extends ReadOnlyResultSet {
    */
   @Override
   public String getString(int columnIndex) throws SQLException {
-    if (Instants.isInstant(signature, columnIndex)) {
+    if (instant(columnIndex)) {
       Long millis = instantMillis(columnIndex);
       return millis == null ? null : Instants.text(millis);
     }
@@ -76,7 +76,7 @@ final class BasaltResultSet extends ReadOnlyResultSet {
 
   @Override
   public Object getObject(int columnIndex) throws SQLException {
-    if (Instants.isInstant(signature, columnIndex)) {
+    if (instant(columnIndex)) {
       Long millis = instantMillis(columnIndex);
       return millis == null ? null : Instants.offsetDateTime(millis);
     }
@@ -91,7 +91,7 @@ final class BasaltResultSet extends ReadOnlyResultSet {
   @Override
   public java.sql.Timestamp getTimestamp(int columnIndex, java.util.Calendar cal)
       throws SQLException {
-    if (Instants.isInstant(signature, columnIndex)) {
+    if (instant(columnIndex)) {
       Long millis = instantMillis(columnIndex);
       return millis == null ? null : new java.sql.Timestamp(millis);
     }
@@ -100,7 +100,7 @@ final class BasaltResultSet extends ReadOnlyResultSet {
 
   @Override
   public java.sql.Timestamp getTimestamp(int columnIndex) throws SQLException {
-    return Instants.isInstant(signature, columnIndex) ? getTimestamp(columnIndex, null)
+    return instant(columnIndex) ? getTimestamp(columnIndex, null)
         : super.getTimestamp(columnIndex);
   }
 
@@ -119,6 +119,20 @@ final class BasaltResultSet extends ReadOnlyResultSet {
   private Long instantMillis(int columnIndex) throws SQLException {
     long v = super.getLong(columnIndex);
     return wasNull() ? null : v;
+  }
+
+  /** Per column (0-based), whether it holds instants; made at the first question. */
+  private boolean[] instants;
+
+  private boolean instant(int columnIndex) {
+    if (instants == null) {
+      boolean[] b = new boolean[signature == null ? 0 : signature.columns.size()];
+      for (int i = 0; i < b.length; i++) {
+        b[i] = Instants.isInstant(signature, i + 1);
+      }
+      instants = b;
+    }
+    return columnIndex >= 1 && columnIndex <= instants.length && instants[columnIndex - 1];
   }
 
   private java.util.Calendar utcCalendar;
