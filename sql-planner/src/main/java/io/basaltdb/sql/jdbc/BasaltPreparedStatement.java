@@ -119,7 +119,8 @@ public final class BasaltPreparedStatement extends AvaticaPreparedStatement
 
   @Override
   public void setString(int index, String x) throws SQLException {
-    if (boundConverted(index, x, checks.type(index))) {
+    if ((checks.isUuid(index) || checks.type(index) == java.sql.Types.TIMESTAMP_WITH_TIMEZONE)
+        && boundConverted(index, x, checks.type(index))) {
       return; // text for an instant or a UUID
     }
     check(index, x);
