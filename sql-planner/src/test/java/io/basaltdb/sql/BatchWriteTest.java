@@ -56,7 +56,12 @@ class BatchWriteTest extends SqlTestBase {
       singleOutcome = outcome(() -> {
         for (Object[] r : rows) {
           bind(p, r);
-          counts.add(p.executeUpdate());
+          try {
+            counts.add(p.executeUpdate());
+          } catch (SQLException e) { // as a batch reports it: the counts of the rows before
+            throw new java.sql.BatchUpdateException(e.getMessage(), e.getSQLState(), 0,
+                counts.stream().mapToInt(Integer::intValue).toArray(), e);
+          }
         }
         return counts.stream().mapToInt(Integer::intValue).toArray();
       });
@@ -72,6 +77,8 @@ class BatchWriteTest extends SqlTestBase {
   private static String outcome(Counts action) {
     try {
       return "ok " + Arrays.toString(action.run());
+    } catch (java.sql.BatchUpdateException e) { // with the counts of the rows kept
+      return "error " + SqlErrors.sqlState(e) + " after " + Arrays.toString(e.getUpdateCounts());
     } catch (SQLException e) {
       return "error " + SqlErrors.sqlState(e); // the state the JDBC driver reports
     }

@@ -80,8 +80,13 @@ public final class TableRuns {
   private long eachAtomically(Storage s, WriteSpec spec, DataContext root, Enumerable<?> rows) {
     long count = 0;
     for (Object row : rows) {
-      count += StatementTransaction.run(s, def, spec, root,
-          org.apache.calcite.linq4j.Linq4j.singletonEnumerable(row));
+      try {
+        count += StatementTransaction.run(s, def, spec, root,
+            org.apache.calcite.linq4j.Linq4j.singletonEnumerable(row));
+      } catch (RuntimeException e) {
+        e.addSuppressed(new io.basaltdb.sql.exec.write.RowsWritten(count));
+        throw e;
+      }
     }
     return count;
   }

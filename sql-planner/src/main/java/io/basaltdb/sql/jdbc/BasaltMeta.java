@@ -403,7 +403,12 @@ public final class BasaltMeta extends ForwardingMeta {
       // row by row in this meta, whose executions collect the keys (Calcite's would not)
       long[] counts = new long[parameterValues.size()];
       for (int i = 0; i < counts.length; i++) {
-        counts[i] = execute(h, parameterValues.get(i), -1L).resultSets.get(0).updateCount;
+        try {
+          counts[i] = execute(h, parameterValues.get(i), -1L).resultSets.get(0).updateCount;
+        } catch (RuntimeException e) {
+          e.addSuppressed(new io.basaltdb.sql.exec.write.RowsWritten(i)); // each its own commit
+          throw e;
+        }
       }
       return new ExecuteBatchResult(counts);
     }

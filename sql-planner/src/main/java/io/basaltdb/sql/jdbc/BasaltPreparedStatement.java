@@ -337,10 +337,28 @@ public final class BasaltPreparedStatement extends AvaticaPreparedStatement
     return timer.run(getQueryTimeout(), () -> super.execute());
   }
 
+  /**
+   * The batch; when a row fails, a {@link java.sql.BatchUpdateException} (JDBC's) carrying the
+   * failure's message and SQLState, with an update count of 1 for each row before it, which
+   * stays written (in auto-commit; in a transaction they are the transaction's).
+   */
   @Override
   public long[] executeLargeBatch() throws SQLException {
     beforeExecution();
-    return timer.run(getQueryTimeout(), () -> super.executeLargeBatch());
+    try {
+      return timer.run(getQueryTimeout(), () -> super.executeLargeBatch());
+    } catch (java.sql.BatchUpdateException e) {
+      throw e;
+    } catch (SQLException e) {
+      long written = io.basaltdb.sql.exec.write.RowsWritten.of(e);
+      if (written < 0) {
+        throw e; // a path that does not say what it kept: no counts claimed
+      }
+      long[] counts = new long[(int) written];
+      java.util.Arrays.fill(counts, 1);
+      throw new java.sql.BatchUpdateException(e.getMessage(), e.getSQLState(),
+          e.getErrorCode(), counts, e);
+    }
   }
 
   /** The keys the last execution wrote, as asked when the statement was prepared. */

@@ -285,8 +285,10 @@ class ForeignKeysTest {
           p.setInt(2, row[1]);
           p.addBatch();
         }
-        SQLException e = assertThrows(SQLException.class, p::executeBatch);
+        java.sql.BatchUpdateException e = assertThrows(java.sql.BatchUpdateException.class,
+            p::executeBatch);
         assertEquals("23503", e.getSQLState(), e.getMessage());
+        assertEquals("[1, 1]", java.util.Arrays.toString(e.getUpdateCounts()));
       }
       assertEquals("[1][2]", rows(s.executeQuery("SELECT id FROM b ORDER BY id")));
     }

@@ -213,6 +213,9 @@ public final class WriteExecutor {
       try {
         putAll(batch);
         syncLog(db, settings);
+        if (!db.inTransaction()) {
+          failure.addSuppressed(new RowsWritten(count)); // kept: a batch's update counts
+        }
       } catch (RuntimeException f) {
         failure.addSuppressed(f);
       }
