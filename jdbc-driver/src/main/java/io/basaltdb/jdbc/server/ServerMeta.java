@@ -394,9 +394,30 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
         }
         List<Object> rows = new ArrayList<>(MetaImpl.collect(state.signature.cursorFactory,
             batch, new ArrayList<>()));
-        return new Frame(offset, done, rows);
+        return new Frame(offset, done, wireValues(state.signature, rows));
       }
     });
+  }
+
+  /**
+   * The rows with each value in a form Avatica's wire format carries: a UUID as its text (the
+   * format has no UUID, and refused the whole frame). Rows without such a column as they are.
+   */
+  private static List<Object> wireValues(Signature signature, List<Object> rows) {
+    boolean uuid = false;
+    for (org.apache.calcite.avatica.ColumnMetaData c : signature.columns) {
+      uuid |= "UUID".equals(c.type.name);
+    }
+    if (!uuid) {
+      return rows;
+    }
+    List<Object> out = new ArrayList<>(rows.size());
+    for (Object row : rows) {
+      List<Object> values = new ArrayList<>((List<?>) row);
+      values.replaceAll(v -> v instanceof java.util.UUID u ? u.toString() : v);
+      out.add(values);
+    }
+    return out;
   }
 
   @Override
