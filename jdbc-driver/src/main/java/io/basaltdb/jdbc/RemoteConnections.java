@@ -19,7 +19,9 @@ import java.util.Properties;
  * e.g. {@code avatica_user}, {@code avatica_password}, {@code authentication=BASIC},
  * {@code truststore}, {@code truststore_password}), with the metadata Avatica's protocol lacks
  * answered from the server's INFORMATION_SCHEMA: {@code getPrimaryKeys}, {@code
- * getImportedKeys}, {@code getExportedKeys} and {@code getCrossReference}. Stateless.
+ * getImportedKeys}, {@code getExportedKeys} and {@code getCrossReference}; and the values its
+ * format has no type for made right on this side ({@link RemoteValues}: instants, UUIDs).
+ * Stateless.
  */
 final class RemoteConnections {
   static final String PREFIX = "jdbc:basalt:remote:";
@@ -44,9 +46,12 @@ final class RemoteConnections {
         info == null ? new Properties() : info);
     Connection[] self = new Connection[1];
     self[0] = (Connection) Proxy.newProxyInstance(RemoteConnections.class.getClassLoader(),
-        new Class<?>[] {Connection.class}, new Forward(c, (m, args) ->
-            m.getName().equals("getMetaData") && args == null
-                ? metaData(self[0], c, c.getMetaData()) : NOT_MINE));
+        new Class<?>[] {Connection.class}, new Forward(c, (m, args) -> switch (m.getName()) {
+          case "getMetaData" -> metaData(self[0], c, c.getMetaData());
+          case "createStatement", "prepareStatement" -> RemoteValues.statement(self[0],
+              (java.sql.Statement) m.invoke(c, args));
+          default -> NOT_MINE;
+        }));
     return self[0];
   }
 
@@ -115,15 +120,15 @@ final class RemoteConnections {
   }
 
   /** The answer of a method this layer does not answer: the wrapped object's is used. */
-  private static final Object NOT_MINE = new Object();
+  static final Object NOT_MINE = new Object();
 
   /** What a proxy answers itself, else {@link #NOT_MINE}. */
-  private interface Own {
-    Object answer(Method m, Object[] args) throws SQLException;
+  interface Own {
+    Object answer(Method m, Object[] args) throws Exception;
   }
 
   /** Forwards every call to {@code target} but those {@code own} answers. */
-  private record Forward(Object target, Own own) implements InvocationHandler {
+  record Forward(Object target, Own own) implements InvocationHandler {
     @Override
     public Object invoke(Object proxy, Method m, Object[] args) throws Throwable {
       if (m.getName().equals("equals") && args != null && args.length == 1) {
@@ -131,7 +136,12 @@ final class RemoteConnections {
       } else if (m.getName().equals("hashCode") && args == null) {
         return System.identityHashCode(proxy);
       }
-      Object mine = own.answer(m, args);
+      Object mine;
+      try {
+        mine = own.answer(m, args);
+      } catch (InvocationTargetException e) {
+        throw e.getCause();
+      }
       if (mine != NOT_MINE) {
         return mine;
       }

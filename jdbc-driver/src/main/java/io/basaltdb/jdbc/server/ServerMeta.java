@@ -328,7 +328,8 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
     if (state.signature == null) {
       throw new NoSuchStatementException(h);
     }
-    List<TypedValue> values = parameterValues == null ? List.of() : parameterValues;
+    List<TypedValue> values = localValues(state.signature,
+        parameterValues == null ? List.of() : parameterValues);
     check(state, values);
     state.parameters = values;
     beforeExecution(h, state);
@@ -400,6 +401,30 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
   }
 
   /**
+   * The values of a statement's parameters as its execution takes them: a UUID parameter's text
+   * (Avatica's wire format has no UUID) as a UUID; 22018 for text that is none.
+   */
+  private static List<TypedValue> localValues(Signature signature, List<TypedValue> values) {
+    List<TypedValue> out = null;
+    for (int i = 0; i < values.size() && signature != null
+        && i < signature.parameters.size(); i++) {
+      TypedValue v = values.get(i);
+      if (v != null && v.value instanceof String text
+          && "UUID".equals(signature.parameters.get(i).typeName)) {
+        out = out == null ? new ArrayList<>(values) : out;
+        try {
+          out.set(i, TypedValue.ofLocal(org.apache.calcite.avatica.ColumnMetaData.Rep.OBJECT,
+              java.util.UUID.fromString(text.trim())));
+        } catch (IllegalArgumentException e) {
+          throw remote(new java.sql.SQLException("'" + text + "' is not a UUID, for parameter "
+              + (i + 1), io.basaltdb.sql.SqlStates.INVALID_CHARACTER_VALUE_FOR_CAST, e));
+        }
+      }
+    }
+    return out == null ? values : out;
+  }
+
+  /**
    * The rows with each value in a form Avatica's wire format carries: a UUID as its text (the
    * format has no UUID, and refused the whole frame). Rows without such a column as they are.
    */
@@ -446,13 +471,17 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
   public ExecuteBatchResult executeBatch(StatementHandle h,
       List<List<TypedValue>> parameterValues) throws NoSuchStatementException {
     ServerSessions.Statement state = session(h.connectionId).statements.get(h.id);
+    List<List<TypedValue>> rows = parameterValues;
     if (state != null) {
+      rows = new ArrayList<>(parameterValues.size());
       for (List<TypedValue> row : parameterValues) {
-        check(state, row);
+        rows.add(localValues(state.signature, row));
+        check(state, rows.get(rows.size() - 1));
       }
       beforeExecution(h, state);
     }
-    return timed(h, m -> m.executeBatch(h, parameterValues));
+    List<List<TypedValue>> values = rows;
+    return timed(h, m -> m.executeBatch(h, values));
   }
 
   /** A statement planned before DDL moved the catalog is planned again (BasaltMeta's rule). */

@@ -1,0 +1,133 @@
+package io.basaltdb.jdbc;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.sql.Types;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.util.UUID;
+
+/**
+ * The values Avatica's wire format has no type for, made right for a {@code jdbc:basalt:remote:}
+ * client. A TIMESTAMP WITH TIME ZONE (an instant) travels as a TIMESTAMP, which Avatica's client
+ * reads in its own zone; its number is the instant, so such a column ({@code
+ * TIMESTAMP_WITH_LOCAL_TIME_ZONE} in the metadata) is read from it: {@code getObject} an
+ * {@link OffsetDateTime} at UTC, {@code getTimestamp} the instant, the JDBC type
+ * {@code TIMESTAMP_WITH_TIMEZONE}, as the embedded driver answers. An instant bound to such a
+ * parameter goes as its milliseconds; a {@link UUID} as its text (the server reads it back).
+ */
+final class RemoteValues {
+  private static final String INSTANT = "TIMESTAMP_WITH_LOCAL_TIME_ZONE";
+
+  private RemoteValues() {}
+
+  static Statement statement(java.sql.Connection self, Statement st) {
+    Class<?> type = st instanceof PreparedStatement ? PreparedStatement.class : Statement.class;
+    Statement[] proxy = new Statement[1];
+    proxy[0] = (Statement) Proxy.newProxyInstance(RemoteValues.class.getClassLoader(),
+        new Class<?>[] {type}, new RemoteConnections.Forward(st, (m, a) -> switch (m.getName()) {
+          case "getConnection" -> self;
+          case "executeQuery", "getResultSet", "getGeneratedKeys" ->
+              resultSet(proxy[0], (ResultSet) m.invoke(st, a));
+          case "setObject" -> bound((PreparedStatement) st, m, a);
+          default -> RemoteConnections.NOT_MINE;
+        }));
+    return proxy[0];
+  }
+
+  /** An instant or UUID bound as the wire carries it; else not this layer's. */
+  private static Object bound(PreparedStatement st, Method m, Object[] a) throws SQLException {
+    int i = (Integer) a[0];
+    Object v = a[1];
+    if (v instanceof UUID u) {
+      st.setString(i, u.toString());
+      return null;
+    }
+    Instant instant = v instanceof Instant t ? t : v instanceof OffsetDateTime t ? t.toInstant()
+        : v instanceof ZonedDateTime t ? t.toInstant() : null;
+    if (instant != null && INSTANT.equals(st.getParameterMetaData().getParameterTypeName(i))) {
+      st.setLong(i, instant.toEpochMilli());
+      return null;
+    }
+    return RemoteConnections.NOT_MINE;
+  }
+
+  private static ResultSet resultSet(Statement owner, ResultSet rs) throws SQLException {
+    if (rs == null) {
+      return null;
+    }
+    ResultSetMetaData md = rs.getMetaData();
+    boolean[] instant = new boolean[md.getColumnCount() + 1];
+    boolean[] uuid = new boolean[instant.length];
+    boolean any = false;
+    for (int i = 1; i < instant.length; i++) {
+      instant[i] = INSTANT.equals(md.getColumnTypeName(i));
+      uuid[i] = "UUID".equals(md.getColumnTypeName(i));
+      any |= instant[i] || uuid[i];
+    }
+    if (!any) {
+      return rs;
+    }
+    ResultSetMetaData metadata = (ResultSetMetaData) Proxy.newProxyInstance(
+        RemoteValues.class.getClassLoader(), new Class<?>[] {ResultSetMetaData.class},
+        new RemoteConnections.Forward(md, (m, a) -> a == null || !(a[0] instanceof Integer i)
+            || !instant[i] ? RemoteConnections.NOT_MINE : switch (m.getName()) {
+              case "getColumnType" -> Types.TIMESTAMP_WITH_TIMEZONE;
+              case "getColumnTypeName" -> "TIMESTAMP WITH TIME ZONE";
+              case "getColumnClassName" -> OffsetDateTime.class.getName();
+              default -> RemoteConnections.NOT_MINE;
+            }));
+    return (ResultSet) Proxy.newProxyInstance(RemoteValues.class.getClassLoader(),
+        new Class<?>[] {ResultSet.class}, new RemoteConnections.Forward(rs, (m, a) -> {
+          if (m.getName().equals("getMetaData") && a == null) {
+            return metadata;
+          } else if (m.getName().equals("getStatement") && a == null) {
+            return owner;
+          }
+          if (a == null || a.length == 0 || !m.getName().startsWith("get")) {
+            return RemoteConnections.NOT_MINE;
+          }
+          int i = a[0] instanceof Integer n ? n : rs.findColumn((String) a[0]);
+          if (instant[i]) {
+            return instantValue(rs, i, m.getName(), a.length > 1 ? a[1] : null);
+          }
+          if (uuid[i] && m.getName().equals("getObject") && a.length > 1
+              && a[1] == UUID.class) {
+            String text = rs.getString(i);
+            return text == null ? null : UUID.fromString(text);
+          }
+          return RemoteConnections.NOT_MINE;
+        }));
+  }
+
+  /** An instant column's value as {@code getter} gives it (typed: {@code type}). */
+  private static Object instantValue(ResultSet rs, int i, String getter, Object type)
+      throws SQLException {
+    long ms = rs.getLong(i);
+    if (rs.wasNull()) {
+      return null;
+    }
+    OffsetDateTime t = Instant.ofEpochMilli(ms).atOffset(ZoneOffset.UTC);
+    return switch (getter) {
+      case "getObject" -> type == null || type == OffsetDateTime.class ? t
+          : type == Instant.class ? t.toInstant()
+          : type == ZonedDateTime.class ? t.toZonedDateTime()
+          : type == Timestamp.class ? new Timestamp(ms)
+          : type == java.time.LocalDateTime.class ? t.atZoneSameInstant(
+              java.time.ZoneId.systemDefault()).toLocalDateTime()
+          : type == String.class ? t.toString() : rs.getObject(i, (Class<?>) type);
+      case "getTimestamp" -> new Timestamp(ms);
+      case "getString" -> t.toString();
+      case "getLong" -> ms;
+      default -> RemoteConnections.NOT_MINE; // the others as Avatica gives them
+    };
+  }
+}
