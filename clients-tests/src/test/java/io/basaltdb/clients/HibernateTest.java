@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Hibernate ORM 7 with no dialect set (Basalt's is found from the connection): the schema made
- * by {@code hbm2ddl} (sequence, identity and UUID ids, UUID and Instant fields, a version
+ * by {@code hbm2ddl} (sequence, identity, UUID and Instant ids, UUID and Instant fields, a version
  * column, a foreign key), persist and flush, find, changes under {@code @Version}, JPQL with
  * LIKE and paging, a criteria count, bulk update and delete, a parent refused while it has
  * children, then {@code validate} and {@code update} over the schema made; compared with H2;
@@ -63,9 +63,18 @@ class HibernateTest {
     String text;
   }
 
+  /** A reading: an Instant id, assigned. */
+  @Entity(name = "Reading")
+  public static class Reading {
+    @Id
+    Instant taken;
+    double celsius;
+  }
+
   private static SessionFactory factory(DataSource ds, String ddl) {
     Configuration cfg = new Configuration().addAnnotatedClass(Customer.class)
-        .addAnnotatedClass(Purchase.class).addAnnotatedClass(Note.class);
+        .addAnnotatedClass(Purchase.class).addAnnotatedClass(Note.class)
+        .addAnnotatedClass(Reading.class);
     cfg.getProperties().put(AvailableSettings.JAKARTA_NON_JTA_DATASOURCE, ds);
     cfg.setProperty(AvailableSettings.HBM2DDL_AUTO, ddl);
     return cfg.buildSessionFactory();
@@ -141,6 +150,23 @@ class HibernateTest {
                   + " where n.at < :t", Long.class).setParameter("t", Instant.parse(
                       "2024-03-01T00:00:00Z")).getSingleResult();
             });
+          }
+        })
+        .step("Instant ids", ds -> {
+          try (SessionFactory f = factory(ds, "none")) {
+            f.inTransaction(s -> {
+              for (int h = 0; h < 3; h++) {
+                Reading r = new Reading();
+                r.taken = Instant.parse("2024-07-01T0" + h + ":00:00.250Z");
+                r.celsius = 20.5 + h;
+                s.persist(r);
+              }
+            });
+            return f.fromTransaction(s -> s.find(Reading.class,
+                Instant.parse("2024-07-01T01:00:00.250Z")).celsius + " " + s.createQuery(
+                "select r.taken from Reading r where r.taken > :t order by r.taken",
+                Instant.class).setParameter("t", Instant.parse("2024-07-01T00:30:00Z"))
+                .getResultList());
           }
         })
         .step("find, change under @Version, JPQL", ds -> {

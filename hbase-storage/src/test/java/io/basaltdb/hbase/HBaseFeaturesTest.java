@@ -178,7 +178,8 @@ class HBaseFeaturesTest {
       List<String> columns = new ArrayList<>();
       try (ResultSet rs = md.getColumns(null, null, "EV", "%")) {
         while (rs.next()) {
-          columns.add(rs.getString("COLUMN_NAME") + " " + rs.getString("TYPE_NAME"));
+          columns.add(rs.getString("COLUMN_NAME") + " " + rs.getString("TYPE_NAME")
+              + (rs.getInt("NULLABLE") == DatabaseMetaData.columnNoNulls ? " NOT NULL" : ""));
         }
       }
       assertEquals(List.of("G VARCHAR NOT NULL", "K INTEGER NOT NULL", "V BIGINT"), columns);
