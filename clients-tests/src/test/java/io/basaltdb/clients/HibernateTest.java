@@ -1,5 +1,7 @@
 package io.basaltdb.clients;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.GeneratedValue;
@@ -111,7 +113,7 @@ class HibernateTest {
 
   @Test
   void sameAsH2() throws Exception {
-    new Steps("Hibernate")
+    assertEquals(List.of(), new Steps("Hibernate")
         .step("create the schema, persist, flush", ds -> {
           try (SessionFactory f = factory(ds, "create")) {
             return f.fromTransaction(s -> {
@@ -237,6 +239,6 @@ class HibernateTest {
                 Long.class).getSingleResult());
           }
         })
-        .compare("hibernate");
+        .differences("hibernate"), "steps where Basalt and H2 differ");
   }
 }

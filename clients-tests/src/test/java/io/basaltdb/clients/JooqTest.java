@@ -1,5 +1,7 @@
 package io.basaltdb.clients;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import static org.jooq.impl.DSL.count;
 import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.name;
@@ -7,6 +9,7 @@ import static org.jooq.impl.DSL.sum;
 import static org.jooq.impl.DSL.table;
 
 import java.math.BigDecimal;
+import java.util.List;
 import java.util.stream.Collectors;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
@@ -40,7 +43,7 @@ class JooqTest {
 
   @Test
   void sameAsH2() throws Exception {
-    new Steps("jOOQ")
+    assertEquals(List.of(), new Steps("jOOQ")
         .step("create tables", ds -> {
           dsl(ds).createTable(CUSTOMER).column("ID", SQLDataType.INTEGER.notNull())
               .column("NAME", SQLDataType.VARCHAR(40).notNull())
@@ -102,6 +105,6 @@ class JooqTest {
                         .map(Field::getName).collect(Collectors.toList()))
                     .collect(Collectors.toList()))
             .sorted().collect(Collectors.toList()))
-        .compare("jooq");
+        .differences("jooq"), "steps where Basalt and H2 differ");
   }
 }

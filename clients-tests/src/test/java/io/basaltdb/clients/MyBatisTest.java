@@ -1,5 +1,7 @@
 package io.basaltdb.clients;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
@@ -66,7 +68,7 @@ class MyBatisTest {
 
   @Test
   void sameAsH2() throws Exception {
-    new Steps("MyBatis")
+    assertEquals(List.of(), new Steps("MyBatis")
         .step("DDL through a mapper", ds -> {
           try (SqlSession s = factory(ds).openSession(true)) {
             s.getMapper(Notes.class).create();
@@ -119,6 +121,6 @@ class MyBatisTest {
             return bumped + " " + deleted + " " + s.getMapper(Notes.class).atLeast(0).size();
           }
         })
-        .compare("mybatis");
+        .differences("mybatis"), "steps where Basalt and H2 differ");
   }
 }
