@@ -1,5 +1,6 @@
 package io.basaltdb.jdbc;
 
+import io.basaltdb.sql.jdbc.Instants;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.sql.PreparedStatement;
@@ -11,7 +12,6 @@ import java.sql.Timestamp;
 import java.sql.Types;
 import java.time.Instant;
 import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.UUID;
 
@@ -25,7 +25,7 @@ import java.util.UUID;
  * parameter goes as its milliseconds; a {@link UUID} as its text (the server reads it back).
  */
 final class RemoteValues {
-  private static final String INSTANT = "TIMESTAMP_WITH_LOCAL_TIME_ZONE";
+  private static final String INSTANT = Instants.CALCITE_TYPE_NAME;
 
   private RemoteValues() {}
 
@@ -81,7 +81,7 @@ final class RemoteValues {
         new RemoteConnections.Forward(md, (m, a) -> a == null || !(a[0] instanceof Integer i)
             || !instant[i] ? RemoteConnections.NOT_MINE : switch (m.getName()) {
               case "getColumnType" -> Types.TIMESTAMP_WITH_TIMEZONE;
-              case "getColumnTypeName" -> "TIMESTAMP WITH TIME ZONE";
+              case "getColumnTypeName" -> Instants.SQL_TYPE_NAME;
               case "getColumnClassName" -> OffsetDateTime.class.getName();
               default -> RemoteConnections.NOT_MINE;
             }));
@@ -115,7 +115,7 @@ final class RemoteValues {
     if (rs.wasNull()) {
       return null;
     }
-    OffsetDateTime t = Instant.ofEpochMilli(ms).atOffset(ZoneOffset.UTC);
+    OffsetDateTime t = Instants.offsetDateTime(ms);
     return switch (getter) {
       case "getObject" -> type == null || type == OffsetDateTime.class ? t
           : type == Instant.class ? t.toInstant()
@@ -125,7 +125,7 @@ final class RemoteValues {
               java.time.ZoneId.systemDefault()).toLocalDateTime()
           : type == String.class ? t.toString() : rs.getObject(i, (Class<?>) type);
       case "getTimestamp" -> new Timestamp(ms);
-      case "getString" -> t.toString();
+      case "getString" -> Instants.text(ms);
       case "getLong" -> ms;
       default -> RemoteConnections.NOT_MINE; // the others as Avatica gives them
     };

@@ -8,7 +8,6 @@ import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlIndexDef;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.parser.SqlAlterBasaltTable;
-import io.basaltdb.sql.parser.SqlCreateBasaltIndex;
 import io.basaltdb.sql.parser.SqlCreateBasaltTable;
 import io.basaltdb.storage.InvalidArgumentException;
 import io.basaltdb.storage.Storage;
@@ -21,7 +20,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import org.apache.calcite.sql.SqlIdentifier;
-import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlParserPos;
 
 /**
@@ -173,14 +171,8 @@ final class ForeignKeyDdl {
       }
       catalog.put(with);
     } else if (alter.added instanceof SqlCreateBasaltTable.Unique u) {
-      List<String> cols = simple(u.columns());
-      String index = u.name() != null ? u.name().getSimple()
-          : (name.name() + "_" + String.join("_", cols) + "_KEY").toUpperCase(Locale.ROOT);
-      List<SqlNode> idx = new ArrayList<>();
-      cols.forEach(c -> idx.add(new SqlIdentifier(c, SqlParserPos.ZERO)));
-      IndexDdl.create(db, new SqlCreateBasaltIndex(SqlParserPos.ZERO, false, true,
-          new SqlIdentifier(index, SqlParserPos.ZERO), alter.name, idx,
-          Collections.nCopies(cols.size(), false), List.of(), List.of()));
+      IndexDdl.create(db, UniqueConstraints.index(alter.name, name.name(), u.name(),
+          simple(u.columns())));
     }
   }
 

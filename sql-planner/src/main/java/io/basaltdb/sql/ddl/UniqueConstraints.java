@@ -58,19 +58,12 @@ final class UniqueConstraints {
       if (isPrimaryKey(sorted, columns) || !seen.add(sorted)) {
         continue; // the key, or a constraint already kept, is unique already
       }
-      String name = u.name() != null ? u.name().getSimple()
-          : (table + "_" + String.join("_", cols) + "_KEY").toUpperCase(Locale.ROOT);
-      if (!names.add(name)) {
+      SqlCreateBasaltIndex index = index(create.name, table, u.name(), cols);
+      if (!names.add(index.name.getSimple())) {
         throw new InvalidArgumentException("table " + create.name + " has two constraints named "
-            + name);
+            + index.name);
       }
-      List<SqlNode> idxCols = new ArrayList<>();
-      for (String c : cols) {
-        idxCols.add(new SqlIdentifier(c, SqlParserPos.ZERO));
-      }
-      out.add(new SqlCreateBasaltIndex(SqlParserPos.ZERO, false, true,
-          new SqlIdentifier(name, SqlParserPos.ZERO), create.name, idxCols,
-          Collections.nCopies(cols.size(), false), List.of(), List.of()));
+      out.add(index);
     }
     if (!out.isEmpty() && !db.atomicAcrossRows()) {
       throw new SqlStateException(SqlStates.FEATURE_NOT_SUPPORTED,
@@ -79,6 +72,23 @@ final class UniqueConstraints {
           + db.location() + " does not");
     }
     return out;
+  }
+
+  /**
+   * The unique index that keeps a UNIQUE constraint on {@code cols} of table {@code tableId}
+   * ({@code table} its simple name): named {@code name}, or {@code TABLE_COL[_COL]_KEY}.
+   */
+  static SqlCreateBasaltIndex index(SqlIdentifier tableId, String table, SqlIdentifier name,
+      List<String> cols) {
+    String index = name != null ? name.getSimple()
+        : (table + "_" + String.join("_", cols) + "_KEY").toUpperCase(Locale.ROOT);
+    List<SqlNode> idxCols = new ArrayList<>();
+    for (String c : cols) {
+      idxCols.add(new SqlIdentifier(c, SqlParserPos.ZERO));
+    }
+    return new SqlCreateBasaltIndex(SqlParserPos.ZERO, false, true,
+        new SqlIdentifier(index, SqlParserPos.ZERO), tableId, idxCols,
+        Collections.nCopies(cols.size(), false), List.of(), List.of());
   }
 
   private static boolean isPrimaryKey(List<String> sorted, List<SqlColumn> columns) {

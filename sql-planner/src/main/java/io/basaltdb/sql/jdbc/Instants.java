@@ -13,13 +13,14 @@ import org.apache.calcite.avatica.Meta;
  * {@code timestamptz}; Calcite's {@code TIMESTAMP WITH LOCAL TIME ZONE}: milliseconds since the
  * epoch), which Avatica would read as a local date-time and shift by the client's zone. Columns
  * and parameters of that type are found by their Calcite type name; their values read as
- * {@link OffsetDateTime} at UTC and print as {@code 2024-01-31 12:34:56.789+00}. Stateless.
+ * {@link OffsetDateTime} at UTC and print as {@code 2024-01-31 12:34:56.789+00}, embedded and
+ * through {@code jdbc:basalt:remote:} alike. Stateless.
  */
-final class Instants {
+public final class Instants {
   /** Calcite's name of the instant type, in column and parameter metadata. */
-  static final String CALCITE_TYPE_NAME = "TIMESTAMP_WITH_LOCAL_TIME_ZONE";
+  public static final String CALCITE_TYPE_NAME = "TIMESTAMP_WITH_LOCAL_TIME_ZONE";
   /** The SQL name reported to JDBC clients. */
-  static final String SQL_TYPE_NAME = "TIMESTAMP WITH TIME ZONE";
+  public static final String SQL_TYPE_NAME = "TIMESTAMP WITH TIME ZONE";
   private static final DateTimeFormatter TEXT =
       DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT);
 
@@ -35,12 +36,12 @@ final class Instants {
         && isInstant(signature.columns.get(i - 1).type);
   }
 
-  static OffsetDateTime offsetDateTime(long millis) {
+  public static OffsetDateTime offsetDateTime(long millis) {
     return Instant.ofEpochMilli(millis).atOffset(ZoneOffset.UTC);
   }
 
   /** {@code yyyy-MM-dd HH:mm:ss[.fff]+00}: UTC, with the milliseconds when there are some. */
-  static String text(long millis) {
+  public static String text(long millis) {
     OffsetDateTime t = offsetDateTime(millis);
     int ms = t.getNano() / 1_000_000;
     return t.format(TEXT) + (ms == 0 ? "" : String.format(Locale.ROOT, ".%03d", ms)

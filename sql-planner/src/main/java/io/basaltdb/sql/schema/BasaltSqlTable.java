@@ -33,9 +33,24 @@ public final class BasaltSqlTable extends AbstractTable implements TranslatableT
     this.def = def;
   }
 
-  /** The comments of the table ("") and its columns ({@code COMMENT ON}), read now. */
+  /** Comments as read at a catalog version. */
+  private record Comments(long version, java.util.Map<String, String> byColumn) {}
+
+  /** The comments read last. */
+  private volatile Comments comments = new Comments(-1, java.util.Map.of());
+
+  /**
+   * The comments of the table ("") and its columns ({@code COMMENT ON}): read once per catalog
+   * version (a COMMENT ON moves it), not once per column JDBC's {@code getColumns} lists.
+   */
   public java.util.Map<String, String> comments() {
-    return new io.basaltdb.sql.catalog.SqlCatalog(db).comments(def.table());
+    long version = io.basaltdb.sql.catalog.CatalogVersion.current(db);
+    Comments c = comments;
+    if (c.version() != version) {
+      c = new Comments(version, new io.basaltdb.sql.catalog.SqlCatalog(db).comments(def.table()));
+      comments = c;
+    }
+    return c.byColumn();
   }
 
   /** The storage the table is in. */

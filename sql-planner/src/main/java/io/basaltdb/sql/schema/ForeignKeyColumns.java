@@ -15,10 +15,13 @@ import java.util.List;
  * {@code getExportedKeys} and {@code getCrossReference} answer. Stateless.
  */
 public final class ForeignKeyColumns {
-  /** One column pair of key {@code key}, at 1-based {@code position} in it. */
+  /**
+   * One column pair of key {@code key}, at 1-based {@code position} in it; the parent column's
+   * 1-based position in its table's primary key, or null when the parent is gone.
+   */
   public record Column(String parentSchema, String parentTable, String parentColumn,
       String childSchema, String childTable, String childColumn, int position,
-      ForeignKey key) {}
+      ForeignKey key, Integer parentKeyPosition) {}
 
   private ForeignKeyColumns() {}
 
@@ -29,27 +32,33 @@ public final class ForeignKeyColumns {
   public static List<Column> of(Storage db, String childSchema, String childTable,
       String parentSchema, String parentTable) {
     SqlCatalog catalog = new SqlCatalog(db);
-    List<Column> out = new ArrayList<>();
+    java.util.Map<io.basaltdb.storage.TableName, SqlTableDef> defs = new java.util.HashMap<>();
     for (String ns : db.admin().listNamespaces()) {
-      String schema = BasaltSchema.schemaName(ns);
-      if (ns.equals(SqlCatalog.SYSTEM_NAMESPACE)
-          || (childSchema != null && !childSchema.equals(schema))) {
+      if (!ns.equals(SqlCatalog.SYSTEM_NAMESPACE)) {
+        catalog.list(ns).forEach(d -> defs.put(d.table(), d));
+      }
+    }
+    List<Column> out = new ArrayList<>();
+    for (SqlTableDef def : defs.values()) {
+      String schema = BasaltSchema.schemaName(def.table().namespace());
+      if (childSchema != null && !childSchema.equals(schema)) {
         continue;
       }
-      for (SqlTableDef def : catalog.list(ns)) {
-        if (childTable != null && !childTable.equals(def.table().name())) {
+      if (childTable != null && !childTable.equals(def.table().name())) {
+        continue;
+      }
+      for (ForeignKey fk : def.foreignKeys()) {
+        String ps = BasaltSchema.schemaName(fk.parent().namespace());
+        if ((parentSchema != null && !parentSchema.equals(ps))
+            || (parentTable != null && !parentTable.equals(fk.parent().name()))) {
           continue;
         }
-        for (ForeignKey fk : def.foreignKeys()) {
-          String ps = BasaltSchema.schemaName(fk.parent().namespace());
-          if ((parentSchema != null && !parentSchema.equals(ps))
-              || (parentTable != null && !parentTable.equals(fk.parent().name()))) {
-            continue;
-          }
-          for (int i = 0; i < fk.columns().size(); i++) {
-            out.add(new Column(ps, fk.parent().name(), fk.parentColumns().get(i), schema,
-                def.table().name(), fk.columns().get(i), i + 1, fk));
-          }
+        SqlTableDef parent = defs.get(fk.parent());
+        for (int i = 0; i < fk.columns().size(); i++) {
+          int at = parent == null ? -1 : parent.visibleIndexOf(fk.parentColumns().get(i));
+          out.add(new Column(ps, fk.parent().name(), fk.parentColumns().get(i), schema,
+              def.table().name(), fk.columns().get(i), i + 1, fk,
+              at < 0 ? null : parent.columns().get(at).keyPosition() + 1));
         }
       }
     }

@@ -258,12 +258,9 @@ public final class InformationSchema extends AbstractSchema {
             k.column(), k.position(), null, null, null, null});
       }
       for (ForeignKeyColumns.Column c : ForeignKeyColumns.of(db, null, null, null, null)) {
-        SqlTableDef parent = new SqlCatalog(db).get(c.key().parent());
-        int inKey = parent == null ? -1 : parent.columnIndex(c.parentColumn());
         rows.add(new Object[] {null, c.childSchema(), c.key().name(), null, c.childSchema(),
-            c.childTable(), c.childColumn(), c.position(),
-            inKey < 0 ? null : parent.columns().get(inKey).keyPosition() + 1, c.parentSchema(),
-            c.parentTable(), c.parentColumn()});
+            c.childTable(), c.childColumn(), c.position(), c.parentKeyPosition(),
+            c.parentSchema(), c.parentTable(), c.parentColumn()});
       }
       return Linq4j.asEnumerable(rows);
     }

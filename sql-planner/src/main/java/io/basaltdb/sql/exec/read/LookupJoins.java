@@ -106,7 +106,7 @@ public final class LookupJoins {
   }
 
   /** Matches rows by value: integers as longs, decimals without trailing zeros. */
-  static Object normalized(Object v) {
+  public static Object normalized(Object v) {
     if (v instanceof Byte || v instanceof Short || v instanceof Integer || v instanceof Long) {
       return ((Number) v).longValue();
     }

@@ -9,6 +9,7 @@ import io.basaltdb.sql.catalog.ForeignKeys;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlIndexDef;
 import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.exec.read.LookupJoins;
 import io.basaltdb.sql.exec.read.ScanExecutor;
 import io.basaltdb.sql.index.IndexLayout;
 import io.basaltdb.sql.index.IndexRegistry;
@@ -181,17 +182,19 @@ public final class ForeignKeyChecks {
         case CASCADE -> {
           ForeignKeyChecks next = child == def ? this
               : new ForeignKeyChecks(db, child, ctx, deleting, timestamp, durability);
+          IndexedRowWrite writer = writer(child);
           for (Object[] row : rows) {
             byte[] childKey = ColumnValues.rowKey(child, false, row);
             next.beforeDelete(childKey);
-            writer(child).write(childKey, durability, old -> old == null ? null
+            writer.write(childKey, durability, old -> old == null ? null
                 : new IndexedRowWrite.Outcome(deletion(childKey), null));
           }
         }
         case SET_NULL -> {
+          IndexedRowWrite writer = writer(child);
           for (Object[] row : rows) {
             byte[] childKey = ColumnValues.rowKey(child, false, row);
-            writer(child).write(childKey, durability, old -> old == null ? null
+            writer.write(childKey, durability, old -> old == null ? null
                 : nulled(child, childKey, cols, old));
           }
         }
@@ -331,24 +334,9 @@ public final class ForeignKeyChecks {
     }
   }
 
-  /** Equal values of the same kind (numbers by value, bytes by content). */
+  /** Equal values of the same kind, integers by value (as a lookup join matches them). */
   private static boolean same(Object a, Object b) {
-    if (integral(a) && integral(b)) {
-      return ((Number) a).longValue() == ((Number) b).longValue();
-    }
-    if (a instanceof Number x && b instanceof Number y) {
-      return new java.math.BigDecimal(x.toString()).compareTo(new java.math.BigDecimal(
-          y.toString())) == 0;
-    }
-    Object l = a instanceof byte[] bytes ? new org.apache.calcite.avatica.util.ByteString(bytes)
-        : a;
-    Object r = b instanceof byte[] bytes ? new org.apache.calcite.avatica.util.ByteString(bytes)
-        : b;
-    return l.equals(r);
-  }
-
-  private static boolean integral(Object v) {
-    return v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte;
+    return LookupJoins.normalized(a).equals(LookupJoins.normalized(b));
   }
 
   private void holdAll(TableName table, List<KeyRange> ranges) {
