@@ -221,6 +221,14 @@ final class OwnWrites {
 
   /** {@code cells}: one row's own cells of one family. */
   private static void addNet(TreeMap<byte[], List<Cell>> rows, byte[] row, List<Cell> cells) {
+    if (oneWrite(cells)) { // the usual row written once: nothing of it covered, in cell order
+      List<Cell> kept = rows.computeIfAbsent(row, r -> new ArrayList<>(cells.size()));
+      for (Cell c : cells) {
+        kept.add(new Cell(row, c.family(), c.qualifier(), c.timestamp(), c.type(), 0,
+            c.value()));
+      }
+      return;
+    }
     List<Cell> newestFirst = new ArrayList<>(cells);
     newestFirst.sort((a, b) -> Long.compare(b.sequenceId(), a.sequenceId()));
     Covering later = new Covering();
@@ -244,6 +252,17 @@ final class OwnWrites {
     }
     kept.sort(CellComparator.INSTANCE);
     rows.computeIfAbsent(row, r -> new ArrayList<>()).addAll(kept);
+  }
+
+  /** Whether {@code cells} are all of one own write (one sequence id). */
+  private static boolean oneWrite(List<Cell> cells) {
+    long seq = cells.get(0).sequenceId();
+    for (int i = 1; i < cells.size(); i++) {
+      if (cells.get(i).sequenceId() != seq) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** What the own writes after some point cover of one row and family's earlier puts. */

@@ -5,43 +5,80 @@ import io.basaltdb.engine.cell.CellComparator;
 import io.basaltdb.engine.cell.CellIterator;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BiFunction;
 
 /**
  * The in-memory sorted buffer of one store: cells in {@link CellComparator} order, held as a
- * concurrent skip list of <em>columns</em> (row, family, qualifier) whose value is the
- * column's one cell or, once it has several, its versions in an immutable sorted chain. A get
- * or a scan searches one node per column, however many versions a hot row was given since the
- * last flush (a skip list of every cell searched hundreds of thousands of nodes for a row
- * rewritten often: a cache miss per level), and skipping a column's older versions is one step
- * to the next column; a column of one version costs what a cell did in a skip list of cells
- * (the node's value is the cell). Writers add concurrently (a column's value is replaced by
- * compare-and-set, copying the chain's cells before the new one: a new version usually goes
- * first); readers iterate without locks and see, in each column, the value it had when they
- * came to it (MVCC read points hide writes not yet committed, which are the only ones that can
- * appear meanwhile). Once swapped out for flushing it receives no more writes. Tracks its heap
- * size, cell count, the range of sequence ids it holds and the range of rows it has been
- * given: a read whose key range misses the rows skips the memstore, as it skips a file. The
- * row range is widened before a cell is added, so a reader whose read point covers the cell's
- * write, taken after the write committed, sees the range that includes it; a cell taken back
- * leaves the range as it was.
+ * concurrent skip list of <em>columns</em> (row, family, qualifier) whose value is a {@link
+ * Slot}: the column's one cell or, once it has several, its versions in an immutable sorted
+ * chain. A scan searches one node per column, however many versions a hot row was given since
+ * the last flush, and skipping a column's older versions is one step to the next column.
+ *
+ * <p>Beside the skip list, a hash index from rows written more than once since the last
+ * flush (a column written again) to all their columns' slots in column order (up to {@link
+ * #INDEXED_COLUMNS} columns; a wider row is left to the skip list): a point read of such a row
+ * and a write to a column it already has find it without searching the skip list (the
+ * skip-list search, a cache miss per level, was most of a point read of a hot row and of an
+ * update's commit); rows written once (a load) cost no index. A new column enters the skip
+ * list first (which decides, among writers racing to create it, whose slot it is) and then, if
+ * its row is indexed, the row's index; a row enters the index with every column the skip list
+ * holds for it; both under the row's hash-bin lock. A writer that finds a column in the skip
+ * list but not in the index indexes it before adding to it. So once an add returns (before its
+ * write can commit) its cell is reachable through the index if its row is indexed, and
+ * through the skip list always.
+ *
+ * <p>Writers add concurrently (a slot's value is replaced by compare-and-set, copying the
+ * chain's cells before the new one: a new version usually goes first); readers iterate
+ * without locks and see, in each column, the value it had when they came to it (MVCC read
+ * points hide writes not yet committed, which are the only ones that can appear meanwhile). A
+ * cell taken back (a write whose log sync failed) leaves its slot, possibly empty, where it
+ * is; readers pass empty slots. Once swapped out for flushing it receives no more writes.
+ * Tracks its heap size, cell count, the range of sequence ids it holds and the range of rows
+ * it has been given: a read whose key range misses the rows skips the memstore, as it skips a
+ * file. The row range is widened before a cell is added, so a reader whose read point covers
+ * the cell's write, taken after the write committed, sees the range that includes it; a cell
+ * taken back leaves the range as it was.
  */
 public final class MemStore {
-  /** Bytes a cell costs beyond its own: its share of a skip-list node, or its chain node. */
-  private static final int CELL_OVERHEAD = 40;
+  /** Bytes a cell costs beyond its own: its chain node, or its share of its column's. */
+  private static final int CELL_OVERHEAD = 32;
+  /** Bytes a column costs beyond its cells: its skip-list node and slot, its index entry. */
+  private static final int COLUMN_OVERHEAD = 32;
+  /** Bytes an indexed row costs: its hash entry, key and slot array. */
+  private static final int ROW_OVERHEAD = 64;
+  /** Rows with more columns than this are not indexed: a slot array is copied per new column. */
+  static final int INDEXED_COLUMNS = 64;
+  private final int indexedColumns;
+  /** The empty family: the first column of a row, whatever its families, sorts after it. */
+  private static final byte[] NO_BYTES = {};
+  /** The index's value for a row too wide to index. */
+  private static final Slot[] WIDE = new Slot[0];
 
   /** Orders cells by column only: the keys of {@link #columns}. */
   private static final Comparator<Cell> BY_COLUMN = MemStore::compareColumns;
 
-  /** Each column's value: its one {@link Cell}, or a {@link Node} chain of two or more. */
-  private final ConcurrentSkipListMap<Cell, Object> columns =
+  /** Each column's slot, keyed by the column's first cell. */
+  private final ConcurrentSkipListMap<Cell, Slot> columns =
       new ConcurrentSkipListMap<>(BY_COLUMN);
+  /** Each row's slots in column order, or {@link #WIDE}. */
+  private final ConcurrentHashMap<RowKey, Slot[]> rows = new ConcurrentHashMap<>();
+
+  public MemStore() {
+    this(INDEXED_COLUMNS);
+  }
+
+  /** With rows of more than {@code indexedColumns} columns left out of the index (tests). */
+  MemStore(int indexedColumns) {
+    this.indexedColumns = indexedColumns;
+  }
   private final AtomicLong heapSize = new AtomicLong();
   private final AtomicLong cellCount = new AtomicLong();
   private final AtomicLong minSeq = new AtomicLong(Long.MAX_VALUE);
@@ -92,9 +129,9 @@ public final class MemStore {
     return Arrays.compareUnsigned(a.qualifier(), b.qualifier());
   }
 
-  /** A column's value as a chain (a lone cell is a chain of one). */
+  /** A column's value as a chain (a lone cell is a chain of one, no cell none). */
   private static Node chain(Object value) {
-    return value instanceof Node n ? n : new Node((Cell) value, null);
+    return value == null ? null : value instanceof Node n ? n : new Node((Cell) value, null);
   }
 
   /** A chain as a column's value: its lone cell, or itself; null for no cell. */
@@ -102,53 +139,113 @@ public final class MemStore {
     return chain == null || chain.next != null ? chain : chain.cell;
   }
 
-  /**
-   * The remapping of one add: the column's value with {@code cell} in its place, or the same
-   * value when an equal cell is there (then {@link #added} stays false).
-   */
-  private static final class Adding implements BiFunction<Cell, Object, Object> {
-    final Cell cell;
-    boolean added;
+  /** A row key as a hash key. */
+  private static final class RowKey {
+    final byte[] row;
+    final int hash;
 
-    Adding(Cell cell) {
-      this.cell = cell;
+    RowKey(byte[] row) {
+      this.row = row;
+      this.hash = Arrays.hashCode(row);
     }
 
     @Override
-    public Object apply(Cell column, Object value) {
-      added = false;
-      Node head = chain(value);
-      Node at = head;
-      int before = 0;
-      while (at != null) {
-        int cmp = CellComparator.INSTANCE.compareWithinRow(at.cell, cell);
-        if (cmp == 0) {
-          return value;
-        }
-        if (cmp > 0) {
-          break;
-        }
-        at = at.next;
-        before++;
+    public int hashCode() {
+      return hash;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof RowKey k && k.hash == hash && Arrays.equals(k.row, row);
+    }
+  }
+
+  /**
+   * One column: its cells as one {@link Cell}, a {@link Node} chain of two or more, or null
+   * when every cell was taken back; replaced by compare-and-set.
+   */
+  private static final class Slot {
+    private static final VarHandle VALUE;
+
+    static {
+      try {
+        VALUE = MethodHandles.lookup().findVarHandle(Slot.class, "value", Object.class);
+      } catch (ReflectiveOperationException e) {
+        throw new ExceptionInInitializerError(e);
       }
-      added = true;
-      return copyBefore(head, before, new Node(cell, at));
+    }
+
+    /** The column's first cell: its key in the skip list. */
+    final Cell column;
+    volatile Object value;
+
+    Slot(Cell first) {
+      this.column = first;
+      this.value = first;
+    }
+
+    /** Adds {@code cell}; false when an equal cell is there. */
+    boolean add(Cell cell) {
+      while (true) {
+        Object v = value;
+        Node head = chain(v);
+        Node at = head;
+        int before = 0;
+        while (at != null) {
+          int cmp = CellComparator.INSTANCE.compareWithinRow(at.cell, cell);
+          if (cmp == 0) {
+            return false;
+          }
+          if (cmp > 0) {
+            break;
+          }
+          at = at.next;
+          before++;
+        }
+        if (VALUE.compareAndSet(this, v, value(copyBefore(head, before, new Node(cell, at))))) {
+          return true;
+        }
+      }
+    }
+
+    /** Takes {@code cell} back; false when it is not there. */
+    boolean remove(Cell cell) {
+      while (true) {
+        Object v = value;
+        Node head = chain(v);
+        Node at = head;
+        int before = 0;
+        while (at != null && CellComparator.INSTANCE.compareWithinRow(at.cell, cell) < 0) {
+          at = at.next;
+          before++;
+        }
+        if (at == null || CellComparator.INSTANCE.compareWithinRow(at.cell, cell) != 0) {
+          return false;
+        }
+        if (VALUE.compareAndSet(this, v, value(copyBefore(head, before, at.next)))) {
+          return true;
+        }
+      }
     }
   }
 
   public void add(Cell c) {
     widenRows(c.row());
+    Slot slot = indexedSlot(c);
     boolean added;
-    while (true) {
-      if (columns.putIfAbsent(c, c) == null) { // a new column: one search
+    if (slot != null) {
+      added = slot.add(c);
+    } else {
+      Slot fresh = new Slot(c);
+      Slot prior = columns.putIfAbsent(c, fresh);
+      if (prior == null) { // a new column: its first cell is in it
+        heapSize.addAndGet(COLUMN_OVERHEAD);
+        rows.computeIfPresent(new RowKey(c.row()), (k, slots) -> withSlot(slots, fresh));
         added = true;
-        break;
+      } else { // a column written again: its row is worth indexing
+        index(prior); // before the add: reachable through the index once the add returns
+        added = prior.add(c);
       }
-      Adding adding = new Adding(c);
-      if (columns.computeIfPresent(c, adding) != null) {
-        added = adding.added;
-        break;
-      } // the column was taken back meanwhile (a failed write): add it again
     }
     if (added) {
       heapSize.addAndGet(c.heapSize() + CELL_OVERHEAD);
@@ -156,6 +253,87 @@ public final class MemStore {
     }
     minSeq.accumulateAndGet(c.sequenceId(), Math::min);
     maxSeq.accumulateAndGet(c.sequenceId(), Math::max);
+  }
+
+  /** The slot of {@code c}'s column found through the row index, or null. */
+  private Slot indexedSlot(Cell c) {
+    Slot[] slots = rows.get(new RowKey(c.row()));
+    if (slots == null || slots == WIDE) {
+      return null;
+    }
+    int i = search(slots, c);
+    return i >= 0 ? slots[i] : null;
+  }
+
+  /**
+   * Puts {@code slot}'s row in the index, with every column the skip list holds for it, if it
+   * is not there; else {@code slot} in it if not there. Under the row's hash-bin lock, so a
+   * writer creating a column meanwhile, which adds it to an indexed row under the same lock,
+   * either comes after (and adds it) or before (and the skip list already holds it).
+   */
+  private void index(Slot slot) {
+    boolean[] newRow = {false};
+    byte[] row = slot.column.row();
+    rows.compute(new RowKey(row), (k, slots) -> {
+      if (slots != null) {
+        return withSlot(slots, slot);
+      }
+      newRow[0] = true;
+      java.util.Collection<Slot> held = columns.subMap(CellComparator.firstOnRow(row, NO_BYTES),
+          CellComparator.firstOnRow(Arrays.copyOf(row, row.length + 1), NO_BYTES)).values();
+      List<Slot> all = new ArrayList<>();
+      for (Slot s : held) {
+        if (all.size() == indexedColumns) {
+          return WIDE;
+        }
+        all.add(s);
+      }
+      return all.toArray(new Slot[0]);
+    });
+    if (newRow[0]) {
+      heapSize.addAndGet(ROW_OVERHEAD);
+    }
+  }
+
+  /** An indexed row's {@code slots} with {@code slot} too (or {@link #WIDE} past the width). */
+  private Slot[] withSlot(Slot[] slots, Slot slot) {
+    if (slots == WIDE) {
+      return WIDE;
+    }
+    int i = search(slots, slot.column);
+    if (i >= 0) {
+      return slots;
+    }
+    if (slots.length >= indexedColumns) {
+      return WIDE;
+    }
+    int at = -i - 1;
+    Slot[] more = new Slot[slots.length + 1];
+    System.arraycopy(slots, 0, more, 0, at);
+    more[at] = slot;
+    System.arraycopy(slots, at, more, at + 1, slots.length - at);
+    return more;
+  }
+
+  /**
+   * The index of the slot of {@code column}'s column among {@code slots} (one row's, in column
+   * order), else {@code -(insertion point) - 1}.
+   */
+  private static int search(Slot[] slots, Cell column) {
+    int lo = 0;
+    int hi = slots.length - 1;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      int c = compareColumns(slots[mid].column, column);
+      if (c < 0) {
+        lo = mid + 1;
+      } else if (c > 0) {
+        hi = mid - 1;
+      } else {
+        return mid;
+      }
+    }
+    return -(lo + 1);
   }
 
   /** The chain's first {@code n} cells copied in front of {@code rest}. */
@@ -207,27 +385,15 @@ public final class MemStore {
 
   /**
    * Takes back a cell of a write that failed before it was acknowledged (its log sync failed);
-   * the sequence-id range is left as it was (a conservative bound). A column left with no cell
-   * leaves the skip list (a writer adding to it meanwhile adds it again).
+   * the sequence-id range is left as it was (a conservative bound), and the column's slot
+   * stays, empty if it was the last cell (readers pass it).
    */
   public void remove(Cell c) {
-    boolean[] removed = {false};
-    columns.computeIfPresent(c, (column, value) -> {
-      removed[0] = false;
-      Node head = chain(value);
-      Node at = head;
-      int before = 0;
-      while (at != null && CellComparator.INSTANCE.compareWithinRow(at.cell, c) < 0) {
-        at = at.next;
-        before++;
-      }
-      if (at == null || CellComparator.INSTANCE.compareWithinRow(at.cell, c) != 0) {
-        return value;
-      }
-      removed[0] = true;
-      return value(copyBefore(head, before, at.next));
-    });
-    if (removed[0]) {
+    Slot slot = indexedSlot(c);
+    if (slot == null) {
+      slot = columns.get(c);
+    }
+    if (slot != null && slot.remove(c)) {
       heapSize.addAndGet(-(c.heapSize() + CELL_OVERHEAD));
       cellCount.decrementAndGet();
     }
@@ -256,14 +422,20 @@ public final class MemStore {
 
   /** The row of the last cell, or null when empty. */
   public byte[] lastRow() {
-    Map.Entry<Cell, Object> e = columns.lastEntry();
+    Map.Entry<Cell, Slot> e = columns.lastEntry();
+    while (e != null && e.getValue().value == null) {
+      e = columns.lowerEntry(e.getKey());
+    }
     return e == null ? null : e.getKey().row();
   }
 
   /** The row of the last cell before {@code row}, or null. */
   public byte[] lastRowBefore(byte[] row, byte[] family) {
-    Cell c = columns.lowerKey(CellComparator.firstOnRow(row, family));
-    return c == null ? null : c.row();
+    Map.Entry<Cell, Slot> e = columns.lowerEntry(CellComparator.firstOnRow(row, family));
+    while (e != null && e.getValue().value == null) {
+      e = columns.lowerEntry(e.getKey());
+    }
+    return e == null ? null : e.getKey().row();
   }
 
   /** All cells, in order (for flushing). */
@@ -295,13 +467,20 @@ public final class MemStore {
   }
 
   /**
-   * An iterator already positioned at {@code target} when some cell of {@code row} is held,
-   * else null: one skip-list search answers both "is the row here?" and "where does it start?"
-   * (a later seek to the same target is free).
+   * An iterator already positioned at {@code target} (a cell of {@code row}) when some cell of
+   * {@code row} is held, else null (a later seek to the same target is free). An indexed row's
+   * iterator holds that row's cells only, found through the index: past them it is at its end,
+   * as a read of the row wants; another row's searches the skip list.
    */
   public CellIterator iteratorAtRow(byte[] row, Cell target) {
     if (!mayHoldRow(row)) {
       return null;
+    }
+    Slot[] slots = rows.get(new RowKey(row));
+    if (slots != null && slots != WIDE && Arrays.equals(target.row(), row)) {
+      Iter it = new Iter(row, slots);
+      it.seek(target);
+      return it.current() != null ? it : null;
     }
     Iter it = new Iter();
     it.seek(target);
@@ -314,27 +493,54 @@ public final class MemStore {
 
   /**
    * A cursor: the columns after the current one, the current cell, and the rest of the chain
-   * the current column had when the cursor came to it.
+   * the current column had when the cursor came to it. Over the skip list, or over one indexed
+   * row's slots (then past them it is at its end).
    */
   private final class Iter implements CellIterator {
-    private Iterator<Object> rest;
+    /** The row and its slots when the cursor is over one row, else null. */
+    private final byte[] row;
+    private final Slot[] rowSlots;
+    private Iterator<Slot> rest;
     private Cell current;
     private Node more; // the current column's cells after the current one
     private Cell column; // a cell of the current column, null past the end
     private Cell seekTarget; // the last seek's target while the cursor has not moved since
     private long stepped; // cells the cursor came to (ScanMetrics)
 
+    Iter() {
+      this(null, null);
+    }
+
+    Iter(byte[] row, Slot[] rowSlots) {
+      this.row = row;
+      this.rowSlots = rowSlots;
+    }
+
+    /** The columns from the first at or after {@code target}'s, by a search. */
+    private Iterator<Slot> columnsFrom(Cell target) {
+      if (rowSlots == null) {
+        return columns.tailMap(target, true).values().iterator();
+      }
+      int r = CellComparator.compareRows(target.row(), row);
+      int i = r < 0 ? 0 : r > 0 ? rowSlots.length : search(rowSlots, target);
+      return Arrays.asList(rowSlots).listIterator(i < 0 ? -i - 1 : i);
+    }
+
     @Override
     public void seekToFirst() {
-      rest = columns.values().iterator();
+      rest = rowSlots == null ? columns.values().iterator() : Arrays.asList(rowSlots).iterator();
       seekTarget = null;
       nextColumn();
     }
 
-    /** Moves to the first cell of the next column. */
+    /** Moves to the first cell of the next column that has one. */
     private void nextColumn() {
-      if (rest.hasNext()) {
-        Object v = rest.next();
+      while (rest.hasNext()) {
+        Slot slot = rest.next();
+        Object v = slot.value;
+        if (v == null) {
+          continue; // every cell taken back
+        }
         if (v instanceof Node n) {
           current = n.cell;
           more = n.next;
@@ -342,13 +548,13 @@ public final class MemStore {
           current = (Cell) v;
           more = null;
         }
-        column = current;
+        column = slot.column;
         stepped++;
-      } else {
-        current = null;
-        more = null;
-        column = null;
+        return;
       }
+      current = null;
+      more = null;
+      column = null;
     }
 
     @Override
@@ -375,7 +581,7 @@ public final class MemStore {
           }
         }
       }
-      rest = columns.tailMap(target, true).values().iterator();
+      rest = columnsFrom(target);
       nextColumn();
       if (current != null && compareColumns(column, target) == 0) {
         walkTo(target);

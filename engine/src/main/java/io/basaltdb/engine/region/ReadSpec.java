@@ -40,14 +40,29 @@ public final class ReadSpec {
   public ReadSpec(Map<byte[], NavigableSet<byte[]>> families, long minTimestamp,
       long maxTimestamp, int maxVersions, io.basaltdb.storage.filter.Filter filter,
       SnapshotCut snapshot) {
-    TreeMap<byte[], NavigableSet<byte[]>> f = new TreeMap<>(Arrays::compareUnsigned);
-    f.putAll(families);
-    this.families = Collections.unmodifiableMap(f);
+    this(sorted(families), minTimestamp, maxTimestamp, maxVersions, filter, snapshot, null);
+  }
+
+  /** Over {@code families} as {@link #sorted} made them (derived specs share them). */
+  private ReadSpec(Map<byte[], NavigableSet<byte[]>> families, long minTimestamp,
+      long maxTimestamp, int maxVersions, io.basaltdb.storage.filter.Filter filter,
+      SnapshotCut snapshot, Void sorted) {
+    this.families = families;
     this.minTimestamp = minTimestamp;
     this.maxTimestamp = maxTimestamp;
     this.maxVersions = maxVersions;
     this.filter = filter;
     this.snapshot = snapshot;
+  }
+
+  private static Map<byte[], NavigableSet<byte[]>> sorted(
+      Map<byte[], NavigableSet<byte[]>> families) {
+    if (families.isEmpty()) {
+      return Map.of();
+    }
+    TreeMap<byte[], NavigableSet<byte[]>> f = new TreeMap<>(Arrays::compareUnsigned);
+    f.putAll(families);
+    return Collections.unmodifiableMap(f);
   }
 
   /** The read point of the snapshot the read belongs to, or -1: the region's own. */
@@ -92,7 +107,7 @@ public final class ReadSpec {
 
   public ReadSpec withVersions(int versions) {
     ReadSpec s = new ReadSpec(families, minTimestamp, maxTimestamp, versions, filter,
-        snapshot);
+        snapshot, null);
     s.metrics = metrics;
     s.overlay = overlay;
     return s;
@@ -104,7 +119,7 @@ public final class ReadSpec {
       return this;
     }
     ReadSpec s = new ReadSpec(families, minTimestamp, maxTimestamp, maxVersions, filter,
-        snapshot);
+        snapshot, null);
     s.metrics = m;
     s.overlay = overlay;
     return s;
@@ -115,7 +130,8 @@ public final class ReadSpec {
    * cells (null: none).
    */
   public ReadSpec withOverlay(ReadOverlay o, SnapshotCut cut) {
-    ReadSpec s = new ReadSpec(families, minTimestamp, maxTimestamp, maxVersions, filter, cut);
+    ReadSpec s = new ReadSpec(families, minTimestamp, maxTimestamp, maxVersions, filter, cut,
+        null);
     s.metrics = metrics;
     s.overlay = o;
     return s;

@@ -50,6 +50,18 @@ final class RegionReads {
   }
 
   private List<Cell> getRow(byte[] row, ReadSpec spec, boolean staged) {
+    if (spec.filter() == null) {
+      count.incrementAndGet();
+      List<Store> selected = selectStores(spec);
+      List<StoreView> views = new ArrayList<>(selected.size());
+      long rp = staged ? snapshots.acquire(selected, views, mvcc) : acquire(spec, selected, views);
+      try {
+        return PointGet.read(selected, views, spec, row, staged ? Long.MAX_VALUE : rp,
+            ctx.options().clock().millis());
+      } finally {
+        views.forEach(StoreView::close);
+      }
+    }
     byte[] stop = Arrays.copyOf(row, row.length + 1);
     try (RegionScanner s = openScanner(spec, row, stop, row, staged)) {
       List<Cell> r = s.next();

@@ -58,28 +58,12 @@ public final class RegionScanner implements RowScanner {
         var query = spec.queryFor(s.family());
         List<CellIterator> sources = s.sources(views.get(i), startRow, stopRow, getRow,
             onlyRows, query.qualifiers(), spec.minTimestamp(), metrics);
-        CellIterator own = spec.overlay() == null ? null : spec.overlay().source(s.family());
-        long point = readPoint;
-        SnapshotCut cut = spec.snapshot();
-        if (own != null) { // a transaction's own cells, above every point: the stored ones
-          List<CellIterator> both = new ArrayList<>(2); // hide theirs above the point themselves
-          if (!sources.isEmpty()) {
-            both.add(new UpToSequence(sources.size() == 1 ? sources.get(0)
-                : new MergingIterator(sources), readPoint,
-                cut == null ? SnapshotCut.NONE : cut.inFlight()));
-          }
-          both.add(own);
-          sources = both;
-          point = Long.MAX_VALUE;
-        } else if (cut != null && cut.inFlight().length > 0 && !sources.isEmpty()) {
-          // the writes in flight at the cut are hidden before the resolver sees them
-          sources = List.of(new UpToSequence(sources.size() == 1 ? sources.get(0)
-              : new MergingIterator(sources), readPoint, cut.inFlight()));
-        }
-        if (sources.isEmpty()) {
+        AtPoint at = atPoint(sources, spec, s.family(), readPoint);
+        if (at == null) {
           continue; // a point read that no memstore or file of this store can answer
         }
-        CellIterator merged = sources.size() == 1 ? sources.get(0) : new MergingIterator(sources);
+        CellIterator merged = at.cells();
+        long point = at.point();
         merged.seek(CellComparator.firstOnRow(startRow, s.family()));
         CellResolver r = new CellResolver(merged, io.basaltdb.engine.read.RetentionRules.of(s.options()), nowMillis, point,
             CellResolver.Mode.READ, query);
@@ -99,6 +83,42 @@ public final class RegionScanner implements RowScanner {
     for (int i = 0; i < pending.length; i++) {
       pending[i] = resolvers.get(i).next();
     }
+  }
+
+  /** A store's cells as a read at a point sees them, and the point to resolve them at. */
+  record AtPoint(CellIterator cells, long point) {}
+
+  /**
+   * The store's {@code sources} merged as {@code spec} reads them at {@code readPoint}: with the
+   * transaction's own cells of {@code family} (then resolved at an unbounded point, the stored
+   * ones above the read point hidden first), or the cut's writes in flight hidden; null when
+   * there is nothing to read.
+   */
+  static AtPoint atPoint(List<CellIterator> sources, ReadSpec spec, byte[] family,
+      long readPoint) {
+    CellIterator own = spec.overlay() == null ? null : spec.overlay().source(family);
+    SnapshotCut cut = spec.snapshot();
+    if (own != null) { // a transaction's own cells, above every point: the stored ones
+      List<CellIterator> both = new ArrayList<>(2); // hide theirs above the point themselves
+      if (!sources.isEmpty()) {
+        both.add(new UpToSequence(merge(sources), readPoint,
+            cut == null ? SnapshotCut.NONE : cut.inFlight()));
+      }
+      both.add(own);
+      return new AtPoint(merge(both), Long.MAX_VALUE);
+    }
+    if (sources.isEmpty()) {
+      return null;
+    }
+    if (cut != null && cut.inFlight().length > 0) {
+      // the writes in flight at the cut are hidden before the resolver sees them
+      return new AtPoint(new UpToSequence(merge(sources), readPoint, cut.inFlight()), readPoint);
+    }
+    return new AtPoint(merge(sources), readPoint);
+  }
+
+  private static CellIterator merge(List<CellIterator> sources) {
+    return sources.size() == 1 ? sources.get(0) : new MergingIterator(sources);
   }
 
   public long readPoint() {

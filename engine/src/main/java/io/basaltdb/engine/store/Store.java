@@ -461,6 +461,28 @@ public final class Store implements AutoCloseable {
         qualifiers, minTimestamp, m);
   }
 
+  /** The memstores of the view holding {@code row}, at its first cell ({@link ViewSources}). */
+  public List<CellIterator> memstoreSources(StoreView v, byte[] row) {
+    return ViewSources.memstoreSources(v, family, row);
+  }
+
+  /**
+   * The files a read of {@code row} takes from the view ({@link ViewSources#fileSources});
+   * {@code stopRow} is the row followed by a zero byte.
+   */
+  public List<CellIterator> fileSources(StoreView v, byte[] row, byte[] stopRow,
+      java.util.NavigableSet<byte[]> qualifiers, long minTimestamp,
+      io.basaltdb.storage.ScanMetrics m) {
+    return ViewSources.fileSources(v, stats, row, stopRow, row, null, qualifiers, minTimestamp,
+        m);
+  }
+
+  /** See {@link ViewSources#filesOlderThan}. */
+  public boolean filesOlderThan(StoreView v, byte[] row, long timestamp,
+      io.basaltdb.storage.ScanMetrics m) {
+    return ViewSources.filesOlderThan(v, row, timestamp, m);
+  }
+
   /** See {@link ViewSources#writtenAfter}. */
   public boolean writtenAfter(StoreView v, byte[] startRow, byte[] stopRow, long point,
       long[] hidden) {

@@ -44,12 +44,33 @@ final class ViewSources {
         }
       }
     } else {
-      Cell target = io.basaltdb.engine.cell.CellComparator.firstOnRow(getRow, family);
-      addIfPresent(its, v.active.iteratorAtRow(getRow, target));
-      for (MemStore m : v.flushing) {
-        addIfPresent(its, m.iteratorAtRow(getRow, target));
-      }
+      its.addAll(memstoreSources(v, family, getRow));
     }
+    its.addAll(fileSources(v, stats, startRow, stopRow, getRow, onlyRows, qualifiers,
+        minTimestamp, counts));
+    return its;
+  }
+
+  /**
+   * The memstores holding a cell of {@code row}, each as an iterator already at the row's first
+   * cell of {@code family} (one skip-list search answers both).
+   */
+  static List<CellIterator> memstoreSources(StoreView v, byte[] family, byte[] row) {
+    Cell target = io.basaltdb.engine.cell.CellComparator.firstOnRow(row, family);
+    List<CellIterator> its = new ArrayList<>(1 + v.flushing.size());
+    addIfPresent(its, v.active.iteratorAtRow(row, target));
+    for (int i = 0; i < v.flushing.size(); i++) {
+      addIfPresent(its, v.flushing.get(i).iteratorAtRow(row, target));
+    }
+    return its;
+  }
+
+  /** The files of {@link #sources}, without the memstores. */
+  static List<CellIterator> fileSources(StoreView v, StoreStats stats, byte[] startRow,
+      byte[] stopRow, byte[] getRow, List<byte[]> onlyRows,
+      java.util.NavigableSet<byte[]> qualifiers, long minTimestamp,
+      io.basaltdb.storage.ScanMetrics counts) {
+    List<CellIterator> its = new ArrayList<>(v.files.size());
     for (int i = 0; i < v.files.size(); i++) {
       StoreFile f = v.files.get(i);
       FileInfo info = f.info();
@@ -60,11 +81,7 @@ final class ViewSources {
         }
         continue;
       }
-      if (stopRow != null && stopRow.length > 0
-          && java.util.Arrays.compareUnsigned(info.firstCell().row(), stopRow) >= 0) {
-        continue;
-      }
-      if (java.util.Arrays.compareUnsigned(info.lastCell().row(), startRow) < 0) {
+      if (!overlaps(info, startRow, stopRow)) {
         continue;
       }
       if (getRow != null && !mightContain(f.reader(), getRow, qualifiers)
@@ -85,6 +102,38 @@ final class ViewSources {
   }
 
   /**
+   * Whether every cell, put or delete marker, of the files of the view whose key range holds
+   * {@code row} is older than {@code timestamp}: a point read that found in the memstores a
+   * version of each column it wants at least that new then reads none of them, and they are
+   * counted into {@code counts} (null: not counted) as passed over by time.
+   */
+  static boolean filesOlderThan(StoreView v, byte[] row, long timestamp,
+      io.basaltdb.storage.ScanMetrics counts) {
+    int holding = 0;
+    for (int i = 0; i < v.files.size(); i++) {
+      FileInfo info = v.files.get(i).info();
+      if (java.util.Arrays.compareUnsigned(info.firstCell().row(), row) <= 0
+          && java.util.Arrays.compareUnsigned(info.lastCell().row(), row) >= 0) {
+        if (info.maxTimestamp() >= timestamp) {
+          return false;
+        }
+        holding++;
+      }
+    }
+    if (counts != null) {
+      counts.filesSkippedByTime.addAndGet(holding);
+    }
+    return true;
+  }
+
+  /** Whether the file's rows meet {@code [startRow, stopRow)} (empty or null stop: no end). */
+  private static boolean overlaps(FileInfo info, byte[] startRow, byte[] stopRow) {
+    return (stopRow == null || stopRow.length == 0
+        || java.util.Arrays.compareUnsigned(info.firstCell().row(), stopRow) < 0)
+        && java.util.Arrays.compareUnsigned(info.lastCell().row(), startRow) >= 0;
+  }
+
+  /**
    * Whether the view holds a cell (put or delete marker) in {@code [startRow, stopRow)} (empty
    * stop: to the end) with a sequence id above {@code point} or among {@code hidden} (ascending,
    * at or below it: writes a snapshot did not see): memstores and files whose newest sequence
@@ -95,9 +144,17 @@ final class ViewSources {
     long floor = io.basaltdb.engine.cell.UpToSequence.floor(point, hidden);
     List<MemStore> memstores = new ArrayList<>(v.flushing);
     memstores.add(v.active);
+    boolean oneRow = stopRow.length == startRow.length + 1 && stopRow[startRow.length] == 0
+        && java.util.Arrays.equals(stopRow, 0, startRow.length, startRow, 0, startRow.length);
     for (MemStore m : memstores) {
-      if (m.maxSequenceId() > floor && m.mayHoldRows(startRow, stopRow)
-          && newer(m.iterator(), family, startRow, stopRow, point, hidden)) {
+      if (m.maxSequenceId() <= floor || !m.mayHoldRows(startRow, stopRow)) {
+        continue;
+      }
+      CellIterator it = oneRow // found through the memstore's row index when it has the row
+          ? m.iteratorAtRow(startRow, io.basaltdb.engine.cell.CellComparator.firstOnRow(
+              startRow, family))
+          : m.iterator();
+      if (it != null && newer(it, family, startRow, stopRow, point, hidden)) {
         return true;
       }
     }

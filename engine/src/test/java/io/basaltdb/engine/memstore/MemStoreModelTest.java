@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
  * was before columns and version chains): the same cells in the same order, and every seek,
  * step, row lookup and count agrees, over seeded random cells from small domains (so columns
  * collide, versions pile up, delete markers sort among puts, and rows are prefixes of each
- * other); and iterations while writers add see every cell added before they began, in order.
+ * other), with rows found through the row index or, as wide rows are, through the skip list;
+ * and iterations while writers add see every cell added before they began, in order.
  */
 class MemStoreModelTest {
   private static final byte[][] ROWS = {bytes(), bytes(0), bytes('a'), bytes('a', 0),
@@ -68,7 +69,8 @@ class MemStoreModelTest {
     long seed = Seeds.seed("MemStoreModelTest.agreesWithASortedSetOfCells");
     Random r = new Random(seed);
     for (int round = 0; round < 40; round++) {
-      MemStore m = new MemStore();
+      // rows of more than 2 columns left to the skip list in odd rounds, as wide rows are
+      MemStore m = round % 2 == 0 ? new MemStore() : new MemStore(2);
       NavigableSet<Cell> model = new TreeSet<>(CellComparator.INSTANCE);
       int ops = 1 + r.nextInt(round < 10 ? 20 : 600);
       for (int i = 0; i < ops; i++) {
@@ -191,5 +193,61 @@ class MemStoreModelTest {
     assertNull(failed.get(), "seed " + seed);
     assertEquals(added.size(), all(m).size());
     assertEquals(added.size(), m.cellCount());
+  }
+
+  /**
+   * Writers racing to create the same columns of the same rows (and to push a row past the
+   * index's width): every cell whose add returned is found by a read of its row.
+   */
+  @Test
+  void aRowReadFindsEveryCellAddedBeforeItWhileWritersCreateColumns() throws Exception {
+    long seed = Seeds.seed("MemStoreModelTest.aRowReadFindsEveryCellAdded");
+    for (int width : new int[] {MemStore.INDEXED_COLUMNS, 3}) {
+      MemStore m = new MemStore(width);
+      List<Cell> added = new CopyOnWriteArrayList<>();
+      AtomicInteger sequence = new AtomicInteger();
+      AtomicReference<Throwable> failed = new AtomicReference<>();
+      long end = System.nanoTime() + 500_000_000L;
+      List<Thread> threads = new ArrayList<>();
+      for (int w = 0; w < 2; w++) {
+        Random r = new Random(seed + w);
+        threads.add(new Thread(() -> {
+          while (System.nanoTime() < end) {
+            Cell c = new Cell(ROWS[r.nextInt(ROWS.length)], FAMILIES[0],
+                bytes('q', r.nextInt(6)), r.nextInt(3), CellType.PUT,
+                sequence.incrementAndGet(), bytes(1));
+            m.add(c);
+            added.add(c);
+          }
+        }));
+      }
+      Random pick = new Random(seed - 1);
+      threads.add(new Thread(() -> {
+        try {
+          while (System.nanoTime() < end) {
+            if (added.isEmpty()) {
+              continue;
+            }
+            Cell c = added.get(pick.nextInt(added.size()));
+            CellIterator it = m.iteratorAtRow(c.row(), CellComparator.firstOnRow(c.row(),
+                c.family()));
+            boolean found = false;
+            for (Cell at = it == null ? null : it.current(); at != null
+                && Arrays.equals(at.row(), c.row()); it.next(), at = it.current()) {
+              found |= at == c;
+            }
+            assertTrue(found, "a cell added before the read is missing: " + c);
+          }
+        } catch (Throwable e) {
+          failed.compareAndSet(null, e);
+        }
+      }));
+      threads.forEach(Thread::start);
+      for (Thread t : threads) {
+        t.join();
+      }
+      assertNull(failed.get(), "seed " + seed + " width " + width);
+      assertEquals(added.size(), m.cellCount());
+    }
   }
 }

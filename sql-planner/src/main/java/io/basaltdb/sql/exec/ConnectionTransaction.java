@@ -35,7 +35,7 @@ public final class ConnectionTransaction {
   private final List<Savepoint> savepoints = new ArrayList<>();
   /** Each table the transaction wrote, with its indexes when it first wrote it. */
   private final java.util.TreeMap<io.basaltdb.storage.TableName, List<SqlIndexDef>> indexed =
-      new java.util.TreeMap<>(java.util.Comparator.comparing(Object::toString));
+      new java.util.TreeMap<>(); // in TableName order: the order commits lock their indexes in
   private int unnamed;
   /** The execution that last read or wrote: another one is a new statement. */
   private java.lang.ref.WeakReference<DataContext> lastExecution;

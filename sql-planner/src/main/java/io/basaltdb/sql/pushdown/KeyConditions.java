@@ -77,6 +77,9 @@ public record KeyConditions(List<List<Operand>> equalities, List<Interval> inter
     if (isNone()) {
       return saltAll(def, List.of(KeyRange.ALL));
     }
+    if (intervals.isEmpty() && rangeCount() == 1 && isPointLookup(def)) {
+      return onePoint(def, ctx);
+    }
     List<SqlColumn> keys = def.keyColumns();
     List<Object[]> prefixes = new ArrayList<>();
     prefixes.add(new Object[0]);
@@ -147,6 +150,25 @@ public record KeyConditions(List<List<Operand>> equalities, List<Interval> inter
       return merge(salted);
     }
     return saltAll(def, merge(out));
+  }
+
+  /** {@link #bind} of one full key (each key column equal to one value): its one range. */
+  private List<KeyRange> onePoint(SqlTableDef def, DataContext ctx) {
+    List<SqlColumn> keys = def.keyColumns();
+    Object[] values = new Object[equalities.size()];
+    for (int k = 0; k < values.length; k++) {
+      Object v = equalities.get(k).get(0).bind(ctx);
+      if (v == null) {
+        return List.of(); // col = NULL holds for no row
+      }
+      values[k] = keys.get(k).type().toKey(v);
+    }
+    RowKeyCodec codec = def.keyCodec();
+    byte[] key = codec.encodePrefix(values);
+    if (def.saltBuckets() > 0) {
+      key = codec.salt(key); // a full key knows its bucket
+    }
+    return List.of(new KeyRange(key, KeyRange.prefixEnd(key)));
   }
 
   private static Object[] append(Object[] p, Object v) {

@@ -4,8 +4,6 @@ import io.basaltdb.sql.SqlStateException;
 import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.pushdown.WriteSpec;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Refuses a row a write would leave without a value in a NOT NULL column (23502, naming column
@@ -24,29 +22,31 @@ final class NotNullCheck {
   NotNullCheck(SqlTableDef def, WriteSpec spec) {
     this.def = def;
     this.spec = spec;
-    List<Integer> cols = new ArrayList<>();
-    List<Integer> at = new ArrayList<>();
+    int updates = spec.kind() == WriteSpec.Kind.UPDATE ? spec.updated().size() : 0;
+    int[] cols = new int[Math.max(def.visibleColumnCount(), updates)];
+    int[] at = new int[updates];
+    int n = 0;
     switch (spec.kind()) {
       case INSERT, UPSERT -> {
         for (int i = 0; i < def.visibleColumnCount(); i++) {
           boolean set = spec.kind() == WriteSpec.Kind.INSERT || spec.listed().contains(i);
           if (set && notNullCell(i)) {
-            cols.add(i);
+            cols[n++] = i;
           }
         }
       }
       case UPDATE -> {
         for (int u = 0; u < spec.updated().size(); u++) {
           if (spec.increments().get(u) == null && notNullCell(spec.updated().get(u))) {
-            cols.add(spec.updated().get(u));
-            at.add(u);
+            cols[n] = spec.updated().get(u);
+            at[n++] = u;
           }
         }
       }
       default -> { }
     }
-    columns = cols.stream().mapToInt(Integer::intValue).toArray();
-    assignment = at.stream().mapToInt(Integer::intValue).toArray();
+    columns = java.util.Arrays.copyOf(cols, n);
+    assignment = at.length == 0 ? at : java.util.Arrays.copyOf(at, n);
   }
 
   private boolean notNullCell(int i) {

@@ -27,6 +27,7 @@ final class UpdatedCells {
   private final Durability durability;
   private Put put;
   private Delete nulls;
+  private boolean marker;
 
   UpdatedCells(byte[] key, SqlTableDef def, CellNames names, long timestamp,
       Durability durability) {
@@ -35,6 +36,16 @@ final class UpdatedCells {
     this.names = names;
     this.timestamp = timestamp;
     this.durability = durability;
+  }
+
+  /**
+   * The row's marker put again with any value: the newest version of every column a read of
+   * the row asks for is then where this write goes, so a point read of a row updated since the
+   * last flush needs no file (the engine's {@code PointGet}). Only for a write that cannot bring
+   * back a row deleted meanwhile: one in a transaction whose commit refuses write conflicts.
+   */
+  void withMarker() {
+    marker = true;
   }
 
   /** Column {@code col} set to {@code value} (internal form), {@code old} before. */
@@ -67,6 +78,9 @@ final class UpdatedCells {
 
   /** The puts and deletes as one mutation of the row, or null when there are none. */
   Row mutation() {
+    if (marker && put != null) {
+      put(names.markerFamily(), CellNames.MARKER, CellNames.MARKER_VALUE);
+    }
     return put != null && nulls != null
         ? new RowMutations(key).add(durable(put)).add(durable(nulls))
         : put != null ? durable(put) : nulls != null ? durable(nulls) : null;

@@ -432,7 +432,7 @@ public final class WriteExecutor {
   private IndexedRowWrite.Outcome updateOf(byte[] key, List<Integer> updated, Object[] values,
       int at, Object[] amounts, Object[] old) {
     Object[] now = old.clone();
-    UpdatedCells cells = new UpdatedCells(key, def, names, cellTimestamp(), rowDurability);
+    UpdatedCells cells = updatedCells(key);
     for (int u = 0; u < updated.size(); u++) {
       int col = updated.get(u);
       SqlColumn c = def.columns().get(col);
@@ -463,9 +463,18 @@ public final class WriteExecutor {
         + Arrays.toString(codec.decode(key)));
   }
 
+  /** The cells of an update of row {@code key} ({@link UpdatedCells#withMarker} where safe). */
+  private UpdatedCells updatedCells(byte[] key) {
+    UpdatedCells cells = new UpdatedCells(key, def, names, cellTimestamp(), rowDurability);
+    if (db instanceof io.basaltdb.storage.StorageTransaction tx && tx.atomicCommit()) {
+      cells.withMarker();
+    }
+    return cells;
+  }
+
   private Runnable update(byte[] key, Object[] row, Object[] amounts) {
     int n = def.visibleColumnCount();
-    UpdatedCells cells = new UpdatedCells(key, def, names, cellTimestamp(), rowDurability);
+    UpdatedCells cells = updatedCells(key);
     List<Runnable> increments = new ArrayList<>();
     for (int u = 0; u < spec.updated().size(); u++) {
       int col = spec.updated().get(u);
