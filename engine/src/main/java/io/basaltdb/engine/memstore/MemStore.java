@@ -22,12 +22,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * chain. A scan searches one node per column, however many versions a hot row was given since
  * the last flush, and skipping a column's older versions is one step to the next column.
  *
- * <p>Beside the skip list, a hash index from rows written more than once since the last
- * flush (a column written again) to all their columns' slots in column order (up to {@link
- * #INDEXED_COLUMNS} columns; a wider row is left to the skip list): a point read of such a row
- * and a write to a column it already has find it without searching the skip list (the
- * skip-list search, a cache miss per level, was most of a point read of a hot row and of an
- * update's commit); rows written once (a load) cost no index. A new column enters the skip
+ * <p>Beside the skip list, a hash index from rows written again (a column given a second
+ * version) or read by key since the last flush to all their columns' slots in column order (up
+ * to {@link #INDEXED_COLUMNS} columns; a wider row is left to the skip list): a later point
+ * read of such a row and a write to a column it already has find it without searching the
+ * skip list (the skip-list search, a cache miss per level, was most of a point read of a hot
+ * row and of an update's commit); rows written once and never read (a load) cost no index,
+ * nor do rows read but not held. A new column enters the skip
  * list first (which decides, among writers racing to create it, whose slot it is) and then, if
  * its row is indexed, the row's index; a row enters the index with every column the skip list
  * holds for it; both under the row's hash-bin lock. A writer that finds a column in the skip
@@ -146,7 +147,11 @@ public final class MemStore {
 
     RowKey(byte[] row) {
       this.row = row;
-      this.hash = Arrays.hashCode(row);
+      int h = 0x811c9dc5; // FNV-1a: Arrays.hashCode maps keys differing in two bytes together
+      for (byte b : row) {
+        h = (h ^ (b & 0xff)) * 0x01000193;
+      }
+      this.hash = h ^ (h >>> 16);
     }
 
     @Override
@@ -243,7 +248,7 @@ public final class MemStore {
         rows.computeIfPresent(new RowKey(c.row()), (k, slots) -> withSlot(slots, fresh));
         added = true;
       } else { // a column written again: its row is worth indexing
-        index(prior); // before the add: reachable through the index once the add returns
+        index(c.row(), prior); // before the add: reachable through the index once it returns
         added = prior.add(c);
       }
     }
@@ -266,19 +271,19 @@ public final class MemStore {
   }
 
   /**
-   * Puts {@code slot}'s row in the index, with every column the skip list holds for it, if it
-   * is not there; else {@code slot} in it if not there. Under the row's hash-bin lock, so a
-   * writer creating a column meanwhile, which adds it to an indexed row under the same lock,
-   * either comes after (and adds it) or before (and the skip list already holds it).
+   * Puts {@code row} in the index, with every column the skip list holds for it, if it is not
+   * there; else {@code slot} (null: none) in it if not there; returns the row's slots, null
+   * for a row the skip list does not hold (left out of the index). Under
+   * the row's hash-bin lock, so a writer creating a column meanwhile, which adds it to an
+   * indexed row under the same lock, either comes after (and adds it) or before (and the skip
+   * list already holds it).
    */
-  private void index(Slot slot) {
+  private Slot[] index(byte[] row, Slot slot) {
     boolean[] newRow = {false};
-    byte[] row = slot.column.row();
-    rows.compute(new RowKey(row), (k, slots) -> {
+    Slot[] indexed = rows.compute(new RowKey(row), (k, slots) -> {
       if (slots != null) {
-        return withSlot(slots, slot);
+        return slot == null ? slots : withSlot(slots, slot);
       }
-      newRow[0] = true;
       java.util.Collection<Slot> held = columns.subMap(CellComparator.firstOnRow(row, NO_BYTES),
           CellComparator.firstOnRow(Arrays.copyOf(row, row.length + 1), NO_BYTES)).values();
       List<Slot> all = new ArrayList<>();
@@ -288,11 +293,13 @@ public final class MemStore {
         }
         all.add(s);
       }
-      return all.toArray(new Slot[0]);
+      newRow[0] = !all.isEmpty();
+      return all.isEmpty() ? null : all.toArray(new Slot[0]); // a row never given: no entry
     });
     if (newRow[0]) {
       heapSize.addAndGet(ROW_OVERHEAD);
     }
+    return indexed;
   }
 
   /** An indexed row's {@code slots} with {@code slot} too (or {@link #WIDE} past the width). */
@@ -477,6 +484,12 @@ public final class MemStore {
       return null;
     }
     Slot[] slots = rows.get(new RowKey(row));
+    if (slots == null && Arrays.equals(target.row(), row)) {
+      slots = index(row, null); // read once, likely read again: found by hash from now on
+      if (slots == null) {
+        return null; // no column of the row
+      }
+    }
     if (slots != null && slots != WIDE && Arrays.equals(target.row(), row)) {
       Iter it = new Iter(row, slots);
       it.seek(target);
