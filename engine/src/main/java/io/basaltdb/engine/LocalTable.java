@@ -167,7 +167,9 @@ final class LocalTable extends RowWriteTable {
       tx.read(name, get.row(), Arrays.copyOf(get.row(), get.row().length + 1));
     }
     ReadSpec spec = spec(get);
-    List<Cell> cells = onRegion(get.row(), r -> r.get(get.row(), spec));
+    List<Cell> cells = tx == null ? onRegion(get.row(), r -> r.get(get.row(), spec))
+        : tx.get(name, get.row(), spec, get.snapshot(),
+            () -> onRegion(get.row(), r -> r.get(get.row(), spec)));
     return cells.isEmpty() ? Result.EMPTY : new Result(get.row(), cells);
   }
 

@@ -44,12 +44,16 @@ final class OwnWrites {
         new java.util.concurrent.ConcurrentSkipListMap<>(Arrays::compareUnsigned);
     final TreeMap<byte[], io.basaltdb.engine.region.SnapshotCut> basis =
         new TreeMap<>(Arrays::compareUnsigned);
+    /** Each row's newest own sequence id (an upper bound after a rollback to a mark). */
+    final TreeMap<byte[], Long> newest = new TreeMap<>(Arrays::compareUnsigned);
   }
 
   private final Map<TableName, Own> own = new HashMap<>();
   private final List<Written> log = new ArrayList<>();
   private long nextSequence = CellResolver.OWN_WRITES;
   private long pendingBytes;
+  /** Changes when own writes are taken back: what was read over them may differ now. */
+  private long generation;
 
   /** The newest own sequence id given (a statement's reads see the own writes up to it). */
   long newest() {
@@ -70,6 +74,7 @@ final class OwnWrites {
       throw new InvalidArgumentException("no mark " + mark + " in this transaction (" + log.size()
           + " writes)");
     }
+    generation++;
     while (log.size() > mark) {
       Written w = log.remove(log.size() - 1);
       w.store().remove(w.cell());
@@ -78,6 +83,7 @@ final class OwnWrites {
   }
 
   void clear() {
+    generation++;
     own.clear();
     log.clear();
     pendingBytes = 0;
@@ -115,7 +121,20 @@ final class OwnWrites {
           + table + ": commit more often");
     }
     o.basis.putIfAbsent(row, basis);
+    o.newest.put(row, seq);
     return kept;
+  }
+
+  /** The newest own sequence id written to {@code row} of {@code table}, or -1: none. */
+  long newestOf(TableName table, byte[] row) {
+    Own o = own.get(table);
+    Long seq = o == null ? null : o.newest.get(row);
+    return seq == null ? -1 : seq;
+  }
+
+  /** Changes whenever own writes are taken back ({@link #rollbackTo}, {@link #clear}). */
+  long generation() {
+    return generation;
   }
 
   /** The snapshot point {@code row} of {@code table} was first written at, or null. */

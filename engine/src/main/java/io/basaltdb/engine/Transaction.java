@@ -69,6 +69,8 @@ public final class Transaction extends OwnWritesTransaction {
   private final Map<TableName, List<byte[][]>> reads = new HashMap<>();
   /** Ranges held whatever the isolation ({@link #holdRead}), as {@link #reads}. */
   private final Map<TableName, List<byte[][]>> held = new HashMap<>();
+  /** The last point reads, reused while what they saw holds. */
+  private final RecentGets recentGets = new RecentGets();
 
   Transaction(Database db, Isolation isolation) {
     this.db = db;
@@ -252,6 +254,7 @@ public final class Transaction extends OwnWritesTransaction {
   @Override
   void end() {
     super.end();
+    recentGets.clear();
     reads.clear();
     held.clear();
     current.close();
@@ -358,6 +361,33 @@ public final class Transaction extends OwnWritesTransaction {
       return read.withOverlay(own.overlay(name, statement.ownUpTo()), statement.cut());
     }
     return read.withOverlay(own.overlay(name, Long.MAX_VALUE), current.cut());
+  }
+
+  /**
+   * The row a point read of table {@code name} made as {@code spec} (from {@link #spec}, with
+   * {@code snapshot}) answers: an earlier read's answer when it holds ({@link RecentGets}),
+   * else {@code read}'s, kept for later.
+   */
+  List<Cell> get(TableName name, byte[] row, ReadSpec spec, ReadSnapshot snapshot,
+      Supplier<List<Cell>> read) {
+    if (!RecentGets.keeps(spec)) {
+      return read.get();
+    }
+    long ownUpTo;
+    long rowNewest;
+    long generation;
+    synchronized (this) {
+      PinnedSnapshot statement = PinnedSnapshot.ofTransaction(snapshot, this);
+      ownUpTo = statement != null ? statement.ownUpTo() : Long.MAX_VALUE;
+      rowNewest = own.newestOf(name, row);
+      generation = own.generation();
+    }
+    List<Cell> cells = recentGets.find(name, row, spec, ownUpTo, rowNewest, generation);
+    if (cells == null) {
+      cells = read.get();
+      recentGets.keep(name, row, spec, ownUpTo, rowNewest, generation, cells);
+    }
+    return cells;
   }
 
   /** {@code t} as a table of this transaction. */

@@ -484,12 +484,6 @@ public final class MemStore {
       return null;
     }
     Slot[] slots = rows.get(new RowKey(row));
-    if (slots == null && Arrays.equals(target.row(), row)) {
-      slots = index(row, null); // read once, likely read again: found by hash from now on
-      if (slots == null) {
-        return null; // no column of the row
-      }
-    }
     if (slots != null && slots != WIDE && Arrays.equals(target.row(), row)) {
       Iter it = new Iter(row, slots);
       it.seek(target);
@@ -498,7 +492,13 @@ public final class MemStore {
     Iter it = new Iter();
     it.seek(target);
     Cell c = it.current();
-    return c != null && Arrays.equals(c.row(), row) ? it : null;
+    if (c == null || !Arrays.equals(c.row(), row)) {
+      return null; // not held: no index entry (a read of rows elsewhere costs no memory here)
+    }
+    if (slots == null) {
+      index(row, null); // read once, likely read again: found by hash from now on
+    }
+    return it;
   }
 
   /** Columns a forward seek steps over before it searches the skip list again. */
