@@ -119,18 +119,13 @@ public final class CellNames {
         : io.basaltdb.sql.type.CellArray.get(cell, slots[i]);
   }
 
-  /** By definition object (identity: a definition is immutable; weak: it may go). */
-  private static final com.google.common.cache.Cache<SqlTableDef, CellNames> BY_DEFINITION =
-      com.google.common.cache.CacheBuilder.newBuilder().weakKeys().build();
+  /** By definition object. */
+  private static final PerDefinition<CellNames> BY_DEFINITION =
+      new PerDefinition<>(CellNames::new);
 
   /** The cell names of {@code def}'s columns, made once per definition object. */
   public static CellNames of(SqlTableDef def) {
-    CellNames n = BY_DEFINITION.getIfPresent(def);
-    if (n == null) {
-      n = new CellNames(def);
-      BY_DEFINITION.put(def, n);
-    }
-    return n;
+    return BY_DEFINITION.of(def);
   }
 
   /** The family of column {@code i}'s cells, or null for a key column. */

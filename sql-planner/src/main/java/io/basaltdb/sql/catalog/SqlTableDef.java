@@ -253,18 +253,13 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
     return n;
   }
 
-  /** Codecs by definition object (identity: a definition is immutable; weak: it may go). */
-  private static final com.google.common.cache.Cache<SqlTableDef, RowKeyCodec> CODECS =
-      com.google.common.cache.CacheBuilder.newBuilder().weakKeys().build();
+  /** Codecs by definition object. */
+  private static final PerDefinition<RowKeyCodec> CODECS =
+      new PerDefinition<>(SqlTableDef::newKeyCodec);
 
   /** The codec of this table's row keys, made once per definition object. */
   public RowKeyCodec keyCodec() {
-    RowKeyCodec c = CODECS.getIfPresent(this);
-    if (c == null) {
-      c = newKeyCodec();
-      CODECS.put(this, c);
-    }
-    return c;
+    return CODECS.of(this);
   }
 
   private RowKeyCodec newKeyCodec() {

@@ -229,8 +229,21 @@ public final class Operand {
     if (ctx == null) {
       throw new IllegalStateException("parameter ?" + param + " has no value at plan time");
     }
-    Object v = type.coerce(ctx.get("?" + param));
+    Object v = type.coerce(ctx.get(parameterName(param)));
     return add(negated ? negate(v) : v);
+  }
+
+  private static final String[] NAMES = new String[256];
+
+  static {
+    for (int i = 0; i < NAMES.length; i++) {
+      NAMES[i] = "?" + i;
+    }
+  }
+
+  /** The data-context name of parameter {@code i} ({@code ?i}), made once for the first 256. */
+  static String parameterName(int i) {
+    return i < NAMES.length ? NAMES[i] : "?" + i;
   }
 
   /** The value for one execution given all its parameters' values (Calcite's local form). */
