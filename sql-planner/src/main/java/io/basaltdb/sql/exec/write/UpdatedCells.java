@@ -42,7 +42,8 @@ final class UpdatedCells {
    * The row's marker put again with any value: the newest version of every column a read of
    * the row asks for is then where this write goes, so a point read of a row updated since the
    * last flush needs no file (the engine's {@code PointGet}). Only for a write that cannot bring
-   * back a row deleted meanwhile: one in a transaction whose commit refuses write conflicts.
+   * back a row deleted meanwhile (one in a transaction whose commit refuses write conflicts),
+   * and not where the marker has a TTL.
    */
   void withMarker() {
     marker = true;

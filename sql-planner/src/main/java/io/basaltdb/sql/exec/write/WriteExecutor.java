@@ -79,6 +79,8 @@ public final class WriteExecutor {
   private final GeneratedKeys keys;
   /** The enforced foreign keys at either end of the table, or null. */
   private final ForeignKeyChecks foreignKeys;
+  /** Whether updates rewrite the row marker ({@link #markerWithUpdates}), once known. */
+  private Boolean markerRewrite;
 
   public WriteExecutor(Storage db, SqlTableDef def, WriteSpec spec, DataContext ctx) {
     this.db = db;
@@ -466,10 +468,25 @@ public final class WriteExecutor {
   /** The cells of an update of row {@code key} ({@link UpdatedCells#withMarker} where safe). */
   private UpdatedCells updatedCells(byte[] key) {
     UpdatedCells cells = new UpdatedCells(key, def, names, cellTimestamp(), rowDurability);
-    if (db instanceof io.basaltdb.storage.StorageTransaction tx && tx.atomicCommit()) {
+    if (markerWithUpdates()) {
       cells.withMarker();
     }
     return cells;
+  }
+
+  /**
+   * Whether an update rewrites the row marker: in a transaction whose commit refuses write
+   * conflicts (a delete racing it fails the commit, so the marker cannot bring a row back),
+   * and when the marker's family has no TTL (rewriting it would keep alive a row that an
+   * update outside a transaction lets expire).
+   */
+  private boolean markerWithUpdates() {
+    if (markerRewrite == null) {
+      io.basaltdb.storage.FamilyOptions f = db instanceof io.basaltdb.storage.StorageTransaction tx
+          && tx.atomicCommit() ? table.descriptor().families().get(def.markerFamily()) : null;
+      markerRewrite = f != null && f.ttlSeconds() == 0;
+    }
+    return markerRewrite;
   }
 
   private Runnable update(byte[] key, Object[] row, Object[] amounts) {
