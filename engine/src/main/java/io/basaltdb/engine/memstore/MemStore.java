@@ -324,14 +324,19 @@ public final class MemStore {
 
   /**
    * The index of the slot of {@code column}'s column among {@code slots} (one row's, in column
-   * order), else {@code -(insertion point) - 1}.
+   * order; {@code column} of the same row), else {@code -(insertion point) - 1}.
    */
   private static int search(Slot[] slots, Cell column) {
     int lo = 0;
     int hi = slots.length - 1;
     while (lo <= hi) {
       int mid = (lo + hi) >>> 1;
-      int c = compareColumns(slots[mid].column, column);
+      Cell at = slots[mid].column;
+      int c = at.family() == column.family() ? 0
+          : Arrays.compareUnsigned(at.family(), column.family()); // the row is the same
+      if (c == 0) {
+        c = Arrays.compareUnsigned(at.qualifier(), column.qualifier());
+      }
       if (c < 0) {
         lo = mid + 1;
       } else if (c > 0) {
