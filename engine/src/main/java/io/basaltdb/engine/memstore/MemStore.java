@@ -14,45 +14,46 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiFunction;
 
 /**
  * The in-memory sorted buffer of one store: cells in {@link CellComparator} order, held as a
- * concurrent skip list of <em>columns</em> (row, family, qualifier) whose value is a {@link
- * Slot}: the column's one cell or, once it has several, its versions in an immutable sorted
- * chain. A scan searches one node per column, however many versions a hot row was given since
+ * concurrent skip list of <em>columns</em> (row, family, qualifier) whose value is the
+ * column's one cell or, once it has several, its versions in an immutable sorted chain. A scan searches one node per column, however many versions a hot row was given since
  * the last flush, and skipping a column's older versions is one step to the next column.
  *
  * <p>Beside the skip list, a hash index from rows written again (a column given a second
- * version) or read by key since the last flush to all their columns' slots in column order (up
- * to {@link #INDEXED_COLUMNS} columns; a wider row is left to the skip list): a later point
- * read of such a row and a write to a column it already has find it without searching the
- * skip list (the skip-list search, a cache miss per level, was most of a point read of a hot
- * row and of an update's commit); rows written once and never read (a load) cost no index,
- * nor do rows read but not held. A new column enters the skip
- * list first (which decides, among writers racing to create it, whose slot it is) and then, if
- * its row is indexed, the row's index; a row enters the index with every column the skip list
- * holds for it; both under the row's hash-bin lock. A writer that finds a column in the skip
- * list but not in the index indexes it before adding to it. So once an add returns (before its
- * write can commit) its cell is reachable through the index if its row is indexed, and
- * through the skip list always.
+ * version) since the last flush to all their columns, up to {@link
+ * #INDEXED_COLUMNS} (a wider row is left to the skip list): a later point read of such a row
+ * and a write to a column it already has find it without searching the skip list (the
+ * skip-list search, a cache miss per level, was most of a point read of a hot row and of an
+ * update's commit). An indexed row's columns hold their cells in a {@link Slot} (the skip
+ * list's value, then never replaced), so the index and the skip list share them; other
+ * columns hold their cell or chain directly, as rows written once (a load) cost no more than
+ * before. A column becomes a slot by compare-and-set of its skip-list value, against writers
+ * adding to it the same way; a row enters the index with every column the skip list holds for
+ * it, and a column created in an indexed row enters it, both under the row's hash-bin lock; a
+ * writer that added to a column it did not find through the index then indexes it. So once an
+ * add returns (before its write can commit) its cell is reachable through the index if its
+ * row is indexed, and through the skip list always.
  *
- * <p>Writers add concurrently (a slot's value is replaced by compare-and-set, copying the
- * chain's cells before the new one: a new version usually goes first); readers iterate
- * without locks and see, in each column, the value it had when they came to it (MVCC read
- * points hide writes not yet committed, which are the only ones that can appear meanwhile). A
- * cell taken back (a write whose log sync failed) leaves its slot, possibly empty, where it
- * is; readers pass empty slots. Once swapped out for flushing it receives no more writes.
- * Tracks its heap size, cell count, the range of sequence ids it holds and the range of rows
- * it has been given: a read whose key range misses the rows skips the memstore, as it skips a
- * file. The row range is widened before a cell is added, so a reader whose read point covers
+ * <p>Writers add concurrently (a column's value or slot is replaced by compare-and-set,
+ * copying the chain's cells before the new one: a new version usually goes first); readers
+ * iterate without locks and see, in each column, the value it had when they came to it (MVCC
+ * read points hide writes not yet committed, which are the only ones that can appear
+ * meanwhile). A cell taken back (a write whose log sync failed) leaves its column; a column
+ * left empty leaves the skip list, unless it is a slot, which stays, empty (readers pass it).
+ * Once swapped out for flushing it receives no more writes. Tracks its heap size, cell count,
+ * the range of sequence ids it holds and the range of rows it has been given: a read whose key
+ * range misses the rows skips the memstore, as it skips a file. The row range is widened before a cell is added, so a reader whose read point covers
  * the cell's write, taken after the write committed, sees the range that includes it; a cell
  * taken back leaves the range as it was.
  */
 public final class MemStore {
-  /** Bytes a cell costs beyond its own: its chain node, or its share of its column's. */
-  private static final int CELL_OVERHEAD = 32;
-  /** Bytes a column costs beyond its cells: its skip-list node and slot, its index entry. */
-  private static final int COLUMN_OVERHEAD = 32;
+  /** Bytes a cell costs beyond its own: its share of a skip-list node, or its chain node. */
+  private static final int CELL_OVERHEAD = 40;
+  /** Bytes a slot costs: an indexed row's column. */
+  private static final int SLOT_OVERHEAD = 24;
   /** Bytes an indexed row costs: its hash entry, key and slot array. */
   private static final int ROW_OVERHEAD = 64;
   /** Rows with more columns than this are not indexed: a slot array is copied per new column. */
@@ -66,8 +67,11 @@ public final class MemStore {
   /** Orders cells by column only: the keys of {@link #columns}. */
   private static final Comparator<Cell> BY_COLUMN = MemStore::compareColumns;
 
-  /** Each column's slot, keyed by the column's first cell. */
-  private final ConcurrentSkipListMap<Cell, Slot> columns =
+  /**
+   * Each column's value: its one {@link Cell}, a {@link Node} chain of two or more, or, once its
+   * row is indexed, a {@link Slot} holding either; keyed by the column's first cell.
+   */
+  private final ConcurrentSkipListMap<Cell, Object> columns =
       new ConcurrentSkipListMap<>(BY_COLUMN);
   /** Each row's slots in column order, or {@link #WIDE}. */
   private final ConcurrentHashMap<RowKey, Slot[]> rows = new ConcurrentHashMap<>();
@@ -130,6 +134,11 @@ public final class MemStore {
     return Arrays.compareUnsigned(a.qualifier(), b.qualifier());
   }
 
+  /** A column's cells from its skip-list value or slot: a cell, a chain, or null (none). */
+  private static Object cellsOf(Object value) {
+    return value instanceof Slot s ? s.value : value;
+  }
+
   /** A column's value as a chain (a lone cell is a chain of one, no cell none). */
   private static Node chain(Object value) {
     return value == null ? null : value instanceof Node n ? n : new Node((Cell) value, null);
@@ -180,13 +189,14 @@ public final class MemStore {
       }
     }
 
-    /** The column's first cell: its key in the skip list. */
+    /** A cell of the column (its key in the skip list compares the same). */
     final Cell column;
     volatile Object value;
 
-    Slot(Cell first) {
-      this.column = first;
-      this.value = first;
+    /** Holding {@code value}: a column's one cell or its chain. */
+    Slot(Object value) {
+      this.column = value instanceof Node n ? n.cell : (Cell) value;
+      this.value = value;
     }
 
     /** Adds {@code cell}; false when an equal cell is there. */
@@ -234,22 +244,64 @@ public final class MemStore {
     }
   }
 
+  /**
+   * The remapping of one add to a column the skip list holds: its value with {@code cell} in
+   * place (into its slot when it has one: the slot stays the value). May run more than once.
+   */
+  private static final class Adding implements BiFunction<Cell, Object, Object> {
+    final Cell cell;
+    boolean added;
+
+    Adding(Cell cell) {
+      this.cell = cell;
+    }
+
+    @Override
+    public Object apply(Cell column, Object value) {
+      if (value instanceof Slot s) { // a slot stays the value: no retry follows this
+        added = s.add(cell);
+        return s;
+      }
+      added = false; // a retry after a value changed meanwhile starts over
+      Node head = chain(value);
+      Node at = head;
+      int before = 0;
+      while (at != null) {
+        int cmp = CellComparator.INSTANCE.compareWithinRow(at.cell, cell);
+        if (cmp == 0) {
+          return value;
+        }
+        if (cmp > 0) {
+          break;
+        }
+        at = at.next;
+        before++;
+      }
+      added = true;
+      return value(copyBefore(head, before, new Node(cell, at)));
+    }
+  }
+
   public void add(Cell c) {
     widenRows(c.row());
-    Slot slot = indexedSlot(c);
+    RowKey key = new RowKey(c.row());
+    Slot slot = indexedSlot(key, c);
     boolean added;
     if (slot != null) {
       added = slot.add(c);
     } else {
-      Slot fresh = new Slot(c);
-      Slot prior = columns.putIfAbsent(c, fresh);
-      if (prior == null) { // a new column: its first cell is in it
-        heapSize.addAndGet(COLUMN_OVERHEAD);
-        rows.computeIfPresent(new RowKey(c.row()), (k, slots) -> withSlot(slots, fresh));
-        added = true;
-      } else { // a column written again: its row is worth indexing
-        index(c.row(), prior); // before the add: reachable through the index once it returns
-        added = prior.add(c);
+      while (true) {
+        if (columns.putIfAbsent(c, c) == null) { // a new column: one search
+          added = true;
+          rows.computeIfPresent(key, (k, slots) -> withColumn(slots, c)); // an indexed row's
+          break;
+        }
+        Adding adding = new Adding(c);
+        if (columns.computeIfPresent(c, adding) != null) {
+          added = adding.added;
+          index(key, c); // a column written again: its row is worth indexing
+          break;
+        } // the column was taken back meanwhile (a failed write): add it again
       }
     }
     if (added) {
@@ -260,9 +312,9 @@ public final class MemStore {
     maxSeq.accumulateAndGet(c.sequenceId(), Math::max);
   }
 
-  /** The slot of {@code c}'s column found through the row index, or null. */
-  private Slot indexedSlot(Cell c) {
-    Slot[] slots = rows.get(new RowKey(c.row()));
+  /** The slot of {@code c}'s column found through the row index ({@code key}: its row), or null. */
+  private Slot indexedSlot(RowKey key, Cell c) {
+    Slot[] slots = rows.get(key);
     if (slots == null || slots == WIDE) {
       return null;
     }
@@ -271,48 +323,76 @@ public final class MemStore {
   }
 
   /**
-   * Puts {@code row} in the index, with every column the skip list holds for it, if it is not
-   * there; else {@code slot} (null: none) in it if not there; returns the row's slots, null
-   * for a row the skip list does not hold (left out of the index). Under
-   * the row's hash-bin lock, so a writer creating a column meanwhile, which adds it to an
-   * indexed row under the same lock, either comes after (and adds it) or before (and the skip
-   * list already holds it).
+   * The slot of {@code column}'s column, its value made one if it is not (compare-and-set
+   * against writers adding to it); null when the skip list no longer holds the column.
    */
-  private Slot[] index(byte[] row, Slot slot) {
-    boolean[] newRow = {false};
-    Slot[] indexed = rows.compute(new RowKey(row), (k, slots) -> {
-      if (slots != null) {
-        return slot == null ? slots : withSlot(slots, slot);
+  private Slot slotOf(Cell column) {
+    while (true) {
+      Object v = columns.get(column);
+      if (v == null || v instanceof Slot) {
+        return (Slot) v;
       }
-      java.util.Collection<Slot> held = columns.subMap(CellComparator.firstOnRow(row, NO_BYTES),
-          CellComparator.firstOnRow(Arrays.copyOf(row, row.length + 1), NO_BYTES)).values();
-      List<Slot> all = new ArrayList<>();
-      for (Slot s : held) {
+      Slot s = new Slot(v);
+      if (columns.replace(column, v, s)) {
+        heapSize.addAndGet(SLOT_OVERHEAD);
+        return s;
+      }
+    }
+  }
+
+  /**
+   * Puts {@code key}'s row in the index, every column the skip list holds for it made a slot,
+   * if it is not there; else {@code column}'s column in it if not there. Under the row's
+   * hash-bin lock, so a writer creating a column meanwhile, which adds it to an indexed row
+   * under the same lock, either comes after (and adds it) or before (and the skip list
+   * already holds it).
+   */
+  private void index(RowKey key, Cell column) {
+    boolean[] newRow = {false};
+    byte[] row = key.row;
+    rows.compute(key, (k, slots) -> {
+      if (slots != null) {
+        return withColumn(slots, column);
+      }
+      java.util.Set<Cell> held = columns.subMap(CellComparator.firstOnRow(row, NO_BYTES),
+          CellComparator.firstOnRow(Arrays.copyOf(row, row.length + 1), NO_BYTES)).keySet();
+      List<Cell> all = new ArrayList<>();
+      for (Cell c : held) {
         if (all.size() == indexedColumns) {
           return WIDE;
         }
-        all.add(s);
+        all.add(c);
       }
-      newRow[0] = !all.isEmpty();
-      return all.isEmpty() ? null : all.toArray(new Slot[0]); // a row never given: no entry
+      List<Slot> made = new ArrayList<>(all.size());
+      for (Cell c : all) {
+        Slot s = slotOf(c);
+        if (s != null) {
+          made.add(s);
+        }
+      }
+      newRow[0] = !made.isEmpty();
+      return made.isEmpty() ? null : made.toArray(new Slot[0]); // a row not held: no entry
     });
     if (newRow[0]) {
       heapSize.addAndGet(ROW_OVERHEAD);
     }
-    return indexed;
   }
 
-  /** An indexed row's {@code slots} with {@code slot} too (or {@link #WIDE} past the width). */
-  private Slot[] withSlot(Slot[] slots, Slot slot) {
+  /** An indexed row's {@code slots} with {@code column}'s too (or {@link #WIDE} past the width). */
+  private Slot[] withColumn(Slot[] slots, Cell column) {
     if (slots == WIDE) {
       return WIDE;
     }
-    int i = search(slots, slot.column);
+    int i = search(slots, column);
     if (i >= 0) {
       return slots;
     }
     if (slots.length >= indexedColumns) {
       return WIDE;
+    }
+    Slot slot = slotOf(column);
+    if (slot == null) {
+      return slots;
     }
     int at = -i - 1;
     Slot[] more = new Slot[slots.length + 1];
@@ -397,15 +477,37 @@ public final class MemStore {
 
   /**
    * Takes back a cell of a write that failed before it was acknowledged (its log sync failed);
-   * the sequence-id range is left as it was (a conservative bound), and the column's slot
-   * stays, empty if it was the last cell (readers pass it).
+   * the sequence-id range is left as it was (a conservative bound). A column left with no cell
+   * leaves the skip list (a writer adding to it meanwhile adds it again), unless it is an
+   * indexed row's: its slot stays, empty (readers pass it).
    */
   public void remove(Cell c) {
-    Slot slot = indexedSlot(c);
-    if (slot == null) {
-      slot = columns.get(c);
+    boolean[] removed = {false};
+    Slot slot = indexedSlot(new RowKey(c.row()), c);
+    if (slot != null) {
+      removed[0] = slot.remove(c);
+    } else {
+      columns.computeIfPresent(c, (column, value) -> {
+        if (value instanceof Slot s) {
+          removed[0] = s.remove(c);
+          return s;
+        }
+        removed[0] = false;
+        Node head = chain(value);
+        Node at = head;
+        int before = 0;
+        while (at != null && CellComparator.INSTANCE.compareWithinRow(at.cell, c) < 0) {
+          at = at.next;
+          before++;
+        }
+        if (at == null || CellComparator.INSTANCE.compareWithinRow(at.cell, c) != 0) {
+          return value;
+        }
+        removed[0] = true;
+        return value(copyBefore(head, before, at.next));
+      });
     }
-    if (slot != null && slot.remove(c)) {
+    if (removed[0]) {
       heapSize.addAndGet(-(c.heapSize() + CELL_OVERHEAD));
       cellCount.decrementAndGet();
     }
@@ -434,8 +536,8 @@ public final class MemStore {
 
   /** The row of the last cell, or null when empty. */
   public byte[] lastRow() {
-    Map.Entry<Cell, Slot> e = columns.lastEntry();
-    while (e != null && e.getValue().value == null) {
+    Map.Entry<Cell, Object> e = columns.lastEntry();
+    while (e != null && cellsOf(e.getValue()) == null) {
       e = columns.lowerEntry(e.getKey());
     }
     return e == null ? null : e.getKey().row();
@@ -443,8 +545,8 @@ public final class MemStore {
 
   /** The row of the last cell before {@code row}, or null. */
   public byte[] lastRowBefore(byte[] row, byte[] family) {
-    Map.Entry<Cell, Slot> e = columns.lowerEntry(CellComparator.firstOnRow(row, family));
-    while (e != null && e.getValue().value == null) {
+    Map.Entry<Cell, Object> e = columns.lowerEntry(CellComparator.firstOnRow(row, family));
+    while (e != null && cellsOf(e.getValue()) == null) {
       e = columns.lowerEntry(e.getKey());
     }
     return e == null ? null : e.getKey().row();
@@ -482,7 +584,8 @@ public final class MemStore {
    * An iterator already positioned at {@code target} (a cell of {@code row}) when some cell of
    * {@code row} is held, else null (a later seek to the same target is free). An indexed row's
    * iterator holds that row's cells only, found through the index: past them it is at its end,
-   * as a read of the row wants; another row's searches the skip list.
+   * as a read of the row wants; another row's searches the skip list (reads index nothing: a
+   * slot per column read made scans of those rows a fifth slower in `bench sql`).
    */
   public CellIterator iteratorAtRow(byte[] row, Cell target) {
     if (!mayHoldRow(row)) {
@@ -497,14 +600,9 @@ public final class MemStore {
     Iter it = new Iter();
     it.seek(target);
     Cell c = it.current();
-    if (c == null || !Arrays.equals(c.row(), row)) {
-      return null; // not held: no index entry (a read of rows elsewhere costs no memory here)
-    }
-    if (slots == null) {
-      index(row, null); // read once, likely read again: found by hash from now on
-    }
-    return it;
+    return c != null && Arrays.equals(c.row(), row) ? it : null;
   }
+
 
   /** Columns a forward seek steps over before it searches the skip list again. */
   private static final int SEEK_STEPS = 8;
@@ -518,7 +616,7 @@ public final class MemStore {
     /** The row and its slots when the cursor is over one row, else null. */
     private final byte[] row;
     private final Slot[] rowSlots;
-    private Iterator<Slot> rest;
+    private Iterator<?> rest;
     private Cell current;
     private Node more; // the current column's cells after the current one
     private Cell column; // a cell of the current column, null past the end
@@ -535,7 +633,7 @@ public final class MemStore {
     }
 
     /** The columns from the first at or after {@code target}'s, by a search. */
-    private Iterator<Slot> columnsFrom(Cell target) {
+    private Iterator<?> columnsFrom(Cell target) {
       if (rowSlots == null) {
         return columns.tailMap(target, true).values().iterator();
       }
@@ -554,10 +652,9 @@ public final class MemStore {
     /** Moves to the first cell of the next column that has one. */
     private void nextColumn() {
       while (rest.hasNext()) {
-        Slot slot = rest.next();
-        Object v = slot.value;
+        Object v = cellsOf(rest.next());
         if (v == null) {
-          continue; // every cell taken back
+          continue; // an indexed row's column whose every cell was taken back
         }
         if (v instanceof Node n) {
           current = n.cell;
@@ -566,7 +663,7 @@ public final class MemStore {
           current = (Cell) v;
           more = null;
         }
-        column = slot.column;
+        column = current;
         stepped++;
         return;
       }
