@@ -22,8 +22,8 @@ import java.util.function.BiFunction;
  * column's one cell or, once it has several, its versions in an immutable sorted chain. A scan searches one node per column, however many versions a hot row was given since
  * the last flush, and skipping a column's older versions is one step to the next column.
  *
- * <p>Beside the skip list, a hash index from rows written again (a column given a second
- * version) since the last flush to all their columns, up to {@link
+ * <p>Beside the skip list, a hash index from rows rewritten since the last flush (a column
+ * given a third version) to all their columns, up to {@link
  * #INDEXED_COLUMNS} (a wider row is left to the skip list): a later point read of such a row
  * and a write to a column it already has find it without searching the skip list (the
  * skip-list search, a cache miss per level, was most of a point read of a hot row and of an
@@ -33,7 +33,8 @@ import java.util.function.BiFunction;
  * before. A column becomes a slot by compare-and-set of its skip-list value, against writers
  * adding to it the same way; a row enters the index with every column the skip list holds for
  * it, and a column created in an indexed row enters it, both under the row's hash-bin lock; a
- * writer that added to a column it did not find through the index then indexes it. So once an
+ * writer that added to a column of an indexed row it did not find through the index (its
+ * creator not done yet) then indexes the column. So once an
  * add returns (before its write can commit) its cell is reachable through the index if its
  * row is indexed, and through the skip list always.
  *
@@ -75,6 +76,11 @@ public final class MemStore {
       new ConcurrentSkipListMap<>(BY_COLUMN);
   /** Each row's slots in column order, or {@link #WIDE}. */
   private final ConcurrentHashMap<RowKey, Slot[]> rows = new ConcurrentHashMap<>();
+  /**
+   * Set, never cleared, before the first row is indexed (before its columns are read from the
+   * skip list): until then writers and readers leave the index alone.
+   */
+  private volatile boolean indexing;
 
   public MemStore() {
     this(INDEXED_COLUMNS);
@@ -251,6 +257,8 @@ public final class MemStore {
   private static final class Adding implements BiFunction<Cell, Object, Object> {
     final Cell cell;
     boolean added;
+    /** The column had a slot, or two cells or more before this one. */
+    boolean slotOrHot;
 
     Adding(Cell cell) {
       this.cell = cell;
@@ -260,10 +268,12 @@ public final class MemStore {
     public Object apply(Cell column, Object value) {
       if (value instanceof Slot s) { // a slot stays the value: no retry follows this
         added = s.add(cell);
+        slotOrHot = true;
         return s;
       }
       added = false; // a retry after a value changed meanwhile starts over
       Node head = chain(value);
+      slotOrHot = head != null && head.next != null;
       Node at = head;
       int before = 0;
       while (at != null) {
@@ -284,8 +294,8 @@ public final class MemStore {
 
   public void add(Cell c) {
     widenRows(c.row());
-    RowKey key = new RowKey(c.row());
-    Slot slot = indexedSlot(key, c);
+    RowKey key = indexing ? new RowKey(c.row()) : null; // no row indexed yet: no hash at all
+    Slot slot = key == null ? null : indexedSlot(key, c);
     boolean added;
     if (slot != null) {
       added = slot.add(c);
@@ -293,13 +303,21 @@ public final class MemStore {
       while (true) {
         if (columns.putIfAbsent(c, c) == null) { // a new column: one search
           added = true;
-          rows.computeIfPresent(key, (k, slots) -> withColumn(slots, c)); // an indexed row's
+          if (indexing) { // read after the put: an indexer that set it later scans after it
+            key = rowKey(key, c);
+            rows.computeIfPresent(key, (k, slots) -> withColumn(slots, c)); // an indexed row's
+          }
           break;
         }
         Adding adding = new Adding(c);
         if (columns.computeIfPresent(c, adding) != null) {
           added = adding.added;
-          index(key, c); // a column written again: its row is worth indexing
+          // an indexed row's column not found through the index is put in it; a row is
+          // indexed once a column of it gets a third version (a row written twice, as a
+          // load's overwrite, is not worth the index)
+          if (adding.slotOrHot || indexing && rows.get(key = rowKey(key, c)) != null) {
+            index(rowKey(key, c), c);
+          }
           break;
         } // the column was taken back meanwhile (a failed write): add it again
       }
@@ -310,6 +328,10 @@ public final class MemStore {
     }
     minSeq.accumulateAndGet(c.sequenceId(), Math::min);
     maxSeq.accumulateAndGet(c.sequenceId(), Math::max);
+  }
+
+  private static RowKey rowKey(RowKey key, Cell c) {
+    return key != null ? key : new RowKey(c.row());
   }
 
   /** The slot of {@code c}'s column found through the row index ({@code key}: its row), or null. */
@@ -354,6 +376,7 @@ public final class MemStore {
       if (slots != null) {
         return withColumn(slots, column);
       }
+      indexing = true; // before the scan: a writer that saw it false put its column before
       java.util.Set<Cell> held = columns.subMap(CellComparator.firstOnRow(row, NO_BYTES),
           CellComparator.firstOnRow(Arrays.copyOf(row, row.length + 1), NO_BYTES)).keySet();
       List<Cell> all = new ArrayList<>();
@@ -483,7 +506,7 @@ public final class MemStore {
    */
   public void remove(Cell c) {
     boolean[] removed = {false};
-    Slot slot = indexedSlot(new RowKey(c.row()), c);
+    Slot slot = indexing ? indexedSlot(new RowKey(c.row()), c) : null;
     if (slot != null) {
       removed[0] = slot.remove(c);
     } else {
@@ -591,7 +614,7 @@ public final class MemStore {
     if (!mayHoldRow(row)) {
       return null;
     }
-    Slot[] slots = rows.get(new RowKey(row));
+    Slot[] slots = indexing ? rows.get(new RowKey(row)) : null;
     if (slots != null && slots != WIDE && Arrays.equals(target.row(), row)) {
       Iter it = new Iter(row, slots);
       it.seek(target);
