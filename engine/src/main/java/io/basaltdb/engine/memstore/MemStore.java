@@ -3,6 +3,8 @@ package io.basaltdb.engine.memstore;
 import io.basaltdb.storage.Cell;
 import io.basaltdb.engine.cell.CellComparator;
 import io.basaltdb.engine.cell.CellIterator;
+import io.basaltdb.engine.memstore.Versions.Node;
+import io.basaltdb.engine.memstore.Versions.Slot;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
@@ -110,17 +112,6 @@ public final class MemStore {
     }
   }
 
-  /** One cell of a column's chain; never changed once published. */
-  private static final class Node {
-    final Cell cell;
-    final Node next;
-
-    Node(Cell cell, Node next) {
-      this.cell = cell;
-      this.next = next;
-    }
-  }
-
   private static int compareColumns(Cell a, Cell b) {
     long pa = a.rowPrefix();
     long pb = b.rowPrefix();
@@ -138,116 +129,6 @@ public final class MemStore {
       }
     }
     return Arrays.compareUnsigned(a.qualifier(), b.qualifier());
-  }
-
-  /** A column's cells from its skip-list value or slot: a cell, a chain, or null (none). */
-  private static Object cellsOf(Object value) {
-    return value instanceof Slot s ? s.value : value;
-  }
-
-  /** A column's value as a chain (a lone cell is a chain of one, no cell none). */
-  private static Node chain(Object value) {
-    return value == null ? null : value instanceof Node n ? n : new Node((Cell) value, null);
-  }
-
-  /** A chain as a column's value: its lone cell, or itself; null for no cell. */
-  private static Object value(Node chain) {
-    return chain == null || chain.next != null ? chain : chain.cell;
-  }
-
-  /** A row key as a hash key. */
-  private static final class RowKey {
-    final byte[] row;
-    final int hash;
-
-    RowKey(byte[] row) {
-      this.row = row;
-      int h = 0x811c9dc5; // FNV-1a: Arrays.hashCode maps keys differing in two bytes together
-      for (byte b : row) {
-        h = (h ^ (b & 0xff)) * 0x01000193;
-      }
-      this.hash = h ^ (h >>> 16);
-    }
-
-    @Override
-    public int hashCode() {
-      return hash;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof RowKey k && k.hash == hash && Arrays.equals(k.row, row);
-    }
-  }
-
-  /**
-   * One column: its cells as one {@link Cell}, a {@link Node} chain of two or more, or null
-   * when every cell was taken back; replaced by compare-and-set.
-   */
-  private static final class Slot {
-    private static final VarHandle VALUE;
-
-    static {
-      try {
-        VALUE = MethodHandles.lookup().findVarHandle(Slot.class, "value", Object.class);
-      } catch (ReflectiveOperationException e) {
-        throw new ExceptionInInitializerError(e);
-      }
-    }
-
-    /** A cell of the column (its key in the skip list compares the same). */
-    final Cell column;
-    volatile Object value;
-
-    /** Holding {@code value}: a column's one cell or its chain. */
-    Slot(Object value) {
-      this.column = value instanceof Node n ? n.cell : (Cell) value;
-      this.value = value;
-    }
-
-    /** Adds {@code cell}; false when an equal cell is there. */
-    boolean add(Cell cell) {
-      while (true) {
-        Object v = value;
-        Node head = chain(v);
-        Node at = head;
-        int before = 0;
-        while (at != null) {
-          int cmp = CellComparator.INSTANCE.compareWithinRow(at.cell, cell);
-          if (cmp == 0) {
-            return false;
-          }
-          if (cmp > 0) {
-            break;
-          }
-          at = at.next;
-          before++;
-        }
-        if (VALUE.compareAndSet(this, v, value(copyBefore(head, before, new Node(cell, at))))) {
-          return true;
-        }
-      }
-    }
-
-    /** Takes {@code cell} back; false when it is not there. */
-    boolean remove(Cell cell) {
-      while (true) {
-        Object v = value;
-        Node head = chain(v);
-        Node at = head;
-        int before = 0;
-        while (at != null && CellComparator.INSTANCE.compareWithinRow(at.cell, cell) < 0) {
-          at = at.next;
-          before++;
-        }
-        if (at == null || CellComparator.INSTANCE.compareWithinRow(at.cell, cell) != 0) {
-          return false;
-        }
-        if (VALUE.compareAndSet(this, v, value(copyBefore(head, before, at.next)))) {
-          return true;
-        }
-      }
-    }
   }
 
   /**
@@ -271,24 +152,10 @@ public final class MemStore {
         slotOrHot = true;
         return s;
       }
-      added = false; // a retry after a value changed meanwhile starts over
-      Node head = chain(value);
-      slotOrHot = head != null && head.next != null;
-      Node at = head;
-      int before = 0;
-      while (at != null) {
-        int cmp = CellComparator.INSTANCE.compareWithinRow(at.cell, cell);
-        if (cmp == 0) {
-          return value;
-        }
-        if (cmp > 0) {
-          break;
-        }
-        at = at.next;
-        before++;
-      }
-      added = true;
-      return value(copyBefore(head, before, new Node(cell, at)));
+      slotOrHot = Versions.severalCells(value);
+      Object with = Versions.with(value, cell);
+      added = with != value; // set again by a retry after the value changed meanwhile
+      return with;
     }
   }
 
@@ -451,14 +318,6 @@ public final class MemStore {
     return -(lo + 1);
   }
 
-  /** The chain's first {@code n} cells copied in front of {@code rest}. */
-  private static Node copyBefore(Node head, int n, Node rest) {
-    if (n == 0) {
-      return rest;
-    }
-    return new Node(head.cell, copyBefore(head.next, n - 1, rest));
-  }
-
   private void widenRows(byte[] row) {
     while (true) {
       byte[] first = firstRow;
@@ -515,19 +374,9 @@ public final class MemStore {
           removed[0] = s.remove(c);
           return s;
         }
-        removed[0] = false;
-        Node head = chain(value);
-        Node at = head;
-        int before = 0;
-        while (at != null && CellComparator.INSTANCE.compareWithinRow(at.cell, c) < 0) {
-          at = at.next;
-          before++;
-        }
-        if (at == null || CellComparator.INSTANCE.compareWithinRow(at.cell, c) != 0) {
-          return value;
-        }
-        removed[0] = true;
-        return value(copyBefore(head, before, at.next));
+        Object without = Versions.without(value, c);
+        removed[0] = without != value;
+        return without;
       });
     }
     if (removed[0]) {
@@ -560,7 +409,7 @@ public final class MemStore {
   /** The row of the last cell, or null when empty. */
   public byte[] lastRow() {
     Map.Entry<Cell, Object> e = columns.lastEntry();
-    while (e != null && cellsOf(e.getValue()) == null) {
+    while (e != null && Versions.cellsOf(e.getValue()) == null) {
       e = columns.lowerEntry(e.getKey());
     }
     return e == null ? null : e.getKey().row();
@@ -569,7 +418,7 @@ public final class MemStore {
   /** The row of the last cell before {@code row}, or null. */
   public byte[] lastRowBefore(byte[] row, byte[] family) {
     Map.Entry<Cell, Object> e = columns.lowerEntry(CellComparator.firstOnRow(row, family));
-    while (e != null && cellsOf(e.getValue()) == null) {
+    while (e != null && Versions.cellsOf(e.getValue()) == null) {
       e = columns.lowerEntry(e.getKey());
     }
     return e == null ? null : e.getKey().row();
@@ -675,7 +524,7 @@ public final class MemStore {
     /** Moves to the first cell of the next column that has one. */
     private void nextColumn() {
       while (rest.hasNext()) {
-        Object v = cellsOf(rest.next());
+        Object v = Versions.cellsOf(rest.next());
         if (v == null) {
           continue; // an indexed row's column whose every cell was taken back
         }

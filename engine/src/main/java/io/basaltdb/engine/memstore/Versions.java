@@ -1,0 +1,143 @@
+package io.basaltdb.engine.memstore;
+
+import io.basaltdb.engine.cell.CellComparator;
+import io.basaltdb.storage.Cell;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * One column's cells as a {@link MemStore} holds them, newest first: a lone {@link Cell}, an
+ * immutable {@link Node} chain of two or more, null for none, or a {@link Slot} holding one
+ * of those (an indexed row's column). A new value is made by copying the cells before the
+ * changed place; nothing published is changed. Stateless but for slots.
+ */
+final class Versions {
+  private Versions() {}
+
+  /** One cell of a column's chain; never changed once published. */
+  static final class Node {
+    final Cell cell;
+    final Node next;
+
+    Node(Cell cell, Node next) {
+      this.cell = cell;
+      this.next = next;
+    }
+  }
+
+  /**
+   * One column of an indexed row: its cells as one {@link Cell}, a {@link Node} chain of two
+   * or more, or null when every cell was taken back; replaced by compare-and-set.
+   */
+  static final class Slot {
+    private static final VarHandle VALUE;
+
+    static {
+      try {
+        VALUE = MethodHandles.lookup().findVarHandle(Slot.class, "value", Object.class);
+      } catch (ReflectiveOperationException e) {
+        throw new ExceptionInInitializerError(e);
+      }
+    }
+
+    /** A cell of the column (its key in the skip list compares the same). */
+    final Cell column;
+    volatile Object value;
+
+    /** Holding {@code value}: a column's one cell or its chain. */
+    Slot(Object value) {
+      this.column = value instanceof Node n ? n.cell : (Cell) value;
+      this.value = value;
+    }
+
+    /** Adds {@code cell}; false when an equal cell is there. */
+    boolean add(Cell cell) {
+      while (true) {
+        Object v = value;
+        Object with = with(v, cell);
+        if (with == v) {
+          return false;
+        }
+        if (VALUE.compareAndSet(this, v, with)) {
+          return true;
+        }
+      }
+    }
+
+    /** Takes {@code cell} back; false when it is not there. */
+    boolean remove(Cell cell) {
+      while (true) {
+        Object v = value;
+        Object without = without(v, cell);
+        if (without == v) {
+          return false;
+        }
+        if (VALUE.compareAndSet(this, v, without)) {
+          return true;
+        }
+      }
+    }
+  }
+
+  /** A column's cells from its skip-list value or slot: a cell, a chain, or null (none). */
+  static Object cellsOf(Object value) {
+    return value instanceof Slot s ? s.value : value;
+  }
+
+  /** Whether a value (not a slot) holds two cells or more. */
+  static boolean severalCells(Object value) {
+    return value instanceof Node;
+  }
+
+  /** {@code value} (a cell, a chain or null) with {@code cell} in place; itself if it has it. */
+  static Object with(Object value, Cell cell) {
+    Node head = chain(value);
+    Node at = head;
+    int before = 0;
+    while (at != null) {
+      int cmp = CellComparator.INSTANCE.compareWithinRow(at.cell, cell);
+      if (cmp == 0) {
+        return value;
+      }
+      if (cmp > 0) {
+        break;
+      }
+      at = at.next;
+      before++;
+    }
+    return value(copyBefore(head, before, new Node(cell, at)));
+  }
+
+  /** {@code value} without {@code cell} (null: no cell left); itself if it lacks it. */
+  static Object without(Object value, Cell cell) {
+    Node head = chain(value);
+    Node at = head;
+    int before = 0;
+    while (at != null && CellComparator.INSTANCE.compareWithinRow(at.cell, cell) < 0) {
+      at = at.next;
+      before++;
+    }
+    if (at == null || CellComparator.INSTANCE.compareWithinRow(at.cell, cell) != 0) {
+      return value;
+    }
+    return value(copyBefore(head, before, at.next));
+  }
+
+  /** A column's value as a chain (a lone cell is a chain of one, no cell none). */
+  static Node chain(Object value) {
+    return value == null ? null : value instanceof Node n ? n : new Node((Cell) value, null);
+  }
+
+  /** A chain as a column's value: its lone cell, or itself; null for no cell. */
+  private static Object value(Node chain) {
+    return chain == null || chain.next != null ? chain : chain.cell;
+  }
+
+  /** The chain's first {@code n} cells copied in front of {@code rest}. */
+  private static Node copyBefore(Node head, int n, Node rest) {
+    if (n == 0) {
+      return rest;
+    }
+    return new Node(head.cell, copyBefore(head.next, n - 1, rest));
+  }
+}
