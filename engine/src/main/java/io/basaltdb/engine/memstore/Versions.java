@@ -105,7 +105,24 @@ final class Versions {
       at = at.next;
       before++;
     }
-    return value(copyBefore(head, before, new Node(cell, at)));
+    return value(copyBefore(head, before, new Node(head == null ? cell : sameKey(cell, head.cell),
+        at)));
+  }
+
+  /**
+   * {@code cell} made with the row, family and qualifier arrays of {@code held}, a cell of its
+   * column: a column's versions share one copy of its key, so a read that compares them (a
+   * search, a seek within the column) touches the same few arrays whichever version it meets,
+   * not a row array of each write's own (a cache miss each in a memstore of hot rows), and a
+   * version costs no arrays of its own. Itself when it shares them already.
+   */
+  static Cell sameKey(Cell cell, Cell held) {
+    if (cell.row() == held.row() && cell.family() == held.family()
+        && cell.qualifier() == held.qualifier()) {
+      return cell;
+    }
+    return new Cell(held.row(), held.family(), held.qualifier(), cell.timestamp(), cell.type(),
+        cell.sequenceId(), cell.value());
   }
 
   /** {@code value} without {@code cell} (null: no cell left); itself if it lacks it. */

@@ -234,7 +234,7 @@ class MemStoreModelTest {
             boolean found = false;
             for (Cell at = it == null ? null : it.current(); at != null
                 && Arrays.equals(at.row(), c.row()); it.next(), at = it.current()) {
-              found |= at == c;
+              found |= at.equals(c); // the same cell, its key arrays the column's
             }
             assertTrue(found, "a cell added before the read is missing: " + c);
           }
