@@ -3,6 +3,7 @@ package io.basaltdb.sql.exec;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.exec.context.ConnectionSettings;
 import io.basaltdb.sql.exec.read.LookupJoins;
+import io.basaltdb.sql.exec.read.PointRead;
 import io.basaltdb.sql.exec.read.ScanExecutor;
 import io.basaltdb.sql.exec.write.WriteExecutor;
 import io.basaltdb.sql.pushdown.ScanSpec;
@@ -34,6 +35,19 @@ public final class TableRuns {
   public Enumerable<Object[]> query(DataContext root, ScanSpec spec) {
     return new ScanExecutor(ConnectionTransaction.storage(root, db), def, spec, root,
         ConnectionSettings.of(root).readTimestamp()).enumerable();
+  }
+
+  /**
+   * How a planned scan of this table runs: as one get when it is a point read
+   * ({@link PointRead}), else by a {@link ScanExecutor} per execution.
+   */
+  public java.util.function.Function<DataContext, Enumerable<Object[]>> planned(ScanSpec spec) {
+    PointRead point = PointRead.of(def, spec);
+    if (point == null) {
+      return ctx -> query(ctx, spec);
+    }
+    return ctx -> point.run(ConnectionTransaction.storage(ctx, db), ctx,
+        ConnectionSettings.of(ctx).readTimestamp());
   }
 
   /** {@link #query} for one-column rows: the values themselves. */

@@ -1,6 +1,5 @@
 package io.basaltdb.sql.rel;
 
-import io.basaltdb.sql.exec.TableRuns;
 import io.basaltdb.sql.pushdown.ScanSpec;
 import java.lang.reflect.Type;
 import java.util.function.Function;
@@ -51,10 +50,10 @@ public final class DirectExecution implements Bindable<Object>, Typed {
 
   /** The direct execution of a scan of {@code table} (one column: its values themselves). */
   public static DirectExecution scan(PlannedTable basalt, ScanSpec spec, boolean oneColumn) {
-    TableRuns table = basalt.runs();
+    Function<DataContext, Enumerable<Object[]>> rows = basalt.runs().planned(spec);
     return oneColumn
-        ? new DirectExecution(Object.class, ctx -> table.queryScalar(ctx, spec), null)
-        : new DirectExecution(Object[].class, ctx -> table.query(ctx, spec), null);
+        ? new DirectExecution(Object.class, ctx -> rows.apply(ctx).select(row -> row[0]), null)
+        : new DirectExecution(Object[].class, rows::apply, null);
   }
 
   /** The direct execution of a write of one row. */

@@ -1,12 +1,10 @@
 package io.basaltdb.sql.exec.read;
 
 import io.basaltdb.sql.SqlStates;
-import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.exec.context.StatementSnapshot;
 import io.basaltdb.sql.exec.context.QueryGuard;
 import io.basaltdb.sql.pushdown.KeyRange;
 import io.basaltdb.sql.pushdown.PushedPredicate;
-import io.basaltdb.sql.type.RowKeyCodec;
 import io.basaltdb.storage.Get;
 import io.basaltdb.storage.ReadRequest;
 import io.basaltdb.storage.Result;
@@ -33,8 +31,6 @@ final class RowEnumerator implements Enumerator<Object[]> {
   private final boolean points;
   private final Table table;
   private final io.basaltdb.storage.ReadSnapshot snapshot;
-  private final RowKeyCodec codec;
-  private final List<SqlColumn> cols;
   private final io.basaltdb.sql.catalog.CellNames names;
   private final Set<Integer> readColumns = new TreeSet<>();
   private int next; // next range (or first range of the next get batch)
@@ -78,8 +74,6 @@ final class RowEnumerator implements Enumerator<Object[]> {
     this.executor = executor;
     this.table = executor.db.table(executor.def.table());
     this.snapshot = StatementSnapshot.of(executor.ctx, executor.db);
-    this.codec = executor.def.keyCodec();
-    this.cols = executor.def.columns();
     this.names = io.basaltdb.sql.catalog.CellNames.of(executor.def);
     this.cancelFlag = QueryGuard.cancelFlag(executor.ctx);
     this.ranges = ranges;
@@ -236,14 +230,7 @@ final class RowEnumerator implements Enumerator<Object[]> {
     if (times[0] > 0 || times[1] < Long.MAX_VALUE) {
       read.setTimeRange(times[0], times[1]);
     }
-    read.addColumn(names.markerFamily(), io.basaltdb.sql.catalog.CellNames.MARKER);
-    for (int i : readColumns) {
-      if (cols.get(i).isMap()) {
-        read.addFamily(names.family(i)); // its cells are the family's undeclared ones
-      } else if (names.family(i) != null) {
-        read.addColumn(names.family(i), names.qualifier(i));
-      }
-    }
+    PointRead.addColumns(read, executor.def, names, readColumns);
     Filter f = PushedPredicate.all(filters, executor.def, executor.ctx);
     if (rangesFilter != null) {
       Filter r = io.basaltdb.storage.filter.Filters.rowRanges(rangesFilter);
@@ -257,25 +244,7 @@ final class RowEnumerator implements Enumerator<Object[]> {
   }
 
   private Object[] toRow(Result r) {
-    List<Integer> out = executor.spec.columns();
-    Object[] row = new Object[out.size()];
-    Object[] key = null;
-    for (int i = 0; i < row.length; i++) {
-      int col = out.get(i);
-      SqlColumn c = cols.get(col);
-      if (c.isKey()) {
-        if (key == null) {
-          key = codec.decode(r.row());
-        }
-        row[i] = c.type().fromKey(key[c.keyPosition()]);
-      } else if (c.isMap()) {
-        row[i] = names.mapValue(col, r);
-      } else {
-        byte[] v = names.value(col, r.getValue(names.family(col), names.qualifier(col)));
-        row[i] = v == null ? null : c.fromCell(v);
-      }
-    }
-    return row;
+    return PointRead.toRow(executor.def, names, executor.spec.columns(), r);
   }
 
   @Override

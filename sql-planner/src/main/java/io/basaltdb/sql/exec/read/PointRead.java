@@ -1,0 +1,112 @@
+package io.basaltdb.sql.exec.read;
+
+import io.basaltdb.sql.catalog.CellNames;
+import io.basaltdb.sql.catalog.SqlColumn;
+import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.exec.context.Analysis;
+import io.basaltdb.sql.pushdown.KeyRange;
+import io.basaltdb.sql.pushdown.ScanSpec;
+import io.basaltdb.sql.type.RowKeyCodec;
+import io.basaltdb.storage.Get;
+import io.basaltdb.storage.ReadRequest;
+import io.basaltdb.storage.Result;
+import io.basaltdb.storage.Storage;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Linq4j;
+
+/**
+ * A statement that is one row read by its full key and nothing else (a plan that is only a
+ * {@code BasaltScan} whose key conditions are one point: no filter, index, aggregate, AS OF,
+ * row timestamp or offset), run as one get: what its {@link ScanExecutor} would do, without the
+ * executor, the row enumerator and the statement snapshot each execution would make. A single
+ * get reads its row atomically at one read point (in a transaction, at the transaction's cut
+ * with its own writes, which a statement snapshot taken at this statement's start would give
+ * as well: the statement writes nothing), so the statement needs no cut of its own. What does
+ * not depend on the parameters (the columns to read, their decoding) is worked out once, when
+ * the statement is planned. Immutable; shared by the executions of a cached plan.
+ */
+public final class PointRead {
+  private final SqlTableDef def;
+  private final ScanSpec spec;
+  private final CellNames names;
+  /** The table columns a read asks for: the spec's. */
+  private final Set<Integer> readColumns;
+
+  private PointRead(SqlTableDef def, ScanSpec spec) {
+    this.def = def;
+    this.spec = spec;
+    this.names = CellNames.of(def);
+    this.readColumns = new TreeSet<>(spec.columns());
+  }
+
+  /** The point read that runs {@code spec} over {@code def}, or null when it is not one. */
+  public static PointRead of(SqlTableDef def, ScanSpec spec) {
+    boolean one = spec.aggregate() == null && spec.index() == null && spec.asOf() == null
+        && spec.filters().isEmpty() && spec.offset() == null && spec.fetch() == null
+        && def.rowTimestamp() == null && spec.keys().intervals().isEmpty()
+        && spec.keys().isPointLookup(def) && spec.keys().rangeCount() == 1;
+    return one ? new PointRead(def, spec) : null;
+  }
+
+  /**
+   * The row (none or one) of one execution over {@code db} (the execution's storage: its
+   * connection's transaction, if any), as of {@code readTimestamp} (-1: the newest).
+   */
+  public Enumerable<Object[]> run(Storage db, DataContext ctx, long readTimestamp) {
+    List<KeyRange> point = spec.keys().bind(def, ctx);
+    if (point.isEmpty()) {
+      return Linq4j.emptyEnumerable(); // a key column compared with NULL
+    }
+    Get get = new Get(point.get(0).start());
+    get.setMetrics(Analysis.scanMetrics(ctx, spec));
+    if (readTimestamp >= 0) {
+      get.setTimeRange(0, readTimestamp == Long.MAX_VALUE ? readTimestamp : readTimestamp + 1);
+    }
+    addColumns(get, def, names, readColumns);
+    Result r = db.table(def.table()).get(get);
+    return r.isEmpty() ? Linq4j.emptyEnumerable()
+        : Linq4j.singletonEnumerable(toRow(def, names, spec.columns(), r));
+  }
+
+  /** Asks {@code read} for the row marker and {@code columns} (table column indexes). */
+  static void addColumns(ReadRequest<?> read, SqlTableDef def, CellNames names,
+      Set<Integer> columns) {
+    read.addColumn(names.markerFamily(), CellNames.MARKER);
+    List<SqlColumn> cols = def.columns();
+    for (int i : columns) {
+      if (cols.get(i).isMap()) {
+        read.addFamily(names.family(i)); // its cells are the family's undeclared ones
+      } else if (names.family(i) != null) {
+        read.addColumn(names.family(i), names.qualifier(i));
+      }
+    }
+  }
+
+  /** The values of {@code out} (table column indexes, in output order) in row {@code r}. */
+  static Object[] toRow(SqlTableDef def, CellNames names, List<Integer> out, Result r) {
+    List<SqlColumn> cols = def.columns();
+    RowKeyCodec codec = def.keyCodec();
+    Object[] row = new Object[out.size()];
+    Object[] key = null;
+    for (int i = 0; i < row.length; i++) {
+      int col = out.get(i);
+      SqlColumn c = cols.get(col);
+      if (c.isKey()) {
+        if (key == null) {
+          key = codec.decode(r.row());
+        }
+        row[i] = c.type().fromKey(key[c.keyPosition()]);
+      } else if (c.isMap()) {
+        row[i] = names.mapValue(col, r);
+      } else {
+        byte[] v = names.value(col, r.getValue(names.family(col), names.qualifier(col)));
+        row[i] = v == null ? null : c.fromCell(v);
+      }
+    }
+    return row;
+  }
+}
