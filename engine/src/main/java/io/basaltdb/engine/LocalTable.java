@@ -186,8 +186,12 @@ final class LocalTable extends RowWriteTable {
         throw unknownFamily(f);
       }
     }
-    return new ReadSpec(r.columns(), r.minTimestamp(), r.maxTimestamp(), r.maxVersions(),
-        r.filter(), PinnedSnapshot.cutOf(r.snapshot())).withMetrics(r.metrics());
+    ReadSpec spec = r.columnsShared()
+        ? ReadSpec.overShared(r.columns(), r.minTimestamp(), r.maxTimestamp(), r.maxVersions(),
+            r.filter(), PinnedSnapshot.cutOf(r.snapshot()))
+        : new ReadSpec(r.columns(), r.minTimestamp(), r.maxTimestamp(), r.maxVersions(),
+            r.filter(), PinnedSnapshot.cutOf(r.snapshot()));
+    return spec.withMetrics(r.metrics());
   }
 
   @Override

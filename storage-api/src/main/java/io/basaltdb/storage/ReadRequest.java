@@ -1,15 +1,23 @@
 package io.basaltdb.storage;
 
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.NavigableMap;
 import java.util.NavigableSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * What {@link Get} and {@link Scan} share: families and columns wanted, versions, time range.
  * Not thread-safe while being built.
  */
 public abstract class ReadRequest<T extends ReadRequest<T>> {
-  private final TreeMap<byte[], NavigableSet<byte[]>> families = new TreeMap<>(Arrays::compareUnsigned);
+  private TreeMap<byte[], NavigableSet<byte[]>> families = new TreeMap<>(Arrays::compareUnsigned);
+  /**
+   * The columns as one immutable map once asked for ({@link #frozenColumns}), until they change;
+   * when {@link #families} is null, the columns are those of another read, shared.
+   */
+  private NavigableMap<byte[], NavigableSet<byte[]>> frozen;
   private int maxVersions = 1;
   private long minTimestamp = 0;
   private long maxTimestamp = Long.MAX_VALUE;
@@ -24,19 +32,57 @@ public abstract class ReadRequest<T extends ReadRequest<T>> {
 
   /** Every column of a family. */
   public T addFamily(byte[] family) {
-    families.put(Mutation.nonNull(family, "family"), null);
+    changing().put(Mutation.nonNull(family, "family"), null);
     return self();
   }
 
   /** One column (other columns of the family are not read unless added too). */
   public T addColumn(byte[] family, byte[] qualifier) {
     Mutation.nonNull(family, "family");
+    TreeMap<byte[], NavigableSet<byte[]>> families = changing();
     if (families.containsKey(family) && families.get(family) == null) {
       return self(); // the whole family is already wanted
     }
     families.computeIfAbsent(family, f -> new java.util.TreeSet<>(Arrays::compareUnsigned))
         .add(Mutation.orEmpty(qualifier));
     return self();
+  }
+
+  /**
+   * Reads the columns {@code other} reads now (replacing any added before), shared: a read made
+   * again and again for other rows with the same columns copies nothing, and the storage sees
+   * the same column map each time. Adding columns to either later changes only that one.
+   */
+  public T readColumnsOf(ReadRequest<?> other) {
+    frozen = other.frozenColumns();
+    families = null;
+    return self();
+  }
+
+  /** Whether the columns are another read's, shared ({@link #readColumnsOf}). */
+  public boolean columnsShared() {
+    return families == null;
+  }
+
+  /** The columns as an immutable map, made once until they change. */
+  private NavigableMap<byte[], NavigableSet<byte[]>> frozenColumns() {
+    if (frozen == null) {
+      TreeMap<byte[], NavigableSet<byte[]>> copy = new TreeMap<>(Arrays::compareUnsigned);
+      families.forEach((f, qs) -> copy.put(f, qs == null ? null
+          : Collections.unmodifiableNavigableSet(new TreeSet<>(qs))));
+      frozen = Collections.unmodifiableNavigableMap(copy);
+    }
+    return frozen;
+  }
+
+  /** The columns, to be changed: a copy of shared ones first. */
+  private TreeMap<byte[], NavigableSet<byte[]>> changing() {
+    if (families == null) {
+      families = new TreeMap<>(Arrays::compareUnsigned);
+      frozen.forEach((f, qs) -> families.put(f, qs == null ? null : new TreeSet<>(qs)));
+    }
+    frozen = null;
+    return families;
   }
 
   /** Versions per column to return, newest first (default 1). */
@@ -98,8 +144,8 @@ public abstract class ReadRequest<T extends ReadRequest<T>> {
    * The wanted families (none: all), each with its wanted qualifiers, or null for the whole
    * family; a read-only view.
    */
-  public java.util.NavigableMap<byte[], NavigableSet<byte[]>> columns() {
-    return java.util.Collections.unmodifiableNavigableMap(families);
+  public NavigableMap<byte[], NavigableSet<byte[]>> columns() {
+    return families == null ? frozen : Collections.unmodifiableNavigableMap(families);
   }
 
   /** Lower bound (inclusive) of the cells' timestamps read. */

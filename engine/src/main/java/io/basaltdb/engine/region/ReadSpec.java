@@ -43,6 +43,18 @@ public final class ReadSpec {
     this(sorted(families), minTimestamp, maxTimestamp, maxVersions, filter, snapshot, null);
   }
 
+  /**
+   * Over {@code columns}, a read's columns it shares with other reads
+   * ({@link io.basaltdb.storage.ReadRequest#columnsShared}: immutable, in byte order), taken
+   * as they are: reads made again and again with the same columns copy nothing.
+   */
+  public static ReadSpec overShared(Map<byte[], NavigableSet<byte[]>> columns, long minTimestamp,
+      long maxTimestamp, int maxVersions, io.basaltdb.storage.filter.Filter filter,
+      SnapshotCut snapshot) {
+    return new ReadSpec(columns.isEmpty() ? Map.of() : columns, minTimestamp, maxTimestamp,
+        maxVersions, filter, snapshot, null);
+  }
+
   /** Over {@code families} as {@link #sorted} made them (derived specs share them). */
   private ReadSpec(Map<byte[], NavigableSet<byte[]>> families, long minTimestamp,
       long maxTimestamp, int maxVersions, io.basaltdb.storage.filter.Filter filter,
