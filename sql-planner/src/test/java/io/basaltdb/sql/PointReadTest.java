@@ -119,4 +119,16 @@ class PointReadTest extends TemporaryDatabaseTest {
       }
     }
   }
+
+  @Test
+  void findsEachRowOfASaltedTableByItsBucket() throws SQLException {
+    st.executeUpdate("CREATE TABLE s (id INTEGER NOT NULL PRIMARY KEY, v VARCHAR, n BIGINT)"
+        + " SALT_BUCKETS=4");
+    for (int i = 0; i < 40; i++) {
+      st.executeUpdate("UPSERT INTO s VALUES (" + i + ", 's" + i + "', " + i + ")");
+    }
+    for (int i = 0; i < 41; i++) {
+      assertEquals(i < 40 ? List.of("s" + i + "|" + i) : List.of(), byKey(c, "s", i));
+    }
+  }
 }

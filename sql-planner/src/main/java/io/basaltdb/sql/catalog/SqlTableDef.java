@@ -228,10 +228,14 @@ public record SqlTableDef(TableName table, List<SqlColumn> columns, int saltBuck
     throw new io.basaltdb.storage.InvalidArgumentException("no column " + name + " in " + table);
   }
 
-  /** Key columns in key order. */
+  /** Key columns in key order (an immutable list). */
   public List<SqlColumn> keyColumns() {
-    return keyColumns(columns);
+    return KEYS.of(this);
   }
+
+  /** Each definition's key columns, listed once (a point statement asks for them each run). */
+  private static final PerDefinition<List<SqlColumn>> KEYS =
+      new PerDefinition<>(d -> List.copyOf(keyColumns(d.columns())));
 
   /** The key columns' indexes among {@link #columns}, in column order. */
   public List<Integer> keyColumnIndexes() {

@@ -154,21 +154,27 @@ public record KeyConditions(List<List<Operand>> equalities, List<Interval> inter
 
   /** {@link #bind} of one full key (each key column equal to one value): its one range. */
   private List<KeyRange> onePoint(SqlTableDef def, DataContext ctx) {
+    byte[] key = pointKey(def, ctx);
+    return key == null ? List.of() : List.of(new KeyRange(key, KeyRange.prefixEnd(key)));
+  }
+
+  /**
+   * The row key of a point lookup of one full key (each key column equal to one value, no
+   * interval) as stored (salted, if the table is), or null when a key value is NULL (no row).
+   */
+  public byte[] pointKey(SqlTableDef def, DataContext ctx) {
     List<SqlColumn> keys = def.keyColumns();
     Object[] values = new Object[equalities.size()];
     for (int k = 0; k < values.length; k++) {
       Object v = equalities.get(k).get(0).bind(ctx);
       if (v == null) {
-        return List.of(); // col = NULL holds for no row
+        return null; // col = NULL holds for no row
       }
       values[k] = keys.get(k).type().toKey(v);
     }
     RowKeyCodec codec = def.keyCodec();
     byte[] key = codec.encodePrefix(values);
-    if (def.saltBuckets() > 0) {
-      key = codec.salt(key); // a full key knows its bucket
-    }
-    return List.of(new KeyRange(key, KeyRange.prefixEnd(key)));
+    return def.saltBuckets() > 0 ? codec.salt(key) : key; // a full key knows its bucket
   }
 
   private static Object[] append(Object[] p, Object v) {

@@ -4,7 +4,6 @@ import io.basaltdb.sql.catalog.CellNames;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.exec.context.Analysis;
-import io.basaltdb.sql.pushdown.KeyRange;
 import io.basaltdb.sql.pushdown.ScanSpec;
 import io.basaltdb.sql.type.RowKeyCodec;
 import io.basaltdb.storage.Get;
@@ -33,14 +32,16 @@ public final class PointRead {
   private final SqlTableDef def;
   private final ScanSpec spec;
   private final CellNames names;
-  /** The table columns a read asks for: the spec's. */
-  private final Set<Integer> readColumns;
+  /** A get of the columns each execution reads (the marker and the spec's), shared by them. */
+  private final Get columns;
 
   private PointRead(SqlTableDef def, ScanSpec spec) {
     this.def = def;
     this.spec = spec;
     this.names = CellNames.of(def);
-    this.readColumns = new TreeSet<>(spec.columns());
+    Get g = new Get(new byte[] {0});
+    addColumns(g, def, names, new TreeSet<>(spec.columns()));
+    this.columns = new Get(new byte[] {0}).readColumnsOf(g); // frozen here, read by any thread
   }
 
   /** The point read that runs {@code spec} over {@code def}, or null when it is not one. */
@@ -57,16 +58,16 @@ public final class PointRead {
    * connection's transaction, if any), as of {@code readTimestamp} (-1: the newest).
    */
   public Enumerable<Object[]> run(Storage db, DataContext ctx, long readTimestamp) {
-    List<KeyRange> point = spec.keys().bind(def, ctx);
-    if (point.isEmpty()) {
+    byte[] key = spec.keys().pointKey(def, ctx);
+    if (key == null) {
       return Linq4j.emptyEnumerable(); // a key column compared with NULL
     }
-    Get get = new Get(point.get(0).start());
+    Get get = new Get(key);
     get.setMetrics(Analysis.scanMetrics(ctx, spec));
     if (readTimestamp >= 0) {
       get.setTimeRange(0, readTimestamp == Long.MAX_VALUE ? readTimestamp : readTimestamp + 1);
     }
-    addColumns(get, def, names, readColumns);
+    get.readColumnsOf(columns);
     Result r = db.table(def.table()).get(get);
     return r.isEmpty() ? Linq4j.emptyEnumerable()
         : Linq4j.singletonEnumerable(toRow(def, names, spec.columns(), r));
