@@ -38,16 +38,27 @@ public final class TableRuns {
   }
 
   /**
-   * How a planned scan of this table runs: as one get when it is a point read
-   * ({@link PointRead}), else by a {@link ScanExecutor} per execution.
+   * How a planned scan of this table that is its statement's only read runs: as one get when
+   * it is a point read ({@link PointRead}: no statement snapshot needed), else by a
+   * {@link ScanExecutor} per execution as {@link #query}.
    */
-  public java.util.function.Function<DataContext, Enumerable<Object[]>> planned(ScanSpec spec) {
+  public SoleScan soleScan(ScanSpec spec) {
     PointRead point = PointRead.of(def, spec);
-    if (point == null) {
-      return ctx -> query(ctx, spec);
+    return point == null ? ctx -> query(ctx, spec)
+        : ctx -> point.run(ConnectionTransaction.storage(ctx, db), ctx,
+            ConnectionSettings.of(ctx).readTimestamp());
+  }
+
+  /** A scan that is its statement's only read, as the plan's code calls it. */
+  @FunctionalInterface
+  public interface SoleScan {
+    /** The rows of one execution. */
+    Enumerable<Object[]> rows(DataContext ctx);
+
+    /** {@link #rows} of one column: the values themselves. */
+    default Enumerable<Object> values(DataContext ctx) {
+      return rows(ctx).select(row -> row[0]);
     }
-    return ctx -> point.run(ConnectionTransaction.storage(ctx, db), ctx,
-        ConnectionSettings.of(ctx).readTimestamp());
   }
 
   /** {@link #query} for one-column rows: the values themselves. */

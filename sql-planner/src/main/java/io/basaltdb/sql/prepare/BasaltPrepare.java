@@ -272,7 +272,7 @@ public class BasaltPrepare extends CalcitePrepareImpl {
         if (direct == null || (direct.batchWrite() != null
             && !CalciteInternals.putInternalParameter(this, BATCH_WRITE, direct.batchWrite()))) {
           var checked = root.withRel(io.basaltdb.sql.rel.CheckedSums.apply(
-              ExplainAnalyze.instrument(analyzing, root.rel)));
+              ExplainAnalyze.instrument(analyzing, io.basaltdb.sql.rel.SoleRead.mark(root.rel))));
           return super.implement(!Switches.GUARDS.on() ? checked
               : checked.withRel(io.basaltdb.sql.rel.Guard.insert(checked.rel)));
         }

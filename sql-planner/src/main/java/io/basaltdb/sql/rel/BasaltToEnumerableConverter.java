@@ -24,16 +24,32 @@ import org.apache.calcite.rel.metadata.RelMetadataQuery;
  * Joins a Basalt subtree (a {@link BasaltScan}) to Calcite's enumerable plan: the generated
  * code calls {@link TableRuns#query} with the scan's spec, both handed over as stashed
  * objects (never re-planned per execution), and gets rows as {@code Object[]} (one-field rows
- * as the bare values, the form Calcite's operators expect of them).
+ * as the bare values, the form Calcite's operators expect of them). The scan that is its
+ * plan's only read ({@link SoleRead}) is called as a {@link TableRuns.SoleScan} instead: a
+ * point read then runs as one get, without a statement snapshot.
  */
 public final class BasaltToEnumerableConverter extends ConverterImpl implements EnumerableRel {
+  /** The scan is its plan's only read of storage. */
+  private final boolean soleRead;
+
   public BasaltToEnumerableConverter(RelOptCluster cluster, RelTraitSet traits, RelNode input) {
+    this(cluster, traits, input, false);
+  }
+
+  private BasaltToEnumerableConverter(RelOptCluster cluster, RelTraitSet traits, RelNode input,
+      boolean soleRead) {
     super(cluster, ConventionTraitDef.INSTANCE, traits, input);
+    this.soleRead = soleRead;
+  }
+
+  /** This converter, its scan being its plan's only read. */
+  BasaltToEnumerableConverter asSoleRead() {
+    return new BasaltToEnumerableConverter(getCluster(), getTraitSet(), getInput(), true);
   }
 
   @Override
   public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
-    return new BasaltToEnumerableConverter(getCluster(), traitSet, sole(inputs));
+    return new BasaltToEnumerableConverter(getCluster(), traitSet, sole(inputs), soleRead);
   }
 
   @Override
@@ -48,9 +64,16 @@ public final class BasaltToEnumerableConverter extends ConverterImpl implements 
     boolean scalar = getRowType().getFieldCount() == 1;
     PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
         scalar ? JavaRowFormat.SCALAR : JavaRowFormat.ARRAY, false);
+    BlockBuilder b = new BlockBuilder();
+    if (soleRead) {
+      Expression run = implementor.stash(scan.basaltTable().runs().soleScan(scan.spec()),
+          TableRuns.SoleScan.class);
+      b.add(Expressions.return_(null, Expressions.call(run, scalar ? "values" : "rows",
+          implementor.getRootExpression())));
+      return implementor.result(physType, b.toBlock());
+    }
     Expression table = implementor.stash(scan.basaltTable().runs(), TableRuns.class);
     Expression spec = implementor.stash(scan.spec(), ScanSpec.class);
-    BlockBuilder b = new BlockBuilder();
     b.add(Expressions.return_(null, Expressions.call(table, scalar ? "queryScalar" : "query",
         implementor.getRootExpression(), spec)));
     return implementor.result(physType, b.toBlock());

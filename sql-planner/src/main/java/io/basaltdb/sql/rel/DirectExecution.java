@@ -50,10 +50,9 @@ public final class DirectExecution implements Bindable<Object>, Typed {
 
   /** The direct execution of a scan of {@code table} (one column: its values themselves). */
   public static DirectExecution scan(PlannedTable basalt, ScanSpec spec, boolean oneColumn) {
-    Function<DataContext, Enumerable<Object[]>> rows = basalt.runs().planned(spec);
-    return oneColumn
-        ? new DirectExecution(Object.class, ctx -> rows.apply(ctx).select(row -> row[0]), null)
-        : new DirectExecution(Object[].class, rows::apply, null);
+    io.basaltdb.sql.exec.TableRuns.SoleScan scan = basalt.runs().soleScan(spec);
+    return oneColumn ? new DirectExecution(Object.class, scan::values, null)
+        : new DirectExecution(Object[].class, scan::rows, null);
   }
 
   /** The direct execution of a write of one row. */

@@ -36,6 +36,40 @@ public final class StatementSnapshot {
     return ctx != null && ctx.get(VARIABLE) instanceof StatementSnapshot s ? s.get(db) : null;
   }
 
+  /**
+   * The snapshot the reads of the execution behind {@code ctx} in {@code db} are made at, if
+   * one was taken or given ({@link #readAt}), else null, taking none: a statement whose only
+   * read is one get needs no cut, but reads at the one it was given.
+   */
+  public static ReadSnapshot held(DataContext ctx, Storage db) {
+    return ctx != null && ctx.get(VARIABLE) instanceof StatementSnapshot s ? s.held(db) : null;
+  }
+
+  private synchronized ReadSnapshot held(Storage db) {
+    return this.db == db ? snapshot : null;
+  }
+
+  /**
+   * From now on the execution behind {@code ctx} reads {@code db} at {@code snapshot} (a
+   * transaction's: an auto-commit write reads the rows it changes at the cut its transaction
+   * checks conflicts from), which it closes with the execution; any snapshot it held is
+   * released first. Without a statement snapshot in {@code ctx}, {@code snapshot} is closed.
+   */
+  public static void readAt(DataContext ctx, Storage db, ReadSnapshot snapshot) {
+    if (ctx != null && ctx.get(VARIABLE) instanceof StatementSnapshot s) {
+      s.release();
+      s.set(db, snapshot);
+    } else {
+      snapshot.close();
+    }
+  }
+
+  private synchronized void set(Storage db, ReadSnapshot snapshot) {
+    this.db = db;
+    this.snapshot = snapshot;
+    cleanable = CLEANER.register(this, snapshot::close);
+  }
+
   private synchronized ReadSnapshot get(Storage db) {
     if (this.db == null) {
       this.db = db;

@@ -4,6 +4,7 @@ import io.basaltdb.sql.catalog.CellNames;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.exec.context.Analysis;
+import io.basaltdb.sql.exec.context.StatementSnapshot;
 import io.basaltdb.sql.pushdown.ScanSpec;
 import io.basaltdb.sql.type.RowKeyCodec;
 import io.basaltdb.storage.Get;
@@ -14,7 +15,9 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.calcite.DataContext;
+import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Enumerator;
 import org.apache.calcite.linq4j.Linq4j;
 
 /**
@@ -24,7 +27,8 @@ import org.apache.calcite.linq4j.Linq4j;
  * executor, the row enumerator and the statement snapshot each execution would make. A single
  * get reads its row atomically at one read point (in a transaction, at the transaction's cut
  * with its own writes, which a statement snapshot taken at this statement's start would give
- * as well: the statement writes nothing), so the statement needs no cut of its own. What does
+ * as well: the statement writes nothing), so the statement needs no cut of its own; but it
+ * reads at one it was given (an auto-commit UPDATE's, its transaction's). What does
  * not depend on the parameters (the columns to read, their decoding) is worked out once, when
  * the statement is planned. Immutable; shared by the executions of a cached plan.
  */
@@ -55,22 +59,34 @@ public final class PointRead {
 
   /**
    * The row (none or one) of one execution over {@code db} (the execution's storage: its
-   * connection's transaction, if any), as of {@code readTimestamp} (-1: the newest).
+   * connection's transaction, if any), as of {@code readTimestamp} (-1: the newest), read when
+   * enumerated, anew each time (an auto-commit write run again after a conflict reads its
+   * input again, after taking its statement lock).
    */
   public Enumerable<Object[]> run(Storage db, DataContext ctx, long readTimestamp) {
+    return new AbstractEnumerable<>() {
+      @Override
+      public Enumerator<Object[]> enumerator() {
+        Object[] row = read(db, ctx, readTimestamp);
+        return row == null ? Linq4j.emptyEnumerator() : Linq4j.singletonEnumerator(row);
+      }
+    };
+  }
+
+  private Object[] read(Storage db, DataContext ctx, long readTimestamp) {
     byte[] key = spec.keys().pointKey(def, ctx);
     if (key == null) {
-      return Linq4j.emptyEnumerable(); // a key column compared with NULL
+      return null; // a key column compared with NULL
     }
     Get get = new Get(key);
     get.setMetrics(Analysis.scanMetrics(ctx, spec));
+    get.setSnapshot(StatementSnapshot.held(ctx, db)); // an auto-commit write's: its cut
     if (readTimestamp >= 0) {
       get.setTimeRange(0, readTimestamp == Long.MAX_VALUE ? readTimestamp : readTimestamp + 1);
     }
     get.readColumnsOf(columns);
     Result r = db.table(def.table()).get(get);
-    return r.isEmpty() ? Linq4j.emptyEnumerable()
-        : Linq4j.singletonEnumerable(toRow(def, names, spec.columns(), r));
+    return r.isEmpty() ? null : toRow(def, names, spec.columns(), r);
   }
 
   /** Asks {@code read} for the row marker and {@code columns} (table column indexes). */
