@@ -39,13 +39,58 @@ final class OwnWrites {
 
   /** One table's own writes: a memstore per family, and each row's basis. */
   private static final class Own {
-    /** Concurrent: a statement's parallel region scans read it while its writer adds to it. */
-    final java.util.concurrent.ConcurrentSkipListMap<byte[], MemStore> families =
-        new java.util.concurrent.ConcurrentSkipListMap<>(Arrays::compareUnsigned);
+    final Families families = new Families();
     final TreeMap<byte[], io.basaltdb.engine.region.SnapshotCut> basis =
         new TreeMap<>(Arrays::compareUnsigned);
     /** Each row's newest own sequence id (an upper bound after a rollback to a mark). */
     final TreeMap<byte[], Long> newest = new TreeMap<>(Arrays::compareUnsigned);
+  }
+
+  /**
+   * A table's memstore per family, in family order: a table has few families, found by a scan
+   * of an array that the writer replaces whole when it adds one, so a statement's parallel
+   * region scans read it while the writer adds to it (a concurrent skip list here was a few
+   * percent of a small transaction's write).
+   */
+  private static final class Families {
+    private record Entry(byte[] family, MemStore store) {}
+
+    private volatile Entry[] entries = new Entry[0];
+
+    MemStore get(byte[] family) {
+      for (Entry e : entries) {
+        if (e.family() == family || Arrays.equals(e.family(), family)) {
+          return e.store();
+        }
+      }
+      return null;
+    }
+
+    /** The family's memstore, made if it has none (by the one writer). */
+    MemStore getOrMake(byte[] family) {
+      MemStore m = get(family);
+      if (m != null) {
+        return m;
+      }
+      Entry[] old = entries;
+      int at = 0;
+      while (at < old.length && Arrays.compareUnsigned(old[at].family(), family) < 0) {
+        at++;
+      }
+      Entry[] more = new Entry[old.length + 1];
+      System.arraycopy(old, 0, more, 0, at);
+      more[at] = new Entry(family, m = new MemStore());
+      System.arraycopy(old, at, more, at + 1, old.length - at);
+      entries = more;
+      return m;
+    }
+
+    /** Each family with its memstore, in family order. */
+    void forEach(java.util.function.BiConsumer<byte[], MemStore> action) {
+      for (Entry e : entries) {
+        action.accept(e.family(), e.store());
+      }
+    }
   }
 
   private final Map<TableName, Own> own = new HashMap<>();
@@ -108,7 +153,7 @@ final class OwnWrites {
     List<Cell> kept = new ArrayList<>(cells.size());
     for (Cell c : cells) {
       Cell s = new Cell(row, c.family(), c.qualifier(), c.timestamp(), c.type(), seq, c.value());
-      MemStore m = o.families.computeIfAbsent(c.family(), f -> new MemStore());
+      MemStore m = o.families.getOrMake(c.family());
       m.add(s);
       log.add(new Written(m, s));
       pendingBytes += s.heapSize() + 40;
@@ -149,7 +194,7 @@ final class OwnWrites {
     if (o == null) {
       return null;
     }
-    Map<byte[], MemStore> families = o.families;
+    Families families = o.families;
     return new ReadOverlay() {
       @Override
       public CellIterator source(byte[] family) {
@@ -193,9 +238,9 @@ final class OwnWrites {
     if (o == null) {
       return rows;
     }
-    for (Map.Entry<byte[], MemStore> f : o.families.entrySet()) {
-      try (CellIterator it = new io.basaltdb.engine.cell.UpToSequence(f.getValue().iterator(), upTo)) {
-        it.seek(CellComparator.firstOnRow(start, f.getKey()));
+    o.families.forEach((family, m) -> {
+      try (CellIterator it = new io.basaltdb.engine.cell.UpToSequence(m.iterator(), upTo)) {
+        it.seek(CellComparator.firstOnRow(start, family));
         for (Cell c = it.current(); c != null; it.next(), c = it.current()) {
           if (stop.length > 0 && Arrays.compareUnsigned(c.row(), stop) >= 0) {
             break;
@@ -203,7 +248,7 @@ final class OwnWrites {
           rows.add(c.row());
         }
       }
-    }
+    });
     return rows;
   }
 
@@ -220,7 +265,7 @@ final class OwnWrites {
     if (o == null) {
       return rows;
     }
-    for (MemStore m : o.families.values()) {
+    o.families.forEach((f, m) -> {
       List<Cell> family = new ArrayList<>();
       byte[] row = null;
       for (Cell c : m.cells()) {
@@ -234,7 +279,7 @@ final class OwnWrites {
       if (row != null) {
         addNet(rows, row, family);
       }
-    }
+    });
     return rows;
   }
 

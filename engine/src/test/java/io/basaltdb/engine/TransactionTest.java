@@ -112,6 +112,33 @@ class TransactionTest {
     }
   }
 
+  /**
+   * A row's own cells of several families, the later family written first: read inside and
+   * committed in cell order (family order), each family's own cells found.
+   */
+  @Test
+  void ownWritesOfSeveralFamiliesReadAndCommitInFamilyOrder() {
+    try (Database db = open()) {
+      Transaction tx = db.begin(StorageTransaction.Isolation.SNAPSHOT);
+      Table t = tx.table(TableName.of("t"));
+      t.put(put("r", G, "y", "g1"));
+      t.put(put("r", F, "x", "f1"));
+      t.put(put("r", G, "a", "g2"));
+      List<String> inside = new ArrayList<>();
+      for (io.basaltdb.storage.Cell c : t.get(new Get(b("r"))).cells()) {
+        inside.add(s(c.family()) + ":" + s(c.qualifier()) + "=" + s(c.value()));
+      }
+      assertEquals(List.of("f:x=f1", "g:a=g2", "g:y=g1"), inside);
+      assertEquals("g1", get(t, "r", G, "y"));
+      tx.commit(Durability.SYNC);
+      List<String> after = new ArrayList<>();
+      for (io.basaltdb.storage.Cell c : db.table("t").get(new Get(b("r"))).cells()) {
+        after.add(s(c.family()) + ":" + s(c.qualifier()) + "=" + s(c.value()));
+      }
+      assertEquals(inside, after);
+    }
+  }
+
   @Test
   void ownWritesAreSeenInsideAndNowhereElseUntilCommit() {
     try (Database db = open()) {

@@ -122,9 +122,21 @@ public final class Region implements AutoCloseable {
     return descriptor.name();
   }
 
+  /** The stores in family order (an immutable list, made once per set of stores). */
   public List<Store> stores() {
-    return new ArrayList<>(stores.values());
+    NavigableMap<byte[], Store> now = stores;
+    Listed l = listed;
+    if (l == null || l.from() != now) {
+      l = new Listed(now, List.copyOf(now.values()));
+      listed = l; // racing makers make equal lists
+    }
+    return l.stores();
   }
+
+  /** {@link #stores} as a list, with the map it was made from. */
+  private record Listed(NavigableMap<byte[], Store> from, List<Store> stores) {}
+
+  private volatile Listed listed;
 
   public Store store(String family) {
     return stores.get(family.getBytes(StandardCharsets.UTF_8));
