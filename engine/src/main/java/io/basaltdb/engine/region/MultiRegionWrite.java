@@ -112,13 +112,8 @@ public final class MultiRegionWrite {
       for (Part p : sorted) {
         locks.add(p.region().writes().lockRow(p.row()));
       }
+      checkConflicts(sorted);
       for (Part p : sorted) {
-        if (p.unwrittenSince() != null && p.region().reads().writtenAfter(p.row(),
-            Arrays.copyOf(p.row(), p.row().length + 1), p.unwrittenSince())) {
-          throw new io.basaltdb.storage.WriteConflictException("row " + Cell.printable(p.row())
-              + " of region " + p.region().name() + " was written by another writer since"
-              + " its snapshot (" + p.unwrittenSince() + ")");
-        }
         if (p.check() != null) {
           p.check().accept(p.region().writes().readLocked(p.row()));
         }
@@ -185,6 +180,37 @@ public final class MultiRegionWrite {
   private static void completeAll(List<Region> regions, List<Mvcc.WriteEntry> entries) {
     for (int i = 0; i < regions.size(); i++) {
       regions.get(i).mvcc().complete(entries.get(i));
+    }
+  }
+
+  /**
+   * Fails the write ({@link io.basaltdb.storage.WriteConflictException}) when a row with an
+   * {@code unwrittenSince} cut was written by another writer since, under the rows' locks;
+   * the rows of one region (consecutive in lock order) are checked over one acquisition of its
+   * stores' views.
+   */
+  private static void checkConflicts(List<Part> sorted) {
+    int i = 0;
+    while (i < sorted.size()) {
+      Region region = sorted.get(i).region();
+      List<byte[]> rows = new ArrayList<>();
+      List<SnapshotCut> cuts = new ArrayList<>();
+      List<Part> checked = new ArrayList<>();
+      for (; i < sorted.size() && sorted.get(i).region() == region; i++) {
+        Part p = sorted.get(i);
+        if (p.unwrittenSince() != null) {
+          rows.add(p.row());
+          cuts.add(p.unwrittenSince());
+          checked.add(p);
+        }
+      }
+      int written = rows.isEmpty() ? -1 : region.reads().firstWrittenAfter(rows, cuts);
+      if (written >= 0) {
+        Part p = checked.get(written);
+        throw new io.basaltdb.storage.WriteConflictException("row " + Cell.printable(p.row())
+            + " of region " + region.name() + " was written by another writer since"
+            + " its snapshot (" + p.unwrittenSince() + ")");
+      }
     }
   }
 }

@@ -102,6 +102,32 @@ final class RegionReads {
     }
   }
 
+  /**
+   * The first of {@code rows} (rows of this region) written by a write its cut in {@code cuts}
+   * does not see (as {@link #writtenAfter}), or -1: a commit's write conflicts, its rows of
+   * one region checked over one acquisition of the stores' views.
+   */
+  int firstWrittenAfter(List<byte[]> rows, List<SnapshotCut> cuts) {
+    List<Store> stores = region.stores();
+    List<StoreView> views = new ArrayList<>(stores.size());
+    snapshots.acquire(stores, views, mvcc);
+    try {
+      for (int r = 0; r < rows.size(); r++) {
+        byte[] row = rows.get(r);
+        byte[] stop = Arrays.copyOf(row, row.length + 1);
+        SnapshotCut cut = cuts.get(r);
+        for (int i = 0; i < stores.size(); i++) {
+          if (stores.get(i).writtenAfter(views.get(i), row, stop, cut.point(), cut.inFlight())) {
+            return r;
+          }
+        }
+      }
+      return -1;
+    } finally {
+      views.forEach(StoreView::close);
+    }
+  }
+
   /** {@code [startRow, stopRow)} clipped to the region (empty stop = region end). */
   RegionScanner scan(ReadSpec spec, byte[] startRow, byte[] stopRow) {
     RegionDescriptor d = region.descriptor();
