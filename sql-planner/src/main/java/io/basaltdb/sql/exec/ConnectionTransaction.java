@@ -76,8 +76,11 @@ public final class ConnectionTransaction {
 
   /** The connection's transaction state over {@code db}, or null: another storage. */
   private static ConnectionTransaction of(CalciteConnection c, Storage db) {
-    ConnectionTransaction t = (ConnectionTransaction) c.getProperties()
-        .computeIfAbsent(ConnectionTransaction.class, k -> new ConnectionTransaction(db));
+    ConnectionTransaction t = existing(c); // a lookup first: no function made per statement
+    if (t == null) {
+      t = (ConnectionTransaction) c.getProperties()
+          .computeIfAbsent(ConnectionTransaction.class, k -> new ConnectionTransaction(db));
+    }
     return t.base == db ? t : null;
   }
 
