@@ -190,6 +190,13 @@ public final class MultiRegionWrite {
    * stores' views.
    */
   private static void checkConflicts(List<Part> sorted) {
+    boolean any = false;
+    for (Part p : sorted) {
+      any |= p.unwrittenSince() != null;
+    }
+    if (!any) {
+      return; // an auto-commit write: nothing to check, nothing made
+    }
     int i = 0;
     while (i < sorted.size()) {
       Region region = sorted.get(i).region();
