@@ -47,9 +47,20 @@ public record ConnectionSettings(long readTimestamp, long writeTimestamp, Durabi
     return of(c);
   }
 
-  /** The settings of a connection: its properties, and its JDBC read-only flag. */
+  /**
+   * The settings of a connection: its properties (fixed when it opens: parsed once, then kept
+   * among them under this class, never a property name a client could send; a bad value is
+   * refused at each use, as before), and its JDBC read-only flag.
+   */
   public static ConnectionSettings of(CalciteConnection c) {
-    ConnectionSettings s = of(c.getProperties());
+    Properties p = c.getProperties();
+    ConnectionSettings s;
+    if (p.get(ConnectionSettings.class) instanceof ConnectionSettings kept) {
+      s = kept;
+    } else {
+      s = of(p);
+      p.put(ConnectionSettings.class, s);
+    }
     try {
       if (!s.readOnly && c.isReadOnly()) {
         return new ConnectionSettings(s.readTimestamp, s.writeTimestamp, s.durability, true);
