@@ -310,7 +310,8 @@ public final class Database implements Storage {
 
   @Override
   public <T> T extension(Class<T> type, java.util.function.Supplier<? extends T> create) {
-    return type.cast(extensions.computeIfAbsent(type, k -> create.get()));
+    Object kept = extensions.get(type); // a lookup first: no function made per call
+    return type.cast(kept != null ? kept : extensions.computeIfAbsent(type, k -> create.get()));
   }
 
   /** How many log segments are live (a diagnostic: they are deleted as memstores flush). */
