@@ -124,19 +124,21 @@ class TransactionTest {
       t.put(put("r", G, "y", "g1"));
       t.put(put("r", F, "x", "f1"));
       t.put(put("r", G, "a", "g2"));
-      List<String> inside = new ArrayList<>();
-      for (io.basaltdb.storage.Cell c : t.get(new Get(b("r"))).cells()) {
-        inside.add(s(c.family()) + ":" + s(c.qualifier()) + "=" + s(c.value()));
-      }
+      List<String> inside = cells(t, "r");
       assertEquals(List.of("f:x=f1", "g:a=g2", "g:y=g1"), inside);
       assertEquals("g1", get(t, "r", G, "y"));
       tx.commit(Durability.SYNC);
-      List<String> after = new ArrayList<>();
-      for (io.basaltdb.storage.Cell c : db.table("t").get(new Get(b("r"))).cells()) {
-        after.add(s(c.family()) + ":" + s(c.qualifier()) + "=" + s(c.value()));
-      }
-      assertEquals(inside, after);
+      assertEquals(inside, cells(db.table("t"), "r"));
     }
+  }
+
+  /** The row's cells as family:qualifier=value, in the order read. */
+  private static List<String> cells(Table t, String row) {
+    List<String> out = new ArrayList<>();
+    for (io.basaltdb.storage.Cell c : t.get(new Get(b(row))).cells()) {
+      out.add(s(c.family()) + ":" + s(c.qualifier()) + "=" + s(c.value()));
+    }
+    return out;
   }
 
   @Test
