@@ -50,7 +50,7 @@ import java.util.function.BiFunction;
  * the range of sequence ids it holds and the range of rows it has been given: a read whose key
  * range misses the rows skips the memstore, as it skips a file. The row range is widened before a cell is added, so a reader whose read point covers
  * the cell's write, taken after the write committed, sees the range that includes it; a cell
- * taken back leaves the range as it was.
+ * taken back leaves the range as it was. Reads go through a {@link ColumnCursor}.
  */
 public final class MemStore {
   /** Bytes a cell costs beyond its own: its share of a skip-list node, or its chain node. */
@@ -112,7 +112,7 @@ public final class MemStore {
     }
   }
 
-  private static int compareColumns(Cell a, Cell b) {
+  static int compareColumns(Cell a, Cell b) {
     long pa = a.rowPrefix();
     long pb = b.rowPrefix();
     if (pa != pb) {
@@ -296,7 +296,7 @@ public final class MemStore {
    * The index of the slot of {@code column}'s column among {@code slots} (one row's, in column
    * order; {@code column} of the same row), else {@code -(insertion point) - 1}.
    */
-  private static int search(Slot[] slots, Cell column) {
+  static int search(Slot[] slots, Cell column) {
     int lo = 0;
     int hi = slots.length - 1;
     while (lo <= hi) {
@@ -427,7 +427,7 @@ public final class MemStore {
   /** All cells, in order (for flushing). */
   public Iterable<Cell> cells() {
     return () -> {
-      Iter it = new Iter();
+      ColumnCursor it = new ColumnCursor(columns);
       it.seekToFirst();
       return new Iterator<>() {
         @Override
@@ -449,7 +449,7 @@ public final class MemStore {
   }
 
   public CellIterator iterator() {
-    return new Iter();
+    return new ColumnCursor(columns);
   }
 
   /**
@@ -465,156 +465,13 @@ public final class MemStore {
     }
     Slot[] slots = indexing ? rows.get(new RowKey(row)) : null;
     if (slots != null && slots != WIDE && Arrays.equals(target.row(), row)) {
-      Iter it = new Iter(row, slots);
+      ColumnCursor it = new ColumnCursor(columns, row, slots);
       it.seek(target);
       return it.current() != null ? it : null;
     }
-    Iter it = new Iter();
+    ColumnCursor it = new ColumnCursor(columns);
     it.seek(target);
     Cell c = it.current();
     return c != null && Arrays.equals(c.row(), row) ? it : null;
-  }
-
-
-  /** Columns a forward seek steps over before it searches the skip list again. */
-  private static final int SEEK_STEPS = 8;
-
-  /**
-   * A cursor: the columns after the current one, the current cell, and the rest of the chain
-   * the current column had when the cursor came to it. Over the skip list, or over one indexed
-   * row's slots (then past them it is at its end).
-   */
-  private final class Iter implements CellIterator {
-    /** The row and its slots when the cursor is over one row, else null. */
-    private final byte[] row;
-    private final Slot[] rowSlots;
-    private Iterator<?> rest;
-    private Cell current;
-    private Node more; // the current column's cells after the current one
-    private Cell column; // a cell of the current column, null past the end
-    private Cell seekTarget; // the last seek's target while the cursor has not moved since
-    private long stepped; // cells the cursor came to (ScanMetrics)
-
-    Iter() {
-      this(null, null);
-    }
-
-    Iter(byte[] row, Slot[] rowSlots) {
-      this.row = row;
-      this.rowSlots = rowSlots;
-    }
-
-    /** The columns from the first at or after {@code target}'s, by a search. */
-    private Iterator<?> columnsFrom(Cell target) {
-      if (rowSlots == null) {
-        return columns.tailMap(target, true).values().iterator();
-      }
-      int r = CellComparator.compareRows(target.row(), row);
-      int i = r < 0 ? 0 : r > 0 ? rowSlots.length : search(rowSlots, target);
-      return Arrays.asList(rowSlots).listIterator(i < 0 ? -i - 1 : i);
-    }
-
-    @Override
-    public void seekToFirst() {
-      rest = rowSlots == null ? columns.values().iterator() : Arrays.asList(rowSlots).iterator();
-      seekTarget = null;
-      nextColumn();
-    }
-
-    /** Moves to the first cell of the next column that has one. */
-    private void nextColumn() {
-      while (rest.hasNext()) {
-        Object v = Versions.cellsOf(rest.next());
-        if (v == null) {
-          continue; // an indexed row's column whose every cell was taken back
-        }
-        if (v instanceof Node n) {
-          current = n.cell;
-          more = n.next;
-        } else {
-          current = (Cell) v;
-          more = null;
-        }
-        column = current;
-        stepped++;
-        return;
-      }
-      current = null;
-      more = null;
-      column = null;
-    }
-
-    @Override
-    public void seek(Cell target) {
-      if (seekTarget != null && CellComparator.INSTANCE.compare(seekTarget, target) == 0) {
-        return; // already there
-      }
-      seekTarget = target;
-      if (current != null && CellComparator.INSTANCE.compare(current, target) < 0) {
-        // forward: within the column, or over a few columns (the next row, past a few
-        // unwanted columns), cheaper than a new search from the top of the skip list
-        for (int i = 0; i < SEEK_STEPS; i++) {
-          int c = compareColumns(column, target);
-          if (c == 0) {
-            walkTo(target);
-            return;
-          }
-          if (c > 0) {
-            return; // the first cell of the first column after the target's
-          }
-          nextColumn();
-          if (current == null) {
-            return;
-          }
-        }
-      }
-      rest = columnsFrom(target);
-      nextColumn();
-      if (current != null && compareColumns(column, target) == 0) {
-        walkTo(target);
-      }
-    }
-
-    /** Within the current column (the target's), to the first cell at or after the target. */
-    private void walkTo(Cell target) {
-      if (CellComparator.isLastOnColumn(target)) {
-        nextColumn(); // past every version: one step, however many there are
-        return;
-      }
-      while (CellComparator.INSTANCE.compareWithinRow(current, target) < 0) {
-        if (more == null) {
-          nextColumn();
-          return;
-        }
-        current = more.cell;
-        more = more.next;
-        stepped++;
-      }
-    }
-
-    @Override
-    public void addTo(io.basaltdb.storage.ScanMetrics m) {
-      m.memstoreCells.addAndGet(stepped);
-      stepped = 0;
-    }
-
-    @Override
-    public Cell current() {
-      return current;
-    }
-
-    @Override
-    public void next() {
-      if (current != null) {
-        seekTarget = null;
-        if (more != null) {
-          current = more.cell;
-          more = more.next;
-          stepped++;
-        } else {
-          nextColumn();
-        }
-      }
-    }
   }
 }
