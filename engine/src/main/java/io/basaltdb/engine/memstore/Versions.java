@@ -52,27 +52,22 @@ final class Versions {
 
     /** Adds {@code cell}; false when an equal cell is there. */
     boolean add(Cell cell) {
-      while (true) {
-        Object v = value;
-        Object with = with(v, cell);
-        if (with == v) {
-          return false;
-        }
-        if (VALUE.compareAndSet(this, v, with)) {
-          return true;
-        }
-      }
+      return change(cell, true);
     }
 
     /** Takes {@code cell} back; false when it is not there. */
     boolean remove(Cell cell) {
+      return change(cell, false);
+    }
+
+    private boolean change(Cell cell, boolean adding) {
       while (true) {
         Object v = value;
-        Object without = without(v, cell);
-        if (without == v) {
+        Object changed = adding ? with(v, cell) : without(v, cell);
+        if (changed == v) {
           return false;
         }
-        if (VALUE.compareAndSet(this, v, without)) {
+        if (VALUE.compareAndSet(this, v, changed)) {
           return true;
         }
       }

@@ -21,42 +21,33 @@ public final class SoleRead {
   public static RelNode mark(RelNode root) {
     List<RelNode> reads = new ArrayList<>();
     collect(root, reads);
-    if (reads.size() != 1 || !(reads.get(0) instanceof BasaltToEnumerableConverter c)
-        || !(c.getInput() instanceof BasaltScan)) {
-      return root;
-    }
-    return replace(root, c, c.asSoleRead());
+    return reads.size() == 1 && reads.get(0) instanceof BasaltScan scan
+        ? markConverterOf(root, scan) : root;
   }
 
-  /** The nodes under {@code node} that read storage: converters of scans, other table scans, lookup joins. */
+  /** The nodes under {@code node} that read storage: table scans and lookup joins. */
   private static void collect(RelNode node, List<RelNode> reads) {
-    if (node instanceof BasaltToEnumerableConverter || node instanceof TableScan
-        || node instanceof BasaltLookupJoin) {
+    if (node instanceof TableScan || node instanceof BasaltLookupJoin) {
       reads.add(node);
-      if (node instanceof BasaltToEnumerableConverter c && !(c.getInput() instanceof BasaltScan)) {
-        reads.add(c.getInput()); // not a lone scan: never marked
-      }
-      if (!(node instanceof BasaltLookupJoin)) {
-        return;
-      }
     }
     for (RelNode in : node.getInputs()) {
       collect(in, reads);
     }
   }
 
-  private static RelNode replace(RelNode node, RelNode from, RelNode to) {
-    if (node == from) {
-      return to;
+  /** {@code node} with the converter right above {@code scan} marked (none: itself). */
+  private static RelNode markConverterOf(RelNode node, BasaltScan scan) {
+    if (node instanceof BasaltToEnumerableConverter c && c.getInput() == scan) {
+      return c.asSoleRead();
     }
     List<RelNode> inputs = node.getInputs();
-    List<RelNode> replaced = new ArrayList<>(inputs.size());
+    List<RelNode> marked = new ArrayList<>(inputs.size());
     boolean changed = false;
     for (RelNode in : inputs) {
-      RelNode r = replace(in, from, to);
+      RelNode r = markConverterOf(in, scan);
       changed |= r != in;
-      replaced.add(r);
+      marked.add(r);
     }
-    return changed ? node.copy(node.getTraitSet(), replaced) : node;
+    return changed ? node.copy(node.getTraitSet(), marked) : node;
   }
 }
