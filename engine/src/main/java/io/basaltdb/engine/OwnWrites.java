@@ -257,7 +257,8 @@ final class OwnWrites {
    * then, at which no delete marker covers a put (they are equal), so what a later own write
    * undid is left out here: a put replaced by a later put of its column and timestamp, and a put
    * covered by a later own delete marker. What is left, written at one sequence id over the
-   * committed cells, reads as the own writes read over them.
+   * committed cells, reads as the own writes read over them. The cells keep their own sequence
+   * ids here; the write that commits them gives them its own.
    */
   TreeMap<byte[], List<Cell>> netCells(TableName table) {
     TreeMap<byte[], List<Cell>> rows = new TreeMap<>(Arrays::compareUnsigned);
@@ -286,10 +287,11 @@ final class OwnWrites {
   /** {@code cells}: one row's own cells of one family. */
   private static void addNet(TreeMap<byte[], List<Cell>> rows, byte[] row, List<Cell> cells) {
     if (oneWrite(cells)) { // the usual row written once: nothing of it covered, in cell order
-      List<Cell> kept = rows.computeIfAbsent(row, r -> new ArrayList<>(cells.size()));
-      for (Cell c : cells) {
-        kept.add(new Cell(row, c.family(), c.qualifier(), c.timestamp(), c.type(), 0,
-            c.value()));
+      List<Cell> kept = rows.get(row);
+      if (kept == null) {
+        rows.put(row, cells); // as kept (the commit stamps its own sequence id on them)
+      } else {
+        kept.addAll(cells);
       }
       return;
     }

@@ -185,9 +185,9 @@ public final class MultiRegionWrite {
 
   /**
    * Fails the write ({@link io.basaltdb.storage.WriteConflictException}) when a row with an
-   * {@code unwrittenSince} cut was written by another writer since, under the rows' locks;
-   * the rows of one region (consecutive in lock order) are checked over one acquisition of its
-   * stores' views.
+   * {@code unwrittenSince} cut was written by another writer since, under the rows' locks: a
+   * row whose lock stripe has had no write above the cut's floor is not read; the others of one
+   * region (consecutive in lock order) are read over one acquisition of its stores' views.
    */
   private static void checkConflicts(List<Part> sorted) {
     boolean any = false;
@@ -205,7 +205,8 @@ public final class MultiRegionWrite {
       List<Part> checked = new ArrayList<>();
       for (; i < sorted.size() && sorted.get(i).region() == region; i++) {
         Part p = sorted.get(i);
-        if (p.unwrittenSince() != null) {
+        if (p.unwrittenSince() != null && !region.writes().unwrittenSince(p.row(),
+            p.unwrittenSince())) {
           rows.add(p.row());
           cuts.add(p.unwrittenSince());
           checked.add(p);

@@ -214,6 +214,7 @@ public final class Region implements AutoCloseable {
   /** After replay: readers see everything recovered. */
   public void opened() {
     mvcc.advanceTo(ctx.order().newest());
+    writes.opened(ctx.order().newest());
   }
 
   // ------------------------------------------------------------------ writes
@@ -271,7 +272,7 @@ public final class Region implements AutoCloseable {
 
   /** After a write: asks for a flush if a memstore grew past its size. */
   void maybeRequestFlush() {
-    requests.maybeRequestFlush(stores.values());
+    requests.maybeRequestFlush(stores());
   }
 
   /** The read side (for writes that read under a row's lock). */
@@ -312,6 +313,12 @@ public final class Region implements AutoCloseable {
 
   /** The store of a family, or a clear error naming it and the region's families. */
   Store storeOf(byte[] family) {
+    List<Store> all = stores();
+    for (int i = 0; i < all.size(); i++) { // the family array is usually the store's own
+      if (all.get(i).family() == family) {
+        return all.get(i);
+      }
+    }
     Store s = family == null ? null : stores.get(family);
     if (s == null) {
       throw new InvalidArgumentException("unknown column family '"
@@ -364,7 +371,7 @@ public final class Region implements AutoCloseable {
   // ------------------------------------------------------------------ flush and compaction
 
   public long memstoreBytes() {
-    return StoreTotals.memstoreBytes(stores.values());
+    return StoreTotals.memstoreBytes(stores());
   }
 
   /**

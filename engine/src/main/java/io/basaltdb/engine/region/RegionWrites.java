@@ -169,6 +169,7 @@ final class RegionWrites {
 
   /** The cells as written: timestamps given (now, or a delete's newest version), {@code seq}. */
   List<Cell> stamp(byte[] row, List<Cell> cells, long seq, long now) {
+    rowLocks.wrote(row, seq);
     List<Cell> stamped = new ArrayList<>(cells.size());
     for (Cell c : cells) {
       long ts = c.timestamp();
@@ -207,6 +208,16 @@ final class RegionWrites {
 
   Lock lockRow(byte[] row) {
     return rowLocks.lockRow(row);
+  }
+
+  /** The region opened (replayed): no row of it holds a sequence id above {@code newest}. */
+  void opened(long newest) {
+    rowLocks.opened(newest);
+  }
+
+  /** Whether {@code row} (locked) surely holds no write {@code cut} does not see. */
+  boolean unwrittenSince(byte[] row, SnapshotCut cut) {
+    return rowLocks.unwrittenSince(row, cut);
   }
 
 
