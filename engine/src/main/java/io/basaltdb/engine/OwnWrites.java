@@ -6,7 +6,6 @@ import io.basaltdb.storage.TableName;
 import io.basaltdb.storage.TransactionTooLargeException;
 import io.basaltdb.engine.cell.CellComparator;
 import io.basaltdb.engine.cell.CellIterator;
-import io.basaltdb.engine.memstore.MemStore;
 import io.basaltdb.engine.read.CellResolver;
 import io.basaltdb.engine.region.ReadOverlay;
 import java.util.ArrayList;
@@ -23,21 +22,21 @@ import java.util.TreeSet;
 /**
  * A transaction's uncommitted writes ({@link Transaction}, {@link ClientTransaction}): cells
  * already stamped (families as the table names them, timestamps resolved), each write given a
- * sequence id of its own from {@link CellResolver#OWN_WRITES} up, kept in a memstore per table
- * and family, and logged in write order so that {@link #rollbackTo} can take back what came
- * after a mark. Per table, each row's basis: the snapshot cut the transaction had when it
+ * sequence id of its own from {@link CellResolver#OWN_WRITES} up, kept per table and family
+ * ({@link OwnCells}), and logged in write order so that {@link #rollbackTo} can take back what
+ * came after a mark. Per table, each row's basis: the snapshot cut the transaction had when it
  * first wrote the row. The cells' heap is bounded by {@link #MAX_PENDING_BYTES}.
  *
  * <p>Thread-safety: one writer (the transaction's, under its monitor); readers may iterate the
- * memstores meanwhile (concurrent skip lists).
+ * cells meanwhile ({@link OwnCells}).
  */
 final class OwnWrites {
   /** The most heap the uncommitted cells may take. */
   static final long MAX_PENDING_BYTES = 64L << 20;
 
-  private record Written(MemStore store, Cell cell) {}
+  private record Written(Families families, Cell cell) {}
 
-  /** One table's own writes: a memstore per family, and each row's basis. */
+  /** One table's own writes: its cells per family, and each row's basis. */
   private static final class Own {
     final Families families = new Families();
     final TreeMap<byte[], io.basaltdb.engine.region.SnapshotCut> basis =
@@ -47,48 +46,63 @@ final class OwnWrites {
   }
 
   /**
-   * A table's memstore per family, in family order: a table has few families, found by a scan
-   * of an array that the writer replaces whole when it adds one, so a statement's parallel
-   * region scans read it while the writer adds to it (a concurrent skip list here was a few
-   * percent of a small transaction's write).
+   * A table's own cells per family, in family order: a table has few families, found by a scan
+   * of an array that the writer replaces whole when it adds one or a family's cells move to a
+   * larger form ({@link OwnCells#add}), so a statement's parallel region scans read it while
+   * the writer adds to it (a concurrent skip list here was a few percent of a small
+   * transaction's write).
    */
   private static final class Families {
-    private record Entry(byte[] family, MemStore store) {}
+    private record Entry(byte[] family, OwnCells cells) {}
 
     private volatile Entry[] entries = new Entry[0];
 
-    MemStore get(byte[] family) {
+    OwnCells get(byte[] family) {
       for (Entry e : entries) {
         if (e.family() == family || Arrays.equals(e.family(), family)) {
-          return e.store();
+          return e.cells();
         }
       }
       return null;
     }
 
-    /** The family's memstore, made if it has none (by the one writer). */
-    MemStore getOrMake(byte[] family) {
-      MemStore m = get(family);
-      if (m != null) {
-        return m;
-      }
+    /** Adds {@code cell} to its family's cells, made if it has none (by the one writer). */
+    void add(Cell cell) {
       Entry[] old = entries;
       int at = 0;
-      while (at < old.length && Arrays.compareUnsigned(old[at].family(), family) < 0) {
+      while (at < old.length && old[at].family() != cell.family()
+          && Arrays.compareUnsigned(old[at].family(), cell.family()) < 0) {
         at++;
+      }
+      if (at < old.length && (old[at].family() == cell.family()
+          || Arrays.equals(old[at].family(), cell.family()))) {
+        OwnCells now = old[at].cells().add(cell);
+        if (now != old[at].cells()) {
+          Entry[] changed = old.clone();
+          changed[at] = new Entry(old[at].family(), now);
+          entries = changed;
+        }
+        return;
       }
       Entry[] more = new Entry[old.length + 1];
       System.arraycopy(old, 0, more, 0, at);
-      more[at] = new Entry(family, m = new MemStore());
+      more[at] = new Entry(cell.family(), OwnCells.empty().add(cell));
       System.arraycopy(old, at, more, at + 1, old.length - at);
       entries = more;
-      return m;
     }
 
-    /** Each family with its memstore, in family order. */
-    void forEach(java.util.function.BiConsumer<byte[], MemStore> action) {
+    /** Takes {@code cell} back from its family's cells. */
+    void remove(Cell cell) {
+      OwnCells cells = get(cell.family());
+      if (cells != null) {
+        cells.remove(cell);
+      }
+    }
+
+    /** Each family with its cells, in family order. */
+    void forEach(java.util.function.BiConsumer<byte[], OwnCells> action) {
       for (Entry e : entries) {
-        action.accept(e.family(), e.store());
+        action.accept(e.family(), e.cells());
       }
     }
   }
@@ -122,7 +136,7 @@ final class OwnWrites {
     generation++;
     while (log.size() > mark) {
       Written w = log.remove(log.size() - 1);
-      w.store().remove(w.cell());
+      w.families().remove(w.cell());
       pendingBytes -= w.cell().heapSize() + 40;
     }
   }
@@ -153,9 +167,8 @@ final class OwnWrites {
     List<Cell> kept = new ArrayList<>(cells.size());
     for (Cell c : cells) {
       Cell s = new Cell(row, c.family(), c.qualifier(), c.timestamp(), c.type(), seq, c.value());
-      MemStore m = o.families.getOrMake(c.family());
-      m.add(s);
-      log.add(new Written(m, s));
+      o.families.add(s);
+      log.add(new Written(o.families, s));
       pendingBytes += s.heapSize() + 40;
       kept.add(s);
     }
@@ -198,13 +211,13 @@ final class OwnWrites {
     return new ReadOverlay() {
       @Override
       public CellIterator source(byte[] family) {
-        MemStore m = families.get(family);
+        OwnCells m = families.get(family);
         return m == null || m.isEmpty() ? null : new io.basaltdb.engine.cell.UpToSequence(m.iterator(), upTo);
       }
 
       @Override
       public byte[] lastRowBefore(byte[] family, byte[] row) {
-        MemStore m = families.get(family);
+        OwnCells m = families.get(family);
         if (m == null) {
           return null;
         }
@@ -216,7 +229,7 @@ final class OwnWrites {
   /** The own cells of {@code row} in {@code family} up to {@code upTo}, in cell order. */
   List<Cell> cells(TableName table, byte[] family, byte[] row, long upTo) {
     Own o = own.get(table);
-    MemStore m = o == null ? null : o.families.get(family);
+    OwnCells m = o == null ? null : o.families.get(family);
     List<Cell> out = new ArrayList<>();
     if (m == null) {
       return out;
