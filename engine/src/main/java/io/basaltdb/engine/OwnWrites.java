@@ -108,6 +108,9 @@ final class OwnWrites {
   }
 
   private final Map<TableName, Own> own = new HashMap<>();
+  /** The table last looked up and its writes (most transactions write one table). */
+  private TableName lastTable;
+  private Own lastOwn;
   private final List<Written> log = new ArrayList<>();
   private long nextSequence = CellResolver.OWN_WRITES;
   private long pendingBytes;
@@ -144,8 +147,23 @@ final class OwnWrites {
   void clear() {
     generation++;
     own.clear();
+    lastTable = null;
+    lastOwn = null;
     log.clear();
     pendingBytes = 0;
+  }
+
+  /** The table's own writes, or null. */
+  private Own ownOf(TableName table) {
+    if (table == lastTable) {
+      return lastOwn;
+    }
+    Own o = own.get(table);
+    if (o != null) {
+      lastTable = table;
+      lastOwn = o;
+    }
+    return o;
   }
 
   /** The tables written. */
@@ -161,7 +179,12 @@ final class OwnWrites {
    */
   List<Cell> keep(TableName table, byte[] row, List<Cell> cells,
       io.basaltdb.engine.region.SnapshotCut basis) {
-    Own o = own.computeIfAbsent(table, n -> new Own());
+    Own o = ownOf(table);
+    if (o == null) {
+      own.put(table, o = new Own());
+      lastTable = table;
+      lastOwn = o;
+    }
     long seq = nextSequence++;
     int mark = log.size();
     List<Cell> kept = new ArrayList<>(cells.size());
@@ -185,7 +208,7 @@ final class OwnWrites {
 
   /** The newest own sequence id written to {@code row} of {@code table}, or -1: none. */
   long newestOf(TableName table, byte[] row) {
-    Own o = own.get(table);
+    Own o = ownOf(table);
     Long seq = o == null ? null : o.newest.get(row);
     return seq == null ? -1 : seq;
   }
@@ -197,13 +220,13 @@ final class OwnWrites {
 
   /** The snapshot point {@code row} of {@code table} was first written at, or null. */
   io.basaltdb.engine.region.SnapshotCut basis(TableName table, byte[] row) {
-    Own o = own.get(table);
+    Own o = ownOf(table);
     return o == null ? null : o.basis.get(row);
   }
 
   /** The own cells of {@code table} up to sequence {@code upTo}, for region scans; or null. */
   ReadOverlay overlay(TableName table, long upTo) {
-    Own o = own.get(table);
+    Own o = ownOf(table);
     if (o == null) {
       return null;
     }
@@ -228,7 +251,7 @@ final class OwnWrites {
 
   /** The own cells of {@code row} in {@code family} up to {@code upTo}, in cell order. */
   List<Cell> cells(TableName table, byte[] family, byte[] row, long upTo) {
-    Own o = own.get(table);
+    Own o = ownOf(table);
     OwnCells m = o == null ? null : o.families.get(family);
     List<Cell> out = new ArrayList<>();
     if (m == null) {
@@ -247,7 +270,7 @@ final class OwnWrites {
   /** The rows of {@code table} with own cells up to {@code upTo} in {@code [start, stop)}. */
   NavigableSet<byte[]> rows(TableName table, byte[] start, byte[] stop, long upTo) {
     NavigableSet<byte[]> rows = new TreeSet<>(Arrays::compareUnsigned);
-    Own o = own.get(table);
+    Own o = ownOf(table);
     if (o == null) {
       return rows;
     }
@@ -275,7 +298,7 @@ final class OwnWrites {
    */
   TreeMap<byte[], List<Cell>> netCells(TableName table) {
     TreeMap<byte[], List<Cell>> rows = new TreeMap<>(Arrays::compareUnsigned);
-    Own o = own.get(table);
+    Own o = ownOf(table);
     if (o == null) {
       return rows;
     }

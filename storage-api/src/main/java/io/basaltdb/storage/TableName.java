@@ -4,7 +4,10 @@ import java.util.regex.Pattern;
 
 /**
  * A table's name within its namespace: {@code ns:table} in the engine's API, {@code default}
- * when no namespace is given. Both parts must be safe as file names. Immutable.
+ * when no namespace is given. Both parts must be safe as file names. Immutable. Its parts are
+ * interned: names are few and long-lived, and the maps keyed by them (the engine's tables, a
+ * transaction's writes per table) compare names made in different places on every statement,
+ * which then compare as the same strings.
  */
 public record TableName(String namespace, String name) implements Comparable<TableName> {
   public static final String DEFAULT_NAMESPACE = "default";
@@ -13,6 +16,8 @@ public record TableName(String namespace, String name) implements Comparable<Tab
   public TableName {
     checkName("namespace", namespace);
     checkName("table", name);
+    namespace = namespace.intern();
+    name = name.intern();
   }
 
   /** Parses {@code ns:table} or {@code table} (the default namespace). */
