@@ -36,13 +36,24 @@ final class OwnWrites {
 
   private record Written(Families families, Cell cell) {}
 
+  /**
+   * A row's basis (the cut it was first written at) and its newest own sequence id (an upper
+   * bound after a rollback to a mark).
+   */
+  private static final class RowWritten {
+    final io.basaltdb.engine.region.SnapshotCut basis;
+    long newest;
+
+    RowWritten(io.basaltdb.engine.region.SnapshotCut basis) {
+      this.basis = basis;
+    }
+  }
+
   /** One table's own writes: its cells per family, and each row's basis. */
   private static final class Own {
     final Families families = new Families();
-    final TreeMap<byte[], io.basaltdb.engine.region.SnapshotCut> basis =
-        new TreeMap<>(Arrays::compareUnsigned);
-    /** Each row's newest own sequence id (an upper bound after a rollback to a mark). */
-    final TreeMap<byte[], Long> newest = new TreeMap<>(Arrays::compareUnsigned);
+    /** Per row written: its basis and its newest own sequence id. */
+    final TreeMap<byte[], RowWritten> rows = new TreeMap<>(Arrays::compareUnsigned);
   }
 
   /**
@@ -201,16 +212,19 @@ final class OwnWrites {
           + (MAX_PENDING_BYTES >> 20) + " MiB at row " + Cell.printable(row) + " of table "
           + table + ": commit more often");
     }
-    o.basis.putIfAbsent(row, basis);
-    o.newest.put(row, seq);
+    RowWritten w = o.rows.get(row);
+    if (w == null) {
+      o.rows.put(row, w = new RowWritten(basis));
+    }
+    w.newest = seq;
     return kept;
   }
 
   /** The newest own sequence id written to {@code row} of {@code table}, or -1: none. */
   long newestOf(TableName table, byte[] row) {
     Own o = ownOf(table);
-    Long seq = o == null ? null : o.newest.get(row);
-    return seq == null ? -1 : seq;
+    RowWritten w = o == null ? null : o.rows.get(row);
+    return w == null ? -1 : w.newest;
   }
 
   /** Changes whenever own writes are taken back ({@link #rollbackTo}, {@link #clear}). */
@@ -221,7 +235,8 @@ final class OwnWrites {
   /** The snapshot point {@code row} of {@code table} was first written at, or null. */
   io.basaltdb.engine.region.SnapshotCut basis(TableName table, byte[] row) {
     Own o = ownOf(table);
-    return o == null ? null : o.basis.get(row);
+    RowWritten w = o == null ? null : o.rows.get(row);
+    return w == null ? null : w.basis;
   }
 
   /** The own cells of {@code table} up to sequence {@code upTo}, for region scans; or null. */

@@ -319,7 +319,12 @@ public final class Region implements AutoCloseable {
         return all.get(i);
       }
     }
-    Store s = family == null ? null : stores.get(family);
+    Store s = null;
+    for (int i = 0; s == null && family != null && i < all.size(); i++) { // a few stores
+      if (Arrays.equals(all.get(i).family(), family)) {
+        s = all.get(i);
+      }
+    }
     if (s == null) {
       throw new InvalidArgumentException("unknown column family '"
           + (family == null ? "null" : new String(family, StandardCharsets.UTF_8))

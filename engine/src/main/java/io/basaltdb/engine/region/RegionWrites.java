@@ -230,11 +230,11 @@ final class RegionWrites {
   List<byte[]> checkWrite(byte[] row, List<Cell> cells) {
     region.checkOpen();
     MutationChecks.checkRow(region.descriptor(), row);
-    validate(row, cells);
     List<byte[]> families = new ArrayList<>(cells.size());
     for (Cell c : cells) {
       families.add(storeFor(c).family());
     }
+    MutationChecks.checkCells(row, cells, ctx.options().maxCellSizeBytes());
     return families;
   }
 
