@@ -132,6 +132,10 @@ public final class AdhocBench {
               + random.nextInt(rows), 1));
       measure("mixed literal SELECTs (us)", basalt, h2, c -> literal(c, mixed,
           this::mixedStatement, -1));
+      measure("1,000-row INSERT VALUES of parameters (ms)", basalt, h2,
+          c -> manyRows(c, 10, false));
+      measure("1,000-row INSERT VALUES of literals (ms)", basalt, h2,
+          c -> manyRows(c, 10, true));
       measure("literal counter UPDATE, 1 thread (us)", basalt, h2,
           c -> counters(c, updates, 1));
       measure("literal counter UPDATE, 4 threads (us)", basalt, h2,
@@ -399,6 +403,50 @@ public final class AdhocBench {
    * {@code n} literal counter updates over {@code threads} threads, each on its own connection
    * (opened before the clock starts); us per update.
    */
+  /** Ids written by {@link #manyRows}, per connection's database: every row new. */
+  private final Map<Connection, long[]> nextRow = new java.util.IdentityHashMap<>();
+
+  /**
+   * {@code n} statements of 1,000 rows each (issue 40), each a text the connection has not seen
+   * (a comment numbers it): prepared, parameters bound, executed, closed; or the same rows as
+   * literals through a plain statement. Milliseconds per statement.
+   */
+  private double manyRows(Connection c, int n, boolean literals) throws Exception {
+    int rowsPer = 1000;
+    try (Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE IF NOT EXISTS many (id BIGINT NOT NULL PRIMARY KEY, grp INTEGER,"
+          + " pad VARCHAR(20))");
+    }
+    long[] next = nextRow.computeIfAbsent(c, k -> new long[1]);
+    long t0 = System.nanoTime();
+    for (int k = 0; k < n; k++) {
+      StringBuilder sql = new StringBuilder("INSERT INTO many (id, grp, pad) VALUES ");
+      for (int i = 0; i < rowsPer; i++) {
+        long id = next[0] + i;
+        sql.append(i == 0 ? "" : ", ").append(literals
+            ? "(" + id + ", " + (id % 97) + ", 'p" + (id % 1000) + "')" : "(?, ?, ?)");
+      }
+      if (literals) {
+        try (Statement s = c.createStatement()) {
+          s.executeUpdate(sql.toString());
+        }
+      } else {
+        sql.append(" /* ").append(next[0]).append(" */");
+        try (PreparedStatement p = c.prepareStatement(sql.toString())) {
+          for (int i = 0; i < rowsPer; i++) {
+            long id = next[0] + i;
+            p.setLong(3 * i + 1, id);
+            p.setInt(3 * i + 2, (int) (id % 97));
+            p.setString(3 * i + 3, "p" + (id % 1000));
+          }
+          p.executeUpdate();
+        }
+      }
+      next[0] += rowsPer;
+    }
+    return (System.nanoTime() - t0) / 1e6 / n;
+  }
+
   private double counters(Connection c, int n, int threads) throws Exception {
     if (threads == 1) {
       return updates(c, n, new Random(random.nextLong()));

@@ -399,8 +399,10 @@ public final class BasaltMeta extends ForwardingMeta {
   public ExecuteBatchResult executeBatch(StatementHandle h,
       List<List<TypedValue>> parameterValues) throws NoSuchStatementException {
     BatchWrite batch = batches.get(h.id);
-    if (generatedKeys.containsKey(h.id) && signature(h) != null) {
-      // row by row in this meta, whose executions collect the keys (Calcite's would not)
+    if ((generatedKeys.containsKey(h.id) || batch != null && batch.rowsPerExecution() > 1)
+        && signature(h) != null) {
+      // execution by execution in this meta, whose executions collect the keys (Calcite's
+      // would not); a statement of several rows is one statement each time
       long[] counts = new long[parameterValues.size()];
       for (int i = 0; i < counts.length; i++) {
         try {

@@ -85,8 +85,11 @@ public class BasaltPrepare extends CalcitePrepareImpl {
     }
     CalciteSignature<T> shared = SharedPlans.prepare(db, context, query.sql,
         sql -> planOrReuse(db, context, CalcitePrepare.Query.of(sql), elementType,
-            maxRowCount));
-    return shared != null ? shared : planOrReuse(db, context, query, elementType, maxRowCount);
+            maxRowCount, false),
+        sql -> planOrReuse(db, context, CalcitePrepare.Query.of(sql), elementType,
+            maxRowCount, true));
+    return shared != null ? shared
+        : planOrReuse(db, context, query, elementType, maxRowCount, false);
   }
 
   /**
@@ -184,11 +187,12 @@ public class BasaltPrepare extends CalcitePrepareImpl {
    * ({@link PlanCache}), default schema and catalog version: planning and compiling a simple
    * query costs milliseconds, and BI tools repeat their SQL through plain statements. Only
    * queries and DML are kept (DDL runs as it is prepared); a plan binds its parameters and
-   * connection settings at each execution, so it is safe to share.
+   * connection settings at each execution, so it is safe to share. {@code directOnly}: a plan
+   * made without Calcite's planner ({@link DirectPlans}) or one kept, else null.
    */
   @SuppressWarnings("unchecked")
   private <T> CalciteSignature<T> planOrReuse(Storage db, CalcitePrepare.Context context,
-      CalcitePrepare.Query<T> query, Type elementType, long maxRowCount) {
+      CalcitePrepare.Query<T> query, Type elementType, long maxRowCount, boolean directOnly) {
     PlanCache plans = PlanCache.of(db);
     PlanCache.Key key = new PlanCache.Key(CatalogVersion.current(db),
         List.copyOf(context.getDefaultSchemaPath()), query.sql, elementType, maxRowCount,
@@ -202,6 +206,8 @@ public class BasaltPrepare extends CalcitePrepareImpl {
       PlannerStats stats = PlannerStats.of(db);
       stats.directPlans.incrementAndGet();
       stats.directExecutions.incrementAndGet();
+    } else if (directOnly) {
+      return null; // only a direct plan was asked for (a statement of many rows of values)
     } else {
       s = super.prepareSql(context, query, elementType, maxRowCount);
     }

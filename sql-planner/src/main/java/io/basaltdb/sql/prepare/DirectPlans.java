@@ -40,8 +40,10 @@ import org.apache.calcite.sql.SqlSelect;
 /**
  * Plans made without Calcite's validator, SQL-to-rel conversion and planner, for the two
  * statements a fresh JVM (and every new statement shape) most often starts with (issue 11,
- * cold start): a one-row {@code INSERT} or {@code UPSERT ... VALUES (?, ...)} of a Basalt
- * table, and {@code SELECT columns FROM t WHERE k1 = ? AND ...} naming the full primary key.
+ * cold start): an {@code INSERT} or {@code UPSERT ... VALUES (?, ...)} of a Basalt table (one
+ * row, or many rows of parameters, {@code (?, ?), (?, ?), ...}: Calcite's path makes a union
+ * of a projection per row, planned and compiled in time growing with the rows, 0.6 s for
+ * 1,000; here the work per row is a check of its parameters, issue 40), and {@code SELECT columns FROM t WHERE k1 = ? AND ...} naming the full primary key.
  * These are the normalized texts of literal statements ({@link SharedPlans}) as well as
  * statements users prepare. Calcite's first use in a JVM (class loading and initialization of
  * its validator, converter, metadata providers and rules) was most of the first such
@@ -83,9 +85,13 @@ final class DirectPlans {
       SqlInsert insert, long maxRowCount) {
     if (!(insert.getTargetTable() instanceof SqlIdentifier target)
         || !(insert.getSource() instanceof SqlBasicCall values)
-        || values.getKind() != SqlKind.VALUES || values.operandCount() != 1
-        || values.operand(0).getKind() != SqlKind.ROW) {
+        || values.getKind() != SqlKind.VALUES || values.operandCount() < 1) {
       return null;
+    }
+    for (SqlNode row : values.getOperandList()) {
+      if (row.getKind() != SqlKind.ROW) {
+        return null;
+      }
     }
     Resolved r = resolve(context, target);
     if (r == null) {
@@ -112,8 +118,20 @@ final class DirectPlans {
       }
     }
     List<SqlNode> items = ((SqlCall) values.operand(0)).getOperandList();
-    if (items.size() != listed.size()) {
+    int width = listed.size();
+    if (items.size() != width) {
       return null;
+    }
+    for (int k = 1; k < values.operandCount(); k++) { // row k: parameters k * width on, only
+      List<SqlNode> more = ((SqlCall) values.operand(k)).getOperandList();
+      if (more.size() != width) {
+        return null;
+      }
+      for (int i = 0; i < width; i++) {
+        if (!(more.get(i) instanceof SqlDynamicParam p) || p.getIndex() != k * width + i) {
+          return null;
+        }
+      }
     }
     JavaTypeFactory types = context.getTypeFactory();
     Operand[] operands = new Operand[n];
@@ -142,7 +160,13 @@ final class DirectPlans {
     }
     WriteSpec spec = new WriteSpec(insert.isUpsert() ? WriteSpec.Kind.UPSERT
         : WriteSpec.Kind.INSERT, listed, List.of(), List.of());
-    BatchWrite write = BatchWrite.of(r.table, spec, List.of(operands));
+    int rows = values.operandCount();
+    BatchWrite write = rows == 1 ? BatchWrite.of(r.table, spec, List.of(operands))
+        : BatchWrite.ofRows(r.table, spec, List.of(operands), rows, width);
+    List<RelDataType> firstRow = List.copyOf(parameterTypes);
+    for (int k = 1; k < rows; k++) { // each row's parameters typed as the first row's
+      parameterTypes.addAll(firstRow);
+    }
     RelDataType rowType = RelOptUtil.createDmlRowType(SqlKind.INSERT, types);
     List<ColumnMetaData> columns = CalciteColumns.of(types, rowType,
         Collections.singletonList(null));

@@ -46,6 +46,14 @@ final class SharedPlans {
    */
   static final int MAX_PARAMETERS = 32;
 
+  /**
+   * The values of an {@code INSERT} or {@code UPSERT} of many rows may all become parameters,
+   * up to this many, when the statement then has a plan made without Calcite's planner and
+   * code ({@link DirectPlans}: work per row, no search, nothing compiled); otherwise such a
+   * statement is planned with its literals, as one of more than {@link #MAX_PARAMETERS}.
+   */
+  static final int MAX_ROW_PARAMETERS = 1 << 16;
+
   private SharedPlans() {}
 
   /**
@@ -53,7 +61,8 @@ final class SharedPlans {
    * reuses that), or null when it has nothing to share or a value does not fit.
    */
   static <T> CalciteSignature<T> prepare(Storage db, CalcitePrepare.Context context,
-      String sql, Function<String, CalciteSignature<T>> plan) {
+      String sql, Function<String, CalciteSignature<T>> plan,
+      Function<String, CalciteSignature<T>> planDirect) {
     if (!Switches.SHARED_PLANS.on()) {
       return null;
     }
@@ -66,7 +75,7 @@ final class SharedPlans {
     String key = settings.key() + "\n" + shape.key();
     Template template = templates.get(key);
     if (template == null) {
-      template = Template.of(shape, sites(context.config(), sql));
+      template = Template.of(shape, sites(context.config(), sql), writesRows(sql));
       templates.put(key, template);
     }
     if (template.literals.length == 0) {
@@ -89,12 +98,18 @@ final class SharedPlans {
     if (unplannable.get(normalized) != null) {
       return null;
     }
-    CalciteSignature<T> shared;
+    CalciteSignature<T> planned;
     try {
-      shared = plan.apply(normalized);
+      planned = literals.length > MAX_PARAMETERS ? planDirect.apply(normalized)
+          : plan.apply(normalized);
     } catch (RuntimeException | StackOverflowError e) {
-      // Calcite cannot plan a parameter there (e.g. inside a CASE of an aggregate): the
-      // statement is planned with its literals, now and next time
+      planned = null;
+    }
+    CalciteSignature<T> shared = planned;
+    if (shared == null) {
+      // Calcite cannot plan a parameter there (e.g. inside a CASE of an aggregate), or a
+      // statement of many rows has no direct plan: it is planned with its literals, now and
+      // next time
       unplannable.put(normalized, true);
       return null;
     }
@@ -174,8 +189,10 @@ final class SharedPlans {
       this.negative = negative;
     }
 
-    static Template of(StatementShape shape, List<LiteralParameters.Site> sites) {
-      if (sites.isEmpty() || sites.size() > MAX_PARAMETERS) {
+    static Template of(StatementShape shape, List<LiteralParameters.Site> sites,
+        boolean writesRows) {
+      if (sites.isEmpty()
+          || sites.size() > (writesRows ? MAX_ROW_PARAMETERS : MAX_PARAMETERS)) {
         return NONE;
       }
       int[] literals = new int[sites.size()];
@@ -199,6 +216,12 @@ final class SharedPlans {
       }
       return new Template(literals, negative);
     }
+  }
+
+  /** Whether {@code sql} begins as an INSERT or UPSERT (which may write many rows of values). */
+  private static boolean writesRows(String sql) {
+    String head = sql.stripLeading();
+    return head.regionMatches(true, 0, "INSERT", 0, 6) || head.regionMatches(true, 0, "UPSERT", 0, 6);
   }
 
   private static List<LiteralParameters.Site> sites(CalciteConnectionConfig config, String sql) {

@@ -223,13 +223,21 @@ public final class Operand {
 
   /** The value for one execution (null when a parameter is bound to NULL). */
   public Object bind(DataContext ctx) {
+    return bind(ctx, 0);
+  }
+
+  /**
+   * The value with parameter {@code ?i} read as {@code ?(i + offset)}: the same row of a
+   * statement of several rows of parameters, at the row whose first parameter is {@code offset}.
+   */
+  public Object bind(DataContext ctx, int offset) {
     if (param < 0) {
       return constant;
     }
     if (ctx == null) {
       throw new IllegalStateException("parameter ?" + param + " has no value at plan time");
     }
-    Object v = type.coerce(ctx.get(parameterName(param)));
+    Object v = type.coerce(ctx.get(parameterName(param + offset)));
     return add(negated ? negate(v) : v);
   }
 

@@ -23,7 +23,8 @@ import org.apache.calcite.sql.type.SqlTypeUtil;
 
 /**
  * A prepared {@code INSERT} or {@code UPSERT ... VALUES (?, ...)} of one row of parameters and
- * literals, run for a whole JDBC batch at once: every set of parameters becomes a table row and
+ * literals (or of several rows of parameters, {@link #ofRows}: one statement, its rows written
+ * as the statement's), run for a whole JDBC batch at once: every set of parameters becomes a table row and
  * all of them go through one {@link io.basaltdb.sql.exec.write.WriteExecutor} (puts grouped, one log
  * sync), instead of one Calcite execution per row (a data context, the generated code and a log
  * sync each). Found by {@link #of} when the statement is planned, stashed with the plan, used by
@@ -39,11 +40,17 @@ public final class BatchWrite {
   private final TableRuns table;
   private final WriteSpec spec;
   private final List<Operand> values;
+  /** The rows one execution writes, each with {@link #rowParameters} parameters of its own. */
+  private final int rows;
+  private final int rowParameters;
 
-  private BatchWrite(TableRuns table, WriteSpec spec, List<Operand> values) {
+  private BatchWrite(TableRuns table, WriteSpec spec, List<Operand> values, int rows,
+      int rowParameters) {
     this.table = table;
     this.spec = spec;
     this.values = List.copyOf(values);
+    this.rows = rows;
+    this.rowParameters = rowParameters;
   }
 
   /** The batch form of an INSERT or UPSERT (its enumerable form), or null when it has none. */
@@ -69,7 +76,7 @@ public final class BatchWrite {
       }
       values.add(o);
     }
-    return new BatchWrite(table.runs(), spec, values);
+    return new BatchWrite(table.runs(), spec, values, 1, 0);
   }
 
   /**
@@ -77,7 +84,23 @@ public final class BatchWrite {
    * column, the operand its value comes from.
    */
   public static BatchWrite of(PlannedTable table, WriteSpec spec, List<Operand> values) {
-    return new BatchWrite(table.runs(), spec, values);
+    return new BatchWrite(table.runs(), spec, values, 1, 0);
+  }
+
+  /**
+   * A write of {@code rows} rows of {@code rowParameters} parameters each ({@code VALUES (?,
+   * ?), (?, ?), ...}): {@code values} are the first row's operands (parameters {@code ?0} to
+   * {@code ?(rowParameters - 1)}), row {@code r}'s are the same read {@code r * rowParameters}
+   * further on. One execution writes them all as one statement.
+   */
+  public static BatchWrite ofRows(PlannedTable table, WriteSpec spec, List<Operand> values,
+      int rows, int rowParameters) {
+    return new BatchWrite(table.runs(), spec, values, rows, rowParameters);
+  }
+
+  /** The rows one execution writes (more than one: a JDBC batch runs its executions each). */
+  public int rowsPerExecution() {
+    return rows;
   }
 
   /** The expressions of a one-row input computed from no input fields, or null. */
@@ -121,17 +144,40 @@ public final class BatchWrite {
    * one stay written), with the data context of the connection; the rows written.
    */
   public long run(DataContext ctx, List<List<TypedValue>> batch) {
+    if (rows != 1) {
+      throw new IllegalStateException("a statement of " + rows + " rows runs its batch"
+          + " execution by execution");
+    }
     // rows are made as the writer takes them, so a bad value stops the batch where it is
     return table.modifyEach(ctx, spec, Linq4j.asEnumerable(batch).select(this::row)).first();
   }
 
   /** Writes the statement's one row, its parameters bound in {@code ctx}; the rows written. */
   public Enumerable<Long> runOnce(DataContext ctx) {
+    if (rows == 1) {
+      return table.modify(ctx, spec, Linq4j.singletonEnumerable(rowAt(ctx, 0)));
+    }
+    // made as the writer takes them, so a bad value stops the statement where it is
+    return table.modify(ctx, spec, Linq4j.asEnumerable(new java.util.AbstractList<Object[]>() {
+      @Override
+      public Object[] get(int r) {
+        return rowAt(ctx, r * rowParameters);
+      }
+
+      @Override
+      public int size() {
+        return rows;
+      }
+    }));
+  }
+
+  /** The row whose parameters begin at {@code offset}. */
+  private Object[] rowAt(DataContext ctx, int offset) {
     Object[] row = new Object[values.size()];
     for (int i = 0; i < row.length; i++) {
-      row[i] = values.get(i).bind(ctx);
+      row[i] = values.get(i).bind(ctx, offset);
     }
-    return table.modify(ctx, spec, Linq4j.singletonEnumerable(row));
+    return row;
   }
 
   private Object[] row(List<TypedValue> params) {

@@ -39,7 +39,11 @@ class DirectPlansTest extends TemporaryDatabaseTest {
       new Object[] {"INSERT INTO t (v, id) VALUES (?, ?)", "y", 101},
       new Object[] {"UPSERT INTO t (id, n) VALUES (?, ?)", 3, 33L},
       new Object[] {"UPSERT INTO p VALUES (?, ?, ?)", 9, "k9", 1.5},
-      new Object[] {"INSERT INTO s.t2 VALUES (?, ?)", 2, "two"});
+      new Object[] {"INSERT INTO s.t2 VALUES (?, ?)", 2, "two"},
+      new Object[] {"INSERT INTO t VALUES (?, ?, ?, ?), (?, ?, ?, ?)", 102, "a", 1L,
+          new java.math.BigDecimal("2.50"), 103, "b", 2L, new java.math.BigDecimal("3.25")},
+      new Object[] {"UPSERT INTO t (id, n) VALUES (?, ?), (?, ?), (?, ?)", 105, 1L, 106, 2L,
+          107, 3L});
   /** Statements Calcite's path plans. */
   private static final List<String> CALCITE = List.of(
       "SELECT v FROM t WHERE id = ? AND n = ?",
@@ -58,7 +62,8 @@ class DirectPlansTest extends TemporaryDatabaseTest {
       "SELECT * FROM t FOR SYSTEM_TIME AS OF TIMESTAMP '2030-01-01 00:00:00' WHERE id = ?",
       "SELECT /*+ NO_INDEX(t) */ v FROM t WHERE id = ?",
       "INSERT INTO t VALUES (?, 'x', ?, ?)",
-      "INSERT INTO t VALUES (?, ?, ?, ?), (?, ?, ?, ?)",
+      "INSERT INTO t VALUES (?, ?, ?, ?), (?, 'x', ?, ?)",
+      "INSERT INTO t VALUES (?, ?, ?, ?), (?, ?, ?)",
       "INSERT INTO hk VALUES (?)",
       "INSERT INTO t SELECT * FROM t WHERE id = ?",
       "EXPLAIN PLAN FOR SELECT v FROM t WHERE id = ?");
