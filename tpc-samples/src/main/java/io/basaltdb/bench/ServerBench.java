@@ -26,7 +26,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * Avatica protocol (protobuf, the stock Avatica client, {@code durability=ASYNC} as the other
  * benches) and against H2's TCP server (its own client) running the same code; both servers
  * in this process, each with its default limits, on loopback; each warmed up by one untimed
- * run of each measure with 4 clients. For each measure and client
+ * run of every measure (Jetty, protobuf and Avatica's code take a while to compile: a point
+ * SELECT took 120 us at first, 40 us once compiled). For each measure and client
  * count: operations per second (the median of {@code --runs} alternated runs), the latency of
  * one operation at the median and the 99th percentile (of the run with the median rate), and
  * the operations refused or failed (none expected).
@@ -110,7 +111,9 @@ public final class ServerBench {
         for (Side s : List.of(basalt, h2)) {
           load(s);
           for (boolean writes : new boolean[] {false, true}) { // JIT warm-up, untimed
-            measure(s, 4, writes);
+            for (int n : clients) {
+              measure(s, n, writes);
+            }
           }
         }
         report(basalt, h2);
