@@ -72,6 +72,9 @@ final class RecentGets {
         || a.maxVersions() != b.maxVersions() || a.families().size() != b.families().size()) {
       return false;
     }
+    if (a.families() == b.families()) {
+      return true; // one statement's reads share their columns
+    }
     Iterator<Map.Entry<byte[], NavigableSet<byte[]>>> i = a.families().entrySet().iterator();
     Iterator<Map.Entry<byte[], NavigableSet<byte[]>>> j = b.families().entrySet().iterator();
     while (i.hasNext()) { // both sorted by family

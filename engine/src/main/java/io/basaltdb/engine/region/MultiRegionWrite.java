@@ -45,13 +45,20 @@ public final class MultiRegionWrite {
     }
   }
 
-  private static final Comparator<Part> SAME_ROW = Comparator
-      .comparing((Part p) -> p.region().name())
-      .thenComparing(Part::row, Arrays::compareUnsigned);
-
-  private static final Comparator<Part> LOCK_ORDER = Comparator
-      .comparing((Part p) -> p.region().name())
-      .thenComparingInt(p -> RowLocks.stripe(p.row()));
+  /**
+   * Lock order (region name, then lock stripe), and within a stripe by row, so that the parts
+   * of one row of one region are next to each other.
+   */
+  private static final Comparator<Part> LOCK_ORDER = (a, b) -> {
+    if (a.region() != b.region()) {
+      int c = a.region().name().compareTo(b.region().name());
+      if (c != 0) {
+        return c;
+      }
+    }
+    int c = Integer.compare(RowLocks.stripe(a.row()), RowLocks.stripe(b.row()));
+    return c != 0 ? c : Arrays.compareUnsigned(a.row(), b.row());
+  };
 
   /**
    * A read-modify-write of several rows led by one: under {@code row}'s lock in {@code region},
@@ -87,14 +94,13 @@ public final class MultiRegionWrite {
           + " durability is not offered for it");
     }
     List<Part> sorted = new ArrayList<>(parts);
-    sorted.sort(SAME_ROW);
+    sorted.sort(LOCK_ORDER);
     for (int i = 1; i < sorted.size(); i++) {
-      if (SAME_ROW.compare(sorted.get(i - 1), sorted.get(i)) == 0) {
+      if (LOCK_ORDER.compare(sorted.get(i - 1), sorted.get(i)) == 0) {
         throw new InvalidArgumentException("row " + Cell.printable(sorted.get(i).row())
             + " appears twice in one write; merge its changes");
       }
     }
-    sorted.sort(LOCK_ORDER);
     for (Part p : sorted) {
       p.region().writes().admit(p.row(), p.cells());
     }
