@@ -58,6 +58,8 @@ public final class BasaltMeta extends ForwardingMeta {
   /** The SQL of prepared statements that run only when executed (DDL, transaction control). */
   private final Map<Integer, String> deferred = new ConcurrentHashMap<>();
   private final Replans replans;
+  /** The signatures of this connection's last prepared texts. */
+  private final RecentPrepares recentPrepares = new RecentPrepares();
   /** The connection's time zone and locale for execution contexts, read at the first. */
   private volatile ExecutionContext.Settings executionSettings;
 
@@ -145,10 +147,40 @@ public final class BasaltMeta extends ForwardingMeta {
       return h;
     }
     long version = io.basaltdb.sql.catalog.CatalogVersion.current(db);
-    StatementHandle h = calciteMeta.prepare(ch, sql, maxRowCount);
+    String schema = schema();
+    boolean keeps = io.basaltdb.sql.prepare.PlanCache.keepsPlans(db)
+        && io.basaltdb.sql.prepare.CalciteInternals.hasConnectionSteps();
+    CalcitePrepare.CalciteSignature<?> again = keeps
+        ? recentPrepares.get(sql, maxRowCount, version, schema) : null;
+    StatementHandle h;
+    if (again != null) {
+      h = calciteMeta.createStatement(ch);
+      try {
+        io.basaltdb.sql.prepare.CalciteInternals.server(connection).getStatement(h)
+            .setSignature(again);
+      } catch (NoSuchStatementException e) {
+        throw new AssertionError("a statement just made is missing", e);
+      }
+      h.signature = again;
+      io.basaltdb.sql.prepare.PlanCache.countReuse(db);
+    } else {
+      h = calciteMeta.prepare(ch, sql, maxRowCount);
+      if (keeps) {
+        recentPrepares.keep(sql, maxRowCount, h.signature, version, schema);
+      }
+    }
     replans.planned(h.id, version);
     findBatchWrite(h.id, h.signature);
     return h;
+  }
+
+  /** The connection's default schema, or null. */
+  private String schema() {
+    try {
+      return connection.getSchema();
+    } catch (java.sql.SQLException e) {
+      return null; // a closed connection: its preparation fails anyway
+    }
   }
 
   private void findBatchWrite(int id, Signature signature) {

@@ -52,6 +52,9 @@ final class ExplainAnalyze {
 
   /** The statement EXPLAIN ANALYZE runs, or null when {@code sql} is not one. */
   static String statement(String sql) {
+    if (!sql.stripLeading().regionMatches(true, 0, "EXPLAIN", 0, 7)) {
+      return null; // most statements: no matcher made
+    }
     Matcher m = PREFIX.matcher(sql);
     return m.matches() ? m.group(1) : null;
   }

@@ -42,6 +42,16 @@ public final class PlanCache {
     return db.extension(PlanCache.class, () -> new PlanCache(stats));
   }
 
+  /** Whether the database keeps plans (its capacity is above 0). */
+  public static boolean keepsPlans(Storage db) {
+    return of(db).capacity > 0;
+  }
+
+  /** A plan reused without a lookup here (a connection's own recent one): counted a hit. */
+  public static void countReuse(Storage db) {
+    of(db).stats.planCacheHits.incrementAndGet();
+  }
+
   /** The plan for {@code key}, or null (counted as a hit or a miss). */
   CalciteSignature<?> get(Key key) {
     CalciteSignature<?> plan = plans.getIfPresent(key);

@@ -66,6 +66,10 @@ final class SharedPlans {
     if (!Switches.SHARED_PLANS.on()) {
       return null;
     }
+    if (sql.indexOf('?') >= 0 && sql.indexOf('\'') < 0 && sql.indexOf('-') < 0
+        && sql.indexOf('/') < 0) {
+      return null; // a parameter of its own outside any string or comment: never shared
+    }
     ParserSettings settings = ParserSettings.of(context);
     StatementShape shape = StatementShape.of(sql, settings.quoting());
     if (shape == null) {
