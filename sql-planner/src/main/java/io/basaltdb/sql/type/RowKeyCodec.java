@@ -73,6 +73,17 @@ public final class RowKeyCodec {
       throw new InvalidArgumentException("a key has " + columns.size() + " columns, got "
           + values.length + " values");
     }
+    if (values.length == 1 && !columns.get(0).nullable() && values[0] != null) {
+      // one key column, no null flag: its field is the key (the usual point read or write)
+      Column c = columns.get(0);
+      byte[] field = encodeField(c.type(), values[0], c.name());
+      if (c.descending()) {
+        for (int j = 0; j < field.length; j++) {
+          field[j] = (byte) ~field[j];
+        }
+      }
+      return field;
+    }
     ByteArrayOutputStream out = new ByteArrayOutputStream(32);
     for (int i = 0; i < values.length; i++) {
       Column c = columns.get(i);
