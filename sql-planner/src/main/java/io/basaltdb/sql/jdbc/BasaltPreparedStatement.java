@@ -374,6 +374,11 @@ public final class BasaltPreparedStatement extends AvaticaPreparedStatement
   }
 
   @Override
+  public java.util.concurrent.atomic.AtomicBoolean cancelFlag() {
+    return cancelFlag; // Avatica's, found when the statement was made
+  }
+
+  @Override
   public synchronized void close() throws SQLException {
     timer.disarm();
     super.close();

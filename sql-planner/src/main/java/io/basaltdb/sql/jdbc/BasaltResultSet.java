@@ -157,13 +157,7 @@ final class BasaltResultSet extends ReadOnlyResultSet {
   }
 
   private AtomicBoolean cancelFlag() {
-    try {
-      if (statement != null && statement.connection instanceof BasaltConnection c) {
-        return c.getCancelFlag(statement.handle);
-      }
-    } catch (org.apache.calcite.avatica.NoSuchStatementException e) {
-      // a statement Calcite no longer knows: nothing can cancel it
-    }
-    return new AtomicBoolean();
+    return statement instanceof TimedStatement t ? t.cancelFlag()
+        : statement != null ? TimedStatement.lookUp(statement) : new AtomicBoolean();
   }
 }

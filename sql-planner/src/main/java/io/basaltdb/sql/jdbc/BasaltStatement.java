@@ -114,6 +114,11 @@ final class BasaltStatement extends AvaticaStatement
   }
 
   @Override
+  public java.util.concurrent.atomic.AtomicBoolean cancelFlag() {
+    return cancelFlag; // Avatica's, found when the statement was made
+  }
+
+  @Override
   public synchronized void close() throws SQLException {
     timer.disarm();
     super.close();
