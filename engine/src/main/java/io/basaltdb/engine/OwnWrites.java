@@ -193,8 +193,6 @@ final class OwnWrites {
     Own o = ownOf(table);
     if (o == null) {
       own.put(table, o = new Own());
-      lastTable = table;
-      lastOwn = o;
     }
     long seq = nextSequence++;
     int mark = log.size();
@@ -308,8 +306,8 @@ final class OwnWrites {
    * then, at which no delete marker covers a put (they are equal), so what a later own write
    * undid is left out here: a put replaced by a later put of its column and timestamp, and a put
    * covered by a later own delete marker. What is left, written at one sequence id over the
-   * committed cells, reads as the own writes read over them. The cells keep their own sequence
-   * ids here; the write that commits them gives them its own.
+   * committed cells, reads as the own writes read over them. The write that commits them gives
+   * them its sequence id (a row written once keeps its cells as they were kept here).
    */
   TreeMap<byte[], List<Cell>> netCells(TableName table) {
     TreeMap<byte[], List<Cell>> rows = new TreeMap<>(Arrays::compareUnsigned);

@@ -208,22 +208,19 @@ public final class MultiRegionWrite {
       Region region = sorted.get(i).region();
       List<byte[]> rows = new ArrayList<>();
       List<SnapshotCut> cuts = new ArrayList<>();
-      List<Part> checked = new ArrayList<>();
       for (; i < sorted.size() && sorted.get(i).region() == region; i++) {
         Part p = sorted.get(i);
         if (p.unwrittenSince() != null && !region.writes().unwrittenSince(p.row(),
             p.unwrittenSince())) {
           rows.add(p.row());
           cuts.add(p.unwrittenSince());
-          checked.add(p);
         }
       }
       int written = rows.isEmpty() ? -1 : region.reads().firstWrittenAfter(rows, cuts);
       if (written >= 0) {
-        Part p = checked.get(written);
-        throw new io.basaltdb.storage.WriteConflictException("row " + Cell.printable(p.row())
-            + " of region " + region.name() + " was written by another writer since"
-            + " its snapshot (" + p.unwrittenSince() + ")");
+        throw new io.basaltdb.storage.WriteConflictException("row "
+            + Cell.printable(rows.get(written)) + " of region " + region.name()
+            + " was written by another writer since its snapshot (" + cuts.get(written) + ")");
       }
     }
   }

@@ -314,13 +314,8 @@ public final class Region implements AutoCloseable {
   /** The store of a family, or a clear error naming it and the region's families. */
   Store storeOf(byte[] family) {
     List<Store> all = stores();
-    for (int i = 0; i < all.size(); i++) { // the family array is usually the store's own
-      if (all.get(i).family() == family) {
-        return all.get(i);
-      }
-    }
     Store s = null;
-    for (int i = 0; s == null && family != null && i < all.size(); i++) { // a few stores
+    for (int i = 0; s == null && i < all.size(); i++) { // a few stores; usually the same array
       if (Arrays.equals(all.get(i).family(), family)) {
         s = all.get(i);
       }

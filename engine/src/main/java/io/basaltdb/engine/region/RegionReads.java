@@ -91,15 +91,21 @@ final class RegionReads {
     List<StoreView> views = new ArrayList<>(stores.size());
     snapshots.acquire(stores, views, mvcc);
     try {
-      for (int i = 0; i < stores.size(); i++) {
-        if (stores.get(i).writtenAfter(views.get(i), start, stop, cut.point(), cut.inFlight())) {
-          return true;
-        }
-      }
-      return false;
+      return writtenAfter(stores, views, start, stop, cut);
     } finally {
       views.forEach(StoreView::close);
     }
+  }
+
+  /** Whether a store, read through its view, holds a write in the rows {@code cut} misses. */
+  private static boolean writtenAfter(List<Store> stores, List<StoreView> views, byte[] start,
+      byte[] stop, SnapshotCut cut) {
+    for (int i = 0; i < stores.size(); i++) {
+      if (stores.get(i).writtenAfter(views.get(i), start, stop, cut.point(), cut.inFlight())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -114,12 +120,8 @@ final class RegionReads {
     try {
       for (int r = 0; r < rows.size(); r++) {
         byte[] row = rows.get(r);
-        byte[] stop = Arrays.copyOf(row, row.length + 1);
-        SnapshotCut cut = cuts.get(r);
-        for (int i = 0; i < stores.size(); i++) {
-          if (stores.get(i).writtenAfter(views.get(i), row, stop, cut.point(), cut.inFlight())) {
-            return r;
-          }
+        if (writtenAfter(stores, views, row, Arrays.copyOf(row, row.length + 1), cuts.get(r))) {
+          return r;
         }
       }
       return -1;

@@ -79,20 +79,18 @@ final class StatementTransaction {
         Peeked peeked = null;
         boolean tooLarge = false;
         try {
-          if (rewrites) { // its transaction first, then its rows read at its cut
-            writing = IndexRegistry.of(db).of(def.table()).writing();
-            writing.lock();
-            tx = db.begin(StorageTransaction.Isolation.READ_COMMITTED);
-            StatementSnapshot.readAt(root, db, tx.snapshot());
-          }
-          peeked = Peeked.of(rows);
-          if (tx == null) {
+          if (!rewrites) { // an INSERT or UPSERT of one row is written directly
+            peeked = Peeked.of(rows);
             if (peeked.head.size() < 2 && !ForeignKeys.enforcedAt(db, def)) {
               return new WriteExecutor(db, def, spec, root).run(peeked);
             }
-            writing = IndexRegistry.of(db).of(def.table()).writing();
-            writing.lock(); // no index appears or goes between the rows' writes and their commit
-            tx = db.begin(StorageTransaction.Isolation.READ_COMMITTED);
+          }
+          writing = IndexRegistry.of(db).of(def.table()).writing();
+          writing.lock(); // no index appears or goes between the rows' writes and their commit
+          tx = db.begin(StorageTransaction.Isolation.READ_COMMITTED);
+          if (rewrites) { // its rows read at its transaction's cut, once it has begun
+            StatementSnapshot.readAt(root, db, tx.snapshot());
+            peeked = Peeked.of(rows);
           }
           long count = new WriteExecutor(tx, def, spec, root).run(peeked);
           tx.commit(ConnectionSettings.of(root).durability());

@@ -147,9 +147,9 @@ public final class BasaltMeta extends ForwardingMeta {
       return h;
     }
     long version = io.basaltdb.sql.catalog.CatalogVersion.current(db);
-    String schema = schema();
     boolean keeps = io.basaltdb.sql.prepare.PlanCache.keepsPlans(db)
         && io.basaltdb.sql.prepare.CalciteInternals.hasConnectionSteps();
+    String schema = keeps ? schema() : null;
     CalcitePrepare.CalciteSignature<?> again = keeps
         ? recentPrepares.get(sql, maxRowCount, version, schema) : null;
     StatementHandle h;

@@ -157,7 +157,6 @@ final class BasaltResultSet extends ReadOnlyResultSet {
   }
 
   private AtomicBoolean cancelFlag() {
-    return statement instanceof TimedStatement t ? t.cancelFlag()
-        : statement != null ? TimedStatement.lookUp(statement) : new AtomicBoolean();
+    return statement instanceof TimedStatement t ? t.cancelFlag() : new AtomicBoolean();
   }
 }

@@ -52,8 +52,4 @@ final class RecentPrepares {
     return type != null && (type.canUpdate() || type == Meta.StatementType.SELECT)
         && !sql.stripLeading().regionMatches(true, 0, "EXPLAIN", 0, 7);
   }
-
-  synchronized void clear() {
-    recent.clear();
-  }
 }

@@ -43,7 +43,8 @@ import org.apache.calcite.sql.SqlSelect;
  * cold start): an {@code INSERT} or {@code UPSERT ... VALUES (?, ...)} of a Basalt table (one
  * row, or many rows of parameters, {@code (?, ?), (?, ?), ...}: Calcite's path makes a union
  * of a projection per row, planned and compiled in time growing with the rows, 0.6 s for
- * 1,000; here the work per row is a check of its parameters, issue 40), and {@code SELECT columns FROM t WHERE k1 = ? AND ...} naming the full primary key.
+ * 1,000; here the work per row is a check of its parameters, issue 40), and
+ * {@code SELECT columns FROM t WHERE k1 = ? AND ...} naming the full primary key.
  * These are the normalized texts of literal statements ({@link SharedPlans}) as well as
  * statements users prepare. Calcite's first use in a JVM (class loading and initialization of
  * its validator, converter, metadata providers and rules) was most of the first such
@@ -69,9 +70,7 @@ final class DirectPlans {
         || !CalciteColumns.AVAILABLE) {
       return null;
     }
-    String head = sql.stripLeading();
-    if (!(head.regionMatches(true, 0, "INSERT", 0, 6) || head.regionMatches(true, 0, "UPSERT", 0, 6)
-        || head.regionMatches(true, 0, "SELECT", 0, 6))) {
+    if (!writesRows(sql) && !sql.stripLeading().regionMatches(true, 0, "SELECT", 0, 6)) {
       return null;
     }
     SqlNode node = prepare.parseStatement(context, sql);
@@ -79,6 +78,13 @@ final class DirectPlans {
         && !(node instanceof io.basaltdb.sql.parser.SqlInsertOnDuplicateKey)
         ? insert(context, sql, insert, maxRowCount)
         : node instanceof SqlSelect select ? select(context, sql, select, maxRowCount) : null;
+  }
+
+  /** Whether {@code sql} begins as an INSERT or UPSERT (which may write many rows of values). */
+  static boolean writesRows(String sql) {
+    String head = sql.stripLeading();
+    return head.regionMatches(true, 0, "INSERT", 0, 6)
+        || head.regionMatches(true, 0, "UPSERT", 0, 6);
   }
 
   private static <T> CalciteSignature<T> insert(CalcitePrepare.Context context, String sql,
@@ -161,8 +167,7 @@ final class DirectPlans {
     WriteSpec spec = new WriteSpec(insert.isUpsert() ? WriteSpec.Kind.UPSERT
         : WriteSpec.Kind.INSERT, listed, List.of(), List.of());
     int rows = values.operandCount();
-    BatchWrite write = rows == 1 ? BatchWrite.of(r.table, spec, List.of(operands))
-        : BatchWrite.ofRows(r.table, spec, List.of(operands), rows, width);
+    BatchWrite write = BatchWrite.ofRows(r.table, spec, List.of(operands), rows, width);
     List<RelDataType> firstRow = List.copyOf(parameterTypes);
     for (int k = 1; k < rows; k++) { // each row's parameters typed as the first row's
       parameterTypes.addAll(firstRow);

@@ -79,7 +79,7 @@ final class SharedPlans {
     String key = settings.key() + "\n" + shape.key();
     Template template = templates.get(key);
     if (template == null) {
-      template = Template.of(shape, sites(context.config(), sql), writesRows(sql));
+      template = Template.of(shape, sites(context.config(), sql), DirectPlans.writesRows(sql));
       templates.put(key, template);
     }
     if (template.literals.length == 0) {
@@ -220,12 +220,6 @@ final class SharedPlans {
       }
       return new Template(literals, negative);
     }
-  }
-
-  /** Whether {@code sql} begins as an INSERT or UPSERT (which may write many rows of values). */
-  private static boolean writesRows(String sql) {
-    String head = sql.stripLeading();
-    return head.regionMatches(true, 0, "INSERT", 0, 6) || head.regionMatches(true, 0, "UPSERT", 0, 6);
   }
 
   private static List<LiteralParameters.Site> sites(CalciteConnectionConfig config, String sql) {

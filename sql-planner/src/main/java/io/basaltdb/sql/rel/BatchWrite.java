@@ -24,8 +24,8 @@ import org.apache.calcite.sql.type.SqlTypeUtil;
 /**
  * A prepared {@code INSERT} or {@code UPSERT ... VALUES (?, ...)} of one row of parameters and
  * literals (or of several rows of parameters, {@link #ofRows}: one statement, its rows written
- * as the statement's), run for a whole JDBC batch at once: every set of parameters becomes a table row and
- * all of them go through one {@link io.basaltdb.sql.exec.write.WriteExecutor} (puts grouped, one log
+ * as the statement's), run for a whole JDBC batch at once: every set of parameters becomes a
+ * table row and all of them go through one {@link io.basaltdb.sql.exec.write.WriteExecutor} (puts grouped, one log
  * sync), instead of one Calcite execution per row (a data context, the generated code and a log
  * sync each). Found by {@link #of} when the statement is planned, stashed with the plan, used by
  * the connection's batch execution (the JDBC layer's {@code BasaltMeta.executeBatch}).
@@ -80,18 +80,11 @@ public final class BatchWrite {
   }
 
   /**
-   * The batch form of a write of one row to {@code table}: {@code values} holds, per table
-   * column, the operand its value comes from.
-   */
-  public static BatchWrite of(PlannedTable table, WriteSpec spec, List<Operand> values) {
-    return new BatchWrite(table.runs(), spec, values, 1, 0);
-  }
-
-  /**
-   * A write of {@code rows} rows of {@code rowParameters} parameters each ({@code VALUES (?,
-   * ?), (?, ?), ...}): {@code values} are the first row's operands (parameters {@code ?0} to
-   * {@code ?(rowParameters - 1)}), row {@code r}'s are the same read {@code r * rowParameters}
-   * further on. One execution writes them all as one statement.
+   * The batch form of a write to {@code table} of {@code rows} rows (usually one) of
+   * {@code rowParameters} parameters each ({@code VALUES (?, ?), (?, ?), ...}): {@code values}
+   * holds, per table column, the operand its value comes from in the first row (parameters
+   * {@code ?0} to {@code ?(rowParameters - 1)}); row {@code r}'s are the same read
+   * {@code r * rowParameters} further on. One execution writes them all as one statement.
    */
   public static BatchWrite ofRows(PlannedTable table, WriteSpec spec, List<Operand> values,
       int rows, int rowParameters) {
