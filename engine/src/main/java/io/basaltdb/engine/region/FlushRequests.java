@@ -10,7 +10,9 @@ import java.util.function.LongSupplier;
 /**
  * A region's requests for background work and its writers' back-pressure. Invariant: at most
  * one flush and one compaction request of the region are outstanding with the scheduler (a
- * request is taken back when the work starts, so a write during the work asks again); a
+ * compaction's request is taken back when it starts, a flush's once it has swapped the
+ * memstores out, so a write during the work asks again, and a write the flush takes does
+ * not); a
  * writer finding the region's memstores over twice the flush size waits for flushes (counted
  * in {@link #blockedWrites}), woken when one ends.
  */
@@ -39,7 +41,7 @@ final class FlushRequests {
     }
   }
 
-  /** A flush starts: later writes may ask for the next one. */
+  /** A flush has swapped the memstores out: later writes may ask for the next one. */
   void flushStarting() {
     flushRequested.set(false);
   }

@@ -24,6 +24,7 @@ import java.util.NavigableMap;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Function;
@@ -385,15 +386,29 @@ public final class Region implements AutoCloseable {
     return Math.min(inFlight, StoreTotals.oldestUnflushedSequenceId(stores.values()));
   }
 
+  /** Run by a flush before it swaps the memstores out (tests: a write in that window). */
+  volatile Runnable beforeFlushSwap;
+  /** Flushes that swapped the memstores out (tests). */
+  final AtomicLong flushesRun = new AtomicLong();
+
   /** Flushes every store's memstore to a new file; returns the number of files written. */
   public int flush() {
     flushLock.lock();
     try {
-      requests.flushStarting();
       if (closed) {
+        requests.flushStarting();
         return 0;
       }
-      ctx.wal().checkWritable();
+      try {
+        ctx.wal().checkWritable();
+      } catch (RuntimeException e) {
+        requests.flushStarting();
+        throw e;
+      }
+      Runnable hook = beforeFlushSwap;
+      if (hook != null) {
+        hook.run();
+      }
       List<Store.Snapshot> snaps = new ArrayList<>();
       List<Store> order = new ArrayList<>(stores.values());
       boolean hadUnlogged;
@@ -407,8 +422,13 @@ public final class Region implements AutoCloseable {
           }
         });
       } finally {
+        // the request taken back once the memstores are swapped, not before: a write before
+        // the swap added to what this flush writes, and a request it made meanwhile would
+        // flush the next few milliseconds of writes as a file of their own
+        requests.flushStarting();
         updatesLock.writeLock().unlock();
       }
+      flushesRun.incrementAndGet();
       int files = 0;
       try {
         // every edit in the snapshots was appended before its memstore insert: syncing the log
