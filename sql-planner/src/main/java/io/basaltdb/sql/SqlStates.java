@@ -16,6 +16,8 @@ public final class SqlStates {
   public static final String CONNECTION_DOES_NOT_EXIST = "08003";
   /** 08006: the connection failed (over HBase: a region not serving, retries exhausted). */
   public static final String CONNECTION_FAILURE = "08006";
+  /** 07009: a parameter or column index the statement does not have. */
+  public static final String INVALID_DESCRIPTOR_INDEX = "07009";
   /** 0A000: a feature Basalt does not have. */
   public static final String FEATURE_NOT_SUPPORTED = "0A000";
   /** 22001: a string or binary value longer than its column. */

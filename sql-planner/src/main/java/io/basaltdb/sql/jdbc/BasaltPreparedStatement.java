@@ -1,5 +1,6 @@
 package io.basaltdb.sql.jdbc;
 
+import io.basaltdb.sql.SqlStates;
 import java.math.BigDecimal;
 import java.sql.Date;
 import java.sql.ResultSet;
@@ -10,7 +11,9 @@ import java.util.Calendar;
 import java.util.List;
 import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.AvaticaPreparedStatement;
+import org.apache.calcite.avatica.ColumnMetaData;
 import org.apache.calcite.avatica.Meta;
+import org.apache.calcite.avatica.remote.TypedValue;
 
 /**
  * A Basalt prepared statement: Avatica's, with every bound value checked as it is set
@@ -65,7 +68,12 @@ public final class BasaltPreparedStatement extends AvaticaPreparedStatement
     return ((BasaltConnection) connection).basaltMeta().batchWrite(handle.id) != null;
   }
 
+  /** The statement open (else 55000: Avatica's error has no SQLState), the index and value. */
   private void check(int index, Object value) throws SQLException {
+    if (isClosed()) {
+      throw new SQLException("the statement is closed: parameter " + index + " cannot be set",
+          SqlStates.OBJECT_NOT_IN_PREREQUISITE_STATE);
+    }
     checks.check(index, value);
   }
 
@@ -90,13 +98,30 @@ public final class BasaltPreparedStatement extends AvaticaPreparedStatement
   @Override
   public void setInt(int index, int x) throws SQLException {
     check(index, x);
-    super.setInt(index, x);
+    if (!bound(index, ColumnMetaData.Rep.INTEGER, x)) {
+      super.setInt(index, x);
+    }
   }
 
   @Override
   public void setLong(int index, long x) throws SQLException {
     check(index, x);
-    super.setLong(index, x);
+    if (!bound(index, ColumnMetaData.Rep.LONG, x)) {
+      super.setLong(index, x);
+    }
+  }
+
+  /**
+   * Binds a number as Avatica's own setter would, without the site object and the statement's
+   * calendar (taken under its lock) that setter makes per call ({@link #check} has checked
+   * the statement open and the index); false for an index past the slots, for Avatica.
+   */
+  private boolean bound(int index, ColumnMetaData.Rep rep, Object x) {
+    if (index < 1 || index > slots.length) {
+      return false;
+    }
+    slots[index - 1] = TypedValue.ofJdbc(rep, x, null);
+    return true;
   }
 
   @Override
@@ -188,7 +213,7 @@ public final class BasaltPreparedStatement extends AvaticaPreparedStatement
    * (java.time, dates as text, ...); false when Avatica's own binding is right for {@code x}.
    */
   private boolean boundConverted(int index, Object x, int sqlType) throws SQLException {
-    org.apache.calcite.avatica.remote.TypedValue v = checks.isUuid(index)
+    TypedValue v = checks.isUuid(index)
         ? ParameterObjects.uuid(x, checks.label(index))
         : ParameterObjects.convert(x, sqlType, connection::getTimeZone, checks.label(index));
     if (v == null) {

@@ -149,6 +149,19 @@ final class ExecutionContext implements DataContext {
     return a;
   }
 
+  /** The number after the {@code ?} of a statement parameter's name; -1 if not all digits. */
+  private static int parameterIndex(String name) {
+    int i = 0;
+    for (int k = 1; k < name.length(); k++) {
+      int d = name.charAt(k) - '0';
+      if (d < 0 || d > 9 || i > (Integer.MAX_VALUE - d) / 10) {
+        return -1;
+      }
+      i = i * 10 + d;
+    }
+    return i;
+  }
+
   /**
    * A variable this context provides, else an internal parameter, else a statement parameter
    * ({@code ?0, ?1, ...}): the order in which Calcite's connection fills its map, each
@@ -201,12 +214,8 @@ final class ExecutionContext implements DataContext {
       return internal.get(name);
     }
     if (name.length() > 1 && name.charAt(0) == '?') {
-      try {
-        int i = Integer.parseInt(name, 1, name.length(), 10);
-        return i >= 0 && i < parameters.length ? parameters[i] : null;
-      } catch (NumberFormatException e) {
-        return null;
-      }
+      int i = parameterIndex(name);
+      return i >= 0 && i < parameters.length ? parameters[i] : null;
     }
     return null;
   }

@@ -1,5 +1,6 @@
 package io.basaltdb.sql.jdbc;
 
+import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.catalog.ColumnValues;
 import io.basaltdb.sql.parser.LimitParameters;
 import java.sql.SQLException;
@@ -48,16 +49,22 @@ public final class ParameterChecks {
     limits = LimitParameters.of(signature.sql);
   }
 
-  /** Checks the value bound to parameter {@code index} (1-based); others are Avatica's. */
+  /**
+   * Checks the value bound to parameter {@code index} (1-based), and the index: one the
+   * statement does not have is 07009 (Avatica's own error has no SQLState).
+   */
   void check(int index, Object value) throws SQLException {
-    if (index >= 1 && index <= types.length) {
-      try {
-        ColumnValues.checkParameter(types[index - 1], precisions[index - 1], scales[index - 1],
-            value, labels[index - 1]);
-        limits.check(index, value);
-      } catch (RuntimeException e) {
-        throw SqlErrors.toSqlException(e);
-      }
+    if (index < 1 || index > types.length) {
+      throw new SQLException("parameter index " + index + " out of range: the statement has "
+          + types.length + " parameter" + (types.length == 1 ? "" : "s"),
+          SqlStates.INVALID_DESCRIPTOR_INDEX);
+    }
+    try {
+      ColumnValues.checkParameter(types[index - 1], precisions[index - 1], scales[index - 1],
+          value, labels[index - 1]);
+      limits.check(index, value);
+    } catch (RuntimeException e) {
+      throw SqlErrors.toSqlException(e);
     }
   }
 
