@@ -237,16 +237,27 @@ public final class BasaltPreparedStatement extends AvaticaPreparedStatement
       return;
     }
     int type = checks.type(index);
-    if (x != null && scalar(type) && org.apache.calcite.avatica.ColumnMetaData.Rep.of(
-        x.getClass()) == org.apache.calcite.avatica.ColumnMetaData.Rep.OBJECT) {
+    ColumnMetaData.Rep rep = x == null ? null : ColumnMetaData.Rep.of(x.getClass());
+    if (rep == ColumnMetaData.Rep.OBJECT && scalar(type)) {
       setObject(index, x, type); // converted now, or refused, rather than failing at execution
       return;
+    }
+    if (rep != null && !usesCalendar(rep) && bound(index, rep, x)) {
+      return; // as Avatica's setter binds it, without its site and calendar per call
     }
     try {
       super.setObject(index, x);
     } catch (RuntimeException e) {
       throw cannotBind(index, x, e);
     }
+  }
+
+  /** Whether Avatica converts a value of {@code rep} with the statement's calendar. */
+  private static boolean usesCalendar(ColumnMetaData.Rep rep) {
+    return switch (rep) {
+      case JAVA_SQL_DATE, JAVA_SQL_TIME, JAVA_SQL_TIMESTAMP, JAVA_UTIL_DATE, ARRAY, OBJECT -> true;
+      default -> false;
+    };
   }
 
   private static boolean scalar(int sqlType) {

@@ -82,6 +82,9 @@ public final class LimitParameters {
 
   /** Throws 2201W/2201X when {@code value} bound to parameter {@code index} (1-based) is negative. */
   public void check(int index, Object value) {
+    if (params.isEmpty()) {
+      return; // most statements: no boxing and map probe per bound value
+    }
     Boolean fetch = params.get(index - 1);
     if (fetch == null || !(value instanceof Number n)) {
       return;
