@@ -84,6 +84,43 @@ class ShadedJarIT {
   }
 
   /**
+   * A fresh JVM's first statements (connect, CREATE TABLE, INSERT, point SELECT: none compiles
+   * code) never initialize Calcite's table of operator implementations, ~0.2 s of a cold start
+   * (issue 40, item 3): a function a connection registers, or the CHECK constraint operator,
+   * makes its code generator only when a plan compiles a call to it.
+   */
+  @Test
+  void firstStatementsLeaveTheCodeGeneratorAlone() throws Exception {
+    Path src = dir.resolve("First.java");
+    Files.writeString(src, String.join("\n",
+        "import java.sql.*;",
+        "public class First {",
+        "  public static void main(String[] a) throws Exception {",
+        "    try (Connection c = DriverManager.getConnection(a[0]);",
+        "         Statement st = c.createStatement()) {",
+        "      st.executeUpdate(\"CREATE TABLE t (id INTEGER NOT NULL PRIMARY KEY, v VARCHAR)\");",
+        "      st.executeUpdate(\"INSERT INTO t VALUES (1, 'one')\");",
+        "      ResultSet rs = st.executeQuery(\"SELECT v FROM t WHERE id = 1\");",
+        "      rs.next();",
+        "      System.out.println(\"first:\" + rs.getString(1));",
+        "    }",
+        "  }",
+        "}"));
+    assertEquals(0, ToolProvider.getSystemJavaCompiler().run(null, null, null, "-d",
+        dir.toString(), src.toString()));
+    Path log = dir.resolve("init.log");
+    String[] first = run(jar() + java.io.File.pathSeparator + dir,
+        "-Xlog:class+init=info:file=" + log, "First", "jdbc:basalt:" + dir.resolve("db"));
+    assertEquals("0", first[0], first[1]);
+    assertTrue(first[1].contains("first:one"), first[1]);
+    String inits = Files.readString(log);
+    assertTrue(inits.contains("Initializing 'org/apache/calcite/sql/parser/SqlParser"),
+        "the log names the classes initialized"); // so the check below can fail
+    assertTrue(!inits.contains("Initializing 'org/apache/calcite/adapter/enumerable/RexImpTable'"),
+        "a first statement initialized Calcite's code generator tables");
+  }
+
+  /**
    * The libraries an application may bring in other versions are in the jar only relocated
    * (under io.basaltdb.shaded): no second Guava, Jackson, Jetty, slf4j binding, ... on its
    * class path.
