@@ -48,29 +48,39 @@ class ShadedJarIT {
     return new String[] {Integer.toString(p.exitValue()), out};
   }
 
-  @Test
-  void theJarAloneServesDriverManagerAndSqlline() throws Exception {
-    Path src = dir.resolve("Probe.java");
-    Files.writeString(src, String.join("\n",
+  /**
+   * Compiles into {@link #dir} a class {@code name} whose main connects to {@code a[0]}, creates
+   * {@code t (id, v)}, inserts (1, {@code value}) and reads it by key, then runs {@code more}
+   * (Java statements with {@code st} and {@code rs} in scope).
+   */
+  private void compileProbe(String name, String value, String... more) throws IOException {
+    List<String> lines = new ArrayList<>(List.of(
         "import java.sql.*;",
-        "public class Probe {",
+        "public class " + name + " {",
         "  public static void main(String[] a) throws Exception {",
         "    try (Connection c = DriverManager.getConnection(a[0]);",
         "         Statement st = c.createStatement()) {",
         "      st.executeUpdate(\"CREATE TABLE t (id INTEGER NOT NULL PRIMARY KEY, v VARCHAR)\");",
-        "      st.executeUpdate(\"INSERT INTO t VALUES (1, 'shaded')\");",
+        "      st.executeUpdate(\"INSERT INTO t VALUES (1, '" + value + "')\");",
         "      ResultSet rs = st.executeQuery(\"SELECT v FROM t WHERE id = 1\");",
         "      rs.next();",
-        "      System.out.println(\"probe:\" + rs.getString(1));",
+        "      System.out.println(\"" + name.toLowerCase(java.util.Locale.ROOT)
+            + ":\" + rs.getString(1));"));
+    lines.addAll(List.of(more));
+    lines.addAll(List.of("    }", "  }", "}"));
+    Path src = dir.resolve(name + ".java");
+    Files.writeString(src, String.join("\n", lines));
+    assertEquals(0, ToolProvider.getSystemJavaCompiler().run(null, null, null, "-d",
+        dir.toString(), src.toString()));
+  }
+
+  @Test
+  void theJarAloneServesDriverManagerAndSqlline() throws Exception {
+    compileProbe("Probe", "shaded",
         "      rs = st.executeQuery(\"SELECT v, COUNT(*) OVER (), UPPER(v) || CAST(SUM(id)\"",
         "          + \" OVER (PARTITION BY v) AS VARCHAR) FROM t t1 JOIN t t2 USING (id, v)\");",
         "      rs.next();",
-        "      System.out.println(\"generated:\" + rs.getString(3));",
-        "    }",
-        "  }",
-        "}"));
-    assertEquals(0, ToolProvider.getSystemJavaCompiler().run(null, null, null, "-d",
-        dir.toString(), src.toString()));
+        "      System.out.println(\"generated:\" + rs.getString(3));");
     String db = "jdbc:basalt:" + dir.resolve("db");
     String[] probe = run(jar() + java.io.File.pathSeparator + dir, "Probe", db);
     assertEquals("0", probe[0], probe[1]);
@@ -91,23 +101,7 @@ class ShadedJarIT {
    */
   @Test
   void firstStatementsLeaveTheCodeGeneratorAlone() throws Exception {
-    Path src = dir.resolve("First.java");
-    Files.writeString(src, String.join("\n",
-        "import java.sql.*;",
-        "public class First {",
-        "  public static void main(String[] a) throws Exception {",
-        "    try (Connection c = DriverManager.getConnection(a[0]);",
-        "         Statement st = c.createStatement()) {",
-        "      st.executeUpdate(\"CREATE TABLE t (id INTEGER NOT NULL PRIMARY KEY, v VARCHAR)\");",
-        "      st.executeUpdate(\"INSERT INTO t VALUES (1, 'one')\");",
-        "      ResultSet rs = st.executeQuery(\"SELECT v FROM t WHERE id = 1\");",
-        "      rs.next();",
-        "      System.out.println(\"first:\" + rs.getString(1));",
-        "    }",
-        "  }",
-        "}"));
-    assertEquals(0, ToolProvider.getSystemJavaCompiler().run(null, null, null, "-d",
-        dir.toString(), src.toString()));
+    compileProbe("First", "one");
     Path log = dir.resolve("init.log");
     String[] first = run(jar() + java.io.File.pathSeparator + dir,
         "-Xlog:class+init=info:file=" + log, "First", "jdbc:basalt:" + dir.resolve("db"));
