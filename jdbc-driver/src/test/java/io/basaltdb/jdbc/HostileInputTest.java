@@ -142,6 +142,9 @@ class HostileInputTest {
           assertTrue(rs.next() && rs.next() && !rs.next(), "two rows");
         }
       }
+      try (PreparedStatement ps = c.prepareStatement("select id from t order by v Limit ?")) {
+        fails("2201W", () -> ps.setInt(1, -1)); // the words in any case
+      }
       try (PreparedStatement ps = c.prepareStatement(
           "SELECT id FROM t ORDER BY v LIMIT ? OFFSET ?")) {
         ps.setInt(1, 1);

@@ -30,6 +30,40 @@ public final class BasaltConnection extends AvaticaConnection {
     super(driver, factory, url, info);
   }
 
+  /**
+   * The connection's configuration. Avatica makes a new one per call, and every statement's
+   * constructor asks it for the fetch size, which parses all the connection's properties (a
+   * tenth of a prepare + execute + close); the properties are not changed after the
+   * connection is made, so the fetch size is read once. Other values are read from the
+   * properties as Avatica reads them.
+   */
+  @Override
+  public org.apache.calcite.avatica.ConnectionConfig config() {
+    FixedConfig c = config;
+    if (c == null) {
+      c = new FixedConfig(info);
+      config = c;
+    }
+    return c;
+  }
+
+  private volatile FixedConfig config;
+
+  /** A configuration whose fetch size is parsed once. */
+  private static final class FixedConfig extends org.apache.calcite.avatica.ConnectionConfigImpl {
+    private final int fetchSize;
+
+    FixedConfig(Properties info) {
+      super(info);
+      this.fetchSize = super.fetchSize();
+    }
+
+    @Override
+    public int fetchSize() {
+      return fetchSize;
+    }
+  }
+
   /** The properties the connection was opened with (for {@link BasaltMeta#create}). */
   Properties properties() {
     return info;

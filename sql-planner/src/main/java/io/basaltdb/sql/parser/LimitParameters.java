@@ -4,7 +4,6 @@ import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.SqlStateException;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.calcite.sql.SqlCall;
@@ -31,14 +30,27 @@ public final class LimitParameters {
     this.params = params;
   }
 
+  /** Whether {@code sql} holds {@code upperWord} in any case (a word or a part of one). */
+  private static boolean containsWord(String sql, String upperWord) {
+    char first = upperWord.charAt(0);
+    for (int i = 0, last = sql.length() - upperWord.length(); i <= last; i++) {
+      char c = sql.charAt(i);
+      if ((c == first || c == Character.toLowerCase(first))
+          && sql.regionMatches(true, i, upperWord, 0, upperWord.length())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The limit parameters of {@code sql} (NONE when it has none or does not parse). */
   public static LimitParameters of(String sql) {
     if (sql == null || sql.indexOf('?') < 0) {
       return NONE;
     }
-    String upper = sql.toUpperCase(Locale.ROOT);
-    if (!upper.contains("LIMIT") && !upper.contains("OFFSET") && !upper.contains("FETCH")) {
-      return NONE;
+    if (!containsWord(sql, "LIMIT") && !containsWord(sql, "OFFSET")
+        && !containsWord(sql, "FETCH")) {
+      return NONE; // most statements, found without an upper-case copy per prepare
     }
     SqlNode root;
     try {
