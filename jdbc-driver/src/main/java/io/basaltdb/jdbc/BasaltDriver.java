@@ -38,6 +38,7 @@ public final class BasaltDriver implements Driver {
       return null; // the JDBC contract: not ours
     }
     BasaltUrl parsed = BasaltUrl.parse(url, info);
+    io.basaltdb.sql.jdbc.StartUp.begin(); // while the storage opens
     Storage storage = Storages.acquire(parsed);
     try {
       return BasaltConnections.open(storage, parsed.properties(), url,
