@@ -35,7 +35,9 @@ class ProcessWideStateTest {
       "prepare/CalciteInternals.java MISSING",
       "the reflective members this Calcite lacks, noted while the class initializes only",
       "index/IndexExpression.java COMPILED",
-      "compiled functions of immutable (definition, text) keys, bounded: a cache, not state");
+      "compiled functions of immutable (definition, text) keys, bounded: a cache, not state",
+      "jdbc/StartUp.java STARTED",
+      "whether the JVM's class warm-up began: class initialization is once per JVM too");
 
   @Test
   void noStaticFieldHoldsMutableState() throws Exception {
