@@ -41,8 +41,11 @@ final class FlushRequests {
     }
   }
 
-  /** A flush has swapped the memstores out: later writes may ask for the next one. */
-  void flushStarting() {
+  /**
+   * A flush has swapped the memstores out (or gave up before it could): later writes may ask
+   * for the next one.
+   */
+  void flushRequestTaken() {
     flushRequested.set(false);
   }
 

@@ -396,13 +396,13 @@ public final class Region implements AutoCloseable {
     flushLock.lock();
     try {
       if (closed) {
-        requests.flushStarting();
+        requests.flushRequestTaken();
         return 0;
       }
       try {
         ctx.wal().checkWritable();
       } catch (RuntimeException e) {
-        requests.flushStarting();
+        requests.flushRequestTaken();
         throw e;
       }
       Runnable hook = beforeFlushSwap;
@@ -425,7 +425,7 @@ public final class Region implements AutoCloseable {
         // the request taken back once the memstores are swapped, not before: a write before
         // the swap added to what this flush writes, and a request it made meanwhile would
         // flush the next few milliseconds of writes as a file of their own
-        requests.flushStarting();
+        requests.flushRequestTaken();
         updatesLock.writeLock().unlock();
       }
       flushesRun.incrementAndGet();

@@ -4,6 +4,7 @@ import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.SqlStateException;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.exec.LazyScalarFunction;
 import io.basaltdb.sql.parser.SqlCreateBasaltTable;
 import io.basaltdb.storage.InvalidArgumentException;
 import java.util.ArrayList;
@@ -18,7 +19,6 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.logical.LogicalFilter;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexNode;
-import org.apache.calcite.schema.impl.ScalarFunctionImpl;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlFunction;
@@ -60,21 +60,18 @@ public final class CheckConstraints {
   }
 
   /**
-   * The operator of {@link #ok}: never folded at planning (it may throw). In a holder: its
-   * implementation initializes Calcite's code generator tables (~0.2 s in a fresh JVM), which
-   * a table without CHECK constraints (and a JVM's first statements) never needs.
+   * The operator of {@link #ok}: never folded at planning (it may throw); its code generator
+   * made when a plan with a CHECK first compiles ({@link LazyScalarFunction}).
    */
-  private static final class Ok {
-    static final SqlFunction OK = new SqlUserDefinedFunction(
-        new SqlIdentifier("BASALT_CHECK", SqlParserPos.ZERO), SqlKind.OTHER_FUNCTION,
-        ReturnTypes.BOOLEAN_NOT_NULL, null, null,
-        ScalarFunctionImpl.create(CheckConstraints.class, "ok")) {
-      @Override
-      public boolean isDeterministic() {
-        return false;
-      }
-    };
-  }
+  private static final SqlFunction OK = new SqlUserDefinedFunction(
+      new SqlIdentifier("BASALT_CHECK", SqlParserPos.ZERO), SqlKind.OTHER_FUNCTION,
+      ReturnTypes.BOOLEAN_NOT_NULL, null, null,
+      LazyScalarFunction.of(CheckConstraints.class, "ok")) {
+    @Override
+    public boolean isDeterministic() {
+      return false;
+    }
+  };
 
   /** The checks {@code create} declares, named and checked against its columns. */
   public static List<SqlTableDef.Check> of(SqlCreateBasaltTable create,
@@ -144,7 +141,7 @@ public final class CheckConstraints {
         values.put(col, column.apply(col));
       }
       RexNode value = convert.apply(condition, values);
-      conditions.add(rex.makeCall(Ok.OK, value, rex.makeLiteral(def.table().toString()),
+      conditions.add(rex.makeCall(OK, value, rex.makeLiteral(def.table().toString()),
           rex.makeLiteral(c.name())));
     }
     return conditions.isEmpty() ? input : LogicalFilter.create(input,

@@ -98,30 +98,22 @@ public final class BasaltPreparedStatement extends AvaticaPreparedStatement
   @Override
   public void setInt(int index, int x) throws SQLException {
     check(index, x);
-    if (!bound(index, ColumnMetaData.Rep.INTEGER, x)) {
-      super.setInt(index, x);
-    }
+    bind(index, ColumnMetaData.Rep.INTEGER, x);
   }
 
   @Override
   public void setLong(int index, long x) throws SQLException {
     check(index, x);
-    if (!bound(index, ColumnMetaData.Rep.LONG, x)) {
-      super.setLong(index, x);
-    }
+    bind(index, ColumnMetaData.Rep.LONG, x);
   }
 
   /**
-   * Binds a number as Avatica's own setter would, without the site object and the statement's
-   * calendar (taken under its lock) that setter makes per call ({@link #check} has checked
-   * the statement open and the index); false for an index past the slots, for Avatica.
+   * Binds a value as Avatica's own setter would, without the site object and the statement's
+   * calendar (taken under its lock) that setter makes per call; {@link #check} has checked the
+   * statement open and the index one of its parameters.
    */
-  private boolean bound(int index, ColumnMetaData.Rep rep, Object x) {
-    if (index < 1 || index > slots.length) {
-      return false;
-    }
+  private void bind(int index, ColumnMetaData.Rep rep, Object x) {
     slots[index - 1] = TypedValue.ofJdbc(rep, x, null);
-    return true;
   }
 
   @Override
@@ -242,8 +234,9 @@ public final class BasaltPreparedStatement extends AvaticaPreparedStatement
       setObject(index, x, type); // converted now, or refused, rather than failing at execution
       return;
     }
-    if (rep != null && !usesCalendar(rep) && bound(index, rep, x)) {
-      return; // as Avatica's setter binds it, without its site and calendar per call
+    if (rep != null && !usesCalendar(rep)) {
+      bind(index, rep, x);
+      return;
     }
     try {
       super.setObject(index, x);

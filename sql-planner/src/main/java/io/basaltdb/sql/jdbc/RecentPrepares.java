@@ -1,5 +1,6 @@
 package io.basaltdb.sql.jdbc;
 
+import io.basaltdb.sql.parser.StatementHead;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -50,6 +51,6 @@ final class RecentPrepares {
   private static boolean keeps(String sql, CalcitePrepare.CalciteSignature<?> s) {
     Meta.StatementType type = s.statementType;
     return type != null && (type.canUpdate() || type == Meta.StatementType.SELECT)
-        && !sql.stripLeading().regionMatches(true, 0, "EXPLAIN", 0, 7);
+        && !StatementHead.startsWith(sql, "EXPLAIN");
   }
 }

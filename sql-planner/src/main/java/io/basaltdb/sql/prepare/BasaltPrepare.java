@@ -6,6 +6,7 @@ import io.basaltdb.sql.SqlStateException;
 import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.Switches;
 import io.basaltdb.sql.catalog.CatalogVersion;
+import io.basaltdb.sql.parser.StatementHead;
 import io.basaltdb.sql.schema.BasaltSchema;
 import io.basaltdb.storage.Storage;
 import java.lang.reflect.Type;
@@ -155,13 +156,8 @@ public class BasaltPrepare extends CalcitePrepareImpl {
 
   /** Whether {@code sql} begins with a word DDL begins with (CREATE, DROP, ALTER, ...). */
   static boolean ddlWord(String sql) {
-    String head = sql.stripLeading();
-    for (String w : new String[] {"CREATE", "DROP", "ALTER", "TRUNCATE", "COMMENT"}) {
-      if (head.regionMatches(true, 0, w, 0, w.length())) {
-        return true;
-      }
-    }
-    return false;
+    return StatementHead.startsWith(sql, "CREATE", "DROP", "ALTER",
+        "TRUNCATE", "COMMENT");
   }
 
   /**

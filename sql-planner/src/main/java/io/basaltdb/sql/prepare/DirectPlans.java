@@ -3,6 +3,7 @@ package io.basaltdb.sql.prepare;
 import io.basaltdb.sql.Switches;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.parser.StatementHead;
 import io.basaltdb.sql.pushdown.KeyConditions;
 import io.basaltdb.sql.pushdown.Operand;
 import io.basaltdb.sql.pushdown.ScanSpec;
@@ -70,7 +71,7 @@ final class DirectPlans {
         || !CalciteColumns.AVAILABLE) {
       return null;
     }
-    if (!writesRows(sql) && !sql.stripLeading().regionMatches(true, 0, "SELECT", 0, 6)) {
+    if (!StatementHead.startsWith(sql, "INSERT", "UPSERT", "SELECT")) {
       return null;
     }
     SqlNode node = prepare.parseStatement(context, sql);
@@ -82,9 +83,7 @@ final class DirectPlans {
 
   /** Whether {@code sql} begins as an INSERT or UPSERT (which may write many rows of values). */
   static boolean writesRows(String sql) {
-    String head = sql.stripLeading();
-    return head.regionMatches(true, 0, "INSERT", 0, 6)
-        || head.regionMatches(true, 0, "UPSERT", 0, 6);
+    return StatementHead.startsWith(sql, "INSERT", "UPSERT");
   }
 
   private static <T> CalciteSignature<T> insert(CalcitePrepare.Context context, String sql,

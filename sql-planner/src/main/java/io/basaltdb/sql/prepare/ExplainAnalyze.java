@@ -3,6 +3,7 @@ package io.basaltdb.sql.prepare;
 import io.basaltdb.sql.SqlStateException;
 import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.exec.context.Analysis;
+import io.basaltdb.sql.parser.StatementHead;
 import io.basaltdb.sql.rel.AnalyzeProbe;
 import io.basaltdb.sql.rel.BasaltScan;
 import io.basaltdb.storage.ScanMetrics;
@@ -52,7 +53,7 @@ final class ExplainAnalyze {
 
   /** The statement EXPLAIN ANALYZE runs, or null when {@code sql} is not one. */
   static String statement(String sql) {
-    if (!sql.stripLeading().regionMatches(true, 0, "EXPLAIN", 0, 7)) {
+    if (!StatementHead.startsWith(sql, "EXPLAIN")) {
       return null; // most statements: no matcher made
     }
     Matcher m = PREFIX.matcher(sql);

@@ -1,6 +1,7 @@
 package io.basaltdb.sql.prepare;
 
 import io.basaltdb.sql.exec.ConnectionTransaction;
+import io.basaltdb.sql.parser.StatementHead;
 import io.basaltdb.storage.Storage;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -30,10 +31,8 @@ public final class TransactionStatements {
 
   /** Whether {@code sql} is one of these statements (a cheap look at its first word first). */
   public static boolean matches(String sql) {
-    String head = sql.stripLeading();
-    if (!(head.regionMatches(true, 0, "COMMIT", 0, 6) || head.regionMatches(true, 0, "ROLLBACK", 0, 8)
-        || head.regionMatches(true, 0, "SAVEPOINT", 0, 9)
-        || head.regionMatches(true, 0, "RELEASE", 0, 7))) {
+    if (!StatementHead.startsWith(sql, "COMMIT", "ROLLBACK", "SAVEPOINT",
+        "RELEASE")) {
       return false;
     }
     return COMMIT.matcher(sql).matches() || ROLLBACK.matcher(sql).matches()

@@ -53,8 +53,8 @@ public final class BasaltSchema extends AbstractSchema implements StorageSchema 
     // the type names users bring from other databases, for CAST as for CREATE TABLE
     io.basaltdb.sql.type.ColumnType.ALIASES.forEach((alias, type) -> root.add(alias,
         org.apache.calcite.rel.type.RelDataTypeImpl.proto(type.sqlType(), true)));
-    root.add("ARRAY_LENGTH", LazyScalarFunction.of(io.basaltdb.sql.exec.ArrayFunctions.class,
-        "arrayLength"));
+    root.add("ARRAY_LENGTH", io.basaltdb.sql.exec.LazyScalarFunction.of(
+        io.basaltdb.sql.exec.ArrayFunctions.class, "arrayLength"));
     for (String ns : db.admin().listNamespaces()) {
       if (!ns.equals(SqlCatalog.SYSTEM_NAMESPACE)) {
         BasaltSchema schema = new BasaltSchema(db, catalog, ns);

@@ -76,13 +76,7 @@ public final class RowKeyCodec {
     if (values.length == 1 && !columns.get(0).nullable() && values[0] != null) {
       // one key column, no null flag: its field is the key (the usual point read or write)
       Column c = columns.get(0);
-      byte[] field = encodeField(c.type(), values[0], c.name());
-      if (c.descending()) {
-        for (int j = 0; j < field.length; j++) {
-          field[j] = (byte) ~field[j];
-        }
-      }
-      return field;
+      return inOrder(c, encodeField(c.type(), values[0], c.name()));
     }
     ByteArrayOutputStream out = new ByteArrayOutputStream(32);
     for (int i = 0; i < values.length; i++) {
@@ -96,15 +90,22 @@ public final class RowKeyCodec {
       } else if (values[i] == null) {
         throw new InvalidArgumentException("primary key column " + c.name() + " must not be null");
       }
-      byte[] field = encodeField(c.type(), values[i], c.name());
-      if (c.descending()) {
-        for (int j = 0; j < field.length; j++) {
-          field[j] = (byte) ~field[j];
-        }
-      }
-      out.writeBytes(field);
+      out.writeBytes(inOrder(c, encodeField(c.type(), values[i], c.name())));
     }
     return out.toByteArray();
+  }
+
+  /**
+   * {@code field} (a fresh array) put in {@code c}'s order, or taken back from it: its bytes
+   * inverted if the column is descending (inverting twice gives the field back).
+   */
+  private static byte[] inOrder(Column c, byte[] field) {
+    if (c.descending()) {
+      for (int j = 0; j < field.length; j++) {
+        field[j] = (byte) ~field[j];
+      }
+    }
+    return field;
   }
 
   /**
@@ -127,12 +128,8 @@ public final class RowKeyCodec {
       head[head.length - 1] = (byte) (c.descending() ? ~VALUE_FLAG : VALUE_FLAG);
     }
     byte[] field = terminated(partial);
-    field = Arrays.copyOf(field, field.length - 2); // no terminator: any continuation matches
-    if (c.descending()) {
-      for (int j = 0; j < field.length; j++) {
-        field[j] = (byte) ~field[j];
-      }
-    }
+    // no terminator: any continuation matches
+    field = inOrder(c, Arrays.copyOf(field, field.length - 2));
     byte[] out = Arrays.copyOf(head, head.length + field.length);
     System.arraycopy(field, 0, out, head.length, field.length);
     return out;
@@ -177,13 +174,7 @@ public final class RowKeyCodec {
         }
       }
       int end = fieldEnd(c, key, pos);
-      byte[] field = Arrays.copyOfRange(key, pos, end);
-      if (c.descending()) {
-        for (int j = 0; j < field.length; j++) {
-          field[j] = (byte) ~field[j];
-        }
-      }
-      values[i] = decodeField(c.type(), field);
+      values[i] = decodeField(c.type(), inOrder(c, Arrays.copyOfRange(key, pos, end)));
       pos = end;
     }
     if (whole && pos != key.length) {

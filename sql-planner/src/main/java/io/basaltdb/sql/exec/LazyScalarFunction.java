@@ -1,4 +1,4 @@
-package io.basaltdb.sql.schema;
+package io.basaltdb.sql.exec;
 
 import java.lang.reflect.Method;
 import org.apache.calcite.adapter.enumerable.CallImplementor;
@@ -13,14 +13,14 @@ import org.apache.calcite.schema.impl.ScalarFunctionImpl;
  * A scalar function of a static Java method, as {@link ScalarFunctionImpl} makes it, whose
  * code generator is made when a plan first compiles a call to it. {@code
  * ScalarFunctionImpl.create} makes it at once, which initializes Calcite's table of every
- * operator's implementation (~0.2 s in a fresh JVM): a connection registers its functions
- * before its first statement, which mostly never compiles one of them.
+ * operator's implementation (~0.2 s in a fresh JVM): a connection registers its functions, and
+ * a CREATE TABLE loads the CHECK operator, before a first statement that mostly compiles none.
  *
  * <p>For a method without Calcite's null-policy or hint annotations only (its result type and
  * kind are then the same as {@code ScalarFunctionImpl}'s, which the catalog reader treats
  * specially only through those annotations); {@link #of} checks that.
  */
-final class LazyScalarFunction extends ReflectiveFunctionBase
+public final class LazyScalarFunction extends ReflectiveFunctionBase
     implements ScalarFunction, ImplementableFunction {
   private volatile CallImplementor implementor;
 
@@ -29,7 +29,7 @@ final class LazyScalarFunction extends ReflectiveFunctionBase
   }
 
   /** The function of {@code clazz}'s public static method {@code name}. */
-  static ScalarFunction of(Class<?> clazz, String name) {
+  public static ScalarFunction of(Class<?> clazz, String name) {
     for (Method m : clazz.getMethods()) {
       if (m.getName().equals(name) && java.lang.reflect.Modifier.isStatic(m.getModifiers())) {
         for (var a : m.getAnnotations()) {
