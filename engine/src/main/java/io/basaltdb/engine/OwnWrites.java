@@ -252,6 +252,11 @@ final class OwnWrites {
       }
 
       @Override
+      public boolean mayHoldRow(byte[] row) {
+        return o.rows.containsKey(row);
+      }
+
+      @Override
       public byte[] lastRowBefore(byte[] family, byte[] row) {
         OwnCells m = families.get(family);
         if (m == null) {

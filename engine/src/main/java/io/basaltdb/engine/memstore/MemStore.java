@@ -3,6 +3,8 @@ package io.basaltdb.engine.memstore;
 import io.basaltdb.storage.Cell;
 import io.basaltdb.engine.cell.CellComparator;
 import io.basaltdb.engine.cell.CellIterator;
+import io.basaltdb.engine.cell.UpToSequence;
+import io.basaltdb.storage.CellType;
 import io.basaltdb.engine.memstore.Versions.Node;
 import io.basaltdb.engine.memstore.Versions.Slot;
 import java.lang.invoke.MethodHandles;
@@ -297,15 +299,20 @@ public final class MemStore {
    * order; {@code column} of the same row), else {@code -(insertion point) - 1}.
    */
   static int search(Slot[] slots, Cell column) {
+    return search(slots, column.family(), column.qualifier());
+  }
+
+  /** {@link #search(Slot[], Cell)} by the column's family and qualifier. */
+  private static int search(Slot[] slots, byte[] family, byte[] qualifier) {
     int lo = 0;
     int hi = slots.length - 1;
     while (lo <= hi) {
       int mid = (lo + hi) >>> 1;
       Cell at = slots[mid].column;
-      int c = at.family() == column.family() ? 0
-          : Arrays.compareUnsigned(at.family(), column.family()); // the row is the same
+      int c = at.family() == family ? 0
+          : Arrays.compareUnsigned(at.family(), family); // the row is the same
       if (c == 0) {
-        c = Arrays.compareUnsigned(at.qualifier(), column.qualifier());
+        c = at.qualifier() == qualifier ? 0 : Arrays.compareUnsigned(at.qualifier(), qualifier);
       }
       if (c < 0) {
         lo = mid + 1;
@@ -450,6 +457,59 @@ public final class MemStore {
 
   public CellIterator iterator() {
     return new ColumnCursor(columns);
+  }
+
+  /**
+   * The newest cell a read sees of each of {@code qualifiers} (ascending, none empty) of {@code
+   * family} in {@code row}, read through the row index alone: {@code into[i]} that cell, or null
+   * when this memstore holds no cell of the column the read sees. A read sees a cell unless
+   * {@link UpToSequence#hides} it by {@code upTo} and {@code hidden}. Returns how many were
+   * found, or -1 when the answer needs the resolver: the row is not indexed (or too wide), the
+   * family's empty qualifier holds a cell (family delete markers sort there), or the newest cell
+   * a read sees of a wanted column is a delete marker. Its puts are then final for this
+   * memstore: a put is covered only by a marker of a higher sequence id, which sorts before it
+   * unless its timestamp is lower, and a lower timestamp does not cover it.
+   */
+  public int newestVisible(byte[] row, byte[] family, byte[][] qualifiers, long upTo,
+      long[] hidden, Cell[] into) {
+    if (!indexing || !mayHoldRow(row)) {
+      return -1;
+    }
+    Slot[] slots = rows.get(new RowKey(row));
+    if (slots == null || slots == WIDE) {
+      return -1;
+    }
+    int markers = search(slots, family, NO_BYTES);
+    if (markers >= 0 && slots[markers].value != null) {
+      return -1;
+    }
+    int found = 0;
+    for (int i = 0; i < qualifiers.length; i++) {
+      int k = search(slots, family, qualifiers[i]);
+      Cell c = k < 0 ? null : newestVisible(slots[k].value, upTo, hidden);
+      if (c != null) {
+        if (c.type() != CellType.PUT) {
+          return -1;
+        }
+        found++;
+      }
+      into[i] = c;
+    }
+    return found;
+  }
+
+  /** The first cell of a column's chain (or lone cell) that a read sees, or null. */
+  private static Cell newestVisible(Object cells, long upTo, long[] hidden) {
+    if (cells instanceof Node n) {
+      for (; n != null; n = n.next) {
+        if (!UpToSequence.hides(n.cell.sequenceId(), upTo, hidden)) {
+          return n.cell;
+        }
+      }
+      return null;
+    }
+    Cell c = (Cell) cells;
+    return c == null || UpToSequence.hides(c.sequenceId(), upTo, hidden) ? null : c;
   }
 
   /**

@@ -39,6 +39,11 @@ public final class ColumnQuery {
   }
 
   /** The qualifiers asked for, or null: all. */
+  /** The qualifiers asked for, ascending (unsigned); null when all are. Not to be changed. */
+  public byte[][] sortedQualifiers() {
+    return sorted;
+  }
+
   public NavigableSet<byte[]> qualifiers() {
     return qualifiers;
   }

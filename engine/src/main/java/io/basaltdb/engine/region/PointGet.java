@@ -41,6 +41,10 @@ final class PointGet {
       Store s = stores.get(i);
       StoreView v = views.get(i);
       ColumnQuery query = spec.queryFor(s.family());
+      if (metrics == null && memstoresMayAnswer(query)
+          && throughRowIndex(s, v, spec, query, row, readPoint, nowMillis, out)) {
+        continue;
+      }
       List<CellIterator> memstores = s.memstoreSources(v, row);
       int before = out.size();
       if (memstoresMayAnswer(query) && (!memstores.isEmpty() || spec.overlay() != null)) {
@@ -66,6 +70,41 @@ final class PointGet {
       }
     }
     return out;
+  }
+
+  /**
+   * Adds the row's cells of the store from its memstore's row index alone ({@link
+   * Store#newestInMemstore}: no cursor, no resolver) when that holds a put the read sees of every
+   * wanted column, none expired or outside the time range, all newer than every file that may
+   * hold the row (as above), and the read has no own cells of the row; else adds nothing and
+   * returns false. A hot row, rewritten since the last flush, is read this way.
+   */
+  private static boolean throughRowIndex(Store s, StoreView v, ReadSpec spec, ColumnQuery query,
+      byte[] row, long readPoint, long nowMillis, List<Cell> out) {
+    if (spec.overlay() != null && spec.overlay().mayHoldRow(row)) {
+      return false;
+    }
+    byte[][] qualifiers = query.sortedQualifiers();
+    Cell[] found = new Cell[qualifiers.length];
+    SnapshotCut cut = spec.snapshot();
+    if (s.newestInMemstore(v, row, qualifiers, readPoint,
+        cut == null ? SnapshotCut.NONE : cut.inFlight(), found) != qualifiers.length) {
+      return false;
+    }
+    long expiry = RetentionRules.of(s.options()).expiryBoundary(nowMillis);
+    long oldest = Long.MAX_VALUE;
+    for (Cell c : found) {
+      if (c.timestamp() < expiry || !query.inTimeRange(c.timestamp())) {
+        return false;
+      }
+      oldest = Math.min(oldest, c.timestamp());
+    }
+    if (!s.filesOlderThan(v, row, oldest, null)) {
+      return false;
+    }
+    java.util.Collections.addAll(out, found);
+    s.stats().rowsReadThroughIndex.increment();
+    return true;
   }
 
   /** One version of named columns: what the memstores alone may answer. */

@@ -16,6 +16,11 @@ public interface ReadOverlay {
   /** The overlay's cells of {@code family}, in cell order, or null when it holds none. */
   CellIterator source(byte[] family);
 
+  /** Whether the overlay may hold a cell of {@code row} (any family): false only when it does not. */
+  default boolean mayHoldRow(byte[] row) {
+    return true;
+  }
+
   /** The last row before {@code row} (empty: the end) holding a cell of {@code family}, or null. */
   byte[] lastRowBefore(byte[] family, byte[] row);
 }

@@ -461,6 +461,19 @@ public final class Store implements AutoCloseable {
         qualifiers, minTimestamp, m);
   }
 
+  /**
+   * The newest cell a read sees of each of {@code qualifiers} of this family in {@code row},
+   * from the view's memstore through its row index ({@link MemStore#newestVisible}); -1 when
+   * that cannot answer, or while a memstore is being flushed (two memstores to merge).
+   */
+  public int newestInMemstore(StoreView v, byte[] row, byte[][] qualifiers, long upTo,
+      long[] hidden, io.basaltdb.storage.Cell[] into) {
+    if (!v.flushing.isEmpty()) {
+      return -1;
+    }
+    return v.active.newestVisible(row, family, qualifiers, upTo, hidden, into);
+  }
+
   /** The memstores of the view holding {@code row}, at its first cell ({@link ViewSources}). */
   public List<CellIterator> memstoreSources(StoreView v, byte[] row) {
     return ViewSources.memstoreSources(v, family, row);

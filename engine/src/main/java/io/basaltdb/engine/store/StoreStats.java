@@ -13,4 +13,7 @@ public final class StoreStats {
   public final AtomicLong compactionNanos = new AtomicLong();
   public final AtomicLong filesSkippedByBloom = new AtomicLong();
   public final AtomicLong filesSkippedByTime = new AtomicLong();
+  /** Point reads of the family answered by the memstore's row index alone ({@code region.PointGet}). */
+  public final java.util.concurrent.atomic.LongAdder rowsReadThroughIndex =
+      new java.util.concurrent.atomic.LongAdder();
 }
