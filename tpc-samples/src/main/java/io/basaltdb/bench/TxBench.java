@@ -20,7 +20,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * both, commit; a transfer refused for a conflict (SQLState 40001 here; H2's lock timeouts and
  * deadlocks) runs again. Threads 1 and {@code --threads}, Basalt at ASYNC and SYNC durability,
  * H2 as configured by default. Each measure runs {@code --seconds} after a warm-up; medians of
- * {@code --runs}. Reports transfers per second, the share of attempts run again, and whether
+ * {@code --runs}. The warm-up runs one-second slices until the rate settles (a slice no faster
+ * than 3% above the slower of the two before it; at least {@code --seconds / 2}, at most 60 s):
+ * a fixed short warm-up measured Basalt's JIT compilation, which on two cores takes 10-15 s of
+ * transfers to settle against H2's few; the seconds each side took are reported beside its rate. Reports transfers per second, the share of attempts run again, and whether
  * the total of all balances stayed what it was (it must, for Basalt; H2 at its default READ
  * COMMITTED can lose an update between the read and the write of a balance).
  *
@@ -75,7 +78,10 @@ public final class TxBench {
   }
 
   /** One measure's runs. */
-  private record Result(double perSecond, double retried, boolean totalKept) {}
+  private record Result(double perSecond, double retried, boolean totalKept, int warmUp) {}
+
+  /** The longest warm-up, in one-second slices. */
+  private static final int MAX_WARM_UP = 60;
 
   private void run() throws Exception {
     deleteTree(base);
@@ -95,27 +101,28 @@ public final class TxBench {
     System.out.printf(Locale.ROOT, "bank transfers, %d accounts (Basalt: %d region%s), %d s per"
         + " run, median of %d runs (2 reads, 2 updates, commit)%n", accounts, regions,
         regions > 1 ? "s" : "", seconds, runs);
-    System.out.printf(Locale.ROOT, "%-28s %12s %12s %8s %10s %8s%n", "measure", "Basalt/s",
-        "H2/s", "ratio", "retried", "total");
+    System.out.printf(Locale.ROOT, "%-28s %12s %12s %8s %10s %8s %8s%n", "measure", "Basalt/s",
+        "H2/s", "ratio", "retried", "total", "warm-up");
     for (int t : threads == 1 ? new int[] {1} : new int[] {1, threads}) {
       Result h = median(h2, t);
       for (String durability : List.of("ASYNC", "SYNC", "ASYNC auto-commit")) {
         boolean auto = durability.endsWith("auto-commit");
         Result b = median(basalt + ";durability=" + durability.split(" ")[0]
             + (auto ? ";" + AUTO_COMMIT : ""), t);
-        System.out.printf(Locale.ROOT, "%-28s %12.0f %12.0f %7.2fx %9.2f%% %8s%n",
+        System.out.printf(Locale.ROOT, "%-28s %12.0f %12.0f %7.2fx %9.2f%% %8s %7ds%n",
             "transfer " + durability + ", " + t + " thread" + (t > 1 ? "s" : ""), b.perSecond,
             h.perSecond, b.perSecond / h.perSecond, 100 * b.retried,
-            b.totalKept ? "kept" : "CHANGED");
+            b.totalKept ? "kept" : "CHANGED", b.warmUp);
       }
-      System.out.printf(Locale.ROOT, "%-28s %12s %12.0f %8s %9.2f%% %8s%n",
+      System.out.printf(Locale.ROOT, "%-28s %12s %12.0f %8s %9.2f%% %8s %7ds%n",
           "  (H2, " + t + " thread" + (t > 1 ? "s" : "") + ")", "", h.perSecond, "",
-          100 * h.retried, h.totalKept ? "kept" : "CHANGED");
+          100 * h.retried, h.totalKept ? "kept" : "CHANGED", h.warmUp);
     }
     System.out.println("ratio: Basalt transfers per second / H2's (above 1 = Basalt faster);"
         + " retried: attempts run again after a conflict; auto-commit: the same statements"
         + " without a transaction (not a transfer: each update alone), the per-statement cost"
-        + " under the transactions");
+        + " under the transactions; warm-up: seconds of transfers run before the measure, until"
+        + " the rate settled");
   }
 
   private void load(String url) throws SQLException {
@@ -144,7 +151,7 @@ public final class TxBench {
   }
 
   private Result median(String url, int threadCount) throws Exception {
-    measure(url, threadCount, Math.max(1, seconds / 2)); // warm-up
+    int warmUp = warmUp(url, threadCount);
     List<Result> all = new ArrayList<>();
     for (int r = 0; r < runs; r++) {
       all.add(measure(url, threadCount, seconds));
@@ -152,7 +159,22 @@ public final class TxBench {
     double[] rates = all.stream().mapToDouble(Result::perSecond).sorted().toArray();
     double[] retries = all.stream().mapToDouble(Result::retried).sorted().toArray();
     boolean kept = all.stream().allMatch(Result::totalKept);
-    return new Result(rates[rates.length / 2], retries[retries.length / 2], kept);
+    return new Result(rates[rates.length / 2], retries[retries.length / 2], kept, warmUp);
+  }
+
+  /** Runs one-second slices until the rate settles (see the class comment); their count. */
+  private int warmUp(String url, int threadCount) throws Exception {
+    double older = 0;
+    double old = 0;
+    for (int s = 1; s <= MAX_WARM_UP; s++) {
+      double rate = measure(url, threadCount, 1).perSecond;
+      if (s >= Math.max(3, seconds / 2) && rate <= 1.03 * Math.min(old, older)) {
+        return s;
+      }
+      older = old;
+      old = rate;
+    }
+    return MAX_WARM_UP;
   }
 
   private Result measure(String url, int threadCount, int secs) throws Exception {
@@ -183,7 +205,7 @@ public final class TxBench {
     }
     long attempts = done.get() + retried.get();
     return new Result(done.get() / elapsed, attempts == 0 ? 0 : (double) retried.get() / attempts,
-        total(url) == before);
+        total(url) == before, 0);
   }
 
   private void transfers(String url, Random r, long deadline, AtomicLong done,
