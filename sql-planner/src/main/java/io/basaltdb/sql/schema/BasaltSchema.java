@@ -18,8 +18,9 @@ import org.apache.calcite.schema.impl.AbstractSchema;
  * One engine namespace as a SQL schema. Its tables are the SQL tables the catalog defines in
  * the namespace, each with its version history ({@code T$HISTORY}, {@link HistoryTable}), and,
  * for every other engine table there, a raw view of it ({@link RawEngineTable}), its views
- * and its sequences. Table lists are read from the catalog on each lookup, so DDL made
- * by another connection is visible at once. The engine's {@code default} namespace is the SQL
+ * and its sequences. The catalog is read again when its version moved (every DDL moves it;
+ * {@code CatalogVersion}) or the engine's tables changed, so DDL made by another connection of
+ * the process is visible at once (another process's over HBase within the version's second). The engine's {@code default} namespace is the SQL
  * schema {@code DEFAULT}; other namespaces keep their names.
  */
 public final class BasaltSchema extends AbstractSchema implements StorageSchema {
@@ -182,25 +183,55 @@ public final class BasaltSchema extends AbstractSchema implements StorageSchema 
     return db;
   }
 
+  /**
+   * What the catalog held for the namespace at a catalog version, with the engine's tables then:
+   * read again only when either moved (the catalog's rows decoded once per DDL, not per
+   * statement). The tables made of it are made anew per call: a table object lives one
+   * statement (its statistics are computed once per object).
+   */
+  private record Listing(long version, List<TableName> engineTables, List<String> sequences,
+      Map<String, String> views, java.util.Set<String> indexTables, List<SqlTableDef> defs) {}
+
+  private volatile Listing listing;
+
+  /** The namespace's listing as of now (the catalog version is read before the catalog). */
+  private Listing listing() {
+    long version = io.basaltdb.sql.catalog.CatalogVersion.current(db);
+    List<TableName> engineTables = db.admin().listTables(namespace);
+    Listing l = listing;
+    if (l != null && l.version == version && l.engineTables.equals(engineTables)) {
+      return l;
+    }
+    java.util.Set<String> indexTables = new java.util.HashSet<>();
+    for (io.basaltdb.sql.catalog.SqlIndexDef i : catalog.indexes(namespace)) {
+      indexTables.add(i.engineTable().name());
+    }
+    l = new Listing(version, List.copyOf(engineTables), List.copyOf(catalog.sequences(namespace)),
+        Map.copyOf(catalog.views(namespace)), java.util.Set.copyOf(indexTables),
+        List.copyOf(catalog.list(namespace)));
+    listing = l;
+    return l;
+  }
+
   @Override
   protected Map<String, Table> getTableMap() {
+    Listing l = listing();
     Map<String, Table> tables = new HashMap<>();
-    for (TableName t : db.admin().listTables(namespace)) {
-      tables.put(t.name(), new RawEngineTable(db, t));
+    for (TableName t : l.engineTables) {
+      if (!l.indexTables.contains(t.name())) { // an index is not a table of its own
+        tables.put(t.name(), new RawEngineTable(db, t));
+      }
     }
-    for (String seq : catalog.sequences(namespace)) {
+    for (String seq : l.sequences) {
       tables.put(seq, SEQUENCE);
     }
     SchemaPlus plus = self;
     if (plus != null) {
-      for (Map.Entry<String, String> v : catalog.views(namespace).entrySet()) {
+      for (Map.Entry<String, String> v : l.views.entrySet()) {
         tables.put(v.getKey(), view(plus, v.getKey(), v.getValue()));
       }
     }
-    for (io.basaltdb.sql.catalog.SqlIndexDef i : catalog.indexes(namespace)) {
-      tables.remove(i.engineTable().name()); // an index is not a table of its own
-    }
-    for (SqlTableDef def : catalog.list(namespace)) {
+    for (SqlTableDef def : l.defs) {
       tables.put(def.table().name(), new BasaltSqlTable(db, def));
       tables.put(def.table().name() + HistoryTable.SUFFIX, new HistoryTable(db, def));
     }
