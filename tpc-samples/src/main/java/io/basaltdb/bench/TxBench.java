@@ -20,8 +20,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * both, commit; a transfer refused for a conflict (SQLState 40001 here; H2's lock timeouts and
  * deadlocks) runs again. Threads 1 and {@code --threads}, Basalt at ASYNC and SYNC durability,
  * H2 as configured by default. Each measure runs {@code --seconds} after a warm-up; medians of
- * {@code --runs}. The warm-up runs one-second slices until the rate settles (a slice no faster
- * than 3% above the slower of the two before it; at least {@code --seconds / 2}, at most 60 s):
+ * {@code --runs}. The warm-up runs one-second slices until the rate settles (three slices in a
+ * row no faster than 3% above the best before them; at least {@code --seconds / 2}, at most 60 s):
  * a fixed short warm-up measured Basalt's JIT compilation, which on two cores takes 10-15 s of
  * transfers to settle against H2's few; the seconds each side took are reported beside its rate. Reports transfers per second, the share of attempts run again, and whether
  * the total of all balances stayed what it was (it must, for Basalt; H2 at its default READ
@@ -164,15 +164,15 @@ public final class TxBench {
 
   /** Runs one-second slices until the rate settles (see the class comment); their count. */
   private int warmUp(String url, int threadCount) throws Exception {
-    double older = 0;
-    double old = 0;
+    double best = 0;
+    int flat = 0; // slices in a row no faster than 3% above the best before them
     for (int s = 1; s <= MAX_WARM_UP; s++) {
       double rate = measure(url, threadCount, 1).perSecond;
-      if (s >= Math.max(3, seconds / 2) && rate <= 1.03 * Math.min(old, older)) {
+      flat = rate <= 1.03 * best ? flat + 1 : 0;
+      best = Math.max(best, rate);
+      if (s >= Math.max(3, seconds / 2) && flat >= 3) {
         return s;
       }
-      older = old;
-      old = rate;
     }
     return MAX_WARM_UP;
   }
