@@ -41,11 +41,15 @@ class FlushRequestTest {
           put(r, "zz-in-the-window");
         }
       };
-      for (int i = 0; hooked.get() == 0; i++) { // past the flush size: a background flush
+      // past the flush size (a background flush), but short of twice it, where writes wait for
+      // the flush: the hook's write, made on the flushing thread, would then wait for itself
+      for (int i = 0; hooked.get() == 0 && r.memstoreBytes() < flushSize * 3 / 2; i++) {
         put(r, String.format("row%06d", i));
-        if (i > 100_000) {
-          throw new AssertionError("no flush began");
-        }
+      }
+      long deadline = System.nanoTime() + 30_000_000_000L;
+      while (hooked.get() == 0) {
+        assertTrue(System.nanoTime() < deadline, "no flush began");
+        Thread.sleep(1);
       }
       assertTrue(db.awaitBackgroundWork(30_000));
       assertNull(db.backgroundFailure());
