@@ -460,13 +460,13 @@ public final class MemStore {
   }
 
   /**
-   * The newest cell a read sees of each of {@code qualifiers} (ascending, none empty) of {@code
-   * family} in {@code row}, read through the row index alone: {@code into[i]} that cell, or null
-   * when this memstore holds no cell of the column the read sees. A read sees a cell unless
-   * {@link UpToSequence#hides} it by {@code upTo} and {@code hidden}. Returns how many were
-   * found, or -1 when the answer needs the resolver: the row is not indexed (or too wide), the
-   * family's empty qualifier holds a cell (family delete markers sort there), or the newest cell
-   * a read sees of a wanted column is a delete marker. Its puts are then final for this
+   * The newest cell a read sees of each of {@code qualifiers} (ascending) of {@code family} in
+   * {@code row}, read through the row index alone: {@code into[i]} that cell, or null when this
+   * memstore holds no cell of the column the read sees. A read sees a cell unless {@link
+   * UpToSequence#hides} it by {@code upTo} and {@code hidden}. Returns how many were found, or
+   * -1 when the answer needs the resolver: the row is not indexed (or too wide), the family's
+   * empty qualifier holds a cell (family delete markers sort there; so a wanted empty qualifier
+   * is never found here), or the newest cell a read sees of a wanted column is a delete marker. Its puts are then final for this
    * memstore: a put is covered only by a marker of a higher sequence id, which sorts before it
    * unless its timestamp is lower, and a lower timestamp does not cover it.
    */

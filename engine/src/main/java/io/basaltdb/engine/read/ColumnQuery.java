@@ -38,12 +38,12 @@ public final class ColumnQuery {
     return new TreeSet<>(Arrays::compareUnsigned);
   }
 
-  /** The qualifiers asked for, or null: all. */
   /** The qualifiers asked for, ascending (unsigned); null when all are. Not to be changed. */
   public byte[][] sortedQualifiers() {
     return sorted;
   }
 
+  /** The qualifiers asked for, or null: all. */
   public NavigableSet<byte[]> qualifiers() {
     return qualifiers;
   }
