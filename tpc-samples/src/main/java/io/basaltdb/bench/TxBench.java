@@ -20,12 +20,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * both, commit; a transfer refused for a conflict (SQLState 40001 here; H2's lock timeouts and
  * deadlocks) runs again. Threads 1 and {@code --threads}, Basalt at ASYNC and SYNC durability,
  * H2 as configured by default. Each measure runs {@code --seconds} after a warm-up; medians of
- * {@code --runs}. The warm-up runs one-second slices until the rate settles (three slices in a
- * row no faster than 3% above the best before them; at least {@code --seconds / 2}, at most 60 s):
- * a fixed short warm-up measured Basalt's JIT compilation, which on two cores takes 10-15 s of
- * transfers to settle against H2's few; the seconds each side took are reported beside its rate. Reports transfers per second, the share of attempts run again, and whether
- * the total of all balances stayed what it was (it must, for Basalt; H2 at its default READ
- * COMMITTED can lose an update between the read and the write of a balance).
+ * {@code --runs}. The warm-up runs one-second slices until the rate settles: three slices in a
+ * row no faster than 3% above the best before them, at least 15 s (noise ended shorter ones
+ * while Basalt was still compiling), at most 60 s; a fixed 2 s measured Basalt's JIT
+ * compilation, which takes 10-20 s of transfers on two cores against H2's few. The seconds each
+ * side warmed up are reported beside its rate. Reports transfers per second, the share of
+ * attempts run again, and whether the total of all balances stayed what it was (it must, for
+ * Basalt; H2 at its default READ COMMITTED can lose an update between the read and the write
+ * of a balance).
  *
  * <pre>
  * bin/basalt bench tx [--accounts 10000] [--seconds 5] [--runs 3] [--threads 4] [--regions 1]
@@ -80,7 +82,8 @@ public final class TxBench {
   /** One measure's runs. */
   private record Result(double perSecond, double retried, boolean totalKept, int warmUp) {}
 
-  /** The longest warm-up, in one-second slices. */
+  /** The shortest and the longest warm-up, in one-second slices. */
+  private static final int MIN_WARM_UP = 15;
   private static final int MAX_WARM_UP = 60;
 
   private void run() throws Exception {
@@ -170,7 +173,7 @@ public final class TxBench {
       double rate = measure(url, threadCount, 1).perSecond;
       flat = rate <= 1.03 * best ? flat + 1 : 0;
       best = Math.max(best, rate);
-      if (s >= Math.max(3, seconds / 2) && flat >= 3) {
+      if (s >= MIN_WARM_UP && flat >= 3) {
         return s;
       }
     }
