@@ -30,8 +30,8 @@ public final class LimitParameters {
     this.params = params;
   }
 
-  /** Whether {@code sql} holds {@code upperWord} in any case (a word or a part of one). */
-  private static boolean containsWord(String sql, String upperWord) {
+  /** Whether {@code sql} holds {@code upperWord} in any case (as a word or inside one). */
+  private static boolean containsIgnoringCase(String sql, String upperWord) {
     char first = upperWord.charAt(0);
     for (int i = 0, last = sql.length() - upperWord.length(); i <= last; i++) {
       char c = sql.charAt(i);
@@ -48,8 +48,8 @@ public final class LimitParameters {
     if (sql == null || sql.indexOf('?') < 0) {
       return NONE;
     }
-    if (!containsWord(sql, "LIMIT") && !containsWord(sql, "OFFSET")
-        && !containsWord(sql, "FETCH")) {
+    if (!containsIgnoringCase(sql, "LIMIT") && !containsIgnoringCase(sql, "OFFSET")
+        && !containsIgnoringCase(sql, "FETCH")) {
       return NONE; // most statements, found without an upper-case copy per prepare
     }
     SqlNode root;

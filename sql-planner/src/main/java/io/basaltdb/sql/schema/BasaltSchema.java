@@ -4,6 +4,8 @@ import io.basaltdb.sql.ConnectionRoot;
 import io.basaltdb.sql.StorageSchema;
 import io.basaltdb.sql.catalog.SqlCatalog;
 import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.exec.ArrayFunctions;
+import io.basaltdb.sql.exec.LazyScalarFunction;
 import io.basaltdb.storage.Storage;
 import io.basaltdb.storage.TableName;
 import java.util.HashMap;
@@ -20,8 +22,9 @@ import org.apache.calcite.schema.impl.AbstractSchema;
  * for every other engine table there, a raw view of it ({@link RawEngineTable}), its views
  * and its sequences. The catalog is read again when its version moved (every DDL moves it;
  * {@code CatalogVersion}) or the engine's tables changed, so DDL made by another connection of
- * the process is visible at once (another process's over HBase within the version's second). The engine's {@code default} namespace is the SQL
- * schema {@code DEFAULT}; other namespaces keep their names.
+ * the process is visible at once (another process's over HBase within the version's second).
+ * The engine's {@code default} namespace is the SQL schema {@code DEFAULT}; other namespaces
+ * keep their names.
  */
 public final class BasaltSchema extends AbstractSchema implements StorageSchema {
   private final Storage db;
@@ -54,8 +57,7 @@ public final class BasaltSchema extends AbstractSchema implements StorageSchema 
     // the type names users bring from other databases, for CAST as for CREATE TABLE
     io.basaltdb.sql.type.ColumnType.ALIASES.forEach((alias, type) -> root.add(alias,
         org.apache.calcite.rel.type.RelDataTypeImpl.proto(type.sqlType(), true)));
-    root.add("ARRAY_LENGTH", io.basaltdb.sql.exec.LazyScalarFunction.of(
-        io.basaltdb.sql.exec.ArrayFunctions.class, "arrayLength"));
+    root.add("ARRAY_LENGTH", LazyScalarFunction.of(ArrayFunctions.class, "arrayLength"));
     for (String ns : db.admin().listNamespaces()) {
       if (!ns.equals(SqlCatalog.SYSTEM_NAMESPACE)) {
         BasaltSchema schema = new BasaltSchema(db, catalog, ns);
@@ -184,13 +186,13 @@ public final class BasaltSchema extends AbstractSchema implements StorageSchema 
   }
 
   /**
-   * What the catalog held for the namespace at a catalog version, with the engine's tables then:
-   * read again only when either moved (the catalog's rows decoded once per DDL, not per
-   * statement). The tables made of it are made anew per call: a table object lives one
+   * What the catalog held for the namespace at a catalog version, with the engine's tables then
+   * (index tables left out): read again only when either moved (the catalog's rows decoded once
+   * per DDL, not per statement). Tables are made of it anew per look-up: a table object lives one
    * statement (its statistics are computed once per object).
    */
-  private record Listing(long version, List<TableName> engineTables, List<String> sequences,
-      Map<String, String> views, java.util.Set<String> indexTables, List<SqlTableDef> defs) {}
+  private record Listing(long version, List<TableName> engineTables, Map<String, TableName> raw,
+      java.util.Set<String> sequences, Map<String, String> views, Map<String, SqlTableDef> defs) {}
 
   private volatile Listing listing;
 
@@ -202,38 +204,84 @@ public final class BasaltSchema extends AbstractSchema implements StorageSchema 
     if (l != null && l.version == version && l.engineTables.equals(engineTables)) {
       return l;
     }
-    java.util.Set<String> indexTables = new java.util.HashSet<>();
-    for (io.basaltdb.sql.catalog.SqlIndexDef i : catalog.indexes(namespace)) {
-      indexTables.add(i.engineTable().name());
+    Map<String, TableName> raw = new HashMap<>();
+    for (TableName t : engineTables) {
+      raw.put(t.name(), t);
     }
-    l = new Listing(version, List.copyOf(engineTables), List.copyOf(catalog.sequences(namespace)),
-        Map.copyOf(catalog.views(namespace)), java.util.Set.copyOf(indexTables),
-        List.copyOf(catalog.list(namespace)));
+    for (io.basaltdb.sql.catalog.SqlIndexDef i : catalog.indexes(namespace)) {
+      raw.remove(i.engineTable().name()); // an index is not a table of its own
+    }
+    Map<String, SqlTableDef> defs = new HashMap<>();
+    for (SqlTableDef def : catalog.list(namespace)) {
+      defs.put(def.table().name(), def);
+    }
+    l = new Listing(version, List.copyOf(engineTables), Map.copyOf(raw),
+        java.util.Set.copyOf(catalog.sequences(namespace)), Map.copyOf(catalog.views(namespace)),
+        Map.copyOf(defs));
     listing = l;
     return l;
   }
 
+  /**
+   * The table named {@code name}, made from the listing, or null. Where names meet, a SQL table
+   * (or its history) hides a view, a view a sequence, a sequence a raw engine table.
+   */
+  private Table table(String name) {
+    Listing l = listing();
+    SqlTableDef def = l.defs.get(name);
+    if (def != null) {
+      return new BasaltSqlTable(db, def);
+    }
+    if (name.endsWith(HistoryTable.SUFFIX)) {
+      def = l.defs.get(name.substring(0, name.length() - HistoryTable.SUFFIX.length()));
+      if (def != null) {
+        return new HistoryTable(db, def);
+      }
+    }
+    String view = l.views.get(name);
+    SchemaPlus plus = self;
+    if (view != null && plus != null) {
+      return view(plus, name, view);
+    }
+    if (l.sequences.contains(name)) {
+      return SEQUENCE;
+    }
+    TableName raw = l.raw.get(name);
+    return raw == null ? null : new RawEngineTable(db, raw);
+  }
+
+  /** The names {@link #table} answers. */
+  private java.util.Set<String> tableNames() {
+    Listing l = listing();
+    java.util.Set<String> names = new java.util.HashSet<>(l.raw.keySet());
+    names.addAll(l.sequences);
+    if (self != null) {
+      names.addAll(l.views.keySet());
+    }
+    for (String t : l.defs.keySet()) {
+      names.add(t);
+      names.add(t + HistoryTable.SUFFIX);
+    }
+    return names;
+  }
+
+  /**
+   * A statement looks its tables up by name: one table made per look-up (Calcite's default
+   * made every table of the namespace for each).
+   */
+  private final org.apache.calcite.schema.lookup.Lookup<Table> byName =
+      new org.apache.calcite.schema.lookup.CompatibilityLookup<>(this::table, this::tableNames);
+
+  @Override
+  public org.apache.calcite.schema.lookup.Lookup<Table> tables() {
+    return byName;
+  }
+
   @Override
   protected Map<String, Table> getTableMap() {
-    Listing l = listing();
     Map<String, Table> tables = new HashMap<>();
-    for (TableName t : l.engineTables) {
-      if (!l.indexTables.contains(t.name())) { // an index is not a table of its own
-        tables.put(t.name(), new RawEngineTable(db, t));
-      }
-    }
-    for (String seq : l.sequences) {
-      tables.put(seq, SEQUENCE);
-    }
-    SchemaPlus plus = self;
-    if (plus != null) {
-      for (Map.Entry<String, String> v : l.views.entrySet()) {
-        tables.put(v.getKey(), view(plus, v.getKey(), v.getValue()));
-      }
-    }
-    for (SqlTableDef def : l.defs) {
-      tables.put(def.table().name(), new BasaltSqlTable(db, def));
-      tables.put(def.table().name() + HistoryTable.SUFFIX, new HistoryTable(db, def));
+    for (String name : tableNames()) {
+      tables.put(name, table(name));
     }
     return tables;
   }
