@@ -33,6 +33,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -60,6 +61,9 @@ public final class Database implements Storage {
   private final BlockCache cache;
   private final MemstoreBudget budget;
   private final BackgroundWork background;
+  /** How often the log's size is held against its bound ({@link #enforceLogRetention}). */
+  private static final long LOG_RETENTION_CHECK_MILLIS = 1_000;
+
   private final DatabaseMvcc order = new DatabaseMvcc();
   private final ReadPins pins = new ReadPins(order);
   private final AtomicLong splits = new AtomicLong();
@@ -111,6 +115,8 @@ public final class Database implements Storage {
     try {
       replayed = new DatabaseRecovery(dir, options, order, registry, log)
           .run(background.executor());
+      background.executor().scheduleWithFixedDelay(this::enforceLogRetention,
+          LOG_RETENTION_CHECK_MILLIS, LOG_RETENTION_CHECK_MILLIS, TimeUnit.MILLISECONDS);
     } catch (RuntimeException e) {
       registry.openRegions().forEach(Region::close);
       background.shutdownNow();
@@ -345,6 +351,22 @@ public final class Database implements Storage {
    */
   public boolean awaitBackgroundWork(long timeoutMillis) throws InterruptedException {
     return background.awaitIdle(timeoutMillis);
+  }
+
+  /**
+   * Keeps the log's closed segments near the global memstore limit (what a replay at the next
+   * open may have to put back in memory) by flushing the regions that hold their oldest edits
+   * ({@link DatabaseLog#enforceRetention}). Runs in the background every second.
+   */
+  private void enforceLogRetention() {
+    if (closed) {
+      return;
+    }
+    try {
+      log.enforceRetention(options.globalMemstoreLimitBytes());
+    } catch (RuntimeException e) {
+      // a region closing meanwhile, or a failed log: a flush asked for reports its own failure
+    }
   }
 
   /**

@@ -54,6 +54,26 @@ final class DatabaseLog {
     }
   }
 
+  /**
+   * Keeps the log near {@code maxBytes}: once its closed segments hold more, the regions holding
+   * an edit of the oldest one unflushed are asked to flush (then {@link #deleteObsolete} takes
+   * the segment). Without it the log only shrinks when memstores fill, and a memstore that does
+   * not (a region written once and then left alone, or hot rows whose old versions are pruned
+   * in memory) would keep every segment after its oldest edit, to be replayed at the next open.
+   */
+  void enforceRetention(long maxBytes) {
+    WriteAheadLog w = wal;
+    long seq = w == null ? -1 : w.oldestKeptPast(maxBytes);
+    if (seq < 0) {
+      return;
+    }
+    for (Region r : registry.openRegions()) {
+      if (r.oldestUnflushedSequenceId() <= seq) {
+        r.requestFlush();
+      }
+    }
+  }
+
   /** Returns once everything written so far (ASYNC writes included) is on stable storage. */
   void sync() {
     WriteAheadLog w = wal;

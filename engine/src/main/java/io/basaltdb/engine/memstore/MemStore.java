@@ -19,6 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
+import java.util.function.LongSupplier;
 
 /**
  * The in-memory sorted buffer of one store: cells in {@link CellComparator} order, held as a
@@ -94,7 +95,12 @@ public final class MemStore {
   MemStore(int indexedColumns) {
     this.indexedColumns = indexedColumns;
   }
-  private final AtomicLong heapSize = new AtomicLong();
+  /** Bytes of the cells held (what {@link #add} and {@link #remove} report). */
+  private final AtomicLong cellBytes = new AtomicLong();
+  /** Bytes of the row index: its rows and slots. */
+  private final AtomicLong indexBytes = new AtomicLong();
+  private final AtomicLong prunedCells = new AtomicLong();
+  private final ReaderPoints readers = new ReaderPoints();
   private final AtomicLong cellCount = new AtomicLong();
   private final AtomicLong minSeq = new AtomicLong(Long.MAX_VALUE);
   private final AtomicLong maxSeq = new AtomicLong(0);
@@ -135,50 +141,69 @@ public final class MemStore {
 
   /**
    * The remapping of one add to a column the skip list holds: its value with {@code cell} in
-   * place (into its slot when it has one: the slot stays the value). May run more than once.
+   * place (into its slot when it has one: the slot stays the value), pruned by {@code pruning}
+   * when given. May run more than once.
    */
   private static final class Adding implements BiFunction<Cell, Object, Object> {
     final Cell cell;
+    final Versions.Pruning pruning;
     boolean added;
     /** The column had a slot, or two cells or more before this one. */
     boolean slotOrHot;
 
-    Adding(Cell cell) {
+    Adding(Cell cell, Versions.Pruning pruning) {
       this.cell = cell;
+      this.pruning = pruning;
     }
 
     @Override
     public Object apply(Cell column, Object value) {
       if (value instanceof Slot s) { // a slot stays the value: no retry follows this
-        added = s.add(cell);
+        added = s.add(cell, pruning);
         slotOrHot = true;
         return s;
       }
       slotOrHot = Versions.severalCells(value);
       Object with = Versions.with(value, cell);
       added = with != value; // set again by a retry after the value changed meanwhile
-      return with;
+      return added && pruning != null ? pruning.apply(with) : with;
     }
   }
 
-  public void add(Cell c) {
+  /** Adds a cell (see {@link #add(Cell, LongSupplier)}), pruning nothing. */
+  public long add(Cell c) {
+    return add(c, null);
+  }
+
+  /**
+   * Adds a stamped cell of a write not yet complete. With {@code settled} (a family that keeps
+   * one version), the versions of its column no read can return any more go ({@link
+   * Versions.Pruning}): {@code settled} gives a point no pinned snapshot, write in flight or
+   * region read point is below. Returns by how much the cells held changed, in bytes (negative
+   * when more went than came).
+   */
+  public long add(Cell c, LongSupplier settled) {
     widenRows(c.row());
+    Versions.Pruning pruning = settled == null ? null : new Versions.Pruning(settled, readers);
     RowKey key = indexing ? new RowKey(c.row()) : null; // no row indexed yet: no hash at all
     Slot slot = key == null ? null : indexedSlot(key, c);
     boolean added;
     if (slot != null) {
-      added = slot.add(c);
+      added = slot.add(c, pruning);
     } else {
       while (true) {
         if (columns.putIfAbsent(c, c) == null) { // a new column: one search
           added = true;
+          if (pruning != null) {
+            pruning.cells = 0; // nothing to prune in a new column
+          }
           if (indexing) { // read after the put: an indexer that set it later scans after it
             key = rowKey(key, c);
             rows.computeIfPresent(key, (k, slots) -> withColumn(slots, c)); // an indexed row's
           }
           break;
         }
-        Adding adding = new Adding(c);
+        Adding adding = new Adding(c, pruning);
         if (columns.computeIfPresent(c, adding) != null) {
           added = adding.added;
           // an indexed row's column not found through the index is put in it; a row is
@@ -191,12 +216,36 @@ public final class MemStore {
         } // the column was taken back meanwhile (a failed write): add it again
       }
     }
-    if (added) {
-      heapSize.addAndGet(c.heapSize() + CELL_OVERHEAD);
-      cellCount.incrementAndGet();
+    if (!added) {
+      return 0;
     }
+    int dropped = pruning == null ? 0 : pruning.cells;
+    long delta = c.heapSize() + CELL_OVERHEAD
+        - (dropped == 0 ? 0 : pruning.bytes + (long) dropped * CELL_OVERHEAD);
+    cellBytes.addAndGet(delta);
+    cellCount.addAndGet(1 - dropped);
+    prunedCells.addAndGet(dropped);
     minSeq.accumulateAndGet(c.sequenceId(), Math::min);
     maxSeq.accumulateAndGet(c.sequenceId(), Math::max);
+    return delta;
+  }
+
+  /**
+   * Registers a reader of this memstore that reads at {@code bound} or above (read before this
+   * call; its own point read after it): pruning leaves what it reads. Returns the token to give
+   * {@link #exitReader}.
+   */
+  public int enterReader(long bound) {
+    return readers.enter(bound);
+  }
+
+  public void exitReader(int token) {
+    readers.exit(token);
+  }
+
+  /** Versions pruned since the memstore was made (tests, stats). */
+  public long prunedCells() {
+    return prunedCells.get();
   }
 
   private static RowKey rowKey(RowKey key, Cell c) {
@@ -225,7 +274,7 @@ public final class MemStore {
       }
       Slot s = new Slot(v);
       if (columns.replace(column, v, s)) {
-        heapSize.addAndGet(SLOT_OVERHEAD);
+        indexBytes.addAndGet(SLOT_OVERHEAD);
         return s;
       }
     }
@@ -266,7 +315,7 @@ public final class MemStore {
       return made.isEmpty() ? null : made.toArray(new Slot[0]); // a row not held: no entry
     });
     if (newRow[0]) {
-      heapSize.addAndGet(ROW_OVERHEAD);
+      indexBytes.addAndGet(ROW_OVERHEAD);
     }
   }
 
@@ -368,9 +417,10 @@ public final class MemStore {
    * Takes back a cell of a write that failed before it was acknowledged (its log sync failed);
    * the sequence-id range is left as it was (a conservative bound). A column left with no cell
    * leaves the skip list (a writer adding to it meanwhile adds it again), unless it is an
-   * indexed row's: its slot stays, empty (readers pass it).
+   * indexed row's: its slot stays, empty (readers pass it). Returns by how much the cells
+   * held changed, in bytes.
    */
-  public void remove(Cell c) {
+  public long remove(Cell c) {
     boolean[] removed = {false};
     Slot slot = indexing ? indexedSlot(new RowKey(c.row()), c) : null;
     if (slot != null) {
@@ -386,14 +436,26 @@ public final class MemStore {
         return without;
       });
     }
-    if (removed[0]) {
-      heapSize.addAndGet(-(c.heapSize() + CELL_OVERHEAD));
-      cellCount.decrementAndGet();
+    if (!removed[0]) {
+      return 0;
     }
+    long delta = -(c.heapSize() + CELL_OVERHEAD);
+    cellBytes.addAndGet(delta);
+    cellCount.decrementAndGet();
+    return delta;
   }
 
+  /** Heap taken: the cells and the row index. */
   public long heapSize() {
-    return heapSize.get();
+    return cellBytes.get() + indexBytes.get();
+  }
+
+  /**
+   * Bytes of the cells held: the sum of what {@link #add} and {@link #remove} returned, as the
+   * database's memstore budget was told.
+   */
+  public long cellBytes() {
+    return cellBytes.get();
   }
 
   public boolean isEmpty() {

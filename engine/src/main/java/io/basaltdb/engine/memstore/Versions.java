@@ -2,8 +2,12 @@ package io.basaltdb.engine.memstore;
 
 import io.basaltdb.engine.cell.CellComparator;
 import io.basaltdb.storage.Cell;
+import io.basaltdb.storage.CellType;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.LongSupplier;
 
 /**
  * One column's cells as a {@link MemStore} holds them, newest first: a lone {@link Cell}, an
@@ -50,27 +54,100 @@ final class Versions {
       this.value = value;
     }
 
-    /** Adds {@code cell}; false when an equal cell is there. */
-    boolean add(Cell cell) {
-      return change(cell, true);
+    /**
+     * Adds {@code cell}, then drops what {@code pruning} (null: none) finds no read can return;
+     * false when an equal cell is there.
+     */
+    boolean add(Cell cell, Pruning pruning) {
+      return change(cell, true, pruning);
     }
 
     /** Takes {@code cell} back; false when it is not there. */
     boolean remove(Cell cell) {
-      return change(cell, false);
+      return change(cell, false, null);
     }
 
-    private boolean change(Cell cell, boolean adding) {
+    private boolean change(Cell cell, boolean adding, Pruning pruning) {
       while (true) {
         Object v = value;
         Object changed = adding ? with(v, cell) : without(v, cell);
         if (changed == v) {
           return false;
         }
+        if (pruning != null) {
+          changed = pruning.apply(changed);
+        }
         if (VALUE.compareAndSet(this, v, changed)) {
           return true;
         }
       }
+    }
+  }
+
+  /**
+   * One add's pruning in a family that keeps one version: a column's cells after the first put
+   * at or below the <em>settled point</em> (every read now and later sees that put: a read
+   * returns at most the first put it sees in a column, and a delete marker after that put
+   * covers only puts after it) go, if they are at or below that point themselves (one above
+   * it may still be a write conflict for a transaction to find). The point is the lower of the
+   * region's settled point (no pinned snapshot, write in flight or read point is below it) and
+   * the lowest read point of the readers holding the memstore ({@link ReaderPoints}), read in
+   * that order, once per add. Counts what went, for the memstore's size.
+   */
+  static final class Pruning {
+    private static final long UNREAD = Long.MIN_VALUE;
+    private final LongSupplier settled;
+    private final ReaderPoints readers;
+    private long point = UNREAD;
+    /** Cells dropped by the last {@link #apply}, and their {@link Cell#heapSize()}. */
+    int cells;
+    long bytes;
+
+    Pruning(LongSupplier settled, ReaderPoints readers) {
+      this.settled = settled;
+      this.readers = readers;
+    }
+
+    /** {@code value} (a column's cells with the new one) without what no read can return. */
+    Object apply(Object value) {
+      cells = 0;
+      bytes = 0;
+      // fewer than three cells: the new one (in flight, above the point) and at most one more
+      if (!(value instanceof Node head) || head.next.next == null) {
+        return value;
+      }
+      if (point == UNREAD) {
+        point = Math.min(settled.getAsLong(), readers.lowest());
+      }
+      Node seen = head;
+      int upTo = 1;
+      while (seen.cell.type() != CellType.PUT || seen.cell.sequenceId() > point) {
+        seen = seen.next;
+        upTo++;
+        if (seen == null) {
+          return value;
+        }
+      }
+      List<Cell> kept = null;
+      for (Node n = seen.next; n != null; n = n.next) {
+        if (n.cell.sequenceId() > point) {
+          if (kept == null) {
+            kept = new ArrayList<>();
+          }
+          kept.add(n.cell);
+        } else {
+          cells++;
+          bytes += n.cell.heapSize();
+        }
+      }
+      if (cells == 0) {
+        return value;
+      }
+      Node rest = null;
+      for (int i = kept == null ? -1 : kept.size() - 1; i >= 0; i--) {
+        rest = new Node(kept.get(i), rest);
+      }
+      return value(copyBefore(head, upTo, rest));
     }
   }
 

@@ -11,15 +11,27 @@ import java.util.concurrent.locks.StampedLock;
  * them optimistically (a stamp, retried under the read lock if a flush swapped meanwhile);
  * a flush swaps memstores through {@link #swap}. The read point is taken after the views: a
  * view taken after a compaction installed its output comes with a read point at or above the
- * one that compaction resolved cells at. Thread-safe.
+ * one that compaction resolved cells at. The views register as readers of their active
+ * memstores at a bound read before them ({@link Store#acquireView}), so a memstore's pruning
+ * leaves what the read sees. Thread-safe.
  */
 final class ReadSnapshots {
   private final StampedLock swapLock = new StampedLock();
 
   /** Fills {@code views} (one per store) and returns the read point that goes with them. */
   long acquire(List<Store> stores, List<StoreView> views, Mvcc mvcc) {
+    return acquire(stores, views, mvcc, Long.MAX_VALUE);
+  }
+
+  /**
+   * As {@link #acquire(List, List, Mvcc)}, for a read that may read at {@code lowest} (a
+   * snapshot's floor) rather than at the point returned: the views register the lower.
+   */
+  long acquire(List<Store> stores, List<StoreView> views, Mvcc mvcc, long lowest) {
     long stamp = swapLock.tryOptimisticRead();
-    views(stores, views);
+    // the views register a bound read before them: the read point below is read after
+    long bound = Math.min(lowest, mvcc.readPoint());
+    views(stores, views, bound);
     long rp = mvcc.readPoint();
     if (stamp != 0 && swapLock.validate(stamp)) {
       return rp;
@@ -28,7 +40,7 @@ final class ReadSnapshots {
     views.clear();
     long read = swapLock.readLock();
     try {
-      views(stores, views);
+      views(stores, views, Math.min(lowest, rp));
       return mvcc.readPoint();
     } finally {
       swapLock.unlockRead(read);
@@ -40,10 +52,10 @@ final class ReadSnapshots {
    * database's close) none: the read was let in before the region closed and must look its
    * region up again (a closed store's view has no files, so reading it would miss rows).
    */
-  private static void views(List<Store> stores, List<StoreView> views) {
+  private static void views(List<Store> stores, List<StoreView> views, long bound) {
     try {
       for (Store s : stores) {
-        views.add(s.acquireView());
+        views.add(s.acquireView(bound));
       }
     } catch (io.basaltdb.storage.ClosedException e) {
       views.forEach(StoreView::close);

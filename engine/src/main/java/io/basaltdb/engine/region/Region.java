@@ -190,7 +190,7 @@ public final class Region implements AutoCloseable {
       flushLock.unlock();
     }
     if (removed != null) {
-      ctx.budget().release(removed.memstoreBytes());
+      ctx.budget().release(removed.memstoreCellBytes());
       removed.close();
       FileTrees.delete(ctx.fs(), removed.directory());
     }
@@ -204,8 +204,7 @@ public final class Region implements AutoCloseable {
     for (Cell c : edit.cells()) {
       Store s = stores.get(c.family());
       if (s != null && c.sequenceId() > s.flushedSequenceId()) {
-        s.add(c);
-        ctx.budget().add(c.heapSize());
+        ctx.budget().add(s.add(c));
         applied++;
       }
     }
@@ -437,7 +436,7 @@ public final class Region implements AutoCloseable {
         ctx.wal().syncAll();
         long resolveAt = smallestReadPoint();
         for (int i = 0; i < order.size(); i++) {
-          long bytes = snaps.get(i).memstore().heapSize();
+          long bytes = snaps.get(i).memstore().cellBytes(); // as the budget was told
           StoreFile f = order.get(i).flush(snaps.get(i), resolveAt);
           ctx.budget().release(bytes);
           if (f != null) {
@@ -466,6 +465,11 @@ public final class Region implements AutoCloseable {
       flushLock.unlock();
       requests.flushEnded();
     }
+  }
+
+  /** Asks for a flush in the background (one at a time: a request outstanding is not repeated). */
+  public void requestFlush() {
+    requests.requestFlush();
   }
 
   public boolean hasUnloggedEdits() {

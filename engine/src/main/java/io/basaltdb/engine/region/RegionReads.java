@@ -89,7 +89,7 @@ final class RegionReads {
     }
     List<Store> stores = region.stores();
     List<StoreView> views = new ArrayList<>(stores.size());
-    snapshots.acquire(stores, views, mvcc);
+    snapshots.acquire(stores, views, mvcc, cut.floor());
     try {
       return writtenAfter(stores, views, start, stop, cut);
     } finally {
@@ -116,7 +116,11 @@ final class RegionReads {
   int firstWrittenAfter(List<byte[]> rows, List<SnapshotCut> cuts) {
     List<Store> stores = region.stores();
     List<StoreView> views = new ArrayList<>(stores.size());
-    snapshots.acquire(stores, views, mvcc);
+    long lowest = Long.MAX_VALUE;
+    for (SnapshotCut c : cuts) {
+      lowest = Math.min(lowest, c.floor());
+    }
+    snapshots.acquire(stores, views, mvcc, lowest);
     try {
       for (int r = 0; r < rows.size(); r++) {
         byte[] row = rows.get(r);
@@ -179,7 +183,8 @@ final class RegionReads {
    * scanners hide the cut's writes in flight).
    */
   private long acquire(ReadSpec spec, List<Store> selected, List<StoreView> views) {
-    long rp = snapshots.acquire(selected, views, mvcc);
+    SnapshotCut cut = spec.snapshot();
+    long rp = snapshots.acquire(selected, views, mvcc, cut == null ? Long.MAX_VALUE : cut.floor());
     long point = spec.snapshotPoint();
     return point >= 0 ? point : rp;
   }

@@ -31,12 +31,18 @@ final class RegionWrites {
   private final RegionReads reads;
   private final RowLocks rowLocks = new RowLocks();
   private final AtomicLong count = new AtomicLong();
+  /**
+   * The point no pinned snapshot, write in flight or read point of the region is below: what
+   * a memstore's pruning may treat as seen by every read but its own readers' (one object).
+   */
+  private final java.util.function.LongSupplier settled;
 
   RegionWrites(Region region, RegionContext ctx, Mvcc mvcc, RegionReads reads) {
     this.region = region;
     this.ctx = ctx;
     this.mvcc = mvcc;
     this.reads = reads;
+    this.settled = region::smallestReadPoint;
   }
 
   /** Writes completed so far. */
@@ -185,17 +191,18 @@ final class RegionWrites {
   void addToMemstores(List<Cell> stamped) {
     long bytes = 0;
     for (Cell c : stamped) {
-      region.storeOf(c.family()).add(c);
-      bytes += c.heapSize();
+      bytes += region.storeOf(c.family()).add(c, settled);
     }
     ctx.budget().add(bytes);
   }
 
   /** A staged write failed: its cells leave the memstores (see {@link #complete}). */
   void removeFromMemstores(List<Cell> stamped) {
+    long bytes = 0;
     for (Cell c : stamped) {
-      region.storeOf(c.family()).remove(c);
+      bytes += region.storeOf(c.family()).remove(c);
     }
+    ctx.budget().add(bytes);
   }
 
   /** Checks a row's cells and waits for memory, as a single-row write does first. */

@@ -196,17 +196,40 @@ public final class Store implements AutoCloseable {
     return manifest.flushedSeq();
   }
 
-  /** Adds a stamped cell to the active memstore. */
-  public void add(Cell c) {
-    view.active.add(c); // the region's update lock keeps a swap from happening meanwhile
+  /** Adds a stamped cell to the active memstore (as replayed: pruning nothing); its bytes. */
+  public long add(Cell c) {
+    return view.active.add(c); // the region's update lock keeps a swap from happening meanwhile
   }
 
-  /** Takes back a cell of a failed write from whichever memstore holds it (see MemStore#remove). */
-  public synchronized void remove(Cell c) {
-    view.active.remove(c);
+  /**
+   * Adds a stamped cell of a write in flight to the active memstore; in a family that keeps
+   * one version, its column's versions no read can return go (see {@link MemStore#add(Cell,
+   * LongSupplier)}: {@code settled} as there). Returns by how much the cells held changed.
+   */
+  public long add(Cell c, java.util.function.LongSupplier settled) {
+    return view.active.add(c, options.maxVersions() == 1 ? settled : null);
+  }
+
+  /**
+   * Takes back a cell of a failed write from whichever memstore holds it (see MemStore#remove);
+   * returns by how much the cells held changed.
+   */
+  public synchronized long remove(Cell c) {
+    long delta = view.active.remove(c);
     for (MemStore m : view.flushing) {
-      m.remove(c);
+      delta += m.remove(c);
     }
+    return delta;
+  }
+
+  /** Versions the active memstore has pruned (tests, stats). */
+  public long memstorePrunedCells() {
+    return view.active.prunedCells();
+  }
+
+  /** Bytes of the cells in all memstores of the store (what the memstore budget counts). */
+  public long memstoreCellBytes() {
+    return sumOverMemstores(MemStore::cellBytes);
   }
 
   public long activeMemstoreBytes() {
@@ -215,10 +238,14 @@ public final class Store implements AutoCloseable {
 
   /** Bytes in all memstores of the store, including those being flushed. */
   public long memstoreBytes() {
+    return sumOverMemstores(MemStore::heapSize);
+  }
+
+  private long sumOverMemstores(java.util.function.ToLongFunction<MemStore> size) {
     StoreView v = view;
-    long total = v.active.heapSize();
+    long total = size.applyAsLong(v.active);
     for (MemStore m : v.flushing) {
-      total += m.heapSize();
+      total += size.applyAsLong(m);
     }
     return total;
   }
@@ -416,7 +443,11 @@ public final class Store implements AutoCloseable {
   // ---------------------------------------------------------------- reads
 
   /** A view for a read; the caller must close it. */
-  public StoreView acquireView() {
+  /**
+   * A view for a read at {@code bound} or above (read before this call; the read's own point
+   * is read after it): the active memstore prunes nothing it reads until the view closes.
+   */
+  public StoreView acquireView(long bound) {
     while (true) {
       StoreView v = view;
       if (closed) { // after the read of view: a view without the files is never handed out
@@ -430,7 +461,7 @@ public final class Store implements AutoCloseable {
         retained++;
       }
       if (retained == v.files.size()) {
-        return new StoreView(v.active, v.flushing, v.files);
+        return new StoreView(v.active, v.flushing, v.files, bound);
       }
       for (int i = 0; i < retained; i++) {
         v.files.get(i).release(); // a file left the store meanwhile: take the new view

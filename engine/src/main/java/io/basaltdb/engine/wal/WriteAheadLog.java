@@ -35,7 +35,7 @@ public final class WriteAheadLog implements AutoCloseable {
       ThreadLocal.withInitial(() -> new ByteWriter(4096));
   private static final int BUFFER_FLUSH_BYTES = 256 * 1024;
 
-  private record Segment(long number, Path path, long maxSeq) {}
+  private record Segment(long number, Path path, long maxSeq, long bytes) {}
 
   private final FileSystem fs;
   private final Path dir;
@@ -45,6 +45,7 @@ public final class WriteAheadLog implements AutoCloseable {
 
   // guarded by appendLock
   private final Deque<Segment> closedSegments = new ArrayDeque<>();
+  private long closedBytes;
   private long segmentNumber;
   private FileChannel channel;
   private long segmentBytes;
@@ -83,7 +84,9 @@ public final class WriteAheadLog implements AutoCloseable {
       long last = 0;
       for (Path p : WalReader.segments(fs, dir)) {
         long n = WalFormat.segmentNumber(p);
-        closedSegments.add(new Segment(n, p, Long.MAX_VALUE));
+        long bytes = fs.size(p);
+        closedSegments.add(new Segment(n, p, Long.MAX_VALUE, bytes));
+        closedBytes += bytes;
         last = n;
       }
       openSegment(last + 1);
@@ -99,7 +102,7 @@ public final class WriteAheadLog implements AutoCloseable {
   public void setRecoveredMaxSeq(long maxSeq) {
     synchronized (appendLock) {
       Deque<Segment> fixed = new ArrayDeque<>();
-      closedSegments.forEach(s -> fixed.add(new Segment(s.number, s.path, maxSeq)));
+      closedSegments.forEach(s -> fixed.add(new Segment(s.number, s.path, maxSeq, s.bytes)));
       closedSegments.clear();
       closedSegments.addAll(fixed);
     }
@@ -222,7 +225,8 @@ public final class WriteAheadLog implements AutoCloseable {
       channel.close();
       syncedPosition = Math.max(syncedPosition, writtenPosition);
       closedSegments.add(new Segment(segmentNumber, dir.resolve(WalFormat.segmentName(segmentNumber)),
-          segmentMaxSeq));
+          segmentMaxSeq, segmentBytes));
+      closedBytes += segmentBytes;
       openSegment(segmentNumber + 1);
     } catch (IOException e) {
       failure = e;
@@ -368,6 +372,7 @@ public final class WriteAheadLog implements AutoCloseable {
     synchronized (appendLock) {
       while (!closedSegments.isEmpty() && closedSegments.peekFirst().maxSeq < oldestUnflushedSeq) {
         Segment s = closedSegments.pollFirst();
+        closedBytes -= s.bytes;
         try {
           // one at a time, each made durable: a crash never leaves a gap between segments
           fs.deleteIfExists(s.path);
@@ -379,6 +384,18 @@ public final class WriteAheadLog implements AutoCloseable {
       }
     }
     return deleted;
+  }
+
+  /**
+   * The newest sequence id in the oldest closed segment when the closed segments hold more than
+   * {@code maxBytes}, else -1: the regions holding an edit at or below it unflushed are what
+   * keeps the log that long.
+   */
+  public long oldestKeptPast(long maxBytes) {
+    synchronized (appendLock) {
+      return closedBytes > maxBytes && !closedSegments.isEmpty()
+          ? closedSegments.peekFirst().maxSeq : -1;
+    }
   }
 
   public int segmentCount() {

@@ -230,7 +230,7 @@ class RandomModelTest {
     System.out.println("raw cells of " + new String(row) + " (read point " + region.readPoint()
         + ", now " + clock.millis() + "):");
     for (var store : region.stores()) {
-      try (var view = store.acquireView()) {
+      try (var view = store.acquireView(0)) {
         var merged = new io.basaltdb.engine.read.MergingIterator(store.sources(view, row,
             Arrays.copyOf(row, row.length + 1), null, null, Long.MIN_VALUE));
         merged.seek(io.basaltdb.engine.cell.CellComparator.firstOnRow(row, store.family()));

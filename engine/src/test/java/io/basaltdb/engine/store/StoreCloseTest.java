@@ -34,11 +34,11 @@ class StoreCloseTest {
       Region region = TestTables.region(db, "t");
       Store g = region.stores().stream()
           .filter(s -> new String(s.family()).equals("g")).findFirst().orElseThrow();
-      try (StoreView v = g.acquireView()) {
+      try (StoreView v = g.acquireView(0)) {
         assertEquals(1, v.files().size());
       }
       g.close();
-      assertThrows(ClosedException.class, g::acquireView);
+      assertThrows(ClosedException.class, () -> g.acquireView(0));
     }
   }
 }

@@ -1,0 +1,134 @@
+package io.basaltdb.engine.memstore;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import io.basaltdb.storage.Cell;
+import io.basaltdb.storage.CellType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The pruning rule of a one-version family's column ({@link Versions.Pruning}): after the first
+ * put at or below the settled point, the cells at or below it go; markers and puts before that
+ * put stay, and so does a later cell above the point; a registered reader lowers the point;
+ * too many readers stop pruning; a column of two cells reads no point at all.
+ */
+class VersionsPruningTest {
+  private static final byte[] ROW = {'r'};
+  private static final byte[] FAMILY = {'f'};
+  private static final byte[] QUALIFIER = {'q'};
+
+  private static Cell cell(long ts, CellType type, long seq) {
+    return new Cell(ROW, FAMILY, QUALIFIER, ts, type, seq, new byte[] {(byte) seq});
+  }
+
+  private static Cell put(long ts, long seq) {
+    return cell(ts, CellType.PUT, seq);
+  }
+
+  /** The column's value after adding {@code cells} in order, unpruned. */
+  private static Object column(Cell... cells) {
+    Object v = null;
+    for (Cell c : cells) {
+      v = Versions.with(v, c);
+    }
+    return v;
+  }
+
+  /** The sequence ids of a column's cells, in the column's order. */
+  private static List<Long> seqs(Object value) {
+    List<Long> out = new ArrayList<>();
+    for (Versions.Node n = Versions.chain(value); n != null; n = n.next) {
+      out.add(n.cell.sequenceId());
+    }
+    return out;
+  }
+
+  private static Versions.Pruning pruning(long settled, ReaderPoints readers) {
+    return new Versions.Pruning(() -> settled, readers);
+  }
+
+  @Test
+  void everythingAfterTheFirstSettledPutGoes() {
+    Object v = column(put(1, 1), put(2, 2), put(3, 3), put(4, 4), put(5, 5), put(6, 6));
+    Versions.Pruning p = pruning(5, new ReaderPoints());
+    assertEquals(List.of(6L, 5L), seqs(p.apply(v)), "the write in flight and the settled put");
+    assertEquals(4, p.cells);
+    assertEquals(4 * put(1, 1).heapSize(), p.bytes);
+  }
+
+  @Test
+  void aLowerPointKeepsMore() {
+    Object v = column(put(1, 1), put(2, 2), put(3, 3), put(4, 4), put(5, 5), put(6, 6));
+    assertEquals(List.of(6L, 5L, 4L, 3L), seqs(pruning(3, new ReaderPoints()).apply(v)));
+  }
+
+  @Test
+  void markersBeforeTheSettledPutStay() {
+    // newest first: the put in flight, a column delete, a version delete, then two puts
+    Object v = column(put(1, 1), put(2, 2), cell(3, CellType.DELETE, 3),
+        cell(4, CellType.DELETE_COLUMN, 4), put(5, 5));
+    assertEquals(List.of(5L, 4L, 3L, 2L), seqs(pruning(4, new ReaderPoints()).apply(v)));
+  }
+
+  @Test
+  void aLaterCellAboveThePointStays() {
+    // written with an older timestamp after the settled put: a write conflict to find
+    Object v = column(put(5, 1), put(20, 2), put(10, 6), put(30, 7));
+    Versions.Pruning p = pruning(5, new ReaderPoints());
+    assertEquals(List.of(7L, 2L, 6L), seqs(p.apply(v)), "ts 30, 20, 10: only ts 5 goes");
+    assertEquals(1, p.cells);
+  }
+
+  @Test
+  void nothingSettledNothingGoes() {
+    Object v = column(put(1, 4), put(2, 5), put(3, 6));
+    assertSame(v, pruning(3, new ReaderPoints()).apply(v));
+    Object markers = column(cell(1, CellType.DELETE_COLUMN, 1), cell(2, CellType.DELETE, 2),
+        put(3, 3));
+    assertSame(markers, pruning(2, new ReaderPoints()).apply(markers), "no settled put");
+  }
+
+  @Test
+  void aRegisteredReaderLowersThePointUntilItLeaves() {
+    Object v = column(put(1, 1), put(2, 2), put(3, 3), put(4, 4), put(5, 5), put(6, 6));
+    ReaderPoints readers = new ReaderPoints();
+    int token = readers.enter(2);
+    assertEquals(List.of(6L, 5L, 4L, 3L, 2L), seqs(pruning(5, readers).apply(v)));
+    readers.exit(token);
+    assertEquals(List.of(6L, 5L), seqs(pruning(5, readers).apply(v)));
+  }
+
+  @Test
+  void readersPastTheSlotsStopPruning() {
+    Object v = column(put(1, 1), put(2, 2), put(3, 3));
+    ReaderPoints readers = new ReaderPoints();
+    List<Integer> tokens = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      tokens.add(readers.enter(10));
+    }
+    assertSame(v, pruning(5, readers).apply(v));
+    tokens.forEach(readers::exit);
+    assertEquals(Long.MAX_VALUE, readers.lowest(), "every reader left");
+    assertEquals(List.of(3L), seqs(pruning(5, readers).apply(v)));
+  }
+
+  @Test
+  void aColumnOfTwoCellsReadsNoPoint() {
+    AtomicInteger reads = new AtomicInteger();
+    Versions.Pruning p = new Versions.Pruning(() -> {
+      reads.incrementAndGet();
+      return 10;
+    }, new ReaderPoints());
+    Object two = column(put(1, 1), put(2, 2));
+    assertSame(two, p.apply(two));
+    assertEquals(0, reads.get());
+    Object three = column(put(1, 1), put(2, 2), put(3, 3));
+    p.apply(three);
+    p.apply(three); // a retry of the same add
+    assertEquals(1, reads.get(), "the point is read once per add");
+  }
+}
