@@ -18,14 +18,31 @@ import java.util.function.LongSupplier;
 final class Versions {
   private Versions() {}
 
-  /** One cell of a column's chain; never changed once published. */
+  /**
+   * One cell of a column's chain; never changed once published. Carries what pruning needs of
+   * the cells after it (their newest sequence id, heap and count), summed when it is made from
+   * the node after it (just written or read: in cache), so pruning a hot column's tail touches
+   * none of the tail's old cells.
+   */
   static final class Node {
     final Cell cell;
     final Node next;
+    final long restMaxSeq;
+    final long restBytes;
+    final int restCount;
 
     Node(Cell cell, Node next) {
       this.cell = cell;
       this.next = next;
+      if (next == null) {
+        restMaxSeq = Long.MIN_VALUE;
+        restBytes = 0;
+        restCount = 0;
+      } else {
+        restMaxSeq = Math.max(next.cell.sequenceId(), next.restMaxSeq);
+        restBytes = next.cell.heapSize() + next.restBytes;
+        restCount = 1 + next.restCount;
+      }
     }
   }
 
@@ -127,6 +144,14 @@ final class Versions {
         if (seen == null) {
           return value;
         }
+      }
+      if (seen.next == null) {
+        return value;
+      }
+      if (seen.restMaxSeq <= point) { // the whole tail goes: known without reading it
+        cells = seen.restCount;
+        bytes = seen.restBytes;
+        return value(copyBefore(head, upTo, null));
       }
       List<Cell> kept = null;
       for (Node n = seen.next; n != null; n = n.next) {
