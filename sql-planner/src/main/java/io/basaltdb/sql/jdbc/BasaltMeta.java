@@ -242,8 +242,9 @@ public final class BasaltMeta extends ForwardingMeta {
   @Override
   public Iterable<Object> createIterable(StatementHandle h, QueryState state,
       Signature signature, List<TypedValue> parameters, Frame firstFrame) {
+    org.apache.calcite.avatica.AvaticaStatement statement = owner.statementMap.get(h.id);
     if ((parameters == null || parameters.isEmpty())
-        && owner.statementMap.get(h.id) instanceof BasaltPreparedStatement p) {
+        && statement instanceof BasaltPreparedStatement p) {
       parameters = p.boundValues();
     }
     if (!(signature instanceof CalcitePrepare.CalciteSignature<?> s)) {
@@ -255,7 +256,9 @@ public final class BasaltMeta extends ForwardingMeta {
     }
     @SuppressWarnings("unchecked")
     CalcitePrepare.CalciteSignature<Object> run = (CalcitePrepare.CalciteSignature<Object>) s;
-    return ExecutionContext.run(settings, h, run, parameters, generatedKeys.get(h.id));
+    return ExecutionContext.run(settings, h,
+        statement instanceof TimedStatement t ? t.cancelFlag() : null, run, parameters,
+        generatedKeys.get(h.id));
   }
 
   /**

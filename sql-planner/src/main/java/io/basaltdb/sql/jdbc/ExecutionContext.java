@@ -87,10 +87,14 @@ final class ExecutionContext implements DataContext {
     this.time = time;
   }
 
-  /** Runs {@code signature} with {@code parameters}, as Calcite's meta runs it. */
+  /**
+   * Runs {@code signature} with {@code parameters}, as Calcite's meta runs it; {@code
+   * statementCancelFlag} is the statement's cancel flag when its caller holds it (else it is
+   * looked up by the handle, as Calcite does).
+   */
   static Iterable<Object> run(Settings settings, Meta.StatementHandle h,
-      CalciteSignature<Object> signature, List<TypedValue> parameters,
-      GeneratedKeys keys) {
+      Object statementCancelFlag, CalciteSignature<Object> signature,
+      List<TypedValue> parameters, GeneratedKeys keys) {
     List<TypedValue> given = parameters == null ? List.of() : parameters;
     if (MetaImpl.checkParameterValueHasNull(given)) {
       // Calcite's words, and its wrapping
@@ -102,12 +106,14 @@ final class ExecutionContext implements DataContext {
       Object v = given.get(i).toLocal();
       values[i] = i < declared.size() ? asDeclared(v, declared.get(i).parameterType) : v;
     }
-    Object cancelFlag;
-    try {
-      cancelFlag =
-          ((org.apache.calcite.avatica.AvaticaConnection) settings.connection).getCancelFlag(h);
-    } catch (NoSuchStatementException e) {
-      throw new RuntimeException(e);
+    Object cancelFlag = statementCancelFlag;
+    if (cancelFlag == null) {
+      try {
+        cancelFlag =
+            ((org.apache.calcite.avatica.AvaticaConnection) settings.connection).getCancelFlag(h);
+      } catch (NoSuchStatementException e) {
+        throw new RuntimeException(e);
+      }
     }
     Holder<Long> clock = Holder.of(System.currentTimeMillis());
     Hook.CURRENT_TIME.run(clock); // as Calcite: tests may set the clock
@@ -210,8 +216,9 @@ final class ExecutionContext implements DataContext {
           break; // not one of this context's: an internal parameter's name, if any
       }
     }
-    if (internal.containsKey(name)) {
-      return internal.get(name);
+    Object held = internal.get(name);
+    if (held != null || internal.containsKey(name)) {
+      return held;
     }
     if (name.length() > 1 && name.charAt(0) == '?') {
       int i = parameterIndex(name);
