@@ -24,14 +24,17 @@ import java.util.concurrent.atomic.AtomicLong;
  * row no faster than 3% above the best before them, at least 15 s (noise ended shorter ones
  * while Basalt was still compiling), at most 60 s; a fixed 2 s measured Basalt's JIT
  * compilation, which takes 10-20 s of transfers on two cores against H2's few. The seconds each
- * side warmed up are reported beside its rate. Reports transfers per second, the share of
+ * side warmed up are reported beside its rate. Each measure runs in a JVM of its own (as JMH
+ * forks): run after H2 in one JVM, Basalt's transfers measured some 10% slower than alone (the
+ * JIT's profiles of shared code, the bench's own loop included, polluted by the other driver),
+ * H2's the same either way; {@code --same-jvm} measures all in this one. Reports transfers per second, the share of
  * attempts run again, and whether the total of all balances stayed what it was (it must, for
  * Basalt; H2 at its default READ COMMITTED can lose an update between the read and the write
  * of a balance).
  *
  * <pre>
  * bin/basalt bench tx [--accounts 10000] [--seconds 5] [--runs 3] [--threads 4] [--regions 1]
- *                     [--dir D]
+ *                     [--dir D] [--same-jvm]
  * </pre>
  */
 public final class TxBench {
@@ -46,6 +49,10 @@ public final class TxBench {
   private final Path base;
   /** Basalt's table pre-split in this many regions (1: not split). */
   private int regions = 1;
+  /** Each measure in a JVM of its own (see the class comment). */
+  private boolean fork = true;
+  /** What a measure run in a JVM of its own prints, then its result. */
+  private static final String CHILD_RESULT = "tx-bench-result";
 
   private TxBench(int accounts, int seconds, int runs, int threads, Path base) {
     this.accounts = accounts;
@@ -56,10 +63,15 @@ public final class TxBench {
   }
 
   public static void main(String[] args) throws Exception {
+    if (args.length > 0 && args[0].equals("--child")) {
+      child(args);
+      return;
+    }
     int accounts = 10_000;
     int seconds = 5;
     int runs = 3;
     int threads = 4;
+    boolean fork = true;
     int regions = 1;
     Path dir = Path.of("bench-data");
     for (int i = 0; i < args.length; i++) {
@@ -70,12 +82,14 @@ public final class TxBench {
         case "--threads" -> threads = Integer.parseInt(args[++i]);
         case "--dir" -> dir = Path.of(args[++i]);
         case "--regions" -> regions = Integer.parseInt(args[++i]);
+        case "--same-jvm" -> fork = false;
         default -> throw new IllegalArgumentException("usage: bench tx [--accounts N]"
-            + " [--seconds S] [--runs R] [--threads T] [--dir D]");
+            + " [--seconds S] [--runs R] [--threads T] [--dir D] [--same-jvm]");
       }
     }
     TxBench b = new TxBench(accounts, seconds, runs, threads, dir.resolve("tx"));
     b.regions = regions;
+    b.fork = fork;
     b.run();
   }
 
@@ -93,11 +107,55 @@ public final class TxBench {
     String h2 = "jdbc:h2:file:" + base.resolve("h2/db").toAbsolutePath();
     load(basalt);
     load(h2);
+    if (fork) { // closed here: each measure's JVM opens them
+      report(basalt, h2);
+      return;
+    }
     // held open for the whole run, so no measure pays a database's opening
     try (Connection holdBasalt = DriverManager.getConnection(basalt);
         Connection holdH2 = DriverManager.getConnection(h2)) {
       report(basalt, h2);
     }
+  }
+
+  /**
+   * One measure in this JVM, for a parent bench: {@code --child URL THREADS ACCOUNTS SECONDS
+   * RUNS}; prints its result on a line of its own.
+   */
+  private static void child(String[] a) throws Exception {
+    String url = a[1];
+    TxBench b = new TxBench(Integer.parseInt(a[3]), Integer.parseInt(a[4]),
+        Integer.parseInt(a[5]), 1, Path.of("."));
+    String database = url.endsWith(";" + AUTO_COMMIT)
+        ? url.substring(0, url.length() - AUTO_COMMIT.length() - 1) : url;
+    try (Connection hold = DriverManager.getConnection(database)) { // opened once, as above
+      Result r = b.medianHere(url, Integer.parseInt(a[2]));
+      System.out.printf(Locale.ROOT, "%s %s %s %s %d%n", CHILD_RESULT, r.perSecond, r.retried,
+          r.totalKept, r.warmUp);
+    }
+  }
+
+  /** {@link #medianHere} run by a JVM of its own (the same class path and options). */
+  private Result forked(String url, int threadCount) throws Exception {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.addAll(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments());
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), TxBench.class.getName(),
+        "--child", url, String.valueOf(threadCount), String.valueOf(accounts),
+        String.valueOf(seconds), String.valueOf(runs)));
+    Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    String out = new String(p.getInputStream().readAllBytes(),
+        java.nio.charset.StandardCharsets.UTF_8);
+    int exit = p.waitFor();
+    for (String line : out.split("\n")) {
+      if (line.startsWith(CHILD_RESULT + " ")) {
+        String[] f = line.trim().split(" ");
+        return new Result(Double.parseDouble(f[1]), Double.parseDouble(f[2]),
+            Boolean.parseBoolean(f[3]), Integer.parseInt(f[4]));
+      }
+    }
+    throw new IllegalStateException("the measure of " + url + " in its own JVM failed (exit "
+        + exit + "): " + out);
   }
 
   private void report(String basalt, String h2) throws Exception {
@@ -154,6 +212,10 @@ public final class TxBench {
   }
 
   private Result median(String url, int threadCount) throws Exception {
+    return fork ? forked(url, threadCount) : medianHere(url, threadCount);
+  }
+
+  private Result medianHere(String url, int threadCount) throws Exception {
     int warmUp = warmUp(url, threadCount);
     List<Result> all = new ArrayList<>();
     for (int r = 0; r < runs; r++) {

@@ -184,11 +184,12 @@ public final class MemStore {
    */
   public long add(Cell c, LongSupplier settled) {
     widenRows(c.row());
-    Versions.Pruning pruning = settled == null ? null : new Versions.Pruning(settled, readers);
+    Versions.Pruning pruning = null; // made once the cell goes to a column that has cells
     RowKey key = indexing ? new RowKey(c.row()) : null; // no row indexed yet: no hash at all
     Slot slot = key == null ? null : indexedSlot(key, c);
     boolean added;
     if (slot != null) {
+      pruning = settled == null ? null : new Versions.Pruning(settled, readers);
       added = slot.add(c, pruning);
     } else {
       while (true) {
@@ -202,6 +203,9 @@ public final class MemStore {
             rows.computeIfPresent(key, (k, slots) -> withColumn(slots, c)); // an indexed row's
           }
           break;
+        }
+        if (pruning == null && settled != null) {
+          pruning = new Versions.Pruning(settled, readers);
         }
         Adding adding = new Adding(c, pruning);
         if (columns.computeIfPresent(c, adding) != null) {
