@@ -53,7 +53,9 @@ import java.util.function.LongSupplier;
  * the range of sequence ids it holds and the range of rows it has been given: a read whose key
  * range misses the rows skips the memstore, as it skips a file. The row range is widened before a cell is added, so a reader whose read point covers
  * the cell's write, taken after the write committed, sees the range that includes it; a cell
- * taken back leaves the range as it was. Reads go through a {@link ColumnCursor}.
+ * taken back leaves the range as it was. Reads go through a {@link ColumnCursor}. In a family
+ * keeping one version, an add drops its column's versions no read can return any more ({@link
+ * Versions.Pruning}), leaving what the readers registered by {@link #enterReader} may read.
  */
 public final class MemStore {
   /** Bytes a cell costs beyond its own: its share of a skip-list node, or its chain node. */
