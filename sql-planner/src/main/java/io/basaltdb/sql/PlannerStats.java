@@ -23,6 +23,11 @@ public final class PlannerStats {
   public final AtomicLong sharedLiteralStatements = new AtomicLong();
   /** Plans made without Calcite's validator, conversion and planner. */
   public final AtomicLong directPlans = new AtomicLong();
+  /**
+   * Direct plans of a multi-row INSERT or UPSERT whose trailing rows of parameters the parser
+   * did not read ({@code ParameterRows}).
+   */
+  public final AtomicLong rowsOfParametersScanned = new AtomicLong();
   /** Plans the short path made (one table, no cost-based search). */
   public final AtomicLong shortPaths = new AtomicLong();
   /** Plans run by calling their operators' runtime directly, without generated code. */

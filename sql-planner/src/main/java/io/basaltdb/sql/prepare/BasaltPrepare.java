@@ -197,7 +197,7 @@ public class BasaltPrepare extends CalcitePrepareImpl {
     if (cached != null) {
       return (CalciteSignature<T>) cached;
     }
-    CalciteSignature<T> s = DirectPlans.plan(this, context, query.sql, maxRowCount);
+    CalciteSignature<T> s = DirectPlans.plan(this, db, context, query.sql, maxRowCount);
     if (s != null) {
       PlannerStats stats = PlannerStats.of(db);
       stats.directPlans.incrementAndGet();

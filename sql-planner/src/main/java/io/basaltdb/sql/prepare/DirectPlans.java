@@ -1,5 +1,6 @@
 package io.basaltdb.sql.prepare;
 
+import io.basaltdb.sql.PlannerStats;
 import io.basaltdb.sql.Switches;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlTableDef;
@@ -65,8 +66,8 @@ final class DirectPlans {
   private DirectPlans() {}
 
   /** The statement's direct plan, or null when Calcite's path must plan it. */
-  static <T> CalciteSignature<T> plan(BasaltPrepare prepare, CalcitePrepare.Context context,
-      String sql, long maxRowCount) {
+  static <T> CalciteSignature<T> plan(BasaltPrepare prepare, io.basaltdb.storage.Storage db,
+      CalcitePrepare.Context context, String sql, long maxRowCount) {
     if (sql == null || !Switches.DIRECT_PLANS.on() || !Switches.DIRECT_EXECUTION.on()
         || !CalciteColumns.AVAILABLE) {
       return null;
@@ -74,10 +75,21 @@ final class DirectPlans {
     if (!StatementHead.startsWith(sql, "INSERT", "UPSERT", "SELECT")) {
       return null;
     }
+    ParameterRows.Tail tail = writesRows(sql) ? ParameterRows.of(sql) : null;
+    if (tail != null) { // the parser reads the head and the first row only
+      SqlNode head = prepare.parseStatement(context, sql.substring(0, tail.headEnd()));
+      CalciteSignature<T> s = head instanceof SqlInsert insert
+          && !(head instanceof io.basaltdb.sql.parser.SqlInsertOnDuplicateKey)
+          ? insert(context, sql, insert, maxRowCount, tail) : null;
+      if (s != null) {
+        PlannerStats.of(db).rowsOfParametersScanned.incrementAndGet();
+        return s;
+      }
+    }
     SqlNode node = prepare.parseStatement(context, sql);
     return node instanceof SqlInsert insert
         && !(node instanceof io.basaltdb.sql.parser.SqlInsertOnDuplicateKey)
-        ? insert(context, sql, insert, maxRowCount)
+        ? insert(context, sql, insert, maxRowCount, null)
         : node instanceof SqlSelect select ? select(context, sql, select, maxRowCount) : null;
   }
 
@@ -86,8 +98,12 @@ final class DirectPlans {
     return StatementHead.startsWith(sql, "INSERT", "UPSERT");
   }
 
+  /**
+   * The direct plan of an INSERT or UPSERT of rows of parameters; {@code tail} (or null): the
+   * rows of parameters the text has after those {@code insert} holds, each as wide as the first.
+   */
   private static <T> CalciteSignature<T> insert(CalcitePrepare.Context context, String sql,
-      SqlInsert insert, long maxRowCount) {
+      SqlInsert insert, long maxRowCount, ParameterRows.Tail tail) {
     if (!(insert.getTargetTable() instanceof SqlIdentifier target)
         || !(insert.getSource() instanceof SqlBasicCall values)
         || values.getKind() != SqlKind.VALUES || values.operandCount() < 1) {
@@ -124,7 +140,7 @@ final class DirectPlans {
     }
     List<SqlNode> items = ((SqlCall) values.operand(0)).getOperandList();
     int width = listed.size();
-    if (items.size() != width) {
+    if (items.size() != width || tail != null && tail.width() != width) {
       return null;
     }
     for (int k = 1; k < values.operandCount(); k++) { // row k: parameters k * width on, only
@@ -165,7 +181,7 @@ final class DirectPlans {
     }
     WriteSpec spec = new WriteSpec(insert.isUpsert() ? WriteSpec.Kind.UPSERT
         : WriteSpec.Kind.INSERT, listed, List.of(), List.of());
-    int rows = values.operandCount();
+    int rows = values.operandCount() + (tail == null ? 0 : tail.rows());
     BatchWrite write = BatchWrite.ofRows(r.table, spec, List.of(operands), rows, width);
     List<RelDataType> firstRow = List.copyOf(parameterTypes);
     for (int k = 1; k < rows; k++) { // each row's parameters typed as the first row's

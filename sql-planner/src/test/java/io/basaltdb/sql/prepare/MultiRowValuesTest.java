@@ -90,6 +90,60 @@ class MultiRowValuesTest extends TemporaryDatabaseTest {
   }
 
   @Test
+  void onlyTheHeadAndTheFirstRowAreParsedWhateverTheTextsShape() throws Exception {
+    st.executeUpdate(TABLE);
+    String[] texts = {
+        params(200),
+        params(50).replace(", (", ",\n  ( ").replace("?, ?", "?,?") + "  ",
+        "UPSERT INTO m (id, s, n) VALUES " + "(?, ?, ?), ".repeat(9) + "(?, ?, ?)",
+        "INSERT INTO m (id, s, n) VALUES (?, ?, ?), (?, ?, ?) -- , (?, ?, ?)\n",
+        "INSERT INTO m (id, s, n) VALUES (?, ?, ?), (?, 'x', ?), (?, ?, ?)"};
+    int[] markers = {600, 150, 30, 6, 8};
+    boolean[] scanned = {true, true, true, false, false}; // a comment; a row of a literal
+    try (Connection h2 = DriverManager.getConnection("jdbc:h2:mem:multirow0")) {
+      h2.createStatement().executeUpdate(TABLE);
+      int id = 0;
+      for (int t = 0; t < texts.length; t++) {
+        long before = PlannerStats.of(db).rowsOfParametersScanned.get();
+        for (Connection conn : List.of(c, h2)) {
+          String sql = conn == h2 ? texts[t].replace("UPSERT", "MERGE") : texts[t];
+          try (PreparedStatement p = conn.prepareStatement(sql)) {
+            assertEquals(markers[t], p.getParameterMetaData().getParameterCount(), sql);
+            for (int i = 1; i <= markers[t]; i++) {
+              switch (column(sql, i)) {
+                case 0 -> p.setInt(i, id + i);
+                case 1 -> p.setString(i, "s" + i % 10);
+                default -> p.setLong(i, i);
+              }
+            }
+            p.executeUpdate();
+          }
+        }
+        id += 1000;
+        assertEquals(before + (scanned[t] ? 1 : 0),
+            PlannerStats.of(db).rowsOfParametersScanned.get(), texts[t]);
+      }
+      assertEquals(all(h2), all(c));
+    }
+  }
+
+  /** The position in {@code sql} of its {@code n}th parameter marker (from 1). */
+  private static int nthMarker(String sql, int n) {
+    int at = -1;
+    for (int k = 0; k < n; k++) {
+      at = sql.indexOf('?', at + 1);
+    }
+    return at;
+  }
+
+  /** Which column (0, 1, 2) the {@code n}th marker of {@code sql} is in, by its row's commas. */
+  private static int column(String sql, int n) {
+    int at = nthMarker(sql, n);
+    int open = sql.lastIndexOf('(', at);
+    return (int) sql.substring(open, at).chars().filter(ch -> ch == ',').count();
+  }
+
+  @Test
   void aFailingRowLeavesNoneOfTheStatementsRowsAsInH2() throws Exception {
     st.executeUpdate(TABLE);
     st.executeUpdate("INSERT INTO m VALUES (500, 'old', 1)");
