@@ -27,7 +27,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * side warmed up are reported beside its rate. Each measure runs in a JVM of its own (as JMH
  * forks): run after H2 in one JVM, Basalt's transfers measured some 10% slower than alone (the
  * JIT's profiles of shared code, the bench's own loop included, polluted by the other driver),
- * H2's the same either way; {@code --same-jvm} measures all in this one. Reports transfers per second, the share of
+ * H2's the same either way; {@code --same-jvm} measures all in this one. Reports transfers
+ * per second, the share of
  * attempts run again, and whether the total of all balances stayed what it was (it must, for
  * Basalt; H2 at its default READ COMMITTED can lose an update between the read and the write
  * of a balance).

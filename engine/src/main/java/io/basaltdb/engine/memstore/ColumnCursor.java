@@ -49,7 +49,7 @@ final class ColumnCursor implements CellIterator {
       return columns.tailMap(target, true).values().iterator();
     }
     int r = CellComparator.compareRows(target.row(), row);
-    int i = r < 0 ? 0 : r > 0 ? rowSlots.length : MemStore.search(rowSlots, target);
+    int i = r < 0 ? 0 : r > 0 ? rowSlots.length : Versions.search(rowSlots, target);
     return Arrays.asList(rowSlots).listIterator(i < 0 ? -i - 1 : i);
   }
 

@@ -264,7 +264,7 @@ public final class MemStore {
     if (slots == null || slots == WIDE) {
       return null;
     }
-    int i = search(slots, c);
+    int i = Versions.search(slots, c);
     return i >= 0 ? slots[i] : null;
   }
 
@@ -330,7 +330,7 @@ public final class MemStore {
     if (slots == WIDE) {
       return WIDE;
     }
-    int i = search(slots, column);
+    int i = Versions.search(slots, column);
     if (i >= 0) {
       return slots;
     }
@@ -347,37 +347,6 @@ public final class MemStore {
     more[at] = slot;
     System.arraycopy(slots, at, more, at + 1, slots.length - at);
     return more;
-  }
-
-  /**
-   * The index of the slot of {@code column}'s column among {@code slots} (one row's, in column
-   * order; {@code column} of the same row), else {@code -(insertion point) - 1}.
-   */
-  static int search(Slot[] slots, Cell column) {
-    return search(slots, column.family(), column.qualifier());
-  }
-
-  /** {@link #search(Slot[], Cell)} by the column's family and qualifier. */
-  private static int search(Slot[] slots, byte[] family, byte[] qualifier) {
-    int lo = 0;
-    int hi = slots.length - 1;
-    while (lo <= hi) {
-      int mid = (lo + hi) >>> 1;
-      Cell at = slots[mid].column;
-      int c = at.family() == family ? 0
-          : Arrays.compareUnsigned(at.family(), family); // the row is the same
-      if (c == 0) {
-        c = at.qualifier() == qualifier ? 0 : Arrays.compareUnsigned(at.qualifier(), qualifier);
-      }
-      if (c < 0) {
-        lo = mid + 1;
-      } else if (c > 0) {
-        hi = mid - 1;
-      } else {
-        return mid;
-      }
-    }
-    return -(lo + 1);
   }
 
   private void widenRows(byte[] row) {
@@ -547,14 +516,14 @@ public final class MemStore {
     if (slots == null || slots == WIDE) {
       return -1;
     }
-    int markers = search(slots, family, NO_BYTES);
+    int markers = Versions.search(slots, family, NO_BYTES);
     if (markers >= 0 && slots[markers].value != null) {
       return -1;
     }
     int found = 0;
     for (int i = 0; i < qualifiers.length; i++) {
-      int k = search(slots, family, qualifiers[i]);
-      Cell c = k < 0 ? null : newestVisible(slots[k].value, upTo, hidden);
+      int k = Versions.search(slots, family, qualifiers[i]);
+      Cell c = k < 0 ? null : Versions.newestVisible(slots[k].value, upTo, hidden);
       if (c != null) {
         if (c.type() != CellType.PUT) {
           return -1;
@@ -564,20 +533,6 @@ public final class MemStore {
       into[i] = c;
     }
     return found;
-  }
-
-  /** The first cell of a column's chain (or lone cell) that a read sees, or null. */
-  private static Cell newestVisible(Object cells, long upTo, long[] hidden) {
-    if (cells instanceof Node n) {
-      for (; n != null; n = n.next) {
-        if (!UpToSequence.hides(n.cell.sequenceId(), upTo, hidden)) {
-          return n.cell;
-        }
-      }
-      return null;
-    }
-    Cell c = (Cell) cells;
-    return c == null || UpToSequence.hides(c.sequenceId(), upTo, hidden) ? null : c;
   }
 
   /**

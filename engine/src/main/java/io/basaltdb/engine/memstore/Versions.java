@@ -3,6 +3,8 @@ package io.basaltdb.engine.memstore;
 import io.basaltdb.engine.cell.CellComparator;
 import io.basaltdb.storage.Cell;
 import io.basaltdb.storage.CellType;
+import io.basaltdb.engine.cell.UpToSequence;
+import java.util.Arrays;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
@@ -174,6 +176,51 @@ final class Versions {
       }
       return value(copyBefore(head, upTo, rest));
     }
+  }
+
+  /**
+   * The index of the slot of {@code column}'s column among {@code slots} (one row's, in column
+   * order; {@code column} of the same row), else {@code -(insertion point) - 1}.
+   */
+  static int search(Slot[] slots, Cell column) {
+    return search(slots, column.family(), column.qualifier());
+  }
+
+  /** {@link #search(Slot[], Cell)} by the column's family and qualifier. */
+  static int search(Slot[] slots, byte[] family, byte[] qualifier) {
+    int lo = 0;
+    int hi = slots.length - 1;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      Cell at = slots[mid].column;
+      int c = at.family() == family ? 0
+          : Arrays.compareUnsigned(at.family(), family); // the row is the same
+      if (c == 0) {
+        c = at.qualifier() == qualifier ? 0 : Arrays.compareUnsigned(at.qualifier(), qualifier);
+      }
+      if (c < 0) {
+        lo = mid + 1;
+      } else if (c > 0) {
+        hi = mid - 1;
+      } else {
+        return mid;
+      }
+    }
+    return -(lo + 1);
+  }
+
+  /** The first cell of a column's chain (or lone cell) that a read sees, or null. */
+  static Cell newestVisible(Object cells, long upTo, long[] hidden) {
+    if (cells instanceof Node n) {
+      for (; n != null; n = n.next) {
+        if (!UpToSequence.hides(n.cell.sequenceId(), upTo, hidden)) {
+          return n.cell;
+        }
+      }
+      return null;
+    }
+    Cell c = (Cell) cells;
+    return c == null || UpToSequence.hides(c.sequenceId(), upTo, hidden) ? null : c;
   }
 
   /** A column's cells from its skip-list value or slot: a cell, a chain, or null (none). */

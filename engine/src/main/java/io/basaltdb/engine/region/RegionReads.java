@@ -184,7 +184,8 @@ final class RegionReads {
    */
   private long acquire(ReadSpec spec, List<Store> selected, List<StoreView> views) {
     SnapshotCut cut = spec.snapshot();
-    long rp = snapshots.acquire(selected, views, mvcc, cut == null ? Long.MAX_VALUE : cut.floor());
+    long rp = snapshots.acquire(selected, views, mvcc,
+        cut == null ? Long.MAX_VALUE : cut.floor());
     long point = spec.snapshotPoint();
     return point >= 0 ? point : rp;
   }

@@ -139,7 +139,8 @@ class MemstorePruningTest {
       assertEquals("before", value(t, atSnapshot, F));
       assertEquals("before", value(tx.table(TableName.of("t")), new Get(bytes("r")), F));
       tx.table(TableName.of("t")).put(put("r", F, "lost update"));
-      assertThrows(WriteConflictException.class, () -> tx.commit(io.basaltdb.storage.Durability.SYNC), "a conflict is still found");
+      assertThrows(WriteConflictException.class,
+          () -> tx.commit(io.basaltdb.storage.Durability.SYNC), "a conflict is still found");
       snapshot.close();
       t.put(put("r", F, "last"));
       assertTrue(store(db, F).memstorePrunedCells() >= 9);
