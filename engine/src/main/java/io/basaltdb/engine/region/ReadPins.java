@@ -1,6 +1,6 @@
 package io.basaltdb.engine.region;
 
-import java.util.TreeMap;
+import java.util.Arrays;
 
 /**
  * The snapshots readers have pinned across a database's regions ({@code ReadSnapshot}), and
@@ -17,8 +17,14 @@ import java.util.TreeMap;
  */
 public final class ReadPins {
   private final DatabaseMvcc order;
-  /** Pinned floors and how many pins hold each. */
-  private final TreeMap<Long, Integer> pins = new TreeMap<>();
+  /**
+   * Pinned floors, ascending, the first {@code size} of them, and how many pins hold each. A
+   * new cut's floor is the highest (see {@link DatabaseMvcc#floor}), so a pin adds at the end
+   * (no boxed keys or tree nodes: a transaction pins one per begin).
+   */
+  private long[] floors = new long[8];
+  private int[] holders = new int[8];
+  private int size;
 
   public ReadPins(DatabaseMvcc order) {
     this.order = order;
@@ -27,7 +33,7 @@ public final class ReadPins {
   /** Takes a cut of the database and pins it; {@link #unpin} it once. */
   public synchronized SnapshotCut pin() {
     SnapshotCut c = order.cut();
-    pins.merge(c.floor(), 1, Integer::sum);
+    add(c.floor());
     return c;
   }
 
@@ -36,24 +42,53 @@ public final class ReadPins {
    * has resolved past it); {@link #unpin} each pin once.
    */
   public synchronized void pinAgain(SnapshotCut cut) {
-    if (!pins.containsKey(cut.floor())) {
+    int i = Arrays.binarySearch(floors, 0, size, cut.floor());
+    if (i < 0) {
       throw new IllegalStateException("cut " + cut + " is not pinned");
     }
-    pins.merge(cut.floor(), 1, Integer::sum);
+    holders[i]++;
   }
 
   public synchronized void unpin(SnapshotCut cut) {
-    pins.computeIfPresent(cut.floor(), (p, n) -> n == 1 ? null : n - 1);
+    int i = Arrays.binarySearch(floors, 0, size, cut.floor());
+    if (i >= 0 && --holders[i] == 0) {
+      System.arraycopy(floors, i + 1, floors, i, size - i - 1);
+      System.arraycopy(holders, i + 1, holders, i, size - i - 1);
+      size--;
+    }
+  }
+
+  /** One more pin of {@code floor}, kept in order (at the end, but for a race of two cuts). */
+  private void add(long floor) {
+    int i = Arrays.binarySearch(floors, 0, size, floor);
+    if (i >= 0) {
+      holders[i]++;
+      return;
+    }
+    i = -i - 1;
+    if (size == floors.length) {
+      floors = Arrays.copyOf(floors, size * 2);
+      holders = Arrays.copyOf(holders, size * 2);
+    }
+    System.arraycopy(floors, i, floors, i + 1, size - i);
+    System.arraycopy(holders, i, holders, i + 1, size - i);
+    floors[i] = floor;
+    holders[i] = 1;
+    size++;
   }
 
   /** The point a compaction of a region whose MVCC is {@code mvcc} may resolve cells at. */
   synchronized long compactionPoint(Mvcc mvcc) {
     long point = Math.min(mvcc.readPoint(), order.floor());
-    return pins.isEmpty() ? point : Math.min(point, pins.firstKey());
+    return size == 0 ? point : Math.min(point, floors[0]);
   }
 
   /** How many pins are held (tests, stats). */
   public synchronized int count() {
-    return pins.values().stream().mapToInt(Integer::intValue).sum();
+    int n = 0;
+    for (int i = 0; i < size; i++) {
+      n += holders[i];
+    }
+    return n;
   }
 }

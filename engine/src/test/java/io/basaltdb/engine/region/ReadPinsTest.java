@@ -3,7 +3,10 @@ package io.basaltdb.engine.region;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /** The point compactions and flushes resolve at never passes what a cut may still hide. */
@@ -35,5 +38,37 @@ class ReadPinsTest {
     assertEquals(pinned.floor(), pins.compactionPoint(a), "a pin holds the point down");
     pins.unpin(pinned);
     assertEquals(later.sequenceId(), pins.compactionPoint(a));
+  }
+
+  @Test
+  void pinsReleasedInAnyOrderLeaveTheLowestHeldFloor() {
+    long seed = System.nanoTime();
+    System.out.println("ReadPinsTest: seed=" + seed);
+    Random random = new Random(seed);
+    DatabaseMvcc order = new DatabaseMvcc();
+    ReadPins pins = new ReadPins(order);
+    Mvcc region = new Mvcc(order);
+    List<SnapshotCut> held = new ArrayList<>();
+    for (int i = 0; i < 40; i++) { // past the arrays' first size, some cuts sharing a floor
+      if (random.nextBoolean()) {
+        region.complete(region.begin());
+      }
+      SnapshotCut cut = pins.pin();
+      held.add(cut);
+      if (random.nextInt(4) == 0) {
+        pins.pinAgain(cut);
+        held.add(cut);
+      }
+    }
+    region.complete(region.begin());
+    Collections.shuffle(held, random);
+    while (!held.isEmpty()) {
+      long lowest = held.stream().mapToLong(SnapshotCut::floor).min().orElseThrow();
+      assertEquals(lowest, pins.compactionPoint(region), "seed " + seed);
+      assertEquals(held.size(), pins.count(), "seed " + seed);
+      pins.unpin(held.remove(held.size() - 1));
+    }
+    assertEquals(0, pins.count());
+    assertEquals(region.readPoint(), pins.compactionPoint(region));
   }
 }

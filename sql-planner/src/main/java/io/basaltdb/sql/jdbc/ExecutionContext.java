@@ -27,15 +27,17 @@ import org.apache.calcite.util.Util;
 
 /**
  * The data context of one statement execution, answering what Calcite's connection puts in
- * one ({@code CalciteConnectionImpl.enumerable}), each value looked up when generated code asks
- * for it rather than a map of sixteen filled per execution: the statement's parameters ({@code ?0, ?1, ...})
- * and internal parameters, its cancel flag, the instant it started as UTC, current, local and
- * system timestamps, the time zone, time frames, user, system user, locale and standard
- * streams; and Basalt's {@link StatementSnapshot}, released with the execution's rows. Calcite reads the connection's time zone and locale from its properties at every
- * execution (parsing them each time, with a new statement wrapper to read parameters from:
- * a tenth of a literal counter UPDATE); here they are read once per connection
- * ({@link Settings}: a connection's properties are fixed when it opens). There is no SQL
- * advisor: only Calcite's hint functions ask for one, and Basalt's schemas have none. Immutable.
+ * one ({@code CalciteConnectionImpl.enumerable}), each value looked up when generated code
+ * asks for it rather than a map of sixteen filled per execution: the statement's parameters
+ * ({@code ?0, ?1, ...}) and internal parameters, its cancel flag, the statement's instant
+ * (read from the clock when first asked, then fixed) as UTC, current, local and system
+ * timestamps, the time zone, time frames, user, system user, locale and standard streams; and
+ * Basalt's {@link StatementSnapshot}, released with the execution's rows. Calcite reads the
+ * connection's time zone and locale from its properties at every execution (parsing them each
+ * time, with a new statement wrapper to read parameters from: a tenth of a literal counter
+ * UPDATE); here they are read once per connection ({@link Settings}: a connection's properties
+ * are fixed when it opens). There is no SQL advisor: only Calcite's hint functions ask for
+ * one, and Basalt's schemas have none. Thread-safe.
  */
 final class ExecutionContext implements DataContext {
   /** What every execution of one connection shares. */
@@ -71,20 +73,35 @@ final class ExecutionContext implements DataContext {
   private final Object[] parameters;
   private final Map<String, Object> internal;
   private final Object cancelFlag;
-  private final long time;
+  /**
+   * The statement's instant (UTC millis), read from the clock when first asked (most statements
+   * never ask: a clock read per execution was ~1% of a point SELECT), then fixed.
+   */
+  private long time;
+  private boolean timeRead;
   /** The statement's generated keys, when it asked for them; else null. */
   private GeneratedKeys generatedKeys;
   private final StatementSnapshot snapshot = new StatementSnapshot();
   private volatile QueryGuard.Account account; // made when an operator first keeps rows
 
   private ExecutionContext(Settings settings, CalciteSchema rootSchema, Object[] parameters,
-      Map<String, Object> internal, Object cancelFlag, long time) {
+      Map<String, Object> internal, Object cancelFlag) {
     this.settings = settings;
     this.rootSchema = rootSchema;
     this.parameters = parameters;
     this.internal = internal;
     this.cancelFlag = cancelFlag;
-    this.time = time;
+  }
+
+  /** The statement's instant: every variable of time in one execution gives the same. */
+  private synchronized long time() {
+    if (!timeRead) {
+      Holder<Long> clock = Holder.of(System.currentTimeMillis());
+      Hook.CURRENT_TIME.run(clock); // as Calcite: tests may set the clock
+      time = clock.get();
+      timeRead = true;
+    }
+    return time;
   }
 
   /**
@@ -115,10 +132,8 @@ final class ExecutionContext implements DataContext {
         throw new RuntimeException(e);
       }
     }
-    Holder<Long> clock = Holder.of(System.currentTimeMillis());
-    Hook.CURRENT_TIME.run(clock); // as Calcite: tests may set the clock
     ExecutionContext ctx = new ExecutionContext(settings, signature.rootSchema, values,
-        signature.internalParameters, cancelFlag, clock.get());
+        signature.internalParameters, cancelFlag);
     ctx.generatedKeys = keys;
     return ctx.snapshot.around(signature.enumerable(ctx));
   }
@@ -190,12 +205,16 @@ final class ExecutionContext implements DataContext {
         case CANCEL_FLAG:
           return cancelFlag;
         case UTC_TIMESTAMP:
-          return time;
+          return time();
         case CURRENT_TIMESTAMP:
-        case LOCAL_TIMESTAMP:
-          return time + settings.timeZone.getOffset(time);
-        case SYS_TIMESTAMP:
-          return time + TimeZone.getDefault().getOffset(time);
+        case LOCAL_TIMESTAMP: {
+          long t = time();
+          return t + settings.timeZone.getOffset(t);
+        }
+        case SYS_TIMESTAMP: {
+          long t = time();
+          return t + TimeZone.getDefault().getOffset(t);
+        }
         case TIME_ZONE:
           return settings.timeZone;
         case TIME_FRAME_SET:

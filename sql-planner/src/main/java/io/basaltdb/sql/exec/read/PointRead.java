@@ -86,7 +86,8 @@ public final class PointRead {
     }
     get.readColumnsOf(columns);
     Result r = db.table(def.table()).get(get);
-    return r.isEmpty() ? null : toRow(def, names, spec.columns(), r);
+    // the key decoded from the bytes just encoded (equal to the row's, which is a cache miss)
+    return r.isEmpty() ? null : toRow(def, names, spec.columns(), r, key);
   }
 
   /** Asks {@code read} for the row marker and {@code columns} (table column indexes). */
@@ -105,6 +106,12 @@ public final class PointRead {
 
   /** The values of {@code out} (table column indexes, in output order) in row {@code r}. */
   static Object[] toRow(SqlTableDef def, CellNames names, List<Integer> out, Result r) {
+    return toRow(def, names, out, r, r.row());
+  }
+
+  /** {@link #toRow(SqlTableDef, CellNames, List, Result)} given {@code r}'s key, {@code rowKey}. */
+  private static Object[] toRow(SqlTableDef def, CellNames names, List<Integer> out, Result r,
+      byte[] rowKey) {
     List<SqlColumn> cols = def.columns();
     RowKeyCodec codec = def.keyCodec();
     Object[] row = new Object[out.size()];
@@ -114,7 +121,7 @@ public final class PointRead {
       SqlColumn c = cols.get(col);
       if (c.isKey()) {
         if (key == null) {
-          key = codec.decode(r.row());
+          key = codec.decode(rowKey);
         }
         row[i] = c.type().fromKey(key[c.keyPosition()]);
       } else if (c.isMap()) {
