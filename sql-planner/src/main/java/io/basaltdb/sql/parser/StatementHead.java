@@ -10,15 +10,48 @@ public final class StatementHead {
 
   /** Whether {@code sql}, past its leading white space, begins with one of {@code words}. */
   public static boolean startsWith(String sql, String... words) {
-    int i = 0;
-    while (i < sql.length() && Character.isWhitespace(sql.charAt(i))) {
-      i++;
+    return wordAt(sql, blanksFrom(sql, 0), words);
+  }
+
+  /**
+   * Whether {@code sql}, past its leading white space and comments ({@code /* ... *&#47;} and
+   * {@code --} lines, as Hibernate's {@code use_sql_comments} puts first), begins with one of
+   * {@code words}: for a caller that hands the whole text to the parser, which skips them too.
+   */
+  public static boolean startsWithPastComments(String sql, String... words) {
+    int i = blanksFrom(sql, 0);
+    while (true) {
+      if (sql.startsWith("/*", i)) {
+        int end = sql.indexOf("*/", i + 2);
+        if (end < 0) {
+          return false;
+        }
+        i = blanksFrom(sql, end + 2);
+      } else if (sql.startsWith("--", i)) {
+        int end = sql.indexOf('\n', i);
+        if (end < 0) {
+          return false;
+        }
+        i = blanksFrom(sql, end + 1);
+      } else {
+        return wordAt(sql, i, words);
+      }
     }
+  }
+
+  private static boolean wordAt(String sql, int i, String... words) {
     for (String w : words) {
       if (sql.regionMatches(true, i, w, 0, w.length())) {
         return true;
       }
     }
     return false;
+  }
+
+  private static int blanksFrom(String sql, int i) {
+    while (i < sql.length() && Character.isWhitespace(sql.charAt(i))) {
+      i++;
+    }
+    return i;
   }
 }

@@ -72,7 +72,7 @@ final class DirectPlans {
         || !CalciteColumns.AVAILABLE) {
       return null;
     }
-    if (!StatementHead.startsWith(sql, "INSERT", "UPSERT", "SELECT")) {
+    if (!StatementHead.startsWithPastComments(sql, "INSERT", "UPSERT", "SELECT")) {
       return null;
     }
     ParameterRows.Tail tail = writesRows(sql) ? ParameterRows.of(sql) : null;
@@ -95,7 +95,7 @@ final class DirectPlans {
 
   /** Whether {@code sql} begins as an INSERT or UPSERT (which may write many rows of values). */
   static boolean writesRows(String sql) {
-    return StatementHead.startsWith(sql, "INSERT", "UPSERT");
+    return StatementHead.startsWithPastComments(sql, "INSERT", "UPSERT");
   }
 
   /**

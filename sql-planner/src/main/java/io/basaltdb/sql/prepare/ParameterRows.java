@@ -6,8 +6,11 @@ package io.basaltdb.sql.prepare;
  * (a few microseconds per {@code ?} in a row constructor) reads only the head and the first
  * row. Only parameter markers, commas, parentheses and blanks are taken: a quote cannot be in
  * them, so they cannot be inside a string or a quoted name (a text whose string runs into them
- * would be unterminated: the head's parse then fails and the whole text is parsed as before); a
- * text holding a comment is left alone (a comment could hide rows). Stateless.
+ * would be unterminated: the head's parse then fails and the whole text is parsed as before).
+ * Comments: one block comment may begin the text (Hibernate's {@code use_sql_comments}) and one
+ * may end it (a tag made to keep a text unseen), not a hint ({@code /*+}); a text holding any
+ * other comment marker ({@code --}, a block comment's start or end elsewhere) is left alone,
+ * since such a comment could hide rows the scan would count. Stateless.
  */
 final class ParameterRows {
   private ParameterRows() {}
@@ -15,41 +18,60 @@ final class ParameterRows {
   /** Rows found after the head: how many, their width, and where the head ends. */
   record Tail(int rows, int width, int headEnd) {}
 
-  /** The trailing rows of parameters of {@code sql}, or null when it has none (or a comment). */
+  /** The trailing rows of parameters of {@code sql}, or null when it has none. */
   static Tail of(String sql) {
-    if (sql.contains("--") || sql.contains("/*")) {
+    int from = 0; // the text between the comments that may begin and end it: [from, to)
+    int first = blankAfter(sql, 0);
+    if (sql.startsWith("/*", first)) {
+      int end = sql.indexOf("*/", first + 2);
+      if (end < 0 || sql.startsWith("/*+", first)) {
+        return null;
+      }
+      from = end + 2;
+    }
+    int to = sql.length();
+    int last = blankBefore(sql, sql.length() - 1, from);
+    if (last >= from + 3 && sql.startsWith("*/", last - 1)) {
+      int begin = sql.lastIndexOf("/*", last - 2);
+      if (begin < from || sql.startsWith("/*+", begin)
+          || sql.indexOf("*/", begin + 2) != last - 1) { // it ends at its first end
+        return null;
+      }
+      to = begin;
+    }
+    if (holdsCommentMarker(sql, from, to)) {
       return null;
     }
     int rows = 0;
     int width = -1;
-    int headEnd = sql.length();
-    int i = blankBefore(sql, sql.length() - 1);
-    while (i >= 0 && sql.charAt(i) == ')') {
+    int headEnd = to;
+    int i = blankBefore(sql, to - 1, from);
+    while (i >= from && sql.charAt(i) == ')') {
       int j = i - 1;
       int markers = 0;
       while (true) {
-        j = blankBefore(sql, j);
-        if (j < 0 || sql.charAt(j) != '?') {
+        j = blankBefore(sql, j, from);
+        if (j < from || sql.charAt(j) != '?') {
           return tail(rows, width, headEnd);
         }
         markers++;
-        j = blankBefore(sql, j - 1);
-        if (j < 0 || sql.charAt(j) != ',') {
+        j = blankBefore(sql, j - 1, from);
+        if (j < from || sql.charAt(j) != ',') {
           break;
         }
         j--;
       }
-      if (j < 0 || sql.charAt(j) != '(') {
+      if (j < from || sql.charAt(j) != '(') {
         break;
       }
-      int comma = blankBefore(sql, j - 1);
-      if (comma < 0 || sql.charAt(comma) != ',' || width >= 0 && width != markers) {
+      int comma = blankBefore(sql, j - 1, from);
+      if (comma < from || sql.charAt(comma) != ',' || width >= 0 && width != markers) {
         break; // the first row (after VALUES), or rows of different widths
       }
       width = markers;
       rows++;
       headEnd = comma;
-      i = blankBefore(sql, comma - 1);
+      i = blankBefore(sql, comma - 1, from);
     }
     return tail(rows, width, headEnd);
   }
@@ -58,10 +80,30 @@ final class ParameterRows {
     return rows == 0 ? null : new Tail(rows, width, headEnd);
   }
 
-  /** The index of the last non-blank character at or before {@code i}, or -1. */
-  private static int blankBefore(String s, int i) {
-    while (i >= 0 && Character.isWhitespace(s.charAt(i))) {
+  /** The last non-blank character's index in [{@code from}, {@code i}], or {@code from - 1}. */
+  private static int blankBefore(String s, int i, int from) {
+    while (i >= from && Character.isWhitespace(s.charAt(i))) {
       i--;
+    }
+    return i < from ? from - 1 : i;
+  }
+
+  /** Whether {@code --}, {@code /*} or <code>*&#47;</code> is in [{@code from}, {@code to}). */
+  private static boolean holdsCommentMarker(String s, int from, int to) {
+    for (int i = from; i < to - 1; i++) {
+      char c = s.charAt(i);
+      char next = s.charAt(i + 1);
+      if (c == '-' && next == '-' || c == '/' && next == '*' || c == '*' && next == '/') {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The index of the first non-blank character at or after {@code i}, or the length. */
+  private static int blankAfter(String s, int i) {
+    while (i < s.length() && Character.isWhitespace(s.charAt(i))) {
+      i++;
     }
     return i;
   }

@@ -97,9 +97,12 @@ class MultiRowValuesTest extends TemporaryDatabaseTest {
         params(50).replace(", (", ",\n  ( ").replace("?, ?", "?,?") + "  ",
         "UPSERT INTO m (id, s, n) VALUES " + "(?, ?, ?), ".repeat(9) + "(?, ?, ?)",
         "INSERT INTO m (id, s, n) VALUES (?, ?, ?), (?, ?, ?) -- , (?, ?, ?)\n",
-        "INSERT INTO m (id, s, n) VALUES (?, ?, ?), (?, 'x', ?), (?, ?, ?)"};
-    int[] markers = {600, 150, 30, 6, 8};
-    boolean[] scanned = {true, true, true, false, false}; // a comment; a row of a literal
+        "INSERT INTO m (id, s, n) VALUES (?, ?, ?), (?, 'x', ?), (?, ?, ?)",
+        "/* Hibernate: insert m */\n" + params(20),
+        params(20) + " /* 7 */"};
+    int[] markers = {600, 150, 30, 6, 8, 60, 60};
+    // a comment inside; a row of a literal; comments that begin or end the text are skipped
+    boolean[] scanned = {true, true, true, false, false, true, true};
     try (Connection h2 = DriverManager.getConnection("jdbc:h2:mem:multirow0")) {
       h2.createStatement().executeUpdate(TABLE);
       int id = 0;

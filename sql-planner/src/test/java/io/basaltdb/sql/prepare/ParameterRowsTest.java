@@ -36,9 +36,32 @@ class ParameterRowsTest {
   }
 
   @Test
-  void aTextWithACommentIsLeftToTheParser() {
+  void aTextWithACommentInsideIsLeftToTheParser() {
     assertNull(ParameterRows.of(HEAD + " -- , (?, ?)\n, (?, ?)"));
     assertNull(ParameterRows.of(HEAD + " /* x */, (?, ?)"));
+    assertNull(ParameterRows.of("/* a */ " + HEAD + " /* b */, (?, ?) /* c */"));
+    assertNull(ParameterRows.of(HEAD + ", (?, ?) -- the end"));
+    assertNull(ParameterRows.of(HEAD + " --, (?, ?)\n/* x */"));
+  }
+
+  @Test
+  void aCommentThatBeginsOrEndsTheTextIsSkipped() {
+    String lead = "/* Hibernate: insert Item -- with dashes */\n";
+    assertEquals(new ParameterRows.Tail(2, 2, lead.length() + HEAD.length()),
+        ParameterRows.of(lead + HEAD + ", (?, ?), (?, ?)"));
+    assertEquals(new ParameterRows.Tail(1, 2, HEAD.length()),
+        ParameterRows.of(HEAD + ", (?, ?) /* 17 */ "));
+    assertEquals(new ParameterRows.Tail(1, 2, lead.length() + HEAD.length()),
+        ParameterRows.of(lead + HEAD + ",(?,?)/**/"));
+  }
+
+  @Test
+  void aCommentThatIsNotWholeOrIsAHintIsRefused() {
+    assertNull(ParameterRows.of(HEAD + ", (?, ?) /* a */ (?, ?) */"), "ends at its first end");
+    assertNull(ParameterRows.of(HEAD + ", (?, ?) /*+ hint */"));
+    assertNull(ParameterRows.of("/*+ hint */ " + HEAD + ", (?, ?)"));
+    assertNull(ParameterRows.of("/* never ends " + HEAD + ", (?, ?)"));
+    assertNull(ParameterRows.of(HEAD + ", (?, ?) /*/"));
   }
 
   @Test
