@@ -11,11 +11,14 @@ import java.util.List;
  * One table family's uncommitted cells in a transaction ({@link OwnWrites}), in {@link
  * CellComparator} order. A small transaction's few cells are a sorted array the writer replaces
  * whole on each change ({@link Small}: no skip list to build and fill per transaction, a few
- * percent of a short transaction); past {@link #SMALL_CELLS} they move to a {@link MemStore}
- * ({@link Large}). Either way readers may iterate while the one writer adds: a small one's
- * iterator reads the array it began with, and the writer replaces the small one with a large
- * one without changing the small one. An equal cell added again is ignored, as a memstore
- * ignores it.
+ * percent of a short transaction); past {@link #SMALL_CELLS}, cells that keep coming in order
+ * (an INSERT of ascending keys, a load) are appended to an array ({@link Run}: a statement of a
+ * thousand rows no longer fills a skip list it reads once), and the first cell out of order
+ * moves them all to a {@link MemStore} ({@link Large}). Either way readers may iterate while
+ * the one writer adds: a small one's iterator reads the array it began with, a run's the
+ * length it began with (appends go past it, a removal makes a new array), and the writer
+ * replaces one form with the next without changing the one it leaves. An equal cell added
+ * again is ignored, as a memstore ignores it.
  */
 abstract sealed class OwnCells {
   /** The most cells kept as a sorted array. */
@@ -60,12 +63,12 @@ abstract sealed class OwnCells {
         return this;
       }
       if (old.length >= SMALL_CELLS) {
-        Large large = new Large();
-        for (Cell c : old) {
-          large.add(c);
+        if (-at - 1 == old.length) { // after every cell held: they go on in order
+          Cell[] run = Arrays.copyOf(old, old.length * 4);
+          run[old.length] = cell;
+          return new Run(run, old.length + 1);
         }
-        large.add(cell);
-        return large;
+        return Large.of(old, old.length, cell);
       }
       at = -at - 1;
       Cell[] more = new Cell[old.length + 1];
@@ -96,7 +99,8 @@ abstract sealed class OwnCells {
 
     @Override
     CellIterator iterator() {
-      return new ArrayCursor(cells);
+      Cell[] now = cells;
+      return new ArrayCursor(now, now.length);
     }
 
     @Override
@@ -120,9 +124,96 @@ abstract sealed class OwnCells {
     }
   }
 
+  /**
+   * Cells added in order, appended to an array: a reader takes the array and the length
+   * together ({@link View}) and reads below that length, which no later append or removal
+   * changes (a removal copies the array).
+   */
+  static final class Run extends OwnCells {
+    private record View(Cell[] cells, int size) {}
+
+    private volatile View view;
+
+    Run(Cell[] cells, int size) {
+      this.view = new View(cells, size);
+    }
+
+    @Override
+    OwnCells add(Cell cell) {
+      View v = view;
+      int cmp = v.size == 0 ? -1 : CellComparator.INSTANCE.compare(v.cells[v.size - 1], cell);
+      if (cmp > 0) { // out of order: a memstore from now on, unless the cell is held
+        return Arrays.binarySearch(v.cells, 0, v.size, cell, CellComparator.INSTANCE) >= 0
+            ? this : Large.of(v.cells, v.size, cell);
+      }
+      if (cmp == 0) {
+        return this;
+      }
+      Cell[] a = v.size < v.cells.length ? v.cells : Arrays.copyOf(v.cells, v.size * 2 + 16);
+      a[v.size] = cell; // past every reader's length
+      view = new View(a, v.size + 1);
+      return this;
+    }
+
+    @Override
+    void remove(Cell cell) {
+      View v = view;
+      int at = Arrays.binarySearch(v.cells, 0, v.size, cell, CellComparator.INSTANCE);
+      if (at < 0) {
+        return;
+      }
+      Cell[] less = new Cell[v.cells.length];
+      System.arraycopy(v.cells, 0, less, 0, at);
+      System.arraycopy(v.cells, at + 1, less, at, v.size - at - 1);
+      view = new View(less, v.size - 1);
+    }
+
+    @Override
+    boolean isEmpty() {
+      return view.size == 0;
+    }
+
+    @Override
+    CellIterator iterator() {
+      View v = view;
+      return new ArrayCursor(v.cells, v.size);
+    }
+
+    @Override
+    byte[] lastRow() {
+      View v = view;
+      return v.size == 0 ? null : v.cells[v.size - 1].row();
+    }
+
+    @Override
+    byte[] lastRowBefore(byte[] row, byte[] family) {
+      View v = view;
+      int at = Arrays.binarySearch(v.cells, 0, v.size, CellComparator.firstOnRow(row, family),
+          CellComparator.INSTANCE);
+      int before = (at >= 0 ? at : -at - 1) - 1;
+      return before < 0 ? null : v.cells[before].row();
+    }
+
+    @Override
+    Iterable<Cell> cells() {
+      View v = view;
+      return Arrays.asList(v.cells).subList(0, v.size);
+    }
+  }
+
   /** A memstore of its own. */
   static final class Large extends OwnCells {
     private final MemStore store = new MemStore();
+
+    /** The first {@code n} of {@code cells} and {@code cell}. */
+    static Large of(Cell[] cells, int n, Cell cell) {
+      Large large = new Large();
+      for (int i = 0; i < n; i++) {
+        large.add(cells[i]);
+      }
+      large.add(cell);
+      return large;
+    }
 
     @Override
     OwnCells add(Cell cell) {
@@ -161,14 +252,16 @@ abstract sealed class OwnCells {
     }
   }
 
-  /** A cursor over one sorted array. */
+  /** A cursor over the first {@code size} cells of a sorted array. */
   private static final class ArrayCursor implements CellIterator {
     private final Cell[] cells;
+    private final int size;
     private int at;
 
-    ArrayCursor(Cell[] cells) {
+    ArrayCursor(Cell[] cells, int size) {
       this.cells = cells;
-      this.at = cells.length;
+      this.size = size;
+      this.at = size;
     }
 
     @Override
@@ -178,18 +271,18 @@ abstract sealed class OwnCells {
 
     @Override
     public void seek(Cell target) {
-      int i = Arrays.binarySearch(cells, target, CellComparator.INSTANCE);
+      int i = Arrays.binarySearch(cells, 0, size, target, CellComparator.INSTANCE);
       at = i >= 0 ? i : -i - 1;
     }
 
     @Override
     public Cell current() {
-      return at < cells.length ? cells[at] : null;
+      return at < size ? cells[at] : null;
     }
 
     @Override
     public void next() {
-      if (at < cells.length) {
+      if (at < size) {
         at++;
       }
     }

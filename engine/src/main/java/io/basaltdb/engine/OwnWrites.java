@@ -197,12 +197,18 @@ final class OwnWrites {
     long seq = nextSequence++;
     int mark = log.size();
     List<Cell> kept = new ArrayList<>(cells.size());
+    boolean inOrder = true;
     for (Cell c : cells) {
       Cell s = new Cell(row, c.family(), c.qualifier(), c.timestamp(), c.type(), seq, c.value());
+      inOrder &= kept.isEmpty()
+          || CellComparator.INSTANCE.compare(kept.get(kept.size() - 1), s) < 0;
+      kept.add(s);
+    }
+    // added in cell order: rows written in key order then stay an appended run (OwnCells.Run)
+    for (Cell s : inOrder ? kept : sorted(kept)) {
       o.families.add(s);
       log.add(new Written(o.families, s));
       pendingBytes += s.heapSize() + 40;
-      kept.add(s);
     }
     if (pendingBytes > MAX_PENDING_BYTES) {
       rollbackTo(mark);
@@ -216,6 +222,12 @@ final class OwnWrites {
     }
     w.newest = seq;
     return kept;
+  }
+
+  private static List<Cell> sorted(List<Cell> cells) {
+    List<Cell> copy = new ArrayList<>(cells);
+    copy.sort(CellComparator.INSTANCE);
+    return copy;
   }
 
   /** The newest own sequence id written to {@code row} of {@code table}, or -1: none. */

@@ -51,16 +51,25 @@ class OwnCellsTest {
     return out;
   }
 
+  /** A cell of the next row in order, now and then one out of order. */
+  private static Cell ascending(Random r, int step, long seq) {
+    int row = r.nextInt(40) == 0 ? r.nextInt(step + 1) : step;
+    CellType type = r.nextInt(9) == 0 ? CellType.DELETE_COLUMN : CellType.PUT;
+    return new Cell(b(String.format("r%05d", row)), F, b("q" + r.nextInt(2)), 1, type, seq,
+        b("v" + seq));
+  }
+
   @Test
   void answersAsAMemstoreHoldingTheSameCells() {
     long seed = System.nanoTime();
     System.out.println("OwnCellsTest: seed=" + seed + " (replay with -Dbasalt.seed=" + seed + ")");
     Random r = new Random(Long.getLong("basalt.seed", seed));
-    for (int round = 0; round < 20; round++) {
+    for (int round = 0; round < 40; round++) {
+      boolean inOrder = round % 2 == 1; // cells mostly in order: a run, then perhaps a memstore
       OwnCells own = OwnCells.empty();
       MemStore model = new MemStore();
       List<Cell> added = new ArrayList<>();
-      int steps = r.nextInt(3 * OwnCells.SMALL_CELLS);
+      int steps = r.nextInt((inOrder ? 6 : 3) * OwnCells.SMALL_CELLS);
       for (int step = 0; step < steps; step++) {
         if (!added.isEmpty() && r.nextInt(4) == 0) {
           Cell gone = added.remove(r.nextInt(added.size()));
@@ -68,6 +77,7 @@ class OwnCellsTest {
           model.remove(gone);
         } else {
           Cell c = r.nextInt(10) == 0 && !added.isEmpty() ? added.get(r.nextInt(added.size()))
+              : inOrder ? ascending(r, step, step / 2 + 1)
               : cell(r, step / 2 + 1); // an equal cell again sometimes, two cells per sequence
           own = own.add(c);
           model.add(c);
@@ -76,7 +86,8 @@ class OwnCellsTest {
         assertEquals(all(model.iterator()), all(own.iterator()), "round " + round);
         assertEquals(model.isEmpty(), own.isEmpty());
         assertArrayEquals(model.lastRow(), own.lastRow());
-        byte[] row = b("r" + r.nextInt(31));
+        byte[] row = inOrder ? b(String.format("r%05d", r.nextInt(steps + 2)))
+            : b("r" + r.nextInt(31));
         assertArrayEquals(model.lastRowBefore(row, F), own.lastRowBefore(row, F));
         Cell target = cell(r, r.nextInt(steps + 1));
         assertEquals(from(model.iterator(), target, 3), from(own.iterator(), target, 3));
@@ -99,12 +110,39 @@ class OwnCellsTest {
       written.add(c);
     }
     CellIterator before = own.iterator();
-    OwnCells grown = own.add(new Cell(b("r999"), F, b("q"), 1, CellType.PUT, 999, b("v")));
+    // a row between two held: out of order, so a memstore
+    Cell between = new Cell(b("r0005"), F, b("q"), 1, CellType.PUT, 999, b("v"));
+    OwnCells grown = own.add(between);
     assertInstanceOf(OwnCells.Large.class, grown);
     assertEquals(written, all(before), "the small cells as they were");
     assertEquals(OwnCells.SMALL_CELLS + 1, all(grown.iterator()).size());
     grown.remove(written.get(0));
-    assertEquals(written.subList(1, written.size()), all(grown.iterator()).subList(0,
-        written.size() - 1));
+    List<Cell> left = new ArrayList<>(written.subList(1, written.size()));
+    left.add(between);
+    left.sort(CellComparator.INSTANCE);
+    assertEquals(left, all(grown.iterator()));
+  }
+
+  @Test
+  void aRunAppendsPastItsReadersAndLeavesThemWhatTheyBeganWith() {
+    OwnCells own = OwnCells.empty();
+    List<Cell> written = new ArrayList<>();
+    for (int i = 0; i < 3 * OwnCells.SMALL_CELLS; i++) {
+      Cell c = new Cell(b(String.format("r%03d", i)), F, b("q"), 1, CellType.PUT, i + 1, b("v"));
+      own = own.add(c);
+      written.add(c);
+    }
+    assertInstanceOf(OwnCells.Run.class, own, "cells in order stay a run");
+    CellIterator before = own.iterator();
+    own = own.add(new Cell(b("r999"), F, b("q"), 1, CellType.PUT, 999, b("v")));
+    own.remove(written.get(5));
+    assertEquals(written, all(before), "the run as it was when the iterator began");
+    assertEquals(written.size(), all(own.iterator()).size());
+    CellIterator afterRemoval = own.iterator();
+    OwnCells large = own.add(written.get(5)); // before the last cell: out of order
+    assertInstanceOf(OwnCells.Large.class, large);
+    assertEquals(written.size(), all(afterRemoval).size());
+    assertEquals(written.size() + 1, all(large.iterator()).size());
+    assertEquals(written.get(7), from(large.iterator(), written.get(7), 1).get(0));
   }
 }

@@ -34,6 +34,11 @@ final class PointGet {
    */
   static List<Cell> read(List<Store> stores, List<StoreView> views, ReadSpec spec, byte[] row,
       long readPoint, long nowMillis) {
+    if (spec.overlay() != null && !spec.overlay().mayHoldRow(row)) {
+      // no own cell of the row: read the stored ones at the same cut and point alone (an
+      // insert's check of a new key then resolves once, with no own cursor, not twice)
+      spec = spec.withOverlay(null, spec.snapshot());
+    }
     byte[] stop = Arrays.copyOf(row, row.length + 1);
     ScanMetrics metrics = spec.metrics();
     List<Cell> out = new ArrayList<>();
@@ -81,7 +86,7 @@ final class PointGet {
    */
   private static boolean throughRowIndex(Store s, StoreView v, ReadSpec spec, ColumnQuery query,
       byte[] row, long readPoint, long nowMillis, List<Cell> out) {
-    if (spec.overlay() != null && spec.overlay().mayHoldRow(row)) {
+    if (spec.overlay() != null) { // it holds a cell of the row (see read)
       return false;
     }
     byte[][] qualifiers = query.sortedQualifiers();
