@@ -126,16 +126,21 @@ abstract sealed class OwnCells {
 
   /**
    * Cells added in order, appended to an array: a reader takes the array and the length
-   * together ({@link View}) and reads below that length, which no later append or removal
-   * changes (a removal copies the array).
+   * together ({@link View}) and reads below that length, which nothing later changes: an
+   * append writes a slot of the array only past every length it was ever published with
+   * ({@link #published}; else it copies first), the last cell is taken back by shortening the
+   * length (a statement rolled back takes its cells back from the end), any other by a copy.
    */
   static final class Run extends OwnCells {
     private record View(Cell[] cells, int size) {}
 
     private volatile View view;
+    /** The longest length the current array was published with (the writer's own field). */
+    private int published;
 
     Run(Cell[] cells, int size) {
       this.view = new View(cells, size);
+      this.published = size;
     }
 
     @Override
@@ -149,9 +154,14 @@ abstract sealed class OwnCells {
       if (cmp == 0) {
         return this;
       }
-      Cell[] a = v.size < v.cells.length ? v.cells : Arrays.copyOf(v.cells, v.size * 2 + 16);
-      a[v.size] = cell; // past every reader's length
+      Cell[] a = v.cells;
+      if (v.size < published || v.size == a.length) { // a reader may read the slot, or full
+        a = Arrays.copyOf(a, Math.max(a.length, v.size * 2 + 16));
+        published = 0;
+      }
+      a[v.size] = cell; // past every length this array was published with
       view = new View(a, v.size + 1);
+      published = Math.max(published, v.size + 1);
       return this;
     }
 
@@ -162,10 +172,15 @@ abstract sealed class OwnCells {
       if (at < 0) {
         return;
       }
+      if (at == v.size - 1) { // the last: the slot stays as older readers read it
+        view = new View(v.cells, at);
+        return;
+      }
       Cell[] less = new Cell[v.cells.length];
       System.arraycopy(v.cells, 0, less, 0, at);
       System.arraycopy(v.cells, at + 1, less, at, v.size - at - 1);
       view = new View(less, v.size - 1);
+      published = v.size - 1;
     }
 
     @Override

@@ -72,7 +72,9 @@ class OwnCellsTest {
       int steps = r.nextInt((inOrder ? 6 : 3) * OwnCells.SMALL_CELLS);
       for (int step = 0; step < steps; step++) {
         if (!added.isEmpty() && r.nextInt(4) == 0) {
-          Cell gone = added.remove(r.nextInt(added.size()));
+          // in order, mostly the last: a statement rolled back takes its cells back from the end
+          Cell gone = added.remove(inOrder && r.nextInt(3) > 0 ? added.size() - 1
+              : r.nextInt(added.size()));
           own.remove(gone);
           model.remove(gone);
         } else {
@@ -144,5 +146,30 @@ class OwnCellsTest {
     assertEquals(written.size(), all(afterRemoval).size());
     assertEquals(written.size() + 1, all(large.iterator()).size());
     assertEquals(written.get(7), from(large.iterator(), written.get(7), 1).get(0));
+  }
+
+  @Test
+  void aRunTakesItsLastCellsBackWithoutDisturbingItsReaders() {
+    OwnCells own = OwnCells.empty();
+    List<Cell> written = new ArrayList<>();
+    for (int i = 0; i < 2 * OwnCells.SMALL_CELLS; i++) {
+      Cell c = new Cell(b(String.format("r%03d", i)), F, b("q"), 1, CellType.PUT, i + 1, b("v"));
+      own = own.add(c);
+      written.add(c);
+    }
+    CellIterator whole = own.iterator();
+    List<Cell> before = new ArrayList<>(written);
+    for (int i = 0; i < 10; i++) { // rolled back from the end
+      own.remove(written.remove(written.size() - 1));
+    }
+    CellIterator shorter = own.iterator();
+    Cell other = new Cell(b("r500"), F, b("q"), 1, CellType.PUT, 500, b("other"));
+    own = own.add(other); // into a slot the first reader still reads
+    assertInstanceOf(OwnCells.Run.class, own);
+    assertEquals(before, all(whole), "the first reader's cells as they were");
+    assertEquals(written, all(shorter));
+    List<Cell> now = new ArrayList<>(written);
+    now.add(other);
+    assertEquals(now, all(own.iterator()));
   }
 }
