@@ -125,15 +125,21 @@ class OwnCellsTest {
     assertEquals(left, all(grown.iterator()));
   }
 
-  @Test
-  void aRunAppendsPastItsReadersAndLeavesThemWhatTheyBeganWith() {
+  /** {@code n} cells of rows in order, added to empty own cells and to {@code written}. */
+  private static OwnCells inOrder(int n, List<Cell> written) {
     OwnCells own = OwnCells.empty();
-    List<Cell> written = new ArrayList<>();
-    for (int i = 0; i < 3 * OwnCells.SMALL_CELLS; i++) {
+    for (int i = 0; i < n; i++) {
       Cell c = new Cell(b(String.format("r%03d", i)), F, b("q"), 1, CellType.PUT, i + 1, b("v"));
       own = own.add(c);
       written.add(c);
     }
+    return own;
+  }
+
+  @Test
+  void aRunAppendsPastItsReadersAndLeavesThemWhatTheyBeganWith() {
+    List<Cell> written = new ArrayList<>();
+    OwnCells own = inOrder(3 * OwnCells.SMALL_CELLS, written);
     assertInstanceOf(OwnCells.Run.class, own, "cells in order stay a run");
     CellIterator before = own.iterator();
     own = own.add(new Cell(b("r999"), F, b("q"), 1, CellType.PUT, 999, b("v")));
@@ -150,13 +156,8 @@ class OwnCellsTest {
 
   @Test
   void aRunTakesItsLastCellsBackWithoutDisturbingItsReaders() {
-    OwnCells own = OwnCells.empty();
     List<Cell> written = new ArrayList<>();
-    for (int i = 0; i < 2 * OwnCells.SMALL_CELLS; i++) {
-      Cell c = new Cell(b(String.format("r%03d", i)), F, b("q"), 1, CellType.PUT, i + 1, b("v"));
-      own = own.add(c);
-      written.add(c);
-    }
+    OwnCells own = inOrder(2 * OwnCells.SMALL_CELLS, written);
     CellIterator whole = own.iterator();
     List<Cell> before = new ArrayList<>(written);
     for (int i = 0; i < 10; i++) { // rolled back from the end
