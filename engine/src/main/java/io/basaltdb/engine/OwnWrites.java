@@ -8,6 +8,7 @@ import io.basaltdb.engine.cell.CellComparator;
 import io.basaltdb.engine.cell.CellIterator;
 import io.basaltdb.engine.read.CellResolver;
 import io.basaltdb.engine.region.ReadOverlay;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -18,6 +19,7 @@ import java.util.NavigableSet;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A transaction's uncommitted writes ({@link Transaction}, {@link ClientTransaction}): cells
@@ -52,8 +54,12 @@ final class OwnWrites {
   /** One table's own writes: its cells per family, and each row's basis. */
   private static final class Own {
     final Families families = new Families();
-    /** Per row written: its basis and its newest own sequence id. */
-    final TreeMap<byte[], RowWritten> rows = new TreeMap<>(Arrays::compareUnsigned);
+    /**
+     * Per row written (by its bytes): its basis and its newest own sequence id. Concurrent: a
+     * statement's reads on other threads ask {@code mayHoldRow} while the writer adds rows, and
+     * a miss there would leave a row's own cells out of a point read.
+     */
+    final ConcurrentHashMap<ByteBuffer, RowWritten> rows = new ConcurrentHashMap<>();
   }
 
   /**
@@ -216,9 +222,9 @@ final class OwnWrites {
           + (MAX_PENDING_BYTES >> 20) + " MiB at row " + Cell.printable(row) + " of table "
           + table + ": commit more often");
     }
-    RowWritten w = o.rows.get(row);
+    RowWritten w = o.rows.get(ByteBuffer.wrap(row));
     if (w == null) {
-      o.rows.put(row, w = new RowWritten(basis));
+      o.rows.put(ByteBuffer.wrap(row), w = new RowWritten(basis));
     }
     w.newest = seq;
     return kept;
@@ -233,7 +239,7 @@ final class OwnWrites {
   /** The newest own sequence id written to {@code row} of {@code table}, or -1: none. */
   long newestOf(TableName table, byte[] row) {
     Own o = ownOf(table);
-    RowWritten w = o == null ? null : o.rows.get(row);
+    RowWritten w = o == null ? null : o.rows.get(ByteBuffer.wrap(row));
     return w == null ? -1 : w.newest;
   }
 
@@ -245,7 +251,7 @@ final class OwnWrites {
   /** The snapshot point {@code row} of {@code table} was first written at, or null. */
   io.basaltdb.engine.region.SnapshotCut basis(TableName table, byte[] row) {
     Own o = ownOf(table);
-    RowWritten w = o == null ? null : o.rows.get(row);
+    RowWritten w = o == null ? null : o.rows.get(ByteBuffer.wrap(row));
     return w == null ? null : w.basis;
   }
 
@@ -265,7 +271,7 @@ final class OwnWrites {
 
       @Override
       public boolean mayHoldRow(byte[] row) {
-        return o.rows.containsKey(row);
+        return o.rows.containsKey(ByteBuffer.wrap(row));
       }
 
       @Override
