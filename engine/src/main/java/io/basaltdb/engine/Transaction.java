@@ -50,8 +50,9 @@ import java.util.function.Supplier;
  * #MAX_PENDING_BYTES}. The snapshot stays pinned (compactions keep what it sees) until the
  * transaction ends.
  *
- * <p>Thread-safety: one writer at a time (the connection's); reads may run in parallel while
- * nothing writes.
+ * <p>Thread-safety: one writer at a time (the connection's); reads may run in parallel, also
+ * while the writer writes (a statement's parallel scans feeding its own writes): what they read
+ * of the own writes is kept in structures made for it ({@code OwnCells}, the rows written).
  */
 public final class Transaction extends OwnWritesTransaction {
   /** The most heap the uncommitted cells may take. */
