@@ -222,11 +222,7 @@ final class OwnWrites {
           + (MAX_PENDING_BYTES >> 20) + " MiB at row " + Cell.printable(row) + " of table "
           + table + ": commit more often");
     }
-    RowWritten w = o.rows.get(ByteBuffer.wrap(row));
-    if (w == null) {
-      o.rows.put(ByteBuffer.wrap(row), w = new RowWritten(basis));
-    }
-    w.newest = seq;
+    o.rows.computeIfAbsent(ByteBuffer.wrap(row), r -> new RowWritten(basis)).newest = seq;
     return kept;
   }
 

@@ -1,13 +1,13 @@
 package io.basaltdb.engine.memstore;
 
 import io.basaltdb.engine.cell.CellComparator;
+import io.basaltdb.engine.cell.UpToSequence;
 import io.basaltdb.storage.Cell;
 import io.basaltdb.storage.CellType;
-import io.basaltdb.engine.cell.UpToSequence;
-import java.util.Arrays;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.LongSupplier;
 

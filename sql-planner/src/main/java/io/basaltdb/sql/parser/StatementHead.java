@@ -19,22 +19,31 @@ public final class StatementHead {
    * {@code words}: for a caller that hands the whole text to the parser, which skips them too.
    */
   public static boolean startsWithPastComments(String sql, String... words) {
+    int i = pastLeadingComments(sql);
+    return i >= 0 && wordAt(sql, i, words);
+  }
+
+  /**
+   * The index in {@code sql} past its leading white space and comments ({@code /* ... *&#47;},
+   * {@code --} lines), or -1 when one of those comments does not end.
+   */
+  public static int pastLeadingComments(String sql) {
     int i = blanksFrom(sql, 0);
     while (true) {
       if (sql.startsWith("/*", i)) {
         int end = sql.indexOf("*/", i + 2);
         if (end < 0) {
-          return false;
+          return -1;
         }
         i = blanksFrom(sql, end + 2);
       } else if (sql.startsWith("--", i)) {
         int end = sql.indexOf('\n', i);
         if (end < 0) {
-          return false;
+          return -1;
         }
         i = blanksFrom(sql, end + 1);
       } else {
-        return wordAt(sql, i, words);
+        return i;
       }
     }
   }

@@ -1,5 +1,7 @@
 package io.basaltdb.sql.prepare;
 
+import io.basaltdb.sql.parser.StatementHead;
+
 /**
  * The rows of parameters that end a multi-row {@code INSERT|UPSERT ... VALUES}: {@code , (?, ?),
  * (?, ?)} after its first row, found by a scan back from the text's end, so that the parser
@@ -7,10 +9,11 @@ package io.basaltdb.sql.prepare;
  * row. Only parameter markers, commas, parentheses and blanks are taken: a quote cannot be in
  * them, so they cannot be inside a string or a quoted name (a text whose string runs into them
  * would be unterminated: the head's parse then fails and the whole text is parsed as before).
- * Comments: one block comment may begin the text (Hibernate's {@code use_sql_comments}) and one
- * may end it (a tag made to keep a text unseen), not a hint ({@code /*+}); a text holding any
- * other comment marker ({@code --}, a block comment's start or end elsewhere) is left alone,
- * since such a comment could hide rows the scan would count. Stateless.
+ * Comments: those that begin the text (Hibernate's {@code use_sql_comments}; skipped as {@link
+ * StatementHead} skips them) and one block comment that ends it (a tag made to keep a text
+ * unseen), none a hint ({@code /*+}); a text holding any other comment marker ({@code --}, a
+ * block comment's start or end elsewhere) is left alone, since such a comment could hide rows
+ * the scan would count. Stateless.
  */
 final class ParameterRows {
   private ParameterRows() {}
@@ -20,14 +23,10 @@ final class ParameterRows {
 
   /** The trailing rows of parameters of {@code sql}, or null when it has none. */
   static Tail of(String sql) {
-    int from = 0; // the text between the comments that may begin and end it: [from, to)
-    int first = blankAfter(sql, 0);
-    if (sql.startsWith("/*", first)) {
-      int end = sql.indexOf("*/", first + 2);
-      if (end < 0 || sql.startsWith("/*+", first)) {
-        return null;
-      }
-      from = end + 2;
+    // the text between the comments that may begin and end it: [from, to)
+    int from = StatementHead.pastLeadingComments(sql);
+    if (from < 0 || sql.lastIndexOf("/*+", from) >= 0) {
+      return null;
     }
     int to = sql.length();
     int last = blankBefore(sql, sql.length() - 1, from);
@@ -100,11 +99,4 @@ final class ParameterRows {
     return false;
   }
 
-  /** The index of the first non-blank character at or after {@code i}, or the length. */
-  private static int blankAfter(String s, int i) {
-    while (i < s.length() && Character.isWhitespace(s.charAt(i))) {
-      i++;
-    }
-    return i;
-  }
 }
