@@ -54,16 +54,7 @@ class AutoCommitStatementTest {
         }
       }
       String all = "SELECT id, email, n FROM p ORDER BY id";
-      List<String> before = SqlTestSupport.rows(h2, all);
-      assertEquals(before, SqlTestSupport.rows(basalt, all));
-      for (String sql : FAILING) {
-        String h2State = failure(h2, sql);
-        String basaltState = failure(basalt, sql);
-        assertTrue(h2State != null, "H2 refuses " + sql);
-        assertEquals(h2State, basaltState, sql);
-        assertEquals(before, SqlTestSupport.rows(h2, all), "H2 after " + sql);
-        assertEquals(before, SqlTestSupport.rows(basalt, all), "none of the rows of " + sql);
-      }
+      assertEachLeavesTheTableAsOnH2(basalt, h2, FAILING, all);
       // and statements that succeed write every row, with H2's counts
       for (String sql : new String[] {"INSERT INTO p SELECT id + 10, email || 'z', n FROM p",
           "UPDATE p SET n = n + 1 WHERE id > 2", "DELETE FROM p WHERE id IN (1, 11)"}) {
@@ -171,20 +162,38 @@ class AutoCommitStatementTest {
     }
   }
 
-  private static void execute(Connection c, String sql) throws SQLException {
+  /**
+   * Runs each of {@code failing} on both connections: H2 refuses it, Basalt with the same
+   * SQLState, and neither changes what {@code all} answers.
+   */
+  static void assertEachLeavesTheTableAsOnH2(Connection basalt, Connection h2,
+      String[] failing, String all) throws SQLException {
+    List<String> before = SqlTestSupport.rows(h2, all);
+    assertEquals(before, SqlTestSupport.rows(basalt, all));
+    for (String sql : failing) {
+      String h2State = failure(h2, sql);
+      String basaltState = failure(basalt, sql);
+      assertTrue(h2State != null, "H2 refuses " + sql);
+      assertEquals(h2State, basaltState, sql);
+      assertEquals(before, SqlTestSupport.rows(h2, all), "H2 after " + sql);
+      assertEquals(before, SqlTestSupport.rows(basalt, all), "none of the rows of " + sql);
+    }
+  }
+
+  static void execute(Connection c, String sql) throws SQLException {
     try (Statement st = c.createStatement()) {
       st.execute(sql);
     }
   }
 
-  private static int update(Connection c, String sql) throws SQLException {
+  static int update(Connection c, String sql) throws SQLException {
     try (Statement st = c.createStatement()) {
       return st.executeUpdate(sql);
     }
   }
 
   /** The SQLState's class and subclass of the statement's failure, or null if it succeeded. */
-  private static String failure(Connection c, String sql) {
+  static String failure(Connection c, String sql) {
     try {
       execute(c, sql);
       return null;

@@ -81,6 +81,8 @@ public final class WriteExecutor {
   private final ForeignKeyChecks foreignKeys;
   /** Whether updates rewrite the row marker ({@link #markerWithUpdates}), once known. */
   private Boolean markerRewrite;
+  /** The rows held to be written as one at the end ({@link #insertingAtomically}), or null. */
+  private AtomicInserts atomicInserts;
 
   public WriteExecutor(Storage db, SqlTableDef def, WriteSpec spec, DataContext ctx) {
     this.db = db;
@@ -124,6 +126,21 @@ public final class WriteExecutor {
   }
 
   /**
+   * Makes this INSERT hold its rows and write them as one atomic write after the last
+   * ({@link AtomicInserts}): all or none, a failure at any row writing nothing. Only for a
+   * statement {@link AtomicInserts#fit} admits, asked under the table's index lock.
+   */
+  public WriteExecutor insertingAtomically() {
+    atomicInserts = new AtomicInserts(db, markerFamily);
+    return this;
+  }
+
+  /** Whether an INSERT into {@code def} may be written by {@link #insertingAtomically}. */
+  public static boolean insertsAtomically(Storage db, SqlTableDef def, WriteSpec spec) {
+    return AtomicInserts.fit(db, def, spec);
+  }
+
+  /**
    * Writes every input row (with auto-commit off, into the connection's transaction, which
    * {@code db} then is: {@link ConnectionTransaction}); the number of rows written (the update
    * count).
@@ -135,6 +152,10 @@ public final class WriteExecutor {
       List<SqlIndexDef> list = indexes.list();
       indexed = list.isEmpty() && !readsUnderLock() ? null
           : new IndexedRowWrite(db, def, list, settings.writeTimestamp());
+      if (indexed != null && atomicInserts != null) { // AtomicInserts.fit is asked under this lock
+        throw new IllegalStateException("an INSERT into " + def.table() + " with indexes cannot"
+            + " be written as one atomic write of its rows");
+      }
       return runRows(rows);
     } finally {
       writing.unlock();
@@ -211,6 +232,9 @@ public final class WriteExecutor {
         }
       }
     } catch (RuntimeException failure) {
+      if (atomicInserts != null) {
+        throw failure; // nothing was written
+      }
       // the rows before the failing one stay written, as when each row is its own statement
       try {
         putAll(batch);
@@ -224,6 +248,9 @@ public final class WriteExecutor {
       throw failure;
     }
     putAll(batch);
+    if (atomicInserts != null) {
+      atomicInserts.apply();
+    }
     if (count > 1) {
       syncLog(db, settings); // a single row synced itself (in a transaction: nothing to sync)
     }
@@ -340,6 +367,10 @@ public final class WriteExecutor {
   }
 
   private Runnable insert(byte[] key, Object[] row) {
+    if (atomicInserts != null) {
+      Put put = put(key, row);
+      return () -> atomicInserts.add(table, key, put, () -> duplicate(key));
+    }
     CheckAndMutate cam = CheckAndMutate.newBuilder(key)
         .ifNotExists(markerFamily, CellNames.MARKER).build(put(key, row));
     return () -> {

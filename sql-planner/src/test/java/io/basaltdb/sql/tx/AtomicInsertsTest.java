@@ -1,0 +1,179 @@
+package io.basaltdb.sql.tx;
+
+import static io.basaltdb.sql.tx.AutoCommitStatementTest.execute;
+import static io.basaltdb.sql.tx.AutoCommitStatementTest.update;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.basaltdb.engine.Database;
+import io.basaltdb.engine.EngineOptions;
+import io.basaltdb.sql.SqlTestSupport;
+import io.basaltdb.sql.jdbc.BasaltConnections;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An auto-commit INSERT of several rows into a table without indexes or foreign keys is written
+ * as one atomic write of its rows, checked under their locks (the statement transaction's
+ * shortcut, {@code AtomicInserts}): all or nothing against H2 running the same statements
+ * (a stored key, a key given twice, NOT NULL, a too long value, a failed computation, at any
+ * row), whole to readers, exactly one winner when two statements race for keys, and the first
+ * committer against an explicit transaction that inserted the same key.
+ */
+class AtomicInsertsTest {
+  private static final String[] SCHEMA = {
+      "CREATE TABLE q (id INT PRIMARY KEY, name VARCHAR(10), n INT NOT NULL)",
+      "INSERT INTO q VALUES (1, 'a', 10), (2, 'b', 20), (3, 'c', 30)"};
+
+  /** Each failing statement; the table must not change. */
+  private static final String[] FAILING = {
+      "INSERT INTO q VALUES (4, 'd', 40), (1, 'x', 0)", // a stored key at the second row
+      "INSERT INTO q VALUES (4, 'd', 40), (5, 'e', 50), (3, 'x', 0), (6, 'f', 60)", // within
+      "INSERT INTO q VALUES (4, 'd', 40), (5, 'e', 50), (4, 'x', 0)", // a key given twice
+      "INSERT INTO q VALUES (4, 'd', 40), (5, 'e', NULL)", // NOT NULL
+      "INSERT INTO q VALUES (4, 'd', 40), (5, 'far too long', 50)", // 22001
+      "INSERT INTO q SELECT id + 10, name, 100 / (id - 2) FROM q", // 22012 at id 2
+      "INSERT INTO q SELECT id + 2, name, n FROM q", // 3 is stored
+      "INSERT INTO q SELECT id * 0 + 9, name, n FROM q"}; // 9 given three times
+
+  @Test
+  void aFailingInsertLeavesNoneOfItsRowsAsOnH2() throws Exception {
+    try (Database db = Database.openTemporary(EngineOptions.defaults());
+        Connection basalt = BasaltConnections.open(db);
+        Connection h2 = DriverManager.getConnection("jdbc:h2:mem:atomicinserts")) {
+      for (Connection c : List.of(basalt, h2)) {
+        for (String sql : SCHEMA) {
+          execute(c, sql);
+        }
+      }
+      String all = "SELECT id, name, n FROM q ORDER BY id";
+      AutoCommitStatementTest.assertEachLeavesTheTableAsOnH2(basalt, h2, FAILING, all);
+      SQLException duplicate = assertThrows(SQLException.class,
+          () -> execute(basalt, "INSERT INTO q VALUES (7, 'g', 70), (2, 'x', 0)"));
+      assertTrue(duplicate.getMessage().contains("[2]"), duplicate.getMessage());
+      // statements that succeed write every row, with H2's counts, prepared as well
+      for (String sql : new String[] {"INSERT INTO q VALUES (4, 'd', 40), (5, NULL, 50)",
+          "INSERT INTO q SELECT id + 10, name, n + 1 FROM q"}) {
+        assertEquals(update(h2, sql), update(basalt, sql), sql);
+        assertEquals(SqlTestSupport.rows(h2, all), SqlTestSupport.rows(basalt, all), sql);
+      }
+      String prepared = "INSERT INTO q VALUES (?, ?, ?), (?, ?, ?)";
+      for (Connection c : List.of(basalt, h2)) {
+        try (PreparedStatement p = c.prepareStatement(prepared)) {
+          for (int[] ids : new int[][] {{30, 31}, {32, 30}, {33, 33}, {34, 35}}) {
+            for (int r = 0; r < 2; r++) {
+              p.setInt(3 * r + 1, ids[r]);
+              p.setString(3 * r + 2, "p" + ids[r]);
+              p.setInt(3 * r + 3, ids[r]);
+            }
+            try {
+              assertEquals(2, p.executeUpdate());
+            } catch (SQLException e) {
+              assertEquals("23505", e.getSQLState(), java.util.Arrays.toString(ids));
+            }
+          }
+        }
+      }
+      assertEquals(SqlTestSupport.rows(h2, all), SqlTestSupport.rows(basalt, all));
+    }
+  }
+
+  /**
+   * Two connections insert overlapping blocks of 100 keys at once, many times, while a third
+   * counts the rows: each pair has exactly one winner whose block is whole, the loser (23505)
+   * leaves nothing, and every count sees whole blocks.
+   */
+  @Test
+  void racingInsertsHaveOneWinnerAndAreSeenWhole() throws Exception {
+    int rounds = 40;
+    int block = 100;
+    try (Database db = Database.openTemporary(EngineOptions.defaults());
+        Connection setup = BasaltConnections.open(db)) {
+      execute(setup, "CREATE TABLE r (id INT PRIMARY KEY, who INT NOT NULL)");
+      AtomicReference<Throwable> failed = new AtomicReference<>();
+      AtomicInteger wins = new AtomicInteger();
+      CyclicBarrier start = new CyclicBarrier(2);
+      List<Thread> threads = new ArrayList<>();
+      for (int t = 0; t < 2; t++) {
+        int who = t;
+        threads.add(new Thread(() -> {
+          try (Connection c = BasaltConnections.open(db)) {
+            for (int i = 0; i < rounds; i++) {
+              // thread 0 takes [base, base + block), thread 1 [base + block / 2, ...)
+              int first = i * 2 * block + who * block / 2;
+              StringBuilder sql = new StringBuilder("INSERT INTO r VALUES ");
+              for (int k = 0; k < block; k++) {
+                sql.append(k == 0 ? "" : ", ").append('(').append(first + k).append(", ")
+                    .append(who).append(')');
+              }
+              start.await();
+              try {
+                assertEquals(block, update(c, sql.toString()));
+                wins.incrementAndGet();
+              } catch (SQLException e) {
+                assertEquals("23505", e.getSQLState(), e.getMessage());
+              }
+            }
+          } catch (Throwable e) {
+            failed.compareAndSet(null, e);
+            start.reset();
+          }
+        }));
+      }
+      List<Integer> counts = new ArrayList<>();
+      threads.forEach(Thread::start);
+      try (Connection reader = BasaltConnections.open(db)) {
+        while (threads.stream().anyMatch(Thread::isAlive)) {
+          counts.add(Integer.parseInt(SqlTestSupport.rows(reader, "SELECT COUNT(*) FROM r")
+              .get(0)));
+        }
+      }
+      for (Thread t : threads) {
+        t.join();
+      }
+      assertNull(failed.get());
+      assertEquals(rounds, wins.get(), "one winner per round");
+      assertEquals(List.of(String.valueOf(rounds * block)),
+          SqlTestSupport.rows(setup, "SELECT COUNT(*) FROM r"));
+      for (int i = 0; i < rounds; i++) {
+        List<String> owners = SqlTestSupport.rows(setup, "SELECT DISTINCT who FROM r WHERE id >= "
+            + i * 2 * block + " AND id < " + (i + 1) * 2 * block);
+        assertEquals(1, owners.size(), "round " + i + ": one statement's rows: " + owners);
+      }
+      for (int n : counts) {
+        assertEquals(0, n % block, "a count saw part of a statement: " + counts);
+      }
+    }
+  }
+
+  /**
+   * An explicit transaction inserts a key; before it commits, an auto-commit INSERT of several
+   * rows writes the same key (the transaction's row is not yet anyone's): the first to commit
+   * wins, so the transaction's commit fails with 40001 and leaves nothing.
+   */
+  @Test
+  void theFirstCommitterWinsAgainstAnOpenTransaction() throws Exception {
+    try (Database db = Database.openTemporary(EngineOptions.defaults());
+        Connection tx = BasaltConnections.open(db);
+        Connection auto = BasaltConnections.open(db)) {
+      execute(auto, "CREATE TABLE t (id INT PRIMARY KEY, who VARCHAR(5))");
+      tx.setAutoCommit(false);
+      execute(tx, "INSERT INTO t VALUES (5, 'tx'), (50, 'tx')");
+      assertEquals(3, update(auto, "INSERT INTO t VALUES (4, 'auto'), (5, 'auto'), (6, 'auto')"));
+      SQLException e = assertThrows(SQLException.class, tx::commit);
+      assertEquals("40001", e.getSQLState(), e.getMessage());
+      assertEquals(List.of("4|auto", "5|auto", "6|auto"),
+          SqlTestSupport.rows(auto, "SELECT id, who FROM t ORDER BY id"));
+    }
+  }
+}
