@@ -53,10 +53,11 @@ import org.apache.calcite.linq4j.Enumerator;
  * lock: their conflicts are their callers' 40001).
  * A statement whose writes pass the transaction bound (the engine's {@code Transaction.MAX_PENDING_BYTES})
  * is run again row by row, as before (not atomic; documented in doc/transactions.md). Over
- * HBase (no atomic commit) every statement is written row by row. An INSERT of several rows
- * into a table without indexes or enforced foreign keys needs no transaction: it reads nothing
- * but its own keys, so its rows are held and written as one atomic write whose checks under the
- * rows' locks refuse a stored key ({@link WriteExecutor#insertingAtomically}). Holds no state.
+ * HBase (no atomic commit) every statement is written row by row. An INSERT or UPSERT of
+ * several rows into a table without indexes or enforced foreign keys needs no transaction: it
+ * reads nothing but its own keys, so its rows are held and written as one atomic write whose
+ * checks under the rows' locks refuse a stored key ({@link WriteExecutor#writingAtomically}).
+ * Holds no state.
  */
 final class StatementTransaction {
   /** How many times a statement whose commit met a conflict is run. */
@@ -90,8 +91,8 @@ final class StatementTransaction {
           }
           writing = IndexRegistry.of(db).of(def.table()).writing();
           writing.lock(); // no index appears or goes between the rows' writes and their commit
-          if (!rewrites && WriteExecutor.insertsAtomically(db, def, spec)) {
-            return new WriteExecutor(db, def, spec, root).insertingAtomically().run(peeked);
+          if (!rewrites && WriteExecutor.writesAtomically(db, def, spec)) {
+            return new WriteExecutor(db, def, spec, root).writingAtomically().run(peeked);
           }
           tx = db.begin(StorageTransaction.Isolation.READ_COMMITTED);
           if (rewrites) { // its rows read at its transaction's cut, once it has begun

@@ -81,8 +81,8 @@ public final class WriteExecutor {
   private final ForeignKeyChecks foreignKeys;
   /** Whether updates rewrite the row marker ({@link #markerWithUpdates}), once known. */
   private Boolean markerRewrite;
-  /** The rows held to be written as one at the end ({@link #insertingAtomically}), or null. */
-  private AtomicInserts atomicInserts;
+  /** The rows held to be written as one at the end ({@link #writingAtomically}), or null. */
+  private AtomicStatementWrite atomicWrite;
 
   public WriteExecutor(Storage db, SqlTableDef def, WriteSpec spec, DataContext ctx) {
     this.db = db;
@@ -126,18 +126,18 @@ public final class WriteExecutor {
   }
 
   /**
-   * Makes this INSERT hold its rows and write them as one atomic write after the last
-   * ({@link AtomicInserts}): all or none, a failure at any row writing nothing. Only for a
-   * statement {@link AtomicInserts#fit} admits, asked under the table's index lock.
+   * Makes this INSERT or UPSERT hold its rows and write them as one atomic write after the last
+   * ({@link AtomicStatementWrite}): all or none, a failure at any row writing nothing. Only for
+   * a statement {@link #writesAtomically} admits, asked under the table's index lock.
    */
-  public WriteExecutor insertingAtomically() {
-    atomicInserts = new AtomicInserts(db, markerFamily);
+  public WriteExecutor writingAtomically() {
+    atomicWrite = new AtomicStatementWrite(db, markerFamily);
     return this;
   }
 
-  /** Whether an INSERT into {@code def} may be written by {@link #insertingAtomically}. */
-  public static boolean insertsAtomically(Storage db, SqlTableDef def, WriteSpec spec) {
-    return AtomicInserts.fit(db, def, spec);
+  /** Whether the write {@code spec} into {@code def} may run {@link #writingAtomically}. */
+  public static boolean writesAtomically(Storage db, SqlTableDef def, WriteSpec spec) {
+    return AtomicStatementWrite.fit(db, def, spec);
   }
 
   /**
@@ -152,9 +152,9 @@ public final class WriteExecutor {
       List<SqlIndexDef> list = indexes.list();
       indexed = list.isEmpty() && !readsUnderLock() ? null
           : new IndexedRowWrite(db, def, list, settings.writeTimestamp());
-      if (indexed != null && atomicInserts != null) { // AtomicInserts.fit is asked under this lock
-        throw new IllegalStateException("an INSERT into " + def.table() + " with indexes cannot"
-            + " be written as one atomic write of its rows");
+      if (indexed != null && atomicWrite != null) { // fit was asked under this lock
+        throw new IllegalStateException("a write of " + def.table() + " with indexes cannot be"
+            + " one atomic write of its rows");
       }
       return runRows(rows);
     } finally {
@@ -232,7 +232,7 @@ public final class WriteExecutor {
         }
       }
     } catch (RuntimeException failure) {
-      if (atomicInserts != null) {
+      if (atomicWrite != null) {
         throw failure; // nothing was written
       }
       // the rows before the failing one stay written, as when each row is its own statement
@@ -248,8 +248,8 @@ public final class WriteExecutor {
       throw failure;
     }
     putAll(batch);
-    if (atomicInserts != null) {
-      atomicInserts.apply();
+    if (atomicWrite != null) {
+      atomicWrite.apply();
     }
     if (count > 1) {
       syncLog(db, settings); // a single row synced itself (in a transaction: nothing to sync)
@@ -367,9 +367,9 @@ public final class WriteExecutor {
   }
 
   private Runnable insert(byte[] key, Object[] row) {
-    if (atomicInserts != null) {
+    if (atomicWrite != null) {
       Put put = put(key, row);
-      return () -> atomicInserts.add(table, key, put, () -> duplicate(key));
+      return () -> atomicWrite.insert(table, key, put, () -> duplicate(key));
     }
     CheckAndMutate cam = CheckAndMutate.newBuilder(key)
         .ifNotExists(markerFamily, CellNames.MARKER).build(put(key, row));
@@ -383,6 +383,9 @@ public final class WriteExecutor {
   /** A put (batched), or a row mutation when NULLs delete cells. */
   private RowWrite upsert(byte[] key, Object[] row) {
     io.basaltdb.storage.Row m = puts.upsertMutation(key, row);
+    if (atomicWrite != null) {
+      return RowWrite.of(() -> atomicWrite.upsert(table, key, m));
+    }
     return m instanceof RowMutations rm ? RowWrite.of(() -> table.mutateRow(rm))
         : new RowWrite.Batched((Put) m);
   }

@@ -1,6 +1,7 @@
 package io.basaltdb.sql.tx;
 
 import static io.basaltdb.sql.tx.AutoCommitStatementTest.execute;
+import static io.basaltdb.sql.tx.AutoCommitStatementTest.failure;
 import static io.basaltdb.sql.tx.AutoCommitStatementTest.update;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -23,14 +24,15 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
- * An auto-commit INSERT of several rows into a table without indexes or foreign keys is written
- * as one atomic write of its rows, checked under their locks (the statement transaction's
- * shortcut, {@code AtomicInserts}): all or nothing against H2 running the same statements
- * (a stored key, a key given twice, NOT NULL, a too long value, a failed computation, at any
- * row), whole to readers, exactly one winner when two statements race for keys, and the first
- * committer against an explicit transaction that inserted the same key.
+ * An auto-commit INSERT or UPSERT of several rows into a table without indexes or foreign keys
+ * is written as one atomic write of its rows, an INSERT's keys checked under their locks (the
+ * statement transaction's shortcut, {@code AtomicStatementWrite}): all or nothing against H2
+ * running the same statements (UPSERT as H2's MERGE; a stored key, a key given twice, NOT NULL,
+ * a too long value, a failed computation, at any row), whole to readers, exactly one winner
+ * when two statements race for keys, and the first committer against an explicit transaction
+ * that inserted the same key.
  */
-class AtomicInsertsTest {
+class AtomicStatementWriteTest {
   private static final String[] SCHEMA = {
       "CREATE TABLE q (id INT PRIMARY KEY, name VARCHAR(10), n INT NOT NULL)",
       "INSERT INTO q VALUES (1, 'a', 10), (2, 'b', 20), (3, 'c', 30)"};
@@ -85,6 +87,95 @@ class AtomicInsertsTest {
         }
       }
       assertEquals(SqlTestSupport.rows(h2, all), SqlTestSupport.rows(basalt, all));
+    }
+  }
+
+  /** Failing UPSERTs (H2: MERGE); the table must not change, even rows a first row rewrote. */
+  private static final String[] FAILING_UPSERTS = {
+      "UPSERT INTO q VALUES (4, 'd', 40), (1, 'x', NULL)", // NOT NULL at the second row
+      "UPSERT INTO q VALUES (1, 'x', 0), (5, 'far too long', 50)", // 22001
+      "UPSERT INTO q SELECT id, name, 100 / (id - 2) FROM q"}; // 22012 at id 2
+
+  @Test
+  void upsertsAreWholeOrNothingAsH2sMerge() throws Exception {
+    try (Database db = Database.openTemporary(EngineOptions.defaults());
+        Connection basalt = BasaltConnections.open(db);
+        Connection h2 = DriverManager.getConnection("jdbc:h2:mem:atomicupserts")) {
+      for (Connection c : List.of(basalt, h2)) {
+        for (String sql : SCHEMA) {
+          execute(c, sql);
+        }
+      }
+      String all = "SELECT id, name, n FROM q ORDER BY id";
+      for (String sql : FAILING_UPSERTS) {
+        String h2State = failure(h2, merge(sql));
+        assertTrue(h2State != null, "H2 refuses " + merge(sql));
+        assertEquals(h2State, failure(basalt, sql), sql);
+        assertEquals(SqlTestSupport.rows(h2, all), SqlTestSupport.rows(basalt, all), sql);
+      }
+      for (String sql : new String[] {
+          "UPSERT INTO q VALUES (1, 'x', 11), (8, 'h', 80), (1, 'y', 12)", // a key twice
+          "UPSERT INTO q (id, n) VALUES (2, 21), (3, 31)", // name kept
+          "UPSERT INTO q VALUES (2, NULL, 22), (10, NULL, 100)", // NULL: no name
+          "UPSERT INTO q SELECT id + 100, name, n FROM q"}) {
+        execute(h2, merge(sql));
+        execute(basalt, sql);
+        assertEquals(SqlTestSupport.rows(h2, all), SqlTestSupport.rows(basalt, all), sql);
+      }
+    }
+  }
+
+  /** H2's text of an UPSERT: a MERGE by the primary key. */
+  private static String merge(String upsert) {
+    return upsert.replace("UPSERT INTO", "MERGE INTO");
+  }
+
+  /**
+   * A connection rewrites 100 rows in one UPSERT (keys in a shuffled order), many times, while
+   * another reads them: every read sees one statement's values in all rows.
+   */
+  @Test
+  void readersSeeAnUpsertWhole() throws Exception {
+    long seed = System.nanoTime();
+    System.out.println("AtomicStatementWriteTest.readersSeeAnUpsertWhole seed " + seed);
+    java.util.Random random = new java.util.Random(seed);
+    try (Database db = Database.openTemporary(EngineOptions.defaults());
+        Connection writer = BasaltConnections.open(db);
+        Connection reader = BasaltConnections.open(db)) {
+      execute(writer, "CREATE TABLE u (id INT PRIMARY KEY, v INT NOT NULL)");
+      List<Integer> ids = new ArrayList<>();
+      for (int i = 0; i < 100; i++) {
+        ids.add(i);
+      }
+      AtomicReference<Throwable> failed = new AtomicReference<>();
+      Thread t = new Thread(() -> {
+        try {
+          for (int round = 0; round < 60; round++) {
+            java.util.Collections.shuffle(ids, random);
+            StringBuilder sql = new StringBuilder("UPSERT INTO u VALUES ");
+            for (int k = 0; k < ids.size(); k++) {
+              sql.append(k == 0 ? "" : ", ").append('(').append(ids.get(k)).append(", ")
+                  .append(round).append(')');
+            }
+            assertEquals(100, update(writer, sql.toString()));
+          }
+        } catch (Throwable e) {
+          failed.compareAndSet(null, e);
+        }
+      });
+      t.start();
+      List<String> seen = new ArrayList<>();
+      while (t.isAlive()) {
+        seen.add(SqlTestSupport.rows(reader, "SELECT COUNT(*), COUNT(DISTINCT v) FROM u").get(0));
+      }
+      t.join();
+      assertNull(failed.get());
+      for (String s : seen) {
+        assertTrue(s.equals("0|0") || s.equals("100|1"), "a read saw part of an UPSERT: " + s
+            + " (seed " + seed + ")");
+      }
+      assertEquals(List.of("100|1|59"), SqlTestSupport.rows(reader,
+          "SELECT COUNT(*), COUNT(DISTINCT v), MIN(v) FROM u"));
     }
   }
 
