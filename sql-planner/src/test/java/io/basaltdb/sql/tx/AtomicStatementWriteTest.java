@@ -136,8 +136,9 @@ class AtomicStatementWriteTest {
    */
   @Test
   void readersSeeAnUpsertWhole() throws Exception {
-    long seed = System.nanoTime();
-    System.out.println("AtomicStatementWriteTest.readersSeeAnUpsertWhole seed " + seed);
+    long seed = Long.getLong("basalt.seed", System.nanoTime());
+    System.out.println("AtomicStatementWriteTest: seed=" + seed + " (replay with -Dbasalt.seed="
+        + seed + ")");
     java.util.Random random = new java.util.Random(seed);
     try (Database db = Database.openTemporary(EngineOptions.defaults());
         Connection writer = BasaltConnections.open(db);
