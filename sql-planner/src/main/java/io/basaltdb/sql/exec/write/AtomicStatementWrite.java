@@ -39,6 +39,8 @@ import java.util.function.Supplier;
 final class AtomicStatementWrite {
   /** The most heap the held rows may take (the engine's bound on a transaction's writes). */
   static final long MAX_BYTES = 64L << 20;
+  /** What holding a row takes beside its cells: its change, mutation, key and map entry. */
+  private static final long ROW_OVERHEAD = 160;
 
   private final Storage db;
   private final byte[] markerFamily;
@@ -87,6 +89,7 @@ final class AtomicStatementWrite {
   }
 
   private void hold(ByteBuffer key, RowChange change) {
+    bytes += ROW_OVERHEAD;
     if (change.mutation() instanceof RowMutations rm) {
       for (Mutation m : rm.mutations()) {
         count(m);
