@@ -249,6 +249,34 @@ class AtomicStatementWriteTest {
   }
 
   /**
+   * An INSERT ... SELECT whose rows pass the 64 MiB a statement may hold (2,200 rows of 32 KB)
+   * is written row by row instead, every row there.
+   */
+  @Test
+  void aStatementPastTheBoundIsWrittenRowByRow() throws Exception {
+    try (Database db = Database.openTemporary(EngineOptions.defaults());
+        Connection c = BasaltConnections.open(db)) {
+      execute(c, "CREATE TABLE src (id INT PRIMARY KEY, s VARCHAR(40000))");
+      execute(c, "CREATE TABLE dst (id INT PRIMARY KEY, s VARCHAR(40000))");
+      String big = "x".repeat(32_000);
+      try (PreparedStatement p = c.prepareStatement("INSERT INTO src VALUES (?, ?), (?, ?)")) {
+        for (int i = 0; i < 2_200; i += 2) {
+          p.setInt(1, i);
+          p.setString(2, big + i);
+          p.setInt(3, i + 1);
+          p.setString(4, big + (i + 1));
+          assertEquals(2, p.executeUpdate());
+        }
+      }
+      assertEquals(2_200, update(c, "INSERT INTO dst SELECT id, s FROM src"));
+      assertEquals(List.of("2200|2200"), SqlTestSupport.rows(c,
+          "SELECT COUNT(*), COUNT(DISTINCT s) FROM dst"));
+      assertEquals(List.of("0"), SqlTestSupport.rows(c,
+          "SELECT COUNT(*) FROM src JOIN dst ON src.id = dst.id WHERE src.s <> dst.s"));
+    }
+  }
+
+  /**
    * An explicit transaction inserts a key; before it commits, an auto-commit INSERT of several
    * rows writes the same key (the transaction's row is not yet anyone's): the first to commit
    * wins, so the transaction's commit fails with 40001 and leaves nothing.
