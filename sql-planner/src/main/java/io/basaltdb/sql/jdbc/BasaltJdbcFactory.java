@@ -57,8 +57,11 @@ public final class BasaltJdbcFactory implements AvaticaFactory {
   public AvaticaResultSet newResultSet(AvaticaStatement statement, QueryState state,
       Meta.Signature signature, TimeZone timeZone, Meta.Frame firstFrame)
       throws SQLException {
-    return new BasaltResultSet(statement, state, signature,
+    ResultSetCopies.Maker maker = () -> new BasaltResultSet(statement, state, signature,
         newResultSetMetaData(statement, signature), timeZone, firstFrame);
+    return statement instanceof BasaltPreparedStatement p
+        ? p.resultSets.next(statement, state, signature, timeZone, firstFrame, maker)
+        : maker.make();
   }
 
   @Override

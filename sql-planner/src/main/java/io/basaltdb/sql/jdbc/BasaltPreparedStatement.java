@@ -26,6 +26,8 @@ public final class BasaltPreparedStatement extends AvaticaPreparedStatement
       new QueryTimer(cancelFlag, ((BasaltConnection) connection).storage());
 
   private final ParameterChecks checks;
+  /** Its executions' result sets, copied from a pristine one (the factory's). */
+  final ResultSetCopies resultSets = new ResultSetCopies();
 
   BasaltPreparedStatement(AvaticaConnection connection, Meta.StatementHandle h,
       Meta.Signature signature, int resultSetType, int resultSetConcurrency,

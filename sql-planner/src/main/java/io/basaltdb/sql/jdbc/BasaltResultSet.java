@@ -18,12 +18,24 @@ import org.apache.calcite.avatica.QueryState;
  * {@link java.time.OffsetDateTime} at UTC, {@code getTimestamp} the instant whatever the
  * calendar, {@code getString} the UTC text with its offset, as PostgreSQL prints it.
  */
-final class BasaltResultSet extends ReadOnlyResultSet {
+final class BasaltResultSet extends ReadOnlyResultSet implements Cloneable {
   private AtomicBoolean cancelFlag; // the statement's, found at the first row
   BasaltResultSet(AvaticaStatement statement, QueryState state, Meta.Signature signature,
       ResultSetMetaData metaData, TimeZone timeZone, Meta.Frame firstFrame)
       throws SQLException {
     super(statement, state, signature, metaData, timeZone, firstFrame);
+  }
+
+  /**
+   * A field-by-field copy of this result set, which must never have been executed (it is then
+   * what the constructor makes from the same arguments: {@link ResultSetCopies}).
+   */
+  BasaltResultSet copy() {
+    try {
+      return (BasaltResultSet) super.clone();
+    } catch (CloneNotSupportedException e) {
+      throw new AssertionError(e);
+    }
   }
 
   /** Reads the next row; after {@code Statement.cancel()}, 57014 (query cancelled). */
