@@ -24,10 +24,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * row no faster than 3% above the best before them, at least 15 s (noise ended shorter ones
  * while Basalt was still compiling), at most 60 s; a fixed 2 s measured Basalt's JIT
  * compilation, which takes 10-20 s of transfers on two cores against H2's few. The seconds each
- * side warmed up are reported beside its rate. Each measure runs in a JVM of its own (as JMH
+ * side warmed up are reported beside its rate. Each side runs in a JVM of its own (as JMH
  * forks): run after H2 in one JVM, Basalt's transfers measured some 10% slower than alone (the
  * JIT's profiles of shared code, the bench's own loop included, polluted by the other driver),
- * H2's the same either way; {@code --same-jvm} measures all in this one. Reports transfers
+ * H2's the same either way. The two JVMs stay up, warmed, and take turns: H2's run, Basalt's,
+ * then Basalt's first, and so on, one side idle while the other runs, so each pair of runs
+ * meets the machine in the same state (this machine's speed moved 40% from one minute to the
+ * next, which made the ratio of two medians measured minutes apart swing from 0.76x to 1.07x
+ * in one afternoon); the ratio reported is the median of the pairs' ratios, the rates the
+ * medians of each side's runs beside it. {@code --same-jvm} measures all in this one, one
+ * side after the other. Reports transfers
  * per second, the share of
  * attempts run again, and whether the total of all balances stayed what it was (it must, for
  * Basalt; H2 at its default READ COMMITTED can lose an update between the read and the write
@@ -64,8 +70,8 @@ public final class TxBench {
   }
 
   public static void main(String[] args) throws Exception {
-    if (args.length > 0 && args[0].equals("--child")) {
-      child(args);
+    if (args.length > 0 && args[0].equals("--serve")) {
+      serve(args);
       return;
     }
     int accounts = 10_000;
@@ -120,43 +126,90 @@ public final class TxBench {
   }
 
   /**
-   * One measure in this JVM, for a parent bench: {@code --child URL THREADS ACCOUNTS SECONDS
-   * RUNS}; prints its result on a line of its own.
+   * One side of a paired measure, for a parent bench: {@code --serve URL THREADS ACCOUNTS
+   * SECONDS}. Warms up, says {@code ready} and its warm-up seconds, then runs one measure per
+   * {@code go} line read, printing its result on a line of its own, until its input ends.
    */
-  private static void child(String[] a) throws Exception {
+  private static void serve(String[] a) throws Exception {
     String url = a[1];
-    TxBench b = new TxBench(Integer.parseInt(a[3]), Integer.parseInt(a[4]),
-        Integer.parseInt(a[5]), 1, Path.of("."));
+    int threadCount = Integer.parseInt(a[2]);
+    TxBench b = new TxBench(Integer.parseInt(a[3]), Integer.parseInt(a[4]), 1, 1, Path.of("."));
     String database = url.endsWith(";" + AUTO_COMMIT)
         ? url.substring(0, url.length() - AUTO_COMMIT.length() - 1) : url;
+    java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(
+        System.in, java.nio.charset.StandardCharsets.UTF_8));
     try (Connection hold = DriverManager.getConnection(database)) { // opened once, as above
-      Result r = b.medianHere(url, Integer.parseInt(a[2]));
-      System.out.printf(Locale.ROOT, "%s %s %s %s %d%n", CHILD_RESULT, r.perSecond, r.retried,
-          r.totalKept, r.warmUp);
+      System.out.println(CHILD_READY + " " + b.warmUp(url, threadCount));
+      System.out.flush();
+      for (String line = in.readLine(); line != null && line.equals("go"); line = in.readLine()) {
+        Result r = b.measure(url, threadCount, b.seconds);
+        System.out.printf(Locale.ROOT, "%s %s %s %s%n", CHILD_RESULT, r.perSecond, r.retried,
+            r.totalKept);
+        System.out.flush();
+      }
     }
   }
 
-  /** {@link #medianHere} run by a JVM of its own (the same class path and options). */
-  private Result forked(String url, int threadCount) throws Exception {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.addAll(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments());
-    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), TxBench.class.getName(),
-        "--child", url, String.valueOf(threadCount), String.valueOf(accounts),
-        String.valueOf(seconds), String.valueOf(runs)));
-    Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-    String out = new String(p.getInputStream().readAllBytes(),
-        java.nio.charset.StandardCharsets.UTF_8);
-    int exit = p.waitFor();
-    for (String line : out.split("\n")) {
-      if (line.startsWith(CHILD_RESULT + " ")) {
-        String[] f = line.trim().split(" ");
-        return new Result(Double.parseDouble(f[1]), Double.parseDouble(f[2]),
-            Boolean.parseBoolean(f[3]), Integer.parseInt(f[4]));
-      }
+  /** What a serving JVM prints once warmed up, then its warm-up seconds. */
+  private static final String CHILD_READY = "tx-bench-ready";
+
+  /** A JVM of its own running one side's measures on demand ({@link #serve}). */
+  private final class Side implements AutoCloseable {
+    private final Process process;
+    private final java.io.BufferedReader out;
+    private final java.io.Writer in;
+    final int warmUp;
+    final List<Result> results = new ArrayList<>();
+
+    /** Starts the JVM (the same class path and options) and waits until it has warmed up. */
+    Side(String url, int threadCount) throws Exception {
+      List<String> cmd = new ArrayList<>();
+      cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+      cmd.addAll(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments());
+      cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), TxBench.class.getName(),
+          "--serve", url, String.valueOf(threadCount), String.valueOf(accounts),
+          String.valueOf(seconds)));
+      process = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+      out = new java.io.BufferedReader(new java.io.InputStreamReader(process.getInputStream(),
+          java.nio.charset.StandardCharsets.UTF_8));
+      in = new java.io.OutputStreamWriter(process.getOutputStream(),
+          java.nio.charset.StandardCharsets.UTF_8);
+      warmUp = Integer.parseInt(line(CHILD_READY, url)[1]);
     }
-    throw new IllegalStateException("the measure of " + url + " in its own JVM failed (exit "
-        + exit + "): " + out);
+
+    /** Runs one measure there and waits for it. */
+    Result run() throws Exception {
+      in.write("go\n");
+      in.flush();
+      String[] f = line(CHILD_RESULT, "its measure");
+      Result r = new Result(Double.parseDouble(f[1]), Double.parseDouble(f[2]),
+          Boolean.parseBoolean(f[3]), warmUp);
+      results.add(r);
+      return r;
+    }
+
+    /** The median of the runs made so far (rate and retries; the total kept in all). */
+    Result median() {
+      return medianOf(results, warmUp);
+    }
+
+    private String[] line(String tag, String what) throws Exception {
+      StringBuilder seen = new StringBuilder();
+      for (String l = out.readLine(); l != null; l = out.readLine()) {
+        if (l.startsWith(tag + " ")) {
+          return l.trim().split(" ");
+        }
+        seen.append(l).append('\n');
+      }
+      throw new IllegalStateException("the JVM measuring " + what + " ended (exit "
+          + process.waitFor() + "): " + seen);
+    }
+
+    @Override
+    public void close() throws Exception {
+      in.close(); // its input ends: it closes its database and exits
+      process.waitFor();
+    }
   }
 
   private void report(String basalt, String h2) throws Exception {
@@ -166,21 +219,56 @@ public final class TxBench {
     System.out.printf(Locale.ROOT, "%-28s %12s %12s %8s %10s %8s %8s%n", "measure", "Basalt/s",
         "H2/s", "ratio", "retried", "total", "warm-up");
     for (int t : threads == 1 ? new int[] {1} : new int[] {1, threads}) {
-      Result h = median(h2, t);
+      String of = t + " thread" + (t > 1 ? "s" : "");
+      Side h2Side = fork ? new Side(h2, t) : null;
+      Result h = fork ? null : medianHere(h2, t);
       for (String durability : List.of("ASYNC", "SYNC", "ASYNC auto-commit")) {
         boolean auto = durability.endsWith("auto-commit");
-        Result b = median(basalt + ";durability=" + durability.split(" ")[0]
-            + (auto ? ";" + AUTO_COMMIT : ""), t);
+        String url = basalt + ";durability=" + durability.split(" ")[0]
+            + (auto ? ";" + AUTO_COMMIT : "");
+        Result b;
+        double ratio;
+        List<String> pairs = new ArrayList<>();
+        double h2Rate;
+        if (fork) {
+          try (Side basaltSide = new Side(url, t)) {
+            List<Double> ratios = new ArrayList<>();
+            List<Result> h2Runs = new ArrayList<>();
+            for (int r = 0; r < runs; r++) { // turns alternate who goes first
+              Result x = r % 2 == 0 ? h2Side.run() : basaltSide.run();
+              Result y = r % 2 == 0 ? basaltSide.run() : h2Side.run();
+              Result hr = r % 2 == 0 ? x : y;
+              h2Runs.add(hr);
+              ratios.add((r % 2 == 0 ? y : x).perSecond / hr.perSecond);
+              pairs.add(String.format(Locale.ROOT, "%.2f", ratios.get(r)));
+            }
+            b = basaltSide.median();
+            h2Rate = medianOf(h2Runs, 0).perSecond;
+            ratio = ratios.stream().mapToDouble(Double::doubleValue).sorted().toArray()[
+                ratios.size() / 2];
+          }
+        } else {
+          b = medianHere(url, t);
+          h2Rate = h.perSecond;
+          ratio = b.perSecond / h.perSecond;
+        }
         System.out.printf(Locale.ROOT, "%-28s %12.0f %12.0f %7.2fx %9.2f%% %8s %7ds%n",
-            "transfer " + durability + ", " + t + " thread" + (t > 1 ? "s" : ""), b.perSecond,
-            h.perSecond, b.perSecond / h.perSecond, 100 * b.retried,
-            b.totalKept ? "kept" : "CHANGED", b.warmUp);
+            "transfer " + durability + ", " + of, b.perSecond, h2Rate, ratio,
+            100 * b.retried, b.totalKept ? "kept" : "CHANGED", b.warmUp);
+        if (!pairs.isEmpty()) {
+          System.out.println("  the pairs' ratios, in turn: " + pairs);
+        }
+      }
+      if (fork) {
+        h = h2Side.median();
+        h2Side.close();
       }
       System.out.printf(Locale.ROOT, "%-28s %12s %12.0f %8s %9.2f%% %8s %7ds%n",
-          "  (H2, " + t + " thread" + (t > 1 ? "s" : "") + ")", "", h.perSecond, "",
+          "  (H2, " + of + ")", "", h.perSecond, "",
           100 * h.retried, h.totalKept ? "kept" : "CHANGED", h.warmUp);
     }
-    System.out.println("ratio: Basalt transfers per second / H2's (above 1 = Basalt faster);"
+    System.out.println("ratio: Basalt transfers per second / H2's (above 1 = Basalt faster),"
+        + (fork ? " the median of runs paired in turns;" : ";")
         + " retried: attempts run again after a conflict; auto-commit: the same statements"
         + " without a transaction (not a transfer: each update alone), the per-statement cost"
         + " under the transactions; warm-up: seconds of transfers run before the measure, until"
@@ -212,16 +300,17 @@ public final class TxBench {
     }
   }
 
-  private Result median(String url, int threadCount) throws Exception {
-    return fork ? forked(url, threadCount) : medianHere(url, threadCount);
-  }
-
   private Result medianHere(String url, int threadCount) throws Exception {
     int warmUp = warmUp(url, threadCount);
     List<Result> all = new ArrayList<>();
     for (int r = 0; r < runs; r++) {
       all.add(measure(url, threadCount, seconds));
     }
+    return medianOf(all, warmUp);
+  }
+
+  /** The median rate and share retried of {@code all}, whether every run kept the total. */
+  private static Result medianOf(List<Result> all, int warmUp) {
     double[] rates = all.stream().mapToDouble(Result::perSecond).sorted().toArray();
     double[] retries = all.stream().mapToDouble(Result::retried).sorted().toArray();
     boolean kept = all.stream().allMatch(Result::totalKept);
