@@ -33,7 +33,7 @@ public final class BasaltPreparedStatement extends AvaticaPreparedStatement
       Meta.Signature signature, int resultSetType, int resultSetConcurrency,
       int resultSetHoldability) throws SQLException {
     super(connection, h, signature, resultSetType, resultSetConcurrency, resultSetHoldability);
-    checks = new ParameterChecks(signature);
+    checks = ((BasaltConnection) connection).parameterChecks(signature);
   }
 
   /**

@@ -15,8 +15,10 @@ import org.apache.calcite.avatica.remote.TypedValue;
  * The checks a value bound to a statement's parameter must pass: it fits the parameter's type
  * ({@link ColumnValues#checkParameter}: 22001 too long, 22003 out of range, ...; Calcite's
  * generated code would otherwise wrap a {@code long} into an {@code int} or cut a string), and
- * a LIMIT/OFFSET parameter is not negative ({@link LimitParameters}: 2201W/2201X). Made once
- * per prepared statement; used as values are bound (embedded) or as they arrive (server).
+ * a LIMIT/OFFSET parameter is not negative ({@link LimitParameters}: 2201W/2201X). A function
+ * of its signature and immutable: made once per signature a connection prepares
+ * ({@link BasaltConnection#parameterChecks}); used as values are bound (embedded) or as they
+ * arrive (server).
  */
 public final class ParameterChecks {
   private static final TimeZone UTC = TimeZone.getTimeZone("UTC");
@@ -27,8 +29,11 @@ public final class ParameterChecks {
   private final String[] labels; // made once: a message per bound value costs a lot
   private final boolean[] uuids;
   private final LimitParameters limits;
+  /** What these checks were made from. */
+  final Meta.Signature signature;
 
   public ParameterChecks(Meta.Signature signature) {
+    this.signature = signature;
     List<AvaticaParameter> parameters = signature.parameters;
     int n = parameters.size();
     types = new int[n];
