@@ -6,6 +6,7 @@ import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.index.IndexRegistry;
 import io.basaltdb.sql.pushdown.WriteSpec;
 import io.basaltdb.storage.Cell;
+import io.basaltdb.storage.Durability;
 import io.basaltdb.storage.Mutation;
 import io.basaltdb.storage.Put;
 import io.basaltdb.storage.Row;
@@ -111,9 +112,21 @@ final class AtomicStatementWrite {
     }
   }
 
-  /** Writes every row held, all or none; the first stored key met refuses the whole write. */
-  void apply() {
-    db.mutateAtomically(new ArrayList<>(changes.values()));
+  /**
+   * Writes every row held, all or none, at {@code durability}; the first stored key met refuses
+   * the whole write. SYNC: seen only once the log is synced, and never if the sync fails (the
+   * engine takes the write back), as a transaction's commit.
+   */
+  void apply(Durability durability) {
+    java.util.List<RowChange> all = new ArrayList<>(changes.values());
+    for (RowChange c : all) {
+      if (c.mutation() instanceof RowMutations rm) {
+        rm.mutations().forEach(m -> m.setDurability(durability));
+      } else {
+        ((Mutation) c.mutation()).setDurability(durability);
+      }
+    }
+    db.mutateAtomically(all);
     changes.clear();
   }
 }

@@ -47,9 +47,10 @@ import org.apache.calcite.linq4j.Enumerator;
  * Writes go to the log without waiting; with SYNC durability the statement syncs the log once
  * at its end, before returning its count, so an acknowledged statement is durable. There is no
  * transaction across rows (as in HBase and Phoenix): a statement failing at its tenth row keeps
- * the nine before it. A statement of one row (looked ahead for) writes it SYNC instead, so when
- * the log fails (a full disk) that row is never seen: the engine removes a write whose own sync
- * failed, while a row written ASYNC is visible before the statement's closing sync.
+ * the nine before it, unless it writes them all as one ({@link #writingAtomically}, at the
+ * statement's durability). A statement of one row (looked ahead for) writes it SYNC instead, so
+ * when the log fails (a full disk) that row is never seen: the engine removes a write whose own
+ * sync failed, while a row written ASYNC is visible before the statement's closing sync.
  */
 public final class WriteExecutor {
   private static final int PUT_BATCH = 256;
@@ -249,9 +250,8 @@ public final class WriteExecutor {
     }
     putAll(batch);
     if (atomicWrite != null) {
-      atomicWrite.apply();
-    }
-    if (count > 1) {
+      atomicWrite.apply(settings.durability()); // synced before it is seen, as a commit
+    } else if (count > 1) {
       syncLog(db, settings); // a single row synced itself (in a transaction: nothing to sync)
     }
     return count;
