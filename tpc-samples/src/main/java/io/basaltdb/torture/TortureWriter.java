@@ -128,8 +128,9 @@ public final class TortureWriter {
    */
   private void write(List<Effect> effects, Write w, String kind) throws SQLException {
     if (PLANT_LOST_WRITE.getAndSet(false)) {
-      Effect e = effects.get(0);
-      log("P " + nextOp + " " + new Effect(e.table(), e.key(), 7_777_777L).text());
+      // at a key no write makes (keys are >= 0), so no later write covers it; whatever the
+      // write (a transfer has no effects of its own)
+      log("P " + nextOp + " " + new Effect("KV", -1, 7_777_777L).text());
       log("A " + nextOp++);
       return;
     }
@@ -244,6 +245,28 @@ public final class TortureWriter {
             ps.executeBatch();
           }
         });
+      }
+    },
+    /**
+     * A multi-row literal UPSERT ... VALUES into one table: one statement, all or none (one
+     * atomic write while {@code kv} has no index, a statement transaction while it has one).
+     */
+    MULTI {
+      @Override
+      void run(TortureWriter w, Connection c, Random r, long k, int t, int n) throws SQLException {
+        String table = r.nextBoolean() ? "KV" : "SALTED";
+        List<Effect> effects = randomRows(r, t, n, 20, table);
+        w.write(effects, () -> {
+          StringBuilder sql = new StringBuilder("UPSERT INTO " + table + " VALUES ");
+          for (int i = 0; i < effects.size(); i++) {
+            Effect e = effects.get(i);
+            sql.append(i == 0 ? "" : ", ").append('(').append(e.key()).append(", ")
+                .append(e.value()).append(", 'v").append(e.value()).append("')");
+          }
+          try (Statement st = c.createStatement()) {
+            st.executeUpdate(sql.toString());
+          }
+        }, "T");
       }
     },
     /** A counter: UPDATE c = c + n (the engine's increment), or the row's first UPSERT. */
