@@ -53,11 +53,7 @@ class AtomicStatementWriteTest {
     try (Database db = Database.openTemporary(EngineOptions.defaults());
         Connection basalt = BasaltConnections.open(db);
         Connection h2 = DriverManager.getConnection("jdbc:h2:mem:atomicinserts")) {
-      for (Connection c : List.of(basalt, h2)) {
-        for (String sql : SCHEMA) {
-          execute(c, sql);
-        }
-      }
+      schema(basalt, h2);
       String all = "SELECT id, name, n FROM q ORDER BY id";
       AutoCommitStatementTest.assertEachLeavesTheTableAsOnH2(basalt, h2, FAILING, all);
       SQLException duplicate = assertThrows(SQLException.class,
@@ -101,11 +97,7 @@ class AtomicStatementWriteTest {
     try (Database db = Database.openTemporary(EngineOptions.defaults());
         Connection basalt = BasaltConnections.open(db);
         Connection h2 = DriverManager.getConnection("jdbc:h2:mem:atomicupserts")) {
-      for (Connection c : List.of(basalt, h2)) {
-        for (String sql : SCHEMA) {
-          execute(c, sql);
-        }
-      }
+      schema(basalt, h2);
       String all = "SELECT id, name, n FROM q ORDER BY id";
       for (String sql : FAILING_UPSERTS) {
         String h2State = failure(h2, merge(sql));
@@ -337,6 +329,15 @@ class AtomicStatementWriteTest {
       assertEquals("40001", e.getSQLState(), e.getMessage());
       assertEquals(List.of("4|auto", "5|auto", "6|auto"),
           SqlTestSupport.rows(auto, "SELECT id, who FROM t ORDER BY id"));
+    }
+  }
+
+  /** Makes {@link #SCHEMA} on both databases. */
+  private static void schema(Connection basalt, Connection h2) throws SQLException {
+    for (Connection c : List.of(basalt, h2)) {
+      for (String sql : SCHEMA) {
+        execute(c, sql);
+      }
     }
   }
 }
