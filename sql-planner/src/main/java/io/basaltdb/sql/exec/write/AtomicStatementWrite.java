@@ -18,6 +18,7 @@ import io.basaltdb.storage.TransactionTooLargeException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -91,12 +92,10 @@ final class AtomicStatementWrite {
 
   private void hold(ByteBuffer key, RowChange change) {
     bytes += ROW_OVERHEAD;
-    if (change.mutation() instanceof RowMutations rm) {
-      for (Mutation m : rm.mutations()) {
-        count(m);
+    for (Mutation m : mutationsOf(change.mutation())) {
+      for (Cell c : m.cells()) {
+        bytes += c.heapSize();
       }
-    } else {
-      count((Mutation) change.mutation());
     }
     if (bytes > MAX_BYTES) {
       throw new TransactionTooLargeException("a statement's rows passed " + (MAX_BYTES >> 20)
@@ -106,10 +105,9 @@ final class AtomicStatementWrite {
     changes.put(key, change);
   }
 
-  private void count(Mutation m) {
-    for (Cell c : m.cells()) {
-      bytes += c.heapSize();
-    }
+  /** A put's or delete's self, or row mutations' parts. */
+  private static List<Mutation> mutationsOf(Row row) {
+    return row instanceof RowMutations rm ? rm.mutations() : List.of((Mutation) row);
   }
 
   /**
@@ -118,13 +116,9 @@ final class AtomicStatementWrite {
    * engine takes the write back), as a transaction's commit.
    */
   void apply(Durability durability) {
-    java.util.List<RowChange> all = new ArrayList<>(changes.values());
+    List<RowChange> all = new ArrayList<>(changes.values());
     for (RowChange c : all) {
-      if (c.mutation() instanceof RowMutations rm) {
-        rm.mutations().forEach(m -> m.setDurability(durability));
-      } else {
-        ((Mutation) c.mutation()).setDurability(durability);
-      }
+      mutationsOf(c.mutation()).forEach(m -> m.setDurability(durability));
     }
     db.mutateAtomically(all);
     changes.clear();
