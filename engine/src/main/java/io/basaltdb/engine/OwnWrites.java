@@ -34,7 +34,8 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class OwnWrites {
   /** The most heap the uncommitted cells may take. */
-  static final long MAX_PENDING_BYTES = 64L << 20;
+  static final long MAX_PENDING_BYTES =
+      io.basaltdb.storage.StorageTransaction.MAX_PENDING_BYTES;
 
   private record Written(Families families, Cell cell) {}
 

@@ -9,6 +9,13 @@ package io.basaltdb.storage;
  * own writes seen, the commit row by row). Used by one thread at a time.
  */
 public interface StorageTransaction extends Storage {
+  /**
+   * The most heap a transaction's uncommitted writes may take: the write that passes it is
+   * refused ({@link TransactionTooLargeException}, 53200). A caller holding a statement's rows
+   * to write them at once bounds them the same.
+   */
+  long MAX_PENDING_BYTES = 64L << 20;
+
   /** Which snapshot the transaction's reads see. */
   enum Isolation {
     /** A new snapshot for each statement ({@link #nextStatement()}). */

@@ -235,11 +235,14 @@ public final class TxBench {
             List<Double> ratios = new ArrayList<>();
             List<Result> h2Runs = new ArrayList<>();
             for (int r = 0; r < runs; r++) { // turns alternate who goes first
-              Result x = r % 2 == 0 ? h2Side.run() : basaltSide.run();
-              Result y = r % 2 == 0 ? basaltSide.run() : h2Side.run();
-              Result hr = r % 2 == 0 ? x : y;
+              boolean h2First = r % 2 == 0;
+              Result hr = h2First ? h2Side.run() : null;
+              Result br = basaltSide.run();
+              if (!h2First) {
+                hr = h2Side.run();
+              }
               h2Runs.add(hr);
-              ratios.add((r % 2 == 0 ? y : x).perSecond / hr.perSecond);
+              ratios.add(br.perSecond / hr.perSecond);
               pairs.add(String.format(Locale.ROOT, "%.2f", ratios.get(r)));
             }
             b = basaltSide.median();

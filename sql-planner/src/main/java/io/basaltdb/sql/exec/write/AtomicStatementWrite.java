@@ -13,6 +13,7 @@ import io.basaltdb.storage.Row;
 import io.basaltdb.storage.RowChange;
 import io.basaltdb.storage.RowMutations;
 import io.basaltdb.storage.Storage;
+import io.basaltdb.storage.StorageTransaction;
 import io.basaltdb.storage.Table;
 import io.basaltdb.storage.TransactionTooLargeException;
 import java.nio.ByteBuffer;
@@ -39,8 +40,8 @@ import java.util.function.Supplier;
  * the statement row by row).
  */
 final class AtomicStatementWrite {
-  /** The most heap the held rows may take (the engine's bound on a transaction's writes). */
-  static final long MAX_BYTES = 64L << 20;
+  /** The most heap the held rows may take: a transaction's bound on its writes. */
+  static final long MAX_BYTES = StorageTransaction.MAX_PENDING_BYTES;
   /** What holding a row takes beside its cells: its change, mutation, key and map entry. */
   private static final long ROW_OVERHEAD = 160;
 
