@@ -312,6 +312,11 @@ final class LocalAdmin implements Admin {
   }
 
   @Override
+  public int regionCount(TableName name) {
+    return db.state(name).regions.size();
+  }
+
+  @Override
   public int split(TableName name) {
     int n = 0;
     for (Region r : enabledRegions(name)) {

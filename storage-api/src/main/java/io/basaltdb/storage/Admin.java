@@ -68,6 +68,11 @@ public interface Admin {
   /** The table's regions in key order, with their sizes and row estimates. */
   List<RegionInfo> regions(TableName name);
 
+  /** How many regions the table has now: {@link #regions}' count, without their figures. */
+  default int regionCount(TableName name) {
+    return regions(name).size();
+  }
+
   /** Splits every region of the table that has data to split at its middle; returns how many. */
   int split(TableName name);
 

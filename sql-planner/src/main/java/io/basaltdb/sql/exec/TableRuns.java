@@ -4,6 +4,7 @@ import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.exec.context.ConnectionSettings;
 import io.basaltdb.sql.exec.read.LookupJoins;
 import io.basaltdb.sql.exec.read.PointRead;
+import io.basaltdb.sql.exec.read.ScanColumns;
 import io.basaltdb.sql.exec.read.ScanExecutor;
 import io.basaltdb.sql.exec.write.WriteExecutor;
 import io.basaltdb.sql.pushdown.ScanSpec;
@@ -16,11 +17,11 @@ import org.apache.calcite.linq4j.Enumerable;
  * What a planned statement calls at run time on one table (the code the Basalt rel nodes
  * generate, and their direct executions): its scans, lookup joins and writes, run by the
  * executors against the storage. Holds only the storage and the table definition the plan was
- * made for, so plans (rel nodes) point to the executors, and the executors to the storage
+ * made for (and what its last scan read, for the next), so plans (rel nodes) point to the executors, and the executors to the storage
  * seam, never back. An execution on a connection with auto-commit off runs against its
  * transaction ({@link ConnectionTransaction}); an auto-commit write of several rows, in one of
- * its own ({@link StatementTransaction}: all or nothing). Immutable; shared by the executions
- * of a cached plan.
+ * its own ({@link StatementTransaction}: all or nothing). Shared by the executions of a
+ * cached plan, on any thread.
  */
 public final class TableRuns {
   private final Storage db;
@@ -33,9 +34,20 @@ public final class TableRuns {
 
   /** Runs a planned scan for one execution. */
   public Enumerable<Object[]> query(DataContext root, ScanSpec spec) {
+    ScanColumns columns = lastColumns;
+    if (columns == null || !columns.isFor(def, spec)) {
+      columns = ScanColumns.of(def, spec);
+      lastColumns = columns;
+    }
     return new ScanExecutor(ConnectionTransaction.storage(root, db), def, spec, root,
-        ConnectionSettings.of(root).readTimestamp()).enumerable();
+        ConnectionSettings.of(root).readTimestamp(), columns).enumerable();
   }
+
+  /**
+   * The columns of the last spec {@link #query} ran, kept for its next executions: a plan
+   * scans a table by one spec (two when it joins the table with itself: they take turns).
+   */
+  private volatile ScanColumns lastColumns;
 
   /**
    * How a planned scan of this table that is its statement's only read runs: as one get when

@@ -174,7 +174,9 @@ public final class RowKeyCodec {
         }
       }
       int end = fieldEnd(c, key, pos);
-      values[i] = decodeField(c.type(), inOrder(c, Arrays.copyOfRange(key, pos, end)));
+      values[i] = isNumber(c.type())
+          ? fixedValue(c.type(), readFixed(key, pos, end, c.descending() ? 0xff : 0))
+          : decodeField(c.type(), inOrder(c, Arrays.copyOfRange(key, pos, end)));
       pos = end;
     }
     if (whole && pos != key.length) {
@@ -336,25 +338,45 @@ public final class RowKeyCodec {
 
   private static Object decodeField(KeyType t, byte[] f) {
     return switch (t) {
-      case BOOLEAN -> f[0] != 0;
-      case TINYINT -> (byte) (f[0] ^ 0x80);
-      case SMALLINT -> (short) (readFixed(f) ^ 0x8000);
-      case INTEGER, DATE, TIME -> (int) (readFixed(f) ^ 0x80000000L);
-      case BIGINT, TIMESTAMP -> readFixed(f) ^ Long.MIN_VALUE;
-      case REAL -> {
-        int bits = (int) readFixed(f);
-        yield Float.intBitsToFloat(bits < 0 ? bits ^ 0x80000000 : ~bits);
-      }
-      case DOUBLE -> {
-        long bits = readFixed(f);
-        yield Double.longBitsToDouble(bits < 0 ? bits ^ Long.MIN_VALUE : ~bits);
-      }
+      case BOOLEAN, TINYINT, SMALLINT, INTEGER, DATE, TIME, BIGINT, TIMESTAMP, REAL, DOUBLE ->
+          fixedValue(t, readFixed(f));
       case DECIMAL -> decodeDecimal(f);
       case VARCHAR -> new String(unescape(f), StandardCharsets.UTF_8);
       case VARBINARY -> unescape(f);
       case UUID -> new java.util.UUID(readFixed(java.util.Arrays.copyOf(f, 8)) ^ Long.MIN_VALUE,
           readFixed(java.util.Arrays.copyOfRange(f, 8, 16)) ^ Long.MIN_VALUE);
     };
+  }
+
+  /** Whether a field of type {@code t} is a fixed-width number, read by {@link #fixedValue}. */
+  private static boolean isNumber(KeyType t) {
+    return t.width() > 0 && t != KeyType.UUID;
+  }
+
+  /** The value of a fixed-width number field whose bytes, in key order, are {@code bits}. */
+  private static Object fixedValue(KeyType t, long bits) {
+    return switch (t) {
+      case BOOLEAN -> bits != 0;
+      case TINYINT -> (byte) (bits ^ 0x80);
+      case SMALLINT -> (short) (bits ^ 0x8000);
+      case INTEGER, DATE, TIME -> (int) (bits ^ 0x80000000L);
+      case BIGINT, TIMESTAMP -> bits ^ Long.MIN_VALUE;
+      case REAL -> {
+        int b = (int) bits;
+        yield Float.intBitsToFloat(b < 0 ? b ^ 0x80000000 : ~b);
+      }
+      case DOUBLE -> Double.longBitsToDouble(bits < 0 ? bits ^ Long.MIN_VALUE : ~bits);
+      default -> throw new IllegalArgumentException("not a fixed-width number: " + t);
+    };
+  }
+
+  /** The bytes {@code [from, to)} of {@code key}, each xor {@code flip}, as one number. */
+  private static long readFixed(byte[] key, int from, int to, int flip) {
+    long v = 0;
+    for (int i = from; i < to; i++) {
+      v = (v << 8) | ((key[i] ^ flip) & 0xff);
+    }
+    return v;
   }
 
   private static long readFixed(byte[] f) {

@@ -32,7 +32,10 @@ final class RowEnumerator implements Enumerator<Object[]> {
   private final Table table;
   private final io.basaltdb.storage.ReadSnapshot snapshot;
   private final io.basaltdb.sql.catalog.CellNames names;
-  private final Set<Integer> readColumns = new TreeSet<>();
+  /** Table columns read: the spec's and those the filters test. */
+  private final Set<Integer> readColumns;
+  /** What the plan's scans read, worked out once by the plan; null: {@link #readColumns}. */
+  private final ScanColumns planned;
   private int next; // next range (or first range of the next get batch)
   private ResultScanner scanner;
   private List<Result> batch = Collections.emptyList();
@@ -83,8 +86,15 @@ final class RowEnumerator implements Enumerator<Object[]> {
     skip = limits ? executor.boundLong(executor.spec.offset(), 0) : 0;
     remaining = limits ? executor.boundLong(executor.spec.fetch(), Long.MAX_VALUE)
         : Long.MAX_VALUE;
-    readColumns.addAll(executor.spec.columns());
-    readColumns.addAll(PushedPredicate.cellColumns(filters, executor.def));
+    // the plan's columns when these rows pass the spec's own filters (not through an index)
+    this.planned = filters == executor.spec.filters() ? executor.columns : null;
+    if (planned == null) {
+      Set<Integer> read = new TreeSet<>(executor.spec.columns());
+      read.addAll(PushedPredicate.cellColumns(filters, executor.def));
+      this.readColumns = read;
+    } else {
+      this.readColumns = planned.columns;
+    }
   }
 
   @Override
@@ -230,7 +240,11 @@ final class RowEnumerator implements Enumerator<Object[]> {
     if (times[0] > 0 || times[1] < Long.MAX_VALUE) {
       read.setTimeRange(times[0], times[1]);
     }
-    PointRead.addColumns(read, executor.def, names, readColumns);
+    if (planned != null) {
+      planned.addTo(read);
+    } else {
+      PointRead.addColumns(read, executor.def, names, readColumns);
+    }
     Filter f = PushedPredicate.all(filters, executor.def, executor.ctx);
     if (rangesFilter != null) {
       Filter r = io.basaltdb.storage.filter.Filters.rowRanges(rangesFilter);

@@ -34,6 +34,8 @@ public final class ScanExecutor {
   final ScanSpec spec;
   final DataContext ctx;
   final long asOf;
+  /** The columns the spec's scans read, when the plan worked them out; else null. */
+  final ScanColumns columns;
 
   /**
    * @param readTimestamp the connection's read timestamp (-1: none); the spec's own
@@ -41,6 +43,16 @@ public final class ScanExecutor {
    */
   public ScanExecutor(Storage db, SqlTableDef def, ScanSpec spec, DataContext ctx,
       long readTimestamp) {
+    this(db, def, spec, ctx, readTimestamp, null);
+  }
+
+  /**
+   * @param columns what the plan's scans of {@code spec} read, worked out once for them
+   *     ({@link ScanColumns#of}), or null: worked out by this execution
+   */
+  public ScanExecutor(Storage db, SqlTableDef def, ScanSpec spec, DataContext ctx,
+      long readTimestamp, ScanColumns columns) {
+    this.columns = columns;
     this.db = db;
     this.def = def;
     this.spec = spec;
@@ -78,6 +90,9 @@ public final class ScanExecutor {
     };
   }
 
+  /** The processors a parallel scan spreads over, as when the JVM started (asked once). */
+  private static final int PROCESSORS = Runtime.getRuntime().availableProcessors();
+
   /** Cells a scan must cover, at least, before its regions are read in parallel. */
   static long parallelCells() {
     return io.basaltdb.sql.Switches.PARALLEL_SCAN_CELLS.longValue();
@@ -111,9 +126,9 @@ public final class ScanExecutor {
     if (def.saltBuckets() > 0 && spec.ordered()) {
       return mergedBuckets(ranges);
     }
-    int threads = Runtime.getRuntime().availableProcessors();
+    int threads = PROCESSORS;
     if (spec.ordered() || spec.fetch() != null || spec.offset() != null || threads < 2
-        || spec.keys().isPointLookup(def)) {
+        || spec.keys().isPointLookup(def) || db.admin().regionCount(def.table()) < 2) {
       return rows(ranges);
     }
     RegionSplits splits = RegionSplits.byRegion(db, def.table(), ranges);
