@@ -24,13 +24,17 @@ import java.util.concurrent.atomic.AtomicLong;
  * Many clients of a server (issue 40): N remote clients, each its own connection and thread,
  * run prepared point SELECTs, then single-row upserts, against {@code bin/basalt server}'s
  * Avatica protocol (protobuf, the stock Avatica client, {@code durability=ASYNC} as the other
- * benches) and against H2's TCP server (its own client) running the same code; both servers
- * in this process, each with its default limits, on loopback; each warmed up by one untimed
- * run of every measure (Jetty, protobuf and Avatica's code take a while to compile: a point
- * SELECT took 120 us at first, 40 us once compiled). For each measure and client
- * count: operations per second (the median of {@code --runs} alternated runs), the latency of
- * one operation at the median and the 99th percentile (of the run with the median rate), and
- * the operations refused or failed (none expected).
+ * benches) and against H2's TCP server (its own client) running the same code; each server
+ * with its default limits, on loopback, in a JVM of its own with its clients ({@link
+ * ServingJvm}): in one JVM, Basalt's remote point SELECT measured after H2 had run there read
+ * 2-6k/s against 11-12k/s alone (the JIT's profiles of the code both clients share, sockets
+ * included, polluted by the other driver). Each side is warmed up by one untimed run of every
+ * measure (Jetty, protobuf and Avatica's code take a while to compile: a point SELECT took 120
+ * us at first, 40 us once compiled); then the two take turns, one idle while the other runs.
+ * For each measure and client count: operations per second (the median of each side's
+ * {@code --runs} runs; the ratio the median of the pairs' ratios), the latency of one
+ * operation at the median and the 99th percentile (of the run with the median rate), and the
+ * operations refused or failed (none expected).
  *
  * <pre>
  * bin/basalt bench server [--rows 100000] [--seconds 5] [--clients 1,4,16] [--runs 3]
@@ -56,6 +60,10 @@ public final class ServerBench {
   }
 
   public static void main(String[] args) throws Exception {
+    if (args.length > 0 && args[0].equals("--serve")) {
+      serve(args);
+      return;
+    }
     int rows = 100_000;
     int seconds = 5;
     int[] clients = {1, 4, 16};
@@ -91,39 +99,100 @@ public final class ServerBench {
   /** One run: operations per second, latency percentiles (us), operations failed. */
   private record Result(double perSecond, double p50, double p99, long failed) {}
 
+  /** What a serving JVM prints once loaded and warmed up, then its load's seconds. */
+  private static final String READY = "server-bench-ready";
+  /** What it prints after a measure, then the measure's result. */
+  private static final String RESULT = "server-bench-result";
+
   private void run() throws Exception {
     EngineBench.deleteRecursively(base);
     Files.createDirectories(base);
-    Class.forName("org.apache.calcite.avatica.remote.Driver");
-    Class.forName("org.h2.Driver");
-    try (BasaltServer basaltServer = BasaltServer.start(new BasaltServer.Options(
-        base.resolve("basalt"), 0, "127.0.0.1", null, false))) {
-      org.h2.tools.Server h2Server = org.h2.tools.Server.createTcpServer("-tcpPort", "0",
-          "-baseDir", base.resolve("h2").toAbsolutePath().toString(), "-ifNotExists").start();
-      try {
+    try (Serving basalt = new Serving("Basalt"); Serving h2 = new Serving("H2")) {
+      report(basalt, h2);
+    }
+  }
+
+  /** One side's server and clients in a JVM of its own ({@link ServingJvm}), loaded and warm. */
+  private final class Serving implements AutoCloseable {
+    final String name;
+    private final ServingJvm jvm;
+
+    Serving(String name) throws Exception {
+      this.name = name;
+      jvm = new ServingJvm(ServerBench.class, List.of(name, String.valueOf(rows),
+          String.valueOf(seconds), Arrays.stream(clients).mapToObj(String::valueOf)
+              .collect(java.util.stream.Collectors.joining(",")), base.toString()), READY);
+      System.out.printf(Locale.ROOT, "%s: %d rows loaded through its server in %s s%n", name,
+          rows, jvm.ready[0]);
+    }
+
+    /** Runs one measure there and waits for it. */
+    Result measure(int n, boolean writes) throws Exception {
+      String[] f = jvm.run(n + " " + writes, RESULT);
+      return new Result(Double.parseDouble(f[0]), Double.parseDouble(f[1]),
+          Double.parseDouble(f[2]), Long.parseLong(f[3]));
+    }
+
+    @Override
+    public void close() throws Exception {
+      jvm.close();
+    }
+  }
+
+  /**
+   * One side in a JVM of its own, for a parent bench: {@code --serve Basalt|H2 ROWS SECONDS
+   * CLIENTS DIR}. Starts that side's server, loads it, runs every measure once untimed, says
+   * {@link #READY} and its load's seconds, then runs one measure per line read ({@code CLIENTS
+   * WRITES}), printing its result, until its input ends.
+   */
+  private static void serve(String[] a) throws Exception {
+    ServerBench b = new ServerBench(Integer.parseInt(a[2]), Integer.parseInt(a[3]),
+        Arrays.stream(a[4].split(",")).mapToInt(Integer::parseInt).toArray(), 1, Path.of(a[5]));
+    if (a[1].equals("Basalt")) {
+      Class.forName("org.apache.calcite.avatica.remote.Driver");
+      try (BasaltServer server = BasaltServer.start(new BasaltServer.Options(
+          b.base.resolve("basalt"), 0, "127.0.0.1", null, false))) {
         Properties async = new Properties();
         async.setProperty("durability", "ASYNC");
-        Side basalt = new Side("Basalt", "jdbc:avatica:remote:url=http://127.0.0.1:"
-            + basaltServer.port() + ";serialization=protobuf", async,
-            "UPSERT INTO kv (id, val, pad) VALUES (?, ?, ?)");
-        Side h2 = new Side("H2", "jdbc:h2:tcp://127.0.0.1:" + h2Server.getPort() + "/bench",
-            new Properties(), "MERGE INTO kv (id, val, pad) KEY (id) VALUES (?, ?, ?)");
-        for (Side s : List.of(basalt, h2)) {
-          load(s);
-          for (boolean writes : new boolean[] {false, true}) { // JIT warm-up, untimed
-            for (int n : clients) {
-              measure(s, n, writes);
-            }
-          }
-        }
-        report(basalt, h2);
+        b.serve(new Side("Basalt", "jdbc:avatica:remote:url=http://127.0.0.1:"
+            + server.port() + ";serialization=protobuf", async,
+            "UPSERT INTO kv (id, val, pad) VALUES (?, ?, ?)"));
+      }
+    } else {
+      Class.forName("org.h2.Driver");
+      org.h2.tools.Server server = org.h2.tools.Server.createTcpServer("-tcpPort", "0",
+          "-baseDir", b.base.resolve("h2").toAbsolutePath().toString(), "-ifNotExists").start();
+      try {
+        b.serve(new Side("H2", "jdbc:h2:tcp://127.0.0.1:" + server.getPort() + "/bench",
+            new Properties(), "MERGE INTO kv (id, val, pad) KEY (id) VALUES (?, ?, ?)"));
       } finally {
-        h2Server.stop();
+        server.stop();
       }
     }
   }
 
-  private void load(Side s) throws SQLException {
+  private void serve(Side s) throws Exception {
+    double loadSeconds = load(s);
+    for (boolean writes : new boolean[] {false, true}) { // JIT warm-up, untimed
+      for (int n : clients) {
+        measure(s, n, writes);
+      }
+    }
+    System.out.printf(Locale.ROOT, "%s %.1f%n", READY, loadSeconds);
+    System.out.flush();
+    java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(
+        System.in, java.nio.charset.StandardCharsets.UTF_8));
+    for (String line = in.readLine(); line != null; line = in.readLine()) {
+      String[] f = line.trim().split(" ");
+      Result r = measure(s, Integer.parseInt(f[0]), Boolean.parseBoolean(f[1]));
+      System.out.printf(Locale.ROOT, "%s %s %s %s %d%n", RESULT, r.perSecond(), r.p50(), r.p99(),
+          r.failed());
+      System.out.flush();
+    }
+  }
+
+  /** Creates and fills the table through {@code s}'s server: the seconds it took. */
+  private double load(Side s) throws SQLException {
     long t0 = System.nanoTime();
     try (Connection c = s.connect(); Statement st = c.createStatement()) {
       st.execute("CREATE TABLE kv (id BIGINT NOT NULL PRIMARY KEY, val BIGINT,"
@@ -140,35 +209,45 @@ public final class ServerBench {
         }
       }
     }
-    System.out.printf(Locale.ROOT, "%s: %d rows loaded through its server in %.1f s%n",
-        s.name(), rows, (System.nanoTime() - t0) / 1e9);
+    return (System.nanoTime() - t0) / 1e9;
   }
 
-  private void report(Side basalt, Side h2) throws Exception {
+  private void report(Serving basalt, Serving h2) throws Exception {
     System.out.printf(Locale.ROOT, "remote clients, %d rows, %d s per run, median of %d runs"
-        + "%n", rows, seconds, runs);
+        + " paired in turns%n", rows, seconds, runs);
     System.out.printf(Locale.ROOT, "%-28s %10s %10s %7s %17s %17s %7s%n", "measure",
         "Basalt/s", "H2/s", "ratio", "Basalt p50/p99 us", "H2 p50/p99 us", "failed");
     for (boolean writes : new boolean[] {false, true}) {
       for (int n : clients) {
         List<Result> b = new ArrayList<>();
         List<Result> h = new ArrayList<>();
-        for (int r = 0; r < runs; r++) {
-          b.add(measure(basalt, n, writes));
-          h.add(measure(h2, n, writes));
+        List<Double> ratios = new ArrayList<>();
+        for (int r = 0; r < runs; r++) { // turns alternate who goes first
+          boolean h2First = r % 2 == 1;
+          Result hr = h2First ? h2.measure(n, writes) : null;
+          Result br = basalt.measure(n, writes);
+          if (!h2First) {
+            hr = h2.measure(n, writes);
+          }
+          b.add(br);
+          h.add(hr);
+          ratios.add(br.perSecond() / hr.perSecond());
         }
         Result mb = median(b);
         Result mh = median(h);
+        double ratio = ratios.stream().mapToDouble(Double::doubleValue).sorted()
+            .toArray()[ratios.size() / 2];
         System.out.printf(Locale.ROOT, "%-28s %10.0f %10.0f %6.2fx %8.0f/%-8.0f %8.0f/%-8.0f %7d%n",
             (writes ? "upsert, " : "point SELECT, ") + n + " client" + (n == 1 ? "" : "s"),
-            mb.perSecond(), mh.perSecond(), mb.perSecond() / mh.perSecond(), mb.p50(), mb.p99(),
+            mb.perSecond(), mh.perSecond(), ratio, mb.p50(), mb.p99(),
             mh.p50(), mh.p99(), b.stream().mapToLong(Result::failed).sum()
                 + h.stream().mapToLong(Result::failed).sum());
       }
     }
-    System.out.println("ratio: Basalt operations per second / H2's (above 1 = Basalt faster);"
-        + " latency of one operation in microseconds; failed: operations refused or failed on"
-        + " either side over all runs");
+    System.out.println("ratio: Basalt operations per second / H2's (above 1 = Basalt faster),"
+        + " the median of runs paired in turns (each side in a JVM of its own); latency of one"
+        + " operation in microseconds; failed: operations refused or failed on either side over"
+        + " all runs");
   }
 
   private static Result median(List<Result> results) {

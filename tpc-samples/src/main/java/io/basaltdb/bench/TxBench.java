@@ -155,35 +155,22 @@ public final class TxBench {
 
   /** A JVM of its own running one side's measures on demand ({@link #serve}). */
   private final class Side implements AutoCloseable {
-    private final Process process;
-    private final java.io.BufferedReader out;
-    private final java.io.Writer in;
+    private final ServingJvm jvm;
     final int warmUp;
     final List<Result> results = new ArrayList<>();
 
     /** Starts the JVM (the same class path and options) and waits until it has warmed up. */
     Side(String url, int threadCount) throws Exception {
-      List<String> cmd = new ArrayList<>();
-      cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-      cmd.addAll(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments());
-      cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), TxBench.class.getName(),
-          "--serve", url, String.valueOf(threadCount), String.valueOf(accounts),
-          String.valueOf(seconds)));
-      process = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-      out = new java.io.BufferedReader(new java.io.InputStreamReader(process.getInputStream(),
-          java.nio.charset.StandardCharsets.UTF_8));
-      in = new java.io.OutputStreamWriter(process.getOutputStream(),
-          java.nio.charset.StandardCharsets.UTF_8);
-      warmUp = Integer.parseInt(line(CHILD_READY, url)[1]);
+      jvm = new ServingJvm(TxBench.class, List.of(url, String.valueOf(threadCount),
+          String.valueOf(accounts), String.valueOf(seconds)), CHILD_READY);
+      warmUp = Integer.parseInt(jvm.ready[0]);
     }
 
     /** Runs one measure there and waits for it. */
     Result run() throws Exception {
-      in.write("go\n");
-      in.flush();
-      String[] f = line(CHILD_RESULT, "its measure");
-      Result r = new Result(Double.parseDouble(f[1]), Double.parseDouble(f[2]),
-          Boolean.parseBoolean(f[3]), warmUp);
+      String[] f = jvm.run("go", CHILD_RESULT);
+      Result r = new Result(Double.parseDouble(f[0]), Double.parseDouble(f[1]),
+          Boolean.parseBoolean(f[2]), warmUp);
       results.add(r);
       return r;
     }
@@ -193,22 +180,9 @@ public final class TxBench {
       return medianOf(results, warmUp);
     }
 
-    private String[] line(String tag, String what) throws Exception {
-      StringBuilder seen = new StringBuilder();
-      for (String l = out.readLine(); l != null; l = out.readLine()) {
-        if (l.startsWith(tag + " ")) {
-          return l.trim().split(" ");
-        }
-        seen.append(l).append('\n');
-      }
-      throw new IllegalStateException("the JVM measuring " + what + " ended (exit "
-          + process.waitFor() + "): " + seen);
-    }
-
     @Override
     public void close() throws Exception {
-      in.close(); // its input ends: it closes its database and exits
-      process.waitFor();
+      jvm.close(); // its input ends: it closes its database and exits
     }
   }
 
