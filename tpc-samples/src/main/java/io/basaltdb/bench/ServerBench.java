@@ -242,6 +242,10 @@ public final class ServerBench {
             mb.perSecond(), mh.perSecond(), ratio, mb.p50(), mb.p99(),
             mh.p50(), mh.p99(), b.stream().mapToLong(Result::failed).sum()
                 + h.stream().mapToLong(Result::failed).sum());
+        if (runs > 1) {
+          System.out.println("  the pairs' ratios, in turn: " + ratios.stream()
+              .map(x -> String.format(Locale.ROOT, "%.2f", x)).toList());
+        }
       }
     }
     System.out.println("ratio: Basalt operations per second / H2's (above 1 = Basalt faster),"
