@@ -17,11 +17,12 @@ import org.apache.calcite.linq4j.Enumerable;
  * What a planned statement calls at run time on one table (the code the Basalt rel nodes
  * generate, and their direct executions): its scans, lookup joins and writes, run by the
  * executors against the storage. Holds only the storage and the table definition the plan was
- * made for (and what its last scan read, for the next), so plans (rel nodes) point to the executors, and the executors to the storage
- * seam, never back. An execution on a connection with auto-commit off runs against its
- * transaction ({@link ConnectionTransaction}); an auto-commit write of several rows, in one of
- * its own ({@link StatementTransaction}: all or nothing). Shared by the executions of a
- * cached plan, on any thread.
+ * made for (and what its scan reads, worked out at its first execution), so plans (rel nodes)
+ * point to the executors, and the executors to the storage seam, never back. An execution on
+ * a connection with auto-commit off runs against its transaction ({@link
+ * ConnectionTransaction}); an auto-commit write of several rows, in one of its own ({@link
+ * StatementTransaction}: all or nothing). Shared by the executions of a cached plan, on any
+ * thread.
  */
 public final class TableRuns {
   private final Storage db;
@@ -44,8 +45,9 @@ public final class TableRuns {
   }
 
   /**
-   * The columns of the last spec {@link #query} ran, kept for its next executions: a plan
-   * scans a table by one spec (two when it joins the table with itself: they take turns).
+   * The columns of the last spec {@link #query} ran, kept for its next executions: each planned
+   * scan has runs of its own ({@code BasaltSqlTable.runs}), so one spec; were one to serve two,
+   * they would take turns here, each run with its own.
    */
   private volatile ScanColumns lastColumns;
 
