@@ -114,11 +114,9 @@ public final class ServerBench {
 
   /** One side's server and clients in a JVM of its own ({@link ServingJvm}), loaded and warm. */
   private final class Serving implements AutoCloseable {
-    final String name;
     private final ServingJvm jvm;
 
     Serving(String name) throws Exception {
-      this.name = name;
       jvm = new ServingJvm(ServerBench.class, List.of(name, String.valueOf(rows),
           String.valueOf(seconds), Arrays.stream(clients).mapToObj(String::valueOf)
               .collect(java.util.stream.Collectors.joining(",")), base.toString()), READY);
