@@ -28,7 +28,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * with its default limits, on loopback, in a JVM of its own with its clients ({@link
  * ServingJvm}): in one JVM, Basalt's remote point SELECT measured after H2 had run there read
  * 2-6k/s against 11-12k/s alone (the JIT's profiles of the code both clients share, sockets
- * included, polluted by the other driver). Each side is warmed up by one untimed run of every
+ * included, polluted by the other driver). Each side is warmed up by two untimed runs of every
  * measure (Jetty, protobuf and Avatica's code take a while to compile: a point SELECT took 120
  * us at first, 40 us once compiled); then the two take turns, one idle while the other runs.
  * For each measure and client count: operations per second (the median of each side's
@@ -98,6 +98,12 @@ public final class ServerBench {
 
   /** One run: operations per second, latency percentiles (us), operations failed. */
   private record Result(double perSecond, double p50, double p99, long failed) {}
+
+  /**
+   * Untimed runs of every measure before the timed ones: after one, Basalt's first timed pair
+   * still read 0.10x against 0.30-0.40x for the next (its JVM was still compiling).
+   */
+  private static final int WARM_UP_ROUNDS = 2;
 
   /** What a serving JVM prints once loaded and warmed up, then its load's seconds. */
   private static final String READY = "server-bench-ready";
@@ -171,9 +177,11 @@ public final class ServerBench {
 
   private void serve(Side s) throws Exception {
     double loadSeconds = load(s);
-    for (boolean writes : new boolean[] {false, true}) { // JIT warm-up, untimed
-      for (int n : clients) {
-        measure(s, n, writes);
+    for (int round = 0; round < WARM_UP_ROUNDS; round++) { // JIT warm-up, untimed
+      for (boolean writes : new boolean[] {false, true}) {
+        for (int n : clients) {
+          measure(s, n, writes);
+        }
       }
     }
     System.out.printf(Locale.ROOT, "%s %.1f%n", READY, loadSeconds);
