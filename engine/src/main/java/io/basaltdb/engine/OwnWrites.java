@@ -2,6 +2,7 @@ package io.basaltdb.engine;
 
 import io.basaltdb.storage.Cell;
 import io.basaltdb.storage.InvalidArgumentException;
+import io.basaltdb.storage.StorageTransaction;
 import io.basaltdb.storage.TableName;
 import io.basaltdb.storage.TransactionTooLargeException;
 import io.basaltdb.engine.cell.CellComparator;
@@ -27,16 +28,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * sequence id of its own from {@link CellResolver#OWN_WRITES} up, kept per table and family
  * ({@link OwnCells}), and logged in write order so that {@link #rollbackTo} can take back what
  * came after a mark. Per table, each row's basis: the snapshot cut the transaction had when it
- * first wrote the row. The cells' heap is bounded by {@link #MAX_PENDING_BYTES}.
+ * first wrote the row. The cells' heap is bounded by {@link
+ * StorageTransaction#MAX_PENDING_BYTES}.
  *
  * <p>Thread-safety: one writer (the transaction's, under its monitor); readers may iterate the
  * cells meanwhile ({@link OwnCells}).
  */
 final class OwnWrites {
-  /** The most heap the uncommitted cells may take. */
-  static final long MAX_PENDING_BYTES =
-      io.basaltdb.storage.StorageTransaction.MAX_PENDING_BYTES;
-
   private record Written(Families families, Cell cell) {}
 
   /**
@@ -217,11 +215,11 @@ final class OwnWrites {
       log.add(new Written(o.families, s));
       pendingBytes += s.heapSize() + 40;
     }
-    if (pendingBytes > MAX_PENDING_BYTES) {
+    if (pendingBytes > StorageTransaction.MAX_PENDING_BYTES) {
       rollbackTo(mark);
       throw new TransactionTooLargeException("a transaction's uncommitted writes passed "
-          + (MAX_PENDING_BYTES >> 20) + " MiB at row " + Cell.printable(row) + " of table "
-          + table + ": commit more often");
+          + (StorageTransaction.MAX_PENDING_BYTES >> 20) + " MiB at row " + Cell.printable(row)
+          + " of table " + table + ": commit more often");
     }
     o.rows.computeIfAbsent(ByteBuffer.wrap(row), r -> new RowWritten(basis)).newest = seq;
     return kept;

@@ -47,7 +47,7 @@ import java.util.function.Supplier;
  *
  * <p><b>Marks.</b> {@link #mark} and {@link #rollbackTo} undo the writes made after a point
  * (a failed statement, a savepoint). Uncommitted writes are bounded by {@link
- * #MAX_PENDING_BYTES}. The snapshot stays pinned (compactions keep what it sees) until the
+ * io.basaltdb.storage.StorageTransaction#MAX_PENDING_BYTES}. The snapshot stays pinned (compactions keep what it sees) until the
  * transaction ends.
  *
  * <p>Thread-safety: one writer at a time (the connection's); reads may run in parallel, also
@@ -55,9 +55,6 @@ import java.util.function.Supplier;
  * of the own writes is kept in structures made for it ({@code OwnCells}, the rows written).
  */
 public final class Transaction extends OwnWritesTransaction {
-  /** The most heap the uncommitted cells may take. */
-  public static final long MAX_PENDING_BYTES = OwnWrites.MAX_PENDING_BYTES;
-
   /** Past this many read ranges of one table, they are kept as one range around them all. */
   static final int MAX_READ_RANGES = 10_000;
 

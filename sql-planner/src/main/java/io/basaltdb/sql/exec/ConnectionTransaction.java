@@ -118,7 +118,7 @@ public final class ConnectionTransaction {
    * Runs one write statement in {@code tx}: its writes are kept only if it succeeds (a
    * duplicate key, constraint or type error undoes what it wrote and propagates; the
    * transaction goes on), except that writes past the transaction's bound ({@link
-   * Transaction#MAX_PENDING_BYTES}, 53200) roll the whole transaction back.
+   * StorageTransaction#MAX_PENDING_BYTES}, 53200) roll the whole transaction back.
    */
   public static long statement(StorageTransaction tx, DataContext ctx, io.basaltdb.storage.TableName table,
       java.util.function.LongSupplier write) {

@@ -51,13 +51,13 @@ import org.apache.calcite.linq4j.Enumerator;
  * commit, and a statement run again after a conflict holds it exclusively: the others' commits
  * end before it reads, and none begins until it commits (explicit transactions take no such
  * lock: their conflicts are their callers' 40001).
- * A statement whose writes pass the transaction bound
- * ({@link StorageTransaction#MAX_PENDING_BYTES}) is run again row by row, as before (not
- * atomic; documented in doc/transactions.md). Over
- * HBase (no atomic commit) every statement is written row by row. An INSERT or UPSERT of
- * several rows into a table without indexes or enforced foreign keys needs no transaction: it
- * reads nothing but its own keys, so its rows are held and written as one atomic write whose
- * checks under the rows' locks refuse a stored key ({@link WriteExecutor#writingAtomically}).
+ * A statement whose writes pass the transaction bound ({@link
+ * StorageTransaction#MAX_PENDING_BYTES}) is run again row by row, as before (not atomic;
+ * documented in doc/transactions.md). Over HBase (no atomic commit) every statement is written
+ * row by row. An INSERT or UPSERT of several rows into a table without indexes or enforced
+ * foreign keys needs no transaction: it reads nothing but its own keys, so its rows are held
+ * and written as one atomic write whose checks under the rows' locks refuse a stored key
+ * ({@link WriteExecutor#writingAtomically}).
  * Holds no state.
  */
 final class StatementTransaction {

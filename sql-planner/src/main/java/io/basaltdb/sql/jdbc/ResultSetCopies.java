@@ -8,18 +8,18 @@ import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.avatica.QueryState;
 
 /**
- * One statement's result sets made as copies of a never-used one: Avatica's result set
- * constructor makes a {@link java.util.Calendar} each time (locale lookups, a calendar's fields
- * computed from the clock: ~7% of a warm prepared point SELECT's execution), which a re-executed statement
- * would pay per execution. The pristine result set of the last signature is kept and each
- * execution gets a field-by-field copy ({@link BasaltResultSet#copy}), equal to what the
- * constructor would make from the same arguments: the arguments are the key (the same
- * signature object, an equal query state and time zone, the same kind of first frame, none or
- * the empty one Calcite's meta gives each execution, and the statement's fetch size and
- * direction, which the constructor reads); a first frame holding rows is never copied. The
- * copies share the calendar, which Avatica and Basalt only ever read (its time zone), the
- * column metadata and the {@link java.sql.ResultSetMetaData}, all immutable. A statement is
- * used by one thread at a time; a race would only make an extra pristine result set.
+ * One statement's result sets made as copies of a never-used one: Avatica's result set constructor
+ * makes a {@link java.util.Calendar} each time (locale lookups, a calendar's fields computed from
+ * the clock: ~7% of a warm prepared point SELECT's execution), which a re-executed statement would
+ * pay per execution. The pristine result set of the last signature is kept and each execution gets
+ * a field-by-field copy ({@link BasaltResultSet#copy}), equal to what the constructor would make
+ * from the same arguments: the arguments are the key (the same signature object, an equal query
+ * state and time zone, the same kind of first frame, none or the empty one Calcite's meta gives
+ * each execution, and the statement's fetch size and direction, which the constructor reads); a
+ * first frame holding rows is never copied. The copies share the calendar, which Avatica and Basalt
+ * only ever read (its time zone), the column metadata and the {@link java.sql.ResultSetMetaData},
+ * all immutable. A statement is used by one thread at a time; a race would only make an extra
+ * pristine result set.
  */
 final class ResultSetCopies {
   /** A pristine result set and what it was made from. */

@@ -343,8 +343,8 @@ public final class RowKeyCodec {
       case DECIMAL -> decodeDecimal(f);
       case VARCHAR -> new String(unescape(f), StandardCharsets.UTF_8);
       case VARBINARY -> unescape(f);
-      case UUID -> new java.util.UUID(readFixed(java.util.Arrays.copyOf(f, 8)) ^ Long.MIN_VALUE,
-          readFixed(java.util.Arrays.copyOfRange(f, 8, 16)) ^ Long.MIN_VALUE);
+      case UUID -> new java.util.UUID(readFixed(f, 0, 8, 0) ^ Long.MIN_VALUE,
+          readFixed(f, 8, 16, 0) ^ Long.MIN_VALUE);
     };
   }
 
@@ -380,11 +380,7 @@ public final class RowKeyCodec {
   }
 
   private static long readFixed(byte[] f) {
-    long v = 0;
-    for (byte b : f) {
-      v = (v << 8) | (b & 0xff);
-    }
-    return v;
+    return readFixed(f, 0, f.length, 0);
   }
 
   private static BigDecimal decodeDecimal(byte[] f) {
@@ -393,7 +389,7 @@ public final class RowKeyCodec {
       return BigDecimal.ZERO;
     }
     boolean negative = head == 0x40;
-    long e = readFixed(Arrays.copyOfRange(f, 1, 5));
+    long e = readFixed(f, 1, 5, 0);
     if (negative) {
       e = ~e & 0xFFFFFFFFL;
     }

@@ -13,7 +13,6 @@ import io.basaltdb.storage.Result;
 import io.basaltdb.storage.Storage;
 import java.util.List;
 import java.util.Set;
-import java.util.TreeSet;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
@@ -36,16 +35,14 @@ public final class PointRead {
   private final SqlTableDef def;
   private final ScanSpec spec;
   private final CellNames names;
-  /** A get of the columns each execution reads (the marker and the spec's), shared by them. */
-  private final Get columns;
+  /** The columns each execution reads (the marker and the spec's), their map shared. */
+  private final ScanColumns columns;
 
   private PointRead(SqlTableDef def, ScanSpec spec) {
     this.def = def;
     this.spec = spec;
     this.names = CellNames.of(def);
-    Get g = new Get(new byte[] {0});
-    addColumns(g, def, names, new TreeSet<>(spec.columns()));
-    this.columns = new Get(new byte[] {0}).readColumnsOf(g); // frozen here, read by any thread
+    this.columns = ScanColumns.of(def, spec); // the spec has no filters: its columns
   }
 
   /** The point read that runs {@code spec} over {@code def}, or null when it is not one. */
@@ -84,7 +81,7 @@ public final class PointRead {
     if (readTimestamp >= 0) {
       get.setTimeRange(0, readTimestamp == Long.MAX_VALUE ? readTimestamp : readTimestamp + 1);
     }
-    get.readColumnsOf(columns);
+    columns.addTo(get);
     Result r = db.table(def.table()).get(get);
     // the key decoded from the bytes just encoded (equal to the row's, which is a cache miss)
     return r.isEmpty() ? null : toRow(def, names, spec.columns(), r, key);

@@ -15,8 +15,6 @@ import io.basaltdb.storage.filter.Filter;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Set;
-import java.util.TreeSet;
 import org.apache.calcite.linq4j.Enumerator;
 
 /**
@@ -32,10 +30,8 @@ final class RowEnumerator implements Enumerator<Object[]> {
   private final Table table;
   private final io.basaltdb.storage.ReadSnapshot snapshot;
   private final io.basaltdb.sql.catalog.CellNames names;
-  /** Table columns read: the spec's and those the filters test. */
-  private final Set<Integer> readColumns;
-  /** What the plan's scans read, worked out once by the plan; null: {@link #readColumns}. */
-  private final ScanColumns planned;
+  /** What these rows read: the plan's when they pass the spec's own filters, else their own. */
+  private final ScanColumns reads;
   private int next; // next range (or first range of the next get batch)
   private ResultScanner scanner;
   private List<Result> batch = Collections.emptyList();
@@ -86,15 +82,8 @@ final class RowEnumerator implements Enumerator<Object[]> {
     skip = limits ? executor.boundLong(executor.spec.offset(), 0) : 0;
     remaining = limits ? executor.boundLong(executor.spec.fetch(), Long.MAX_VALUE)
         : Long.MAX_VALUE;
-    // the plan's columns when these rows pass the spec's own filters (not through an index)
-    this.planned = filters == executor.spec.filters() ? executor.columns : null;
-    if (planned == null) {
-      Set<Integer> read = new TreeSet<>(executor.spec.columns());
-      read.addAll(PushedPredicate.cellColumns(filters, executor.def));
-      this.readColumns = read;
-    } else {
-      this.readColumns = planned.columns;
-    }
+    this.reads = filters == executor.spec.filters() && executor.columns != null
+        ? executor.columns : ScanColumns.of(executor.def, executor.spec, filters);
   }
 
   @Override
@@ -240,11 +229,7 @@ final class RowEnumerator implements Enumerator<Object[]> {
     if (times[0] > 0 || times[1] < Long.MAX_VALUE) {
       read.setTimeRange(times[0], times[1]);
     }
-    if (planned != null) {
-      planned.addTo(read);
-    } else {
-      PointRead.addColumns(read, executor.def, names, readColumns);
-    }
+    reads.addTo(read);
     Filter f = PushedPredicate.all(filters, executor.def, executor.ctx);
     if (rangesFilter != null) {
       Filter r = io.basaltdb.storage.filter.Filters.rowRanges(rangesFilter);

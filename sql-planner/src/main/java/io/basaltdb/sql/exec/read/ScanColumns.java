@@ -7,6 +7,7 @@ import io.basaltdb.sql.pushdown.ScanSpec;
 import io.basaltdb.storage.Get;
 import io.basaltdb.storage.ReadRequest;
 import java.util.Collections;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -15,8 +16,8 @@ import java.util.TreeSet;
  * instead of per execution: the table columns its rows need (the spec's own and those its
  * filters test) and a read of their cells (the row marker, each column's family and
  * qualifier) whose column map the executions' scans and gets share ({@link
- * ReadRequest#readColumnsOf}) rather than build. Holds for the spec's own filters only (a read
- * through an index, which leaves some out, works its columns out itself). Immutable; shared by
+ * ReadRequest#readColumnsOf}) rather than build. A read through an index, which leaves some of
+ * the spec's filters out, works out its own for the filters it applies. Immutable; shared by
  * the executions of a plan, on any thread.
  */
 public final class ScanColumns {
@@ -27,11 +28,11 @@ public final class ScanColumns {
   /** A get of those columns' cells, frozen: read by executions, never changed. */
   private final Get cells;
 
-  private ScanColumns(SqlTableDef def, ScanSpec spec) {
+  private ScanColumns(SqlTableDef def, ScanSpec spec, List<PushedPredicate> filters) {
     this.def = def;
     this.spec = spec;
     Set<Integer> read = new TreeSet<>(spec.columns());
-    read.addAll(PushedPredicate.cellColumns(spec.filters(), def));
+    read.addAll(PushedPredicate.cellColumns(filters, def));
     this.columns = Collections.unmodifiableSet(read);
     Get g = new Get(new byte[] {0});
     PointRead.addColumns(g, def, CellNames.of(def), read);
@@ -40,7 +41,12 @@ public final class ScanColumns {
 
   /** The columns a scan of {@code spec} over {@code def} reads. */
   public static ScanColumns of(SqlTableDef def, ScanSpec spec) {
-    return new ScanColumns(def, spec);
+    return new ScanColumns(def, spec, spec.filters());
+  }
+
+  /** The columns rows of {@code spec} passing {@code filters} (not the spec's own) need. */
+  static ScanColumns of(SqlTableDef def, ScanSpec spec, List<PushedPredicate> filters) {
+    return new ScanColumns(def, spec, filters);
   }
 
   /** Whether these are the columns of {@code spec} over {@code def} (the same objects). */

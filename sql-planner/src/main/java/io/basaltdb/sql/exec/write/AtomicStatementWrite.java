@@ -36,12 +36,10 @@ import java.util.function.Supplier;
  * transaction kept each row's cells, read every key at its snapshot, then netted the cells and
  * wrote them again at commit, checking each row unwritten since (issue 40: a 1,000-row VALUES
  * at the JDBC batch's rate). Holds the rows until {@link #apply}; bounded as a transaction's
- * writes are (past {@link #MAX_BYTES}, {@link TransactionTooLargeException}: the caller writes
- * the statement row by row).
+ * writes are (past {@link StorageTransaction#MAX_PENDING_BYTES}, {@link
+ * TransactionTooLargeException}: the caller writes the statement row by row).
  */
 final class AtomicStatementWrite {
-  /** The most heap the held rows may take: a transaction's bound on its writes. */
-  static final long MAX_BYTES = StorageTransaction.MAX_PENDING_BYTES;
   /** What holding a row takes beside its cells: its change, mutation, key and map entry. */
   private static final long ROW_OVERHEAD = 160;
 
@@ -98,9 +96,9 @@ final class AtomicStatementWrite {
         bytes += c.heapSize();
       }
     }
-    if (bytes > MAX_BYTES) {
-      throw new TransactionTooLargeException("a statement's rows passed " + (MAX_BYTES >> 20)
-          + " MiB at row " + Cell.printable(key.array()) + " of table "
+    if (bytes > StorageTransaction.MAX_PENDING_BYTES) {
+      throw new TransactionTooLargeException("a statement's rows passed "
+          + (StorageTransaction.MAX_PENDING_BYTES >> 20) + " MiB at row " + Cell.printable(key.array()) + " of table "
           + change.table().name());
     }
     changes.put(key, change);
