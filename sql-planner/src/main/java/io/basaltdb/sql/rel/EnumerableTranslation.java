@@ -9,11 +9,18 @@ import org.apache.calcite.adapter.enumerable.EnumerableProject;
 import org.apache.calcite.adapter.enumerable.EnumerableSort;
 import org.apache.calcite.adapter.enumerable.EnumerableValues;
 import org.apache.calcite.plan.Convention;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.RelCollation;
+import org.apache.calcite.rel.RelCollationTraitDef;
+import org.apache.calcite.rel.RelCollations;
+import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.core.Values;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexNode;
 
 /**
  * A logical plan of single-input operators over at most one Basalt scan, translated node by
@@ -24,6 +31,36 @@ import org.apache.calcite.rel.core.Values;
  */
 public final class EnumerableTranslation {
   private EnumerableTranslation() {}
+
+  /**
+   * The order a projection of rows in {@code order} keeps: the longest prefix of the input's
+   * sort fields that the projection passes through as plain columns. The input's own trait
+   * is the truth here (a Basalt scan's order is its trait, which metadata, asking the table's
+   * statistics, does not see), so a sort the pushdown moved into the scan below a
+   * projection is not wanted again above it.
+   */
+  static RelCollation collationThrough(List<RexNode> projects, RelCollation order) {
+    List<RelFieldCollation> kept = new ArrayList<>();
+    for (RelFieldCollation fc : order.getFieldCollations()) {
+      int at = -1;
+      for (int i = 0; i < projects.size() && at < 0; i++) {
+        if (projects.get(i) instanceof RexInputRef ref && ref.getIndex() == fc.getFieldIndex()) {
+          at = i;
+        }
+      }
+      if (at < 0) {
+        break;
+      }
+      kept.add(fc.withFieldIndex(at));
+    }
+    return RelCollations.of(kept);
+  }
+
+  /** The one order {@code rel}'s rows come in, or none (also when it has several, as VALUES). */
+  private static RelCollation orderOf(RelNode rel) {
+    List<RelCollation> orders = rel.getTraitSet().getTraits(RelCollationTraitDef.INSTANCE);
+    return orders == null || orders.size() != 1 ? RelCollations.EMPTY : orders.get(0);
+  }
 
   public static RelNode of(RelNode rel) {
     List<RelNode> inputs = new ArrayList<>();
@@ -43,11 +80,19 @@ public final class EnumerableTranslation {
           basalt.getTraitSet().replace(EnumerableConvention.INSTANCE), basalt);
     }
     if (rel instanceof Project p) {
-      return EnumerableProject.create(inputs.get(0), p.getProjects(), p.getRowType());
+      RelNode in = inputs.get(0);
+      EnumerableProject project = EnumerableProject.create(in, p.getProjects(), p.getRowType());
+      RelCollation kept = collationThrough(p.getProjects(), orderOf(in));
+      return kept.getFieldCollations().isEmpty() ? project
+          : project.copy(project.getTraitSet().replace(kept), in, project.getProjects(),
+              project.getRowType());
     }
     if (rel instanceof Filter f) {
+      RelNode in = inputs.get(0);
+      RelTraitSet traits = f.getTraitSet().replace(EnumerableConvention.INSTANCE);
+      RelCollation order = orderOf(in);
       return new EnumerableFilter(f.getCluster(),
-          f.getTraitSet().replace(EnumerableConvention.INSTANCE), inputs.get(0),
+          order.getFieldCollations().isEmpty() ? traits : traits.replace(order), in,
           f.getCondition());
     }
     if (rel instanceof Sort s) {

@@ -31,6 +31,10 @@ class ShortPathTest extends TemporaryDatabaseTest {
       "SELECT v, n + 1 AS m FROM t WHERE id IN (1, 2, 3)",
       "SELECT * FROM t LIMIT 5",
       "SELECT v FROM t ORDER BY v DESC",
+      // the scan's key order kept through a projection of expressions: no sort above it
+      "SELECT id, n * 3 - 1 FROM t WHERE v LIKE 'v1%' ORDER BY id",
+      "SELECT n + 1, id FROM t WHERE id > 3 ORDER BY id DESC",
+      "SELECT id, UPPER(v) || 'x', id * 2 FROM t WHERE n IN (10, 20) ORDER BY id",
       "SELECT id FROM t WHERE id = 1 OR id = 5",
       "SELECT id FROM t WHERE (id = 1 AND n = 10) OR (id = 2 AND n = 20)",
       "SELECT CASE WHEN n > 10 THEN 'big' ELSE 'small' END AS s FROM t WHERE id = 4",
