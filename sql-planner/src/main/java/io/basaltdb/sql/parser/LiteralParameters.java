@@ -27,19 +27,29 @@ import org.apache.calcite.sql.parser.SqlParserPos;
  * strings compared with a column ({@code =, <>, <, <=, >, >=}, {@code BETWEEN}, {@code IN},
  * {@code LIKE}), the values of {@code INSERT}/{@code UPSERT ... VALUES}, and {@code SET c =
  * literal} or {@code c = c + literal} of an {@code UPDATE}. Each such place types its
- * parameter from the column, so the plan is the same for any value. Everything else stays a
+ * parameter from the column, so the plan is the same for any value that fits it. Besides
+ * those, a number in arithmetic ({@code + - * /}) or a {@code COALESCE} with an expression over
+ * columns is an <em>exact</em> site ({@link Site#exact}): its parameter takes its type from that
+ * expression, and it may stand for the literal only when that type is the literal's own (an
+ * INTEGER for {@code 3}), so that every type Calcite derives from it, and the result's, is
+ * the same as with the literal. Everything else stays a
  * literal (select-list constants, ordinals, LIMIT, CAST targets, dates, NULL, strings with a
  * prefix or trailing spaces). A statement with parameters of its own
  * is left alone. Found from the parse tree; replaced in the text by position, so no statement
  * is unparsed.
  */
 public final class LiteralParameters {
-  /** A literal: where it is in the text (offsets), and its value (BigDecimal, Double, String). */
-  public record Site(int start, int end, Object value) {}
+  /**
+   * A literal: where it is in the text (offsets), its value (BigDecimal, Double, String), and
+   * whether its parameter must have the literal's own type ({@link #find}).
+   */
+  public record Site(int start, int end, Object value, boolean exact) {}
 
   private static final Set<SqlKind> COMPARISONS = Set.of(SqlKind.EQUALS, SqlKind.NOT_EQUALS,
       SqlKind.LESS_THAN, SqlKind.LESS_THAN_OR_EQUAL, SqlKind.GREATER_THAN,
       SqlKind.GREATER_THAN_OR_EQUAL);
+  private static final Set<SqlKind> ARITHMETIC = Set.of(SqlKind.PLUS, SqlKind.MINUS,
+      SqlKind.TIMES, SqlKind.DIVIDE);
 
   private LiteralParameters() {}
 
@@ -53,6 +63,7 @@ public final class LiteralParameters {
       return List.of();
     }
     List<SqlLiteral> found = new ArrayList<>();
+    Set<SqlNode> exact = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     Deque<SqlNode> todo = new ArrayDeque<>();
     todo.push(stmt);
     while (!todo.isEmpty()) {
@@ -84,7 +95,7 @@ public final class LiteralParameters {
         continue;
       }
       if (n instanceof SqlBasicCall call) {
-        collect(call, found);
+        collect(call, found, exact);
       }
       if (n instanceof SqlCall call) {
         for (SqlNode o : call.getOperandList()) {
@@ -103,7 +114,7 @@ public final class LiteralParameters {
     List<Site> sites = new ArrayList<>();
     int[] lineStarts = lineStarts(sql);
     for (SqlLiteral l : found) {
-      Site s = site(l, sql, lineStarts);
+      Site s = site(l, sql, lineStarts, exact.contains(l));
       if (s == null) {
         return List.of(); // a position not understood: leave the statement as it is
       }
@@ -118,8 +129,12 @@ public final class LiteralParameters {
     return sites;
   }
 
-  /** The literals of a comparison, BETWEEN, IN or LIKE with a column, or of c + literal. */
-  private static void collect(SqlBasicCall call, List<SqlLiteral> found) {
+  /**
+   * The literals of a comparison, BETWEEN, IN or LIKE with a column, or of c + literal; and,
+   * as exact sites, the numbers of other arithmetic or a COALESCE with an expression over
+   * columns.
+   */
+  private static void collect(SqlBasicCall call, List<SqlLiteral> found, Set<SqlNode> exact) {
     List<SqlNode> ops = call.getOperandList();
     SqlKind kind = call.getKind();
     if (COMPARISONS.contains(kind) && ops.size() == 2) {
@@ -143,7 +158,47 @@ public final class LiteralParameters {
     } else if ((kind == SqlKind.PLUS || kind == SqlKind.MINUS) && ops.size() == 2
         && ops.get(0) instanceof SqlIdentifier && ops.get(1) instanceof SqlNumericLiteral) {
       add(found, ops.get(1));
+    } else if (ARITHMETIC.contains(kind) && ops.size() == 2) {
+      for (int i = 0; i < 2; i++) {
+        if (ops.get(i) instanceof SqlNumericLiteral num && mentionsColumn(ops.get(1 - i))) {
+          found.add(num);
+          exact.add(num);
+        }
+      }
+    } else if ((kind == SqlKind.COALESCE // parsed as a call of that name, resolved later
+        || call.getOperator().getName().equalsIgnoreCase("COALESCE"))
+        && ops.stream().anyMatch(LiteralParameters::mentionsColumn)) {
+      for (SqlNode o : ops) {
+        if (o instanceof SqlNumericLiteral num) {
+          found.add(num);
+          exact.add(num);
+        }
+      }
     }
+  }
+
+  /**
+   * Whether {@code n} reads a column (a name or a sub-query): a parameter beside it gets a type
+   * from it, where one beside literals alone ({@code 1 + 2}) would get none.
+   */
+  private static boolean mentionsColumn(SqlNode n) {
+    if (n instanceof SqlIdentifier || n instanceof org.apache.calcite.sql.SqlSelect) {
+      return true;
+    }
+    if (n instanceof SqlCall call) {
+      for (SqlNode o : call.getOperandList()) {
+        if (o != null && mentionsColumn(o)) {
+          return true;
+        }
+      }
+    } else if (n instanceof SqlNodeList list) {
+      for (SqlNode o : list) {
+        if (o != null && mentionsColumn(o)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /** Adds {@code n} if it is a literal that can be a parameter; whether it is one. */
@@ -160,7 +215,7 @@ public final class LiteralParameters {
     return false;
   }
 
-  private static Site site(SqlLiteral l, String sql, int[] lineStarts) {
+  private static Site site(SqlLiteral l, String sql, int[] lineStarts, boolean exact) {
     SqlParserPos p = l.getParserPosition();
     if (p.getLineNum() < 1 || p.getEndLineNum() > lineStarts.length) {
       return null;
@@ -177,14 +232,14 @@ public final class LiteralParameters {
       }
       Object value = num.isExact() ? num.getValueAs(BigDecimal.class)
           : (Object) num.getValueAs(Double.class);
-      return new Site(start, end, value);
+      return new Site(start, end, value, exact);
     }
     String value = ((SqlCharStringLiteral) l).getNlsString().getValue();
     // a plain 'text' whose characters are the value's (quotes doubled; no trailing space)
     if (!text.equals("'" + value.replace("'", "''") + "'") || value.endsWith(" ")) {
       return null;
     }
-    return new Site(start, end, value);
+    return new Site(start, end, value, exact);
   }
 
   private static int[] lineStarts(String sql) {

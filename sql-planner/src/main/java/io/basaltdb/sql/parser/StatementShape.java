@@ -247,6 +247,14 @@ public final class StatementShape {
    * one space.
    */
   public String normalized(List<int[]> spans) {
+    return normalized(spans, null);
+  }
+
+  /**
+   * As {@link #normalized(List)}, span {@code i} replaced by {@code texts.get(i)} when that is
+   * not null ({@code texts} null: every span by {@code ?}).
+   */
+  public String normalized(List<int[]> spans, List<String> texts) {
     StringBuilder b = new StringBuilder(sql.length());
     int at = 0;
     int g = 0;
@@ -261,7 +269,8 @@ public final class StatementShape {
         break;
       }
       if (nextSpan <= nextGap) {
-        b.append('?');
+        String text = texts == null ? null : texts.get(s);
+        b.append(text == null ? "?" : text);
         at = spans.get(s++)[1];
         while (g < gaps.size() && gaps.get(g)[0] < at) {
           g++; // gaps inside a span (a sign, whitespace, its literal)

@@ -86,6 +86,7 @@ final class SharedPlans {
       return null;
     }
     List<int[]> spans = new java.util.ArrayList<>(template.literals.length);
+    List<String> texts = new java.util.ArrayList<>(template.literals.length);
     Object[] literals = new Object[template.literals.length];
     for (int i = 0; i < literals.length; i++) {
       StatementShape.Literal l = shape.literals().get(template.literals[i]);
@@ -96,8 +97,16 @@ final class SharedPlans {
       }
       literals[i] = template.negative[i] ? negate(v) : v;
       spans.add(new int[] {sign, l.end()});
+      String type = template.exact[i] ? ownType(literals[i]) : null;
+      if (template.exact[i] && type == null) {
+        boolean[] drop = new boolean[literals.length];
+        drop[i] = true;
+        templates.put(key, template.without(drop)); // a number no SQL type of its own holds
+        return null;
+      }
+      texts.add(type == null ? null : "CAST(? AS " + type + ")");
     }
-    String normalized = shape.normalized(spans);
+    String normalized = shape.normalized(spans, texts);
     Unplannable unplannable = db.extension(Unplannable.class, Unplannable::new);
     if (unplannable.get(normalized) != null) {
       return null;
@@ -111,6 +120,12 @@ final class SharedPlans {
     }
     CalciteSignature<T> shared = planned;
     if (shared == null) {
+      if (template.hasExact()) {
+        // a number in an expression made a parameter Calcite cannot plan (GROUP BY a + 1
+        // with a + 1 selected): the shape keeps its numbers in expressions from now on
+        templates.put(key, template.without(template.exact));
+        return null;
+      }
       // Calcite cannot plan a parameter there (e.g. inside a CASE of an aggregate), or a
       // statement of many rows has no direct plan: it is planned with its literals, now and
       // next time
@@ -127,6 +142,11 @@ final class SharedPlans {
     for (int i = 0; i < literals.length; i++) {
       Object local = bind(shared.parameters.get(i), literals[i]);
       if (local == null) {
+        if (template.exact[i]) { // not bound as its own type: it stays a number in this shape
+          boolean[] drop = new boolean[literals.length];
+          drop[i] = true;
+          templates.put(key, template.without(drop));
+        }
         return null;
       }
       values.put("?" + i, local);
@@ -184,23 +204,58 @@ final class SharedPlans {
    * the same literals are parameters in all of them. No literals: nothing to share.
    */
   private static final class Template {
-    static final Template NONE = new Template(new int[0], new boolean[0]);
+    static final Template NONE = new Template(new int[0], new boolean[0], new boolean[0]);
     final int[] literals;
     final boolean[] negative;
+    /** The literal's parameter must have the literal's own type ({@link LiteralParameters}). */
+    final boolean[] exact;
 
-    private Template(int[] literals, boolean[] negative) {
+    private Template(int[] literals, boolean[] negative, boolean[] exact) {
       this.literals = literals;
       this.negative = negative;
+      this.exact = exact;
+    }
+
+    boolean hasExact() {
+      for (boolean e : exact) {
+        if (e) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    /** This template but the literals marked in {@code drop}, which stay literals. */
+    Template without(boolean[] drop) {
+      int n = 0;
+      for (boolean d : drop) {
+        n += d ? 0 : 1;
+      }
+      int[] l = new int[n];
+      boolean[] neg = new boolean[n];
+      boolean[] ex = new boolean[n];
+      for (int i = 0, j = 0; i < literals.length; i++) {
+        if (!drop[i]) {
+          l[j] = literals[i];
+          neg[j] = negative[i];
+          ex[j++] = exact[i];
+        }
+      }
+      return new Template(l, neg, ex);
     }
 
     static Template of(StatementShape shape, List<LiteralParameters.Site> sites,
         boolean writesRows) {
-      if (sites.isEmpty()
-          || sites.size() > (writesRows ? MAX_ROW_PARAMETERS : MAX_PARAMETERS)) {
+      int limit = writesRows ? MAX_ROW_PARAMETERS : MAX_PARAMETERS;
+      if (sites.size() > limit) { // numbers in expressions stay literals first
+        sites = sites.stream().filter(site -> !site.exact()).toList();
+      }
+      if (sites.isEmpty() || sites.size() > limit) {
         return NONE;
       }
       int[] literals = new int[sites.size()];
       boolean[] negative = new boolean[sites.size()];
+      boolean[] exact = new boolean[sites.size()];
       List<StatementShape.Literal> all = shape.literals();
       int next = 0;
       for (int i = 0; i < sites.size(); i++) {
@@ -217,8 +272,9 @@ final class SharedPlans {
           return NONE;
         }
         literals[i] = next++;
+        exact[i] = site.exact();
       }
-      return new Template(literals, negative);
+      return new Template(literals, negative, exact);
     }
   }
 
@@ -236,6 +292,32 @@ final class SharedPlans {
       return List.of(); // the statement's own preparation reports it
     }
     return LiteralParameters.find(stmt, sql);
+  }
+
+  /**
+   * The SQL type Calcite gives the number {@code v} written as a literal: INTEGER for an integer
+   * an INTEGER holds (its sign included), BIGINT for a larger one a BIGINT holds, DECIMAL(p, s) of
+   * its digits for one with a fraction, DOUBLE for one with an exponent; null for any other
+   * (an integer past BIGINT). An exact site's parameter is cast to it, so every type derived
+   * from it, the result's included, is the literal's.
+   */
+  static String ownType(Object v) {
+    if (v instanceof Double) {
+      return "DOUBLE";
+    }
+    if (!(v instanceof BigDecimal d)) {
+      return null;
+    }
+    if (d.scale() > 0) {
+      return d.precision() >= d.scale()
+          ? "DECIMAL(" + d.precision() + ", " + d.scale() + ")" : null;
+    }
+    if (d.compareTo(BigDecimal.valueOf(Integer.MIN_VALUE)) >= 0
+        && d.compareTo(BigDecimal.valueOf(Integer.MAX_VALUE)) <= 0) {
+      return "INTEGER";
+    }
+    return d.compareTo(BigDecimal.valueOf(Long.MIN_VALUE)) >= 0
+        && d.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) <= 0 ? "BIGINT" : null;
   }
 
   /**

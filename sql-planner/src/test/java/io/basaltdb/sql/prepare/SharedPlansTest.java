@@ -164,6 +164,75 @@ class SharedPlansTest extends TemporaryDatabaseTest {
         .replace("SELECT id, n", "SELECT id, n + 1")));
   }
 
+  /**
+   * Rows, then each column's type, precision and scale (not its nullability: a parameter may
+   * be null, so an expression over one reports itself nullable where one over the literal
+   * reports no nulls; the values are the same).
+   */
+  private List<String> answer(String sql) throws SQLException {
+    List<String> out = rows(sql);
+    try (ResultSet rs = st.executeQuery(sql)) {
+      java.sql.ResultSetMetaData m = rs.getMetaData();
+      for (int i = 1; i <= m.getColumnCount(); i++) {
+        out.add(m.getColumnTypeName(i) + "(" + m.getPrecision(i) + "," + m.getScale(i) + ")");
+      }
+    }
+    return out;
+  }
+
+  /**
+   * A number in arithmetic or a COALESCE with a column becomes a parameter only where it gets
+   * the literal's own type: such statements share a plan, and every statement answers with the
+   * values and the column types it has when planned with its literals.
+   */
+  @Test
+  void numbersInExpressionsShareAPlanOnlyAsTheirOwnType() throws SQLException {
+    PlannerStats plans = PlannerStats.of(db);
+    List<String[]> pairs = List.of(
+        new String[] {"SELECT id, id * 3 - 7 FROM t WHERE id < 5 ORDER BY id",
+            "SELECT id, id * 4 - 9 FROM t WHERE id < 4 ORDER BY id"},
+        new String[] {"SELECT id FROM t WHERE id > (SELECT MIN(id) FROM t) + 17 ORDER BY id",
+            "SELECT id FROM t WHERE id > (SELECT MIN(id) FROM t) + 16 ORDER BY id"},
+        new String[] {"SELECT id, COALESCE(id, 7) / 2 FROM t WHERE id < 3 ORDER BY id",
+            "SELECT id, COALESCE(id, 8) / 3 FROM t WHERE id < 3 ORDER BY id"},
+        new String[] {"SELECT id, n * 2.5e0 FROM t WHERE id = 2",
+            "SELECT id, n * 3.5e0 FROM t WHERE id = 3"});
+    for (String[] pair : pairs) {
+      List<String> first = answer(pair[0]);
+      long hits = plans.planCacheHits.get();
+      List<String> second = answer(pair[1]);
+      assertTrue(plans.planCacheHits.get() >= hits + 2, "one plan for both: " + pair[1]);
+      System.setProperty(io.basaltdb.sql.Switches.SHARED_PLANS.property(), "false");
+      try {
+        assertEquals(answer(pair[0]), first, pair[0]);
+        assertEquals(answer(pair[1]), second, pair[1]);
+      } finally {
+        System.clearProperty(io.basaltdb.sql.Switches.SHARED_PLANS.property());
+      }
+    }
+    // typed otherwise beside their expression, or not plannable as parameters: each answers
+    // as with its literals, the second time too (the shape keeps that number a literal)
+    List<String> literal = List.of(
+        "SELECT id, COALESCE(n, 5) + id FROM t WHERE id < 3 ORDER BY id",
+        "SELECT d * 2 FROM t WHERE id = 3",
+        "SELECT id, id * 2.5 FROM t WHERE id = 2",
+        "SELECT id * 3000000000 FROM t WHERE id = 1",
+        "SELECT id * -2147483648 FROM t WHERE id = 1",
+        "SELECT id, n FROM t WHERE n > (SELECT MIN(n) FROM t) + 150 ORDER BY id",
+        "SELECT id * 2 FROM t WHERE id < 3 GROUP BY id * 2 ORDER BY 1",
+        "SELECT 1 + 2, id FROM t WHERE id = 1");
+    for (String sql : literal) {
+      List<String> shared = answer(sql);
+      System.setProperty(io.basaltdb.sql.Switches.SHARED_PLANS.property(), "false");
+      try {
+        assertEquals(answer(sql), shared, sql);
+      } finally {
+        System.clearProperty(io.basaltdb.sql.Switches.SHARED_PLANS.property());
+      }
+      assertEquals(shared, answer(sql), "again: " + sql);
+    }
+  }
+
   /** The cache's figures are a query away; its size is a connection property. */
   @Test
   void planCacheFiguresAndSize() throws SQLException {
