@@ -5,6 +5,8 @@ import io.basaltdb.storage.Increment;
 import io.basaltdb.storage.Storage;
 import io.basaltdb.storage.TableDescriptor;
 import io.basaltdb.storage.TableName;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -14,6 +16,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * ({@link Storage#sharedByProcesses}, HBase) also keeps the count in a cell of its
  * {@code system:sql_catalog_version} table, incremented by every DDL and read at most once per
  * {@link #SHARED_READ_NANOS}: another process's DDL is seen within that time.
+ *
+ * <p>A move made for one table's change alone ({@link #bump(Storage, TableName)}: an index
+ * created or dropped) is remembered with that table for the last {@link #SCOPES} moves, so a
+ * plan of other tables made at an older version can still be used ({@link #changedTables});
+ * every other move, or one another process made, may have changed anything.
  */
 public final class CatalogVersion {
   static final TableName SHARED_TABLE =
@@ -23,9 +30,39 @@ public final class CatalogVersion {
   private static final byte[] FAMILY = {'d'};
   private static final byte[] QUALIFIER = {'n'};
 
-  /** The counter's type, a key no other layer uses. */
+  /** How many of the latest moves are remembered with the table they were made for. */
+  static final int SCOPES = 256;
+
+  /**
+   * The counter, and the table each of its latest moves was made for alone (null: anything);
+   * moved and read under its lock, so a version read is never newer than its scope.
+   */
   private static final class Counter extends AtomicLong {
     private static final long serialVersionUID = 1L;
+    private final long[] versions = new long[SCOPES];
+    private final TableName[] tables = new TableName[SCOPES];
+
+    synchronized void move(TableName table) {
+      long v = get() + 1;
+      versions[(int) (v % SCOPES)] = v;
+      tables[(int) (v % SCOPES)] = table;
+      set(v);
+    }
+
+    synchronized Set<TableName> tablesBetween(long since, long now) {
+      if (now - since > SCOPES || now > get()) {
+        return null;
+      }
+      Set<TableName> changed = new HashSet<>();
+      for (long v = since + 1; v <= now; v++) {
+        int at = (int) (v % SCOPES);
+        if (versions[at] != v || tables[at] == null) {
+          return null;
+        }
+        changed.add(tables[at]);
+      }
+      return changed;
+    }
   }
 
   /** The shared count as last read, and when. */
@@ -38,7 +75,7 @@ public final class CatalogVersion {
 
   private CatalogVersion() {}
 
-  private static AtomicLong of(Storage db) {
+  private static Counter of(Storage db) {
     return db.extension(Counter.class, Counter::new);
   }
 
@@ -60,7 +97,15 @@ public final class CatalogVersion {
   }
 
   public static void bump(Storage db) {
-    of(db).incrementAndGet();
+    bump(db, null);
+  }
+
+  /**
+   * Moves the version for a change of {@code table} alone (its indexes: no other table's
+   * plans can depend on it), or of anything when {@code table} is null.
+   */
+  public static void bump(Storage db, TableName table) {
+    of(db).move(db.sharedByProcesses() ? null : table);
     if (db.sharedByProcesses()) {
       Shared s = db.extension(Shared.class, Shared::new);
       ready(db, s);
@@ -68,6 +113,18 @@ public final class CatalogVersion {
       s.readAt = System.nanoTime();
       s.read = true;
     }
+  }
+
+  /**
+   * The tables whose changes alone moved the version from {@code since} to {@code now} (both
+   * read from {@link #current}), or null when anything may have changed between them (another
+   * DDL, another process's, or more moves than are remembered).
+   */
+  public static Set<TableName> changedTables(Storage db, long since, long now) {
+    if (db.sharedByProcesses() || since > now) {
+      return null;
+    }
+    return of(db).tablesBetween(since, now);
   }
 
   private static void ready(Storage db, Shared s) {

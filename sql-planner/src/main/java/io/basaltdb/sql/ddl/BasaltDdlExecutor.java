@@ -87,16 +87,34 @@ public final class BasaltDdlExecutor extends DdlExecutorImpl {
       io.basaltdb.sql.exec.context.ConnectionSettings.of(c).checkWritable("DDL");
       io.basaltdb.sql.exec.ConnectionTransaction.commit(c); // DDL commits the open transaction first
     }
+    TableName scope = db == null ? null : indexedTable(db, node);
     if (db != null) {
-      io.basaltdb.sql.catalog.CatalogVersion.bump(db);
+      io.basaltdb.sql.catalog.CatalogVersion.bump(db, scope);
     }
     try {
       super.executeDdl(context, node);
     } finally {
       if (db != null) {
-        io.basaltdb.sql.catalog.CatalogVersion.bump(db);
+        io.basaltdb.sql.catalog.CatalogVersion.bump(db, scope);
       }
     }
+  }
+
+  /**
+   * The table whose indexes a CREATE or DROP INDEX changes, when no other table's plans can
+   * depend on them: it has no foreign key, nor does any table reference it (a write of one
+   * table of a key checks or cascades into the other). Null for any other DDL.
+   */
+  private static TableName indexedTable(Storage db, org.apache.calcite.sql.SqlNode node) {
+    SqlIdentifier table = node instanceof io.basaltdb.sql.parser.SqlCreateBasaltIndex c ? c.table
+        : node instanceof io.basaltdb.sql.parser.SqlDropBasaltIndex d ? d.table : null;
+    if (table == null) {
+      return null;
+    }
+    TableName t = tableName(table);
+    SqlTableDef def = io.basaltdb.sql.catalog.ForeignKeys.definition(db, t);
+    return def != null && def.foreignKeys().isEmpty()
+        && io.basaltdb.sql.catalog.ForeignKeys.referencing(db, t).isEmpty() ? t : null;
   }
 
   public void execute(SqlCreateSchema create, CalcitePrepare.Context context) {

@@ -190,10 +190,10 @@ public class BasaltPrepare extends CalcitePrepareImpl {
   private <T> CalciteSignature<T> planOrReuse(Storage db, CalcitePrepare.Context context,
       CalcitePrepare.Query<T> query, Type elementType, long maxRowCount, boolean directOnly) {
     PlanCache plans = PlanCache.of(db);
-    PlanCache.Key key = new PlanCache.Key(CatalogVersion.current(db),
-        List.copyOf(context.getDefaultSchemaPath()), query.sql, elementType, maxRowCount,
-        ParserSettings.of(context).key());
-    CalciteSignature<?> cached = plans.get(key);
+    long version = CatalogVersion.current(db);
+    PlanCache.Key key = new PlanCache.Key(List.copyOf(context.getDefaultSchemaPath()),
+        query.sql, elementType, maxRowCount, ParserSettings.of(context).key());
+    CalciteSignature<?> cached = plans.get(db, key, version);
     if (cached != null) {
       return (CalciteSignature<T>) cached;
     }
@@ -209,8 +209,8 @@ public class BasaltPrepare extends CalcitePrepareImpl {
     }
     if (s.statementType != null && (s.statementType.canUpdate()
         || s.statementType == org.apache.calcite.avatica.Meta.StatementType.SELECT)
-        && key.catalogVersion() == CatalogVersion.current(db)) {
-      plans.put(key, s);
+        && version == CatalogVersion.current(db)) {
+      plans.put(key, s, version);
     }
     return s;
   }
@@ -269,6 +269,12 @@ public class BasaltPrepare extends CalcitePrepareImpl {
        */
       @Override
       protected PreparedResult implement(org.apache.calcite.rel.RelRoot root) {
+        java.util.Set<io.basaltdb.storage.TableName> tables =
+            io.basaltdb.sql.rel.TablesOfPlan.of(root.rel);
+        if (tables != null) {
+          CalciteInternals.putInternalParameter(this, PlanCache.PLAN_TABLES,
+              new PlanCache.PlanTables(tables));
+        }
         var direct = !Switches.DIRECT_EXECUTION.on()
             || analyzing != null ? null : io.basaltdb.sql.rel.DirectExecution.of(root);
         if (direct == null || (direct.batchWrite() != null

@@ -18,6 +18,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.avatica.AvaticaParameter;
 import org.apache.calcite.avatica.ColumnMetaData;
@@ -192,6 +193,7 @@ final class DirectPlans {
         Collections.singletonList(null));
     Map<String, Object> internal = new HashMap<>();
     internal.put(BasaltPrepare.BATCH_WRITE, write);
+    internal.put(PlanCache.PLAN_TABLES, new PlanCache.PlanTables(Set.of(def.table())));
     return signature(context, sql, parameterTypes, internal, rowType, columns,
         DirectExecution.write(write), maxRowCount, Meta.StatementType.INSERT);
   }
@@ -286,7 +288,9 @@ final class DirectPlans {
       origins.add(origin);
     }
     RelDataType rowType = row.build();
-    return signature(context, sql, parameters, new HashMap<>(), rowType,
+    Map<String, Object> internal = new HashMap<>();
+    internal.put(PlanCache.PLAN_TABLES, new PlanCache.PlanTables(Set.of(def.table())));
+    return signature(context, sql, parameters, internal, rowType,
         CalciteColumns.of(types, rowType, origins),
         DirectExecution.scan(r.table, spec, columns.size() == 1), maxRowCount,
         Meta.StatementType.SELECT);

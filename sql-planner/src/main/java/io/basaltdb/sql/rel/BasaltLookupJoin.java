@@ -47,6 +47,11 @@ public final class BasaltLookupJoin extends SingleRel implements EnumerableRel {
     this.rowType = join.getRowType();
   }
 
+  /** The right side's table read, as the scan it replaces. */
+  public BasaltScan lookedUp() {
+    return right;
+  }
+
   @Override
   public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
     return new BasaltLookupJoin(getCluster(), traitSet, sole(inputs), join, right, plan);
