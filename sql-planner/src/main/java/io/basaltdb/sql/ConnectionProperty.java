@@ -25,7 +25,7 @@ public enum ConnectionProperty {
       + " current time"),
   READ_ONLY("readOnly", Type.BOOLEAN, "false", List.of("true", "false"),
       "true: writes and DDL are refused with SQLState 25006 (as Connection.setReadOnly)"),
-  PLAN_CACHE_SIZE("planCacheSize", Type.COUNT, "512", List.of(),
+  PLAN_CACHE_SIZE("planCacheSize", Type.COUNT, "2048", List.of(),
       "statement plans the open database keeps for all its connections (least recently used"
       + " out first; 0: none); set by the last connection opened with it"),
   QUERY_MEMORY("queryMemory", Type.BYTES, null, List.of(),

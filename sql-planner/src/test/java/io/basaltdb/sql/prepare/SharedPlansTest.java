@@ -240,7 +240,7 @@ class SharedPlansTest extends TemporaryDatabaseTest {
     String before = rows("SELECT CAPACITY, PLANS, HITS, MISSES, SHARED_LITERAL_STATEMENTS "
         + "FROM INFORMATION_SCHEMA.PLAN_CACHE").get(0);
     String[] f = before.split("\\|");
-    assertEquals("512", f[0]);
+    assertEquals("2048", f[0]);
     assertTrue(Integer.parseInt(f[1]) > 0, before);
     rows("SELECT v FROM t WHERE id = 2");
     String[] g = rows("SELECT * FROM INFORMATION_SCHEMA.PLAN_CACHE").get(0).split("\\|");
