@@ -34,6 +34,8 @@ public final class PlannerStats {
   public final AtomicLong rowsOfParametersScanned = new AtomicLong();
   /** Plans the short path made (one table, no cost-based search). */
   public final AtomicLong shortPaths = new AtomicLong();
+  /** Statements of small tables planned without the search ({@code SmallPlans}). */
+  public final AtomicLong smallPlans = new AtomicLong();
   /** Plans run by calling their operators' runtime directly, without generated code. */
   public final AtomicLong directExecutions = new AtomicLong();
   /** Cost-based planners that registered Calcite's default rules (a costly first use). */

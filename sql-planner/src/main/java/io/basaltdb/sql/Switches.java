@@ -15,6 +15,8 @@ public enum Switches {
   DIRECT_PLANS("basalt.directPlans", "true"),
   /** {@code -Dbasalt.shortPath=false}: plans of one table run through Calcite's code, too. */
   SHORT_PATH("basalt.shortPath", "true"),
+  /** {@code -Dbasalt.smallPlans=false}: joins and aggregates of small tables searched, too. */
+  SMALL_PLANS("basalt.smallPlans", "true"),
   /** {@code -Dbasalt.directExecution=false}: no plan runs without Calcite's generated code. */
   DIRECT_EXECUTION("basalt.directExecution", "true"),
   /** {@code -Dbasalt.guards=false}: no statement timeout or memory guard around execution. */

@@ -37,7 +37,10 @@ final class PlanPrograms {
         org.apache.calcite.tools.Programs.decorrelate(),
         org.apache.calcite.tools.Programs.measure(metadata),
         org.apache.calcite.tools.Programs.trim(),
-        new ShortPath(joinOrder(joinRules(planner), metadata)),
+        new ShortPath(new SmallPlans((p, rel, traits, materializations, lattices) ->
+            // made when the search runs: asking the planner for its rules registers them all
+            joinOrder(joinRules(planner), metadata)
+                .run(p, rel, traits, materializations, lattices))),
         org.apache.calcite.tools.Programs.calc(metadata)));
   }
 

@@ -46,15 +46,18 @@ import org.apache.calcite.tools.Program;
  * not those asked for. {@code -Dbasalt.shortPath=false} sends everything to the search.
  */
 final class ShortPath implements Program {
+  /** Expression reduction, merges, and Basalt's pushdown of filters, projections and sorts. */
+  static final List<org.apache.calcite.plan.RelOptRule> PUSHDOWN_RULES = List.of(
+      ReduceExpressionsRule.FilterReduceExpressionsRule.FilterReduceExpressionsRuleConfig
+          .DEFAULT.toRule(),
+      FilterMergeRule.Config.DEFAULT.toRule(), ProjectMergeRule.Config.DEFAULT.toRule(),
+      ProjectRemoveRule.Config.DEFAULT.toRule(), BasaltRules.PULL_FACTORS,
+      BasaltRules.SNAPSHOT, BasaltRules.FILTER, BasaltRules.PROJECT,
+      SortProjectTransposeRule.Config.DEFAULT.toRule(), BasaltRules.SORT);
+
   private static final HepProgram PUSHDOWN = new HepProgramBuilder()
       .addMatchOrder(HepMatchOrder.BOTTOM_UP)
-      .addRuleCollection(List.of(
-          ReduceExpressionsRule.FilterReduceExpressionsRule.FilterReduceExpressionsRuleConfig
-              .DEFAULT.toRule(),
-          FilterMergeRule.Config.DEFAULT.toRule(), ProjectMergeRule.Config.DEFAULT.toRule(),
-          ProjectRemoveRule.Config.DEFAULT.toRule(), BasaltRules.PULL_FACTORS,
-          BasaltRules.SNAPSHOT, BasaltRules.FILTER, BasaltRules.PROJECT,
-          SortProjectTransposeRule.Config.DEFAULT.toRule(), BasaltRules.SORT))
+      .addRuleCollection(PUSHDOWN_RULES)
       .build();
 
   /**

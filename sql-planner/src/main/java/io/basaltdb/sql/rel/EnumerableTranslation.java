@@ -2,10 +2,12 @@ package io.basaltdb.sql.rel;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.calcite.adapter.enumerable.EnumerableAggregate;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableFilter;
 import org.apache.calcite.adapter.enumerable.EnumerableLimit;
 import org.apache.calcite.adapter.enumerable.EnumerableProject;
+import org.apache.calcite.adapter.enumerable.EnumerableRules;
 import org.apache.calcite.adapter.enumerable.EnumerableSort;
 import org.apache.calcite.adapter.enumerable.EnumerableValues;
 import org.apache.calcite.plan.Convention;
@@ -15,19 +17,24 @@ import org.apache.calcite.rel.RelCollationTraitDef;
 import org.apache.calcite.rel.RelCollations;
 import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.convert.ConverterRule;
 import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.core.Values;
+import org.apache.calcite.rel.logical.LogicalAggregate;
+import org.apache.calcite.rel.logical.LogicalJoin;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
 
 /**
- * A logical plan of single-input operators over at most one Basalt scan, translated node by
- * node into the enumerable plan the planner's converter rules would build (a Basalt scan
- * behind its converter; a sort with a limit as a limit over a sort, as Calcite's
- * {@code EnumerableLimitRule} makes it). For the short path, where a fixed program has done
- * the pushdown and there is nothing to choose. Returns null for an operator it does not know.
+ * A logical plan translated node by node into the enumerable plan the planner's converter rules
+ * would build (a Basalt scan behind its converter; a sort with a limit as a limit over a sort,
+ * as Calcite's {@code EnumerableLimitRule} makes it; a join as Calcite's join rule converts it,
+ * a hash join on its equal keys; an aggregate hashed). For the short path, where a fixed
+ * program has done the pushdown and there is nothing to choose, and for plans of small tables,
+ * where choosing would cost more than any choice saves. Returns null for an operator it does
+ * not know.
  */
 public final class EnumerableTranslation {
   private EnumerableTranslation() {}
@@ -108,6 +115,19 @@ public final class EnumerableTranslation {
     }
     if (rel instanceof BasaltTableModify m) {
       return m.enumerable(inputs.get(0));
+    }
+    if (rel instanceof LogicalJoin j) { // Calcite's own choice: hash join on the equal keys
+      return ((ConverterRule) EnumerableRules.ENUMERABLE_JOIN_RULE)
+          .convert(j.copy(j.getTraitSet(), inputs)); // inputs enumerable: it converts none
+    }
+    if (rel instanceof LogicalAggregate a) {
+      try {
+        return new EnumerableAggregate(a.getCluster(),
+            a.getCluster().traitSetOf(EnumerableConvention.INSTANCE), inputs.get(0),
+            a.getGroupSet(), a.getGroupSets(), a.getAggCallList());
+      } catch (org.apache.calcite.rel.InvalidRelException e) {
+        return null; // an aggregate the enumerable one does not take: the search's
+      }
     }
     return null;
   }

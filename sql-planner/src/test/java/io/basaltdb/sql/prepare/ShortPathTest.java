@@ -68,6 +68,7 @@ class ShortPathTest extends TemporaryDatabaseTest {
   @AfterEach
   void clearSwitch() {
     System.clearProperty(Switches.SHORT_PATH.property());
+    System.clearProperty(Switches.SMALL_PLANS.property());
   }
 
   private List<String> rows(String sql) throws SQLException {
@@ -110,6 +111,7 @@ class ShortPathTest extends TemporaryDatabaseTest {
       rows(sql);
       assertEquals(registered, PlannerStats.of(db).defaultRuleRegistrations.get(), sql);
     }
+    System.setProperty(Switches.SMALL_PLANS.property(), "false"); // small tables: SmallPlans'
     for (String sql : SEARCHED) {
       long registered = PlannerStats.of(db).defaultRuleRegistrations.get();
       rows(sql);
