@@ -37,6 +37,9 @@ import org.apache.calcite.sql.parser.SqlParser;
  * within range for an integer column, a decimal within precision and scale, a string within a
  * VARCHAR's length, a number for a floating-point column); otherwise the statement is planned
  * with its literals, as before, so a shared plan never answers for a cut or rounded value.
+ * A number in an expression (an <em>exact</em> site) becomes {@code CAST(? AS T)}, {@code T}
+ * the literal's own type ({@link #ownType}); a shape where such a parameter cannot be planned or
+ * bound keeps that number a literal from then on (its template is made again without it).
  */
 final class SharedPlans {
   /**
@@ -99,9 +102,7 @@ final class SharedPlans {
       spans.add(new int[] {sign, l.end()});
       String type = template.exact[i] ? ownType(literals[i]) : null;
       if (template.exact[i] && type == null) {
-        boolean[] drop = new boolean[literals.length];
-        drop[i] = true;
-        templates.put(key, template.without(drop)); // a number no SQL type of its own holds
+        templates.put(key, template.without(i)); // a number no SQL type of its own holds
         return null;
       }
       texts.add(type == null ? null : "CAST(? AS " + type + ")");
@@ -143,9 +144,7 @@ final class SharedPlans {
       Object local = bind(shared.parameters.get(i), literals[i]);
       if (local == null) {
         if (template.exact[i]) { // not bound as its own type: it stays a number in this shape
-          boolean[] drop = new boolean[literals.length];
-          drop[i] = true;
-          templates.put(key, template.without(drop));
+          templates.put(key, template.without(i));
         }
         return null;
       }
@@ -223,6 +222,13 @@ final class SharedPlans {
         }
       }
       return false;
+    }
+
+    /** This template but its literal {@code i}, which stays a literal. */
+    Template without(int i) {
+      boolean[] drop = new boolean[literals.length];
+      drop[i] = true;
+      return without(drop);
     }
 
     /** This template but the literals marked in {@code drop}, which stay literals. */
