@@ -160,20 +160,24 @@ public final class LiteralParameters {
       add(found, ops.get(1));
     } else if (ARITHMETIC.contains(kind) && ops.size() == 2) {
       for (int i = 0; i < 2; i++) {
-        if (ops.get(i) instanceof SqlNumericLiteral num && mentionsColumn(ops.get(1 - i))) {
-          found.add(num);
-          exact.add(num);
+        if (ops.get(i) instanceof SqlNumericLiteral && mentionsColumn(ops.get(1 - i))) {
+          addExact(found, exact, ops.get(i));
         }
       }
     } else if ((kind == SqlKind.COALESCE // parsed as a call of that name, resolved later
         || call.getOperator().getName().equalsIgnoreCase("COALESCE"))
         && ops.stream().anyMatch(LiteralParameters::mentionsColumn)) {
       for (SqlNode o : ops) {
-        if (o instanceof SqlNumericLiteral num) {
-          found.add(num);
-          exact.add(num);
-        }
+        addExact(found, exact, o);
       }
+    }
+  }
+
+  /** Adds {@code n} as an exact site if it is a number. */
+  private static void addExact(List<SqlLiteral> found, Set<SqlNode> exact, SqlNode n) {
+    if (n instanceof SqlNumericLiteral num) {
+      found.add(num);
+      exact.add(num);
     }
   }
 

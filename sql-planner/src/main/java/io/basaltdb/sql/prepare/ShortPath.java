@@ -180,7 +180,8 @@ final class ShortPath implements Program {
     return true;
   }
 
-  private static RelNode hep(HepProgram program, RelNode rel) {
+  /** {@code rel} rewritten by {@code program} to a fixpoint (no DAG, cost not asked). */
+  static RelNode hep(HepProgram program, RelNode rel) {
     HepPlanner hep = new HepPlanner(program, null, true, null,
         org.apache.calcite.plan.RelOptCostImpl.FACTORY);
     hep.setRoot(rel);

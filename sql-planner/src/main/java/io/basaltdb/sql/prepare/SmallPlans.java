@@ -12,7 +12,6 @@ import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.plan.hep.HepMatchOrder;
-import org.apache.calcite.plan.hep.HepPlanner;
 import org.apache.calcite.plan.hep.HepProgram;
 import org.apache.calcite.plan.hep.HepProgramBuilder;
 import org.apache.calcite.rel.RelNode;
@@ -84,10 +83,7 @@ final class SmallPlans implements Program {
   public RelNode run(RelOptPlanner planner, RelNode rel, RelTraitSet requiredOutputTraits,
       List<RelOptMaterialization> materializations, List<RelOptLattice> lattices) {
     if (Switches.SMALL_PLANS.on() && small(rel)) {
-      HepPlanner hep = new HepPlanner(PUSHDOWN, null, true, null,
-          org.apache.calcite.plan.RelOptCostImpl.FACTORY);
-      hep.setRoot(rel);
-      RelNode planned = EnumerableTranslation.of(hep.findBestExp());
+      RelNode planned = EnumerableTranslation.of(ShortPath.hep(PUSHDOWN, rel));
       if (planned != null && planned.getTraitSet().satisfies(requiredOutputTraits)) {
         if (planner instanceof DeferredRulesPlanner p) {
           p.stats().smallPlans.incrementAndGet();

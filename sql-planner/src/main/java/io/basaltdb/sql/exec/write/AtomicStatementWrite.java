@@ -98,8 +98,8 @@ final class AtomicStatementWrite {
     }
     if (bytes > StorageTransaction.MAX_PENDING_BYTES) {
       throw new TransactionTooLargeException("a statement's rows passed "
-          + (StorageTransaction.MAX_PENDING_BYTES >> 20) + " MiB at row " + Cell.printable(key.array()) + " of table "
-          + change.table().name());
+          + (StorageTransaction.MAX_PENDING_BYTES >> 20) + " MiB at row "
+          + Cell.printable(key.array()) + " of table " + change.table().name());
     }
     changes.put(key, change);
   }
