@@ -63,6 +63,8 @@ public final class Database implements Storage {
   private final BackgroundWork background;
   /** How often the log's size is held against its bound ({@link #enforceLogRetention}). */
   private static final long LOG_RETENTION_CHECK_MILLIS = 1_000;
+  /** How often regions are looked at for idle memstores to freeze. */
+  private static final long FREEZE_CHECK_MILLIS = 1_000;
 
   private final DatabaseMvcc order = new DatabaseMvcc();
   private final ReadPins pins = new ReadPins(order);
@@ -117,6 +119,10 @@ public final class Database implements Storage {
           .run(background.executor());
       background.executor().scheduleWithFixedDelay(this::enforceLogRetention,
           LOG_RETENTION_CHECK_MILLIS, LOG_RETENTION_CHECK_MILLIS, TimeUnit.MILLISECONDS);
+      if (options.freezeIdleCells() > 0) {
+        background.executor().scheduleWithFixedDelay(this::freezeIdleMemstores,
+            FREEZE_CHECK_MILLIS, FREEZE_CHECK_MILLIS, TimeUnit.MILLISECONDS);
+      }
     } catch (RuntimeException e) {
       registry.openRegions().forEach(Region::close);
       background.shutdownNow();
@@ -358,6 +364,20 @@ public final class Database implements Storage {
    * open may have to put back in memory) by flushing the regions that hold their oldest edits
    * ({@link DatabaseLog#enforceRetention}). Runs in the background every second.
    */
+  /** Freezes the memstores of regions that took no write since the last look (Region#freezeIfIdle). */
+  private void freezeIdleMemstores() {
+    if (closed) {
+      return;
+    }
+    for (Region r : registry.openRegions()) {
+      try {
+        r.freezeIfIdle(options.freezeIdleCells());
+      } catch (RuntimeException e) {
+        // a region closing meanwhile: it flushes what it holds
+      }
+    }
+  }
+
   private void enforceLogRetention() {
     if (closed) {
       return;

@@ -24,17 +24,19 @@ import io.basaltdb.engine.io.NioFileSystem;
  * @param regionSplitBytes a region whose files pass this size is split in two (default 256 MiB)
  * @param fileSystem every file and directory operation goes through it (default: the
  *     operating system's; tests inject faults with their own)
+ * @param freezeIdleCells a region whose active memstores hold at least this many cells and took
+ *     no write for a second has them frozen (searched as sorted arrays; 0: never; default 4096)
  */
 public record EngineOptions(long flushSizeBytes, long globalMemstoreLimitBytes,
     long blockCacheBytes, long walRollBytes, long asyncSyncIntervalMillis,
     int compactionMinFiles, int compactionMaxFiles, double compactionRatio,
     int maxCellSizeBytes, int backgroundThreads, Clock clock, long regionSplitBytes,
-    FileSystem fileSystem) {
+    FileSystem fileSystem, int freezeIdleCells) {
 
   public static EngineOptions defaults() {
     long heap = Runtime.getRuntime().maxMemory();
     return new EngineOptions(64L << 20, (long) (heap * 0.4), heap / 4, 64L << 20, 100, 3, 10,
-        1.2, 10 << 20, 2, Clock.SYSTEM, 256L << 20, NioFileSystem.INSTANCE);
+        1.2, 10 << 20, 2, Clock.SYSTEM, 256L << 20, NioFileSystem.INSTANCE, 4096);
   }
 
   /** Throws {@link InvalidArgumentException} naming the first bad setting. */
@@ -53,6 +55,7 @@ public record EngineOptions(long flushSizeBytes, long globalMemstoreLimitBytes,
     check(backgroundThreads >= 1, "backgroundThreads must be >= 1");
     check(clock != null, "clock must be set");
     check(fileSystem != null, "fileSystem must be set");
+    check(freezeIdleCells >= 0, "freezeIdleCells must be >= 0, got " + freezeIdleCells);
     check(regionSplitBytes >= 16 * 1024, "regionSplitBytes must be >= 16384, got "
         + regionSplitBytes);
     return this;
@@ -67,54 +70,70 @@ public record EngineOptions(long flushSizeBytes, long globalMemstoreLimitBytes,
   public EngineOptions withFlushSizeBytes(long v) {
     return new EngineOptions(v, Math.max(globalMemstoreLimitBytes, v), blockCacheBytes,
         walRollBytes, asyncSyncIntervalMillis, compactionMinFiles, compactionMaxFiles,
-        compactionRatio, maxCellSizeBytes, backgroundThreads, clock, regionSplitBytes, fileSystem);
+        compactionRatio, maxCellSizeBytes, backgroundThreads, clock, regionSplitBytes, fileSystem,
+        freezeIdleCells);
   }
 
   public EngineOptions withGlobalMemstoreLimitBytes(long v) {
     return new EngineOptions(flushSizeBytes, v, blockCacheBytes, walRollBytes,
         asyncSyncIntervalMillis, compactionMinFiles, compactionMaxFiles, compactionRatio,
-        maxCellSizeBytes, backgroundThreads, clock, regionSplitBytes, fileSystem);
+        maxCellSizeBytes, backgroundThreads, clock, regionSplitBytes, fileSystem,
+        freezeIdleCells);
   }
 
   public EngineOptions withBlockCacheBytes(long v) {
     return new EngineOptions(flushSizeBytes, globalMemstoreLimitBytes, v, walRollBytes,
         asyncSyncIntervalMillis, compactionMinFiles, compactionMaxFiles, compactionRatio,
-        maxCellSizeBytes, backgroundThreads, clock, regionSplitBytes, fileSystem);
+        maxCellSizeBytes, backgroundThreads, clock, regionSplitBytes, fileSystem,
+        freezeIdleCells);
   }
 
   public EngineOptions withWalRollBytes(long v) {
     return new EngineOptions(flushSizeBytes, globalMemstoreLimitBytes, blockCacheBytes, v,
         asyncSyncIntervalMillis, compactionMinFiles, compactionMaxFiles, compactionRatio,
-        maxCellSizeBytes, backgroundThreads, clock, regionSplitBytes, fileSystem);
+        maxCellSizeBytes, backgroundThreads, clock, regionSplitBytes, fileSystem,
+        freezeIdleCells);
   }
 
   public EngineOptions withCompactionFiles(int min, int max) {
     return new EngineOptions(flushSizeBytes, globalMemstoreLimitBytes, blockCacheBytes,
         walRollBytes, asyncSyncIntervalMillis, min, max, compactionRatio, maxCellSizeBytes,
-        backgroundThreads, clock, regionSplitBytes, fileSystem);
+        backgroundThreads, clock, regionSplitBytes, fileSystem,
+        freezeIdleCells);
   }
 
   public EngineOptions withMaxCellSizeBytes(int v) {
     return new EngineOptions(flushSizeBytes, globalMemstoreLimitBytes, blockCacheBytes,
         walRollBytes, asyncSyncIntervalMillis, compactionMinFiles, compactionMaxFiles,
-        compactionRatio, v, backgroundThreads, clock, regionSplitBytes, fileSystem);
+        compactionRatio, v, backgroundThreads, clock, regionSplitBytes, fileSystem,
+        freezeIdleCells);
   }
 
   public EngineOptions withRegionSplitBytes(long v) {
     return new EngineOptions(flushSizeBytes, globalMemstoreLimitBytes, blockCacheBytes,
         walRollBytes, asyncSyncIntervalMillis, compactionMinFiles, compactionMaxFiles,
-        compactionRatio, maxCellSizeBytes, backgroundThreads, clock, v, fileSystem);
+        compactionRatio, maxCellSizeBytes, backgroundThreads, clock, v, fileSystem,
+        freezeIdleCells);
   }
 
   public EngineOptions withClock(Clock v) {
     return new EngineOptions(flushSizeBytes, globalMemstoreLimitBytes, blockCacheBytes,
         walRollBytes, asyncSyncIntervalMillis, compactionMinFiles, compactionMaxFiles,
-        compactionRatio, maxCellSizeBytes, backgroundThreads, v, regionSplitBytes, fileSystem);
+        compactionRatio, maxCellSizeBytes, backgroundThreads, v, regionSplitBytes, fileSystem,
+        freezeIdleCells);
   }
 
   public EngineOptions withFileSystem(FileSystem v) {
     return new EngineOptions(flushSizeBytes, globalMemstoreLimitBytes, blockCacheBytes,
         walRollBytes, asyncSyncIntervalMillis, compactionMinFiles, compactionMaxFiles,
-        compactionRatio, maxCellSizeBytes, backgroundThreads, clock, regionSplitBytes, v);
+        compactionRatio, maxCellSizeBytes, backgroundThreads, clock, regionSplitBytes, v,
+        freezeIdleCells);
+  }
+
+  public EngineOptions withFreezeIdleCells(int v) {
+    return new EngineOptions(flushSizeBytes, globalMemstoreLimitBytes, blockCacheBytes,
+        walRollBytes, asyncSyncIntervalMillis, compactionMinFiles, compactionMaxFiles,
+        compactionRatio, maxCellSizeBytes, backgroundThreads, clock, regionSplitBytes, fileSystem,
+        v);
   }
 }

@@ -317,6 +317,16 @@ final class LocalAdmin implements Admin {
   }
 
   @Override
+  public List<byte[]> regionStartRows(TableName name) {
+    List<Region> regions = db.state(name).regions;
+    List<byte[]> out = new ArrayList<>(regions.size());
+    for (Region r : regions) {
+      out.add(r.descriptor().startRow());
+    }
+    return out;
+  }
+
+  @Override
   public int split(TableName name) {
     int n = 0;
     for (Region r : enabledRegions(name)) {

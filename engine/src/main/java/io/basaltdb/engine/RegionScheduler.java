@@ -10,8 +10,8 @@ import java.util.function.Predicate;
 
 /**
  * What regions ask of their database in the background: flushes (and, past the global memstore
- * budget, a flush of the largest memstore too), compactions, splits, and the log retention a
- * finished flush allows. Nothing runs once the database is closed.
+ * budget, a flush of the largest memstore too), compactions, freezes of idle memstores, splits,
+ * and the log retention a finished flush allows. Nothing runs once the database is closed.
  *
  * <p>Invariant: at most one split of a region is queued or running at a time.
  */
@@ -51,6 +51,11 @@ final class RegionScheduler implements RegionContext.Scheduler {
   @Override
   public void requestCompaction(Region r) {
     background.run("compaction of " + r.name(), true, closed, () -> r.compact(false));
+  }
+
+  @Override
+  public void requestFreeze(Region r) {
+    background.run("freeze of " + r.name(), true, closed, r::freeze);
   }
 
   @Override

@@ -73,6 +73,14 @@ public interface Admin {
     return regions(name).size();
   }
 
+  /**
+   * The start row of each of the table's regions now, in key order (the first empty):
+   * {@link #regions}' bounds without their figures.
+   */
+  default List<byte[]> regionStartRows(TableName name) {
+    return regions(name).stream().map(RegionInfo::startRow).toList();
+  }
+
   /** Splits every region of the table that has data to split at its middle; returns how many. */
   int split(TableName name);
 

@@ -12,15 +12,17 @@ import java.util.concurrent.ConcurrentSkipListMap;
 /**
  * A {@link MemStore}'s cursor: the columns after the current one, the current cell, and the
  * rest of the chain the current column had when the cursor came to it. Over the memstore's
- * skip list of columns, or over one indexed row's slots (then past them it is at its end).
+ * skip list of columns, over its {@link FrozenColumns} once it takes no more writes, or over one
+ * indexed row's slots (then past them it is at its end).
  * Sees each column's value as it was when it came to it; not thread-safe.
  */
 final class ColumnCursor implements CellIterator {
   /** Columns a forward seek steps over before it searches the skip list again. */
   private static final int SEEK_STEPS = 8;
 
-  /** The memstore's columns. */
+  /** The memstore's columns: its skip list, or null when {@link #frozen} is given. */
   private final ConcurrentSkipListMap<Cell, Object> columns;
+  private final FrozenColumns frozen;
   /** The row and its slots when the cursor is over one row, else null. */
   private final byte[] row;
   private final Slot[] rowSlots;
@@ -39,12 +41,24 @@ final class ColumnCursor implements CellIterator {
   /** Over one indexed row's slots. */
   ColumnCursor(ConcurrentSkipListMap<Cell, Object> columns, byte[] row, Slot[] rowSlots) {
     this.columns = columns;
+    this.frozen = null;
     this.row = row;
     this.rowSlots = rowSlots;
   }
 
+  /** Over a frozen memstore's columns. */
+  ColumnCursor(FrozenColumns frozen) {
+    this.columns = null;
+    this.frozen = frozen;
+    this.row = null;
+    this.rowSlots = null;
+  }
+
   /** The columns from the first at or after {@code target}'s, by a search. */
   private Iterator<?> columnsFrom(Cell target) {
+    if (frozen != null) {
+      return frozen.valuesFrom(frozen.search(target));
+    }
     if (rowSlots == null) {
       return columns.tailMap(target, true).values().iterator();
     }
@@ -55,7 +69,8 @@ final class ColumnCursor implements CellIterator {
 
   @Override
   public void seekToFirst() {
-    rest = rowSlots == null ? columns.values().iterator() : Arrays.asList(rowSlots).iterator();
+    rest = frozen != null ? frozen.valuesFrom(0)
+        : rowSlots == null ? columns.values().iterator() : Arrays.asList(rowSlots).iterator();
     seekTarget = null;
     nextColumn();
   }

@@ -88,6 +88,8 @@ public final class MemStore {
    * skip list): until then writers and readers leave the index alone.
    */
   private volatile boolean indexing;
+  /** The columns as sorted arrays once {@link #freeze frozen}: reads search them instead. */
+  private volatile FrozenColumns frozen;
 
   public MemStore() {
     this(INDEXED_COLUMNS);
@@ -185,6 +187,9 @@ public final class MemStore {
    * when more went than came).
    */
   public long add(Cell c, LongSupplier settled) {
+    if (frozen != null) {
+      throw new IllegalStateException("a frozen memstore takes no writes");
+    }
     widenRows(c.row());
     Versions.Pruning pruning = null; // made once the cell goes to a column that has cells
     RowKey key = indexing ? new RowKey(c.row()) : null; // no row indexed yet: no hash at all
@@ -396,6 +401,13 @@ public final class MemStore {
    * held changed, in bytes.
    */
   public long remove(Cell c) {
+    FrozenColumns f = frozen;
+    if (f != null) { // it holds completed writes only: a failed one's cells are elsewhere
+      if (f.holds(c)) {
+        throw new IllegalStateException("a cell taken back from a frozen memstore: " + c);
+      }
+      return 0;
+    }
     boolean[] removed = {false};
     Slot slot = indexing ? indexedSlot(new RowKey(c.row()), c) : null;
     if (slot != null) {
@@ -468,10 +480,33 @@ public final class MemStore {
     return e == null ? null : e.getKey().row();
   }
 
+  /**
+   * Makes reads search sorted arrays of the columns ({@link FrozenColumns}) instead of the skip
+   * list. Only once the memstore takes no more writes: it was swapped out and every write that
+   * added to it completed (a failed write takes its cells back before it completes), so neither
+   * {@link #add} nor {@link #remove} changes it any more (both refuse to from here on). Readers
+   * already reading go on over the skip list, which holds the same cells.
+   */
+  public void freeze() {
+    if (frozen == null) {
+      frozen = FrozenColumns.of(columns);
+    }
+  }
+
+  /** Whether {@link #freeze} ran. */
+  public boolean isFrozen() {
+    return frozen != null;
+  }
+
+  private ColumnCursor cursor() {
+    FrozenColumns f = frozen;
+    return f != null ? new ColumnCursor(f) : new ColumnCursor(columns);
+  }
+
   /** All cells, in order (for flushing). */
   public Iterable<Cell> cells() {
     return () -> {
-      ColumnCursor it = new ColumnCursor(columns);
+      ColumnCursor it = cursor();
       it.seekToFirst();
       return new Iterator<>() {
         @Override
@@ -493,7 +528,7 @@ public final class MemStore {
   }
 
   public CellIterator iterator() {
-    return new ColumnCursor(columns);
+    return cursor();
   }
 
   /**
@@ -552,7 +587,7 @@ public final class MemStore {
       it.seek(target);
       return it.current() != null ? it : null;
     }
-    ColumnCursor it = new ColumnCursor(columns);
+    ColumnCursor it = cursor();
     it.seek(target);
     Cell c = it.current();
     return c != null && Arrays.equals(c.row(), row) ? it : null;

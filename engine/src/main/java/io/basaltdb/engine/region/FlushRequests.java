@@ -61,11 +61,11 @@ final class FlushRequests {
     }
   }
 
-  /** Asks for a flush when a store's active memstore has reached the flush size. */
+  /** Asks for a flush when a store's active and frozen memstores reach the flush size. */
   void maybeRequestFlush(Collection<Store> stores) {
     long limit = ctx.options().flushSizeBytes();
     for (Store s : stores) {
-      if (s.activeMemstoreBytes() >= limit) {
+      if (s.unflushedMemstoreBytes() >= limit) {
         requestFlush();
         return;
       }

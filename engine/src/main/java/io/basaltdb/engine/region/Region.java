@@ -6,6 +6,7 @@ import io.basaltdb.storage.Durability;
 import io.basaltdb.storage.FamilyOptions;
 import io.basaltdb.storage.InvalidArgumentException;
 import io.basaltdb.engine.io.FileSystem;
+import io.basaltdb.engine.memstore.MemStore;
 import io.basaltdb.engine.store.Store;
 import io.basaltdb.engine.store.StoreFile;
 import io.basaltdb.engine.util.FileTrees;
@@ -436,7 +437,7 @@ public final class Region implements AutoCloseable {
         ctx.wal().syncAll();
         long resolveAt = smallestReadPoint();
         for (int i = 0; i < order.size(); i++) {
-          long bytes = snaps.get(i).memstore().cellBytes(); // as the budget was told
+          long bytes = snaps.get(i).cellBytes(); // as the budget was told
           StoreFile f = order.get(i).flush(snaps.get(i), resolveAt);
           ctx.budget().release(bytes);
           if (f != null) {
@@ -465,6 +466,81 @@ public final class Region implements AutoCloseable {
       flushLock.unlock();
       requests.flushEnded();
     }
+  }
+
+  /** The newest write begun when {@link #freezeIfIdle} last looked, or -1. */
+  private long idleSince = -1;
+
+  /**
+   * Called about once a second, by one thread: when no write began here since the last call
+   * and the active memstores hold at least {@code minCells} cells, freezes them ({@link
+   * #freeze}) or, when memstores frozen earlier still wait for a flush, asks for one (which
+   * writes them all: at most one generation is frozen at a time). A region being written is
+   * left alone: its memstores go on taking writes until their flush.
+   */
+  public void freezeIfIdle(int minCells) {
+    long newest = mvcc.lastBegun();
+    boolean idle = newest == idleSince;
+    idleSince = newest;
+    if (!idle || closed || minCells <= 0) {
+      return;
+    }
+    int cells = 0;
+    boolean swapped = false;
+    for (Store s : stores.values()) {
+      cells += s.activeCellCount();
+      swapped |= s.swappedOutMemstores() > 0;
+    }
+    if (cells < minCells) {
+      return;
+    }
+    if (swapped) {
+      requestFlush();
+    } else {
+      ctx.scheduler().requestFreeze(this);
+    }
+  }
+
+  /**
+   * Swaps each store's active memstore out, to be read from memory as sorted arrays ({@link
+   * MemStore#freeze}) until the next flush writes it: the skip list's search, a cache miss per
+   * step, was most of a point read of a memstore of a few hundred thousand cells. The swap
+   * happens as a flush's does (under the update lock, through {@link ReadSnapshots#swap}); the
+   * memstores are frozen once the writes begun before it completed, so none adds to them or
+   * takes a failed cell back from them after. Nothing is written: the log keeps their edits
+   * (their sequence ids stay unflushed). Returns how many memstores were frozen.
+   */
+  public int freeze() {
+    List<MemStore> swapped = new ArrayList<>();
+    long begun;
+    flushLock.lock(); // a flush in progress writes what it swapped first
+    try {
+      if (closed) {
+        return 0;
+      }
+      List<Store> order = new ArrayList<>(stores.values());
+      long[] point = new long[1];
+      updatesLock.writeLock().lock();
+      try {
+        snapshots.swap(() -> {
+          point[0] = mvcc.lastBegun();
+          for (Store s : order) {
+            MemStore m = s.swapForFreezing();
+            if (m != null) {
+              swapped.add(m);
+            }
+          }
+        });
+      } finally {
+        updatesLock.writeLock().unlock();
+      }
+      begun = point[0];
+    } finally {
+      flushLock.unlock();
+    }
+    mvcc.awaitReadPoint(begun); // not under the flush lock: a write waiting for room needs a flush
+    swapped.forEach(MemStore::freeze);
+    return swapped.size();
   }
 
   /** Asks for a flush in the background (one at a time: a request outstanding is not repeated). */

@@ -26,6 +26,9 @@ public record RegionContext(java.util.function.Supplier<WriteAheadLog> walSuppli
 
     void requestCompaction(Region r);
 
+    /** The region's active memstores are idle: freeze them ({@link Region#freeze}). */
+    void requestFreeze(Region r);
+
     /** The region has grown past the split size. */
     void requestSplit(Region r);
 

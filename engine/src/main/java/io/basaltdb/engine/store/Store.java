@@ -232,8 +232,20 @@ public final class Store implements AutoCloseable {
     return sumOverMemstores(MemStore::cellBytes);
   }
 
-  public long activeMemstoreBytes() {
-    return view.active.heapSize();
+  /**
+   * Bytes of the memstores taking writes or waiting for a flush: the active one and those
+   * frozen ({@link MemStore#freeze}); what a flush is asked for at. Not a flush's memstore in
+   * flight (a write during a flush would ask for another).
+   */
+  public long unflushedMemstoreBytes() {
+    StoreView v = view;
+    long total = v.active.heapSize();
+    for (MemStore m : v.flushing) {
+      if (m.isFrozen()) {
+        total += m.heapSize();
+      }
+    }
+    return total;
   }
 
   /** Bytes in all memstores of the store, including those being flushed. */
@@ -277,12 +289,35 @@ public final class Store implements AutoCloseable {
 
   // ---------------------------------------------------------------- flush
 
-  /** A memstore swapped out for flushing, and the sequence id it is complete up to. */
-  public record Snapshot(MemStore memstore, long flushPoint) {}
+  /**
+   * The memstores swapped out for flushing (the active one then, and those frozen before it:
+   * everything the store held in memory), and the sequence id they are complete up to.
+   */
+  public record Snapshot(List<MemStore> memstores, long flushPoint) {
+    /** Bytes of their cells, as the memstore budget was told. */
+    public long cellBytes() {
+      long total = 0;
+      for (MemStore m : memstores) {
+        total += m.cellBytes();
+      }
+      return total;
+    }
+
+    boolean isEmpty() {
+      for (MemStore m : memstores) {
+        if (!m.isEmpty()) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
 
   /**
    * Swaps the active memstore for an empty one. The caller holds the region's update lock
-   * exclusively, so every write with sequence id {@code <= flushPoint} is in the snapshot.
+   * exclusively, so every write with sequence id {@code <= flushPoint} is in the snapshot, and
+   * holds the region's flush lock, so the memstores already swapped out are frozen ones (a
+   * flush leaves none of its own: it writes them, or its failure stops the database).
    */
   public synchronized Snapshot snapshot(long flushPoint) {
     MemStore old = view.active;
@@ -290,19 +325,55 @@ public final class Store implements AutoCloseable {
     flushing.add(old);
     flushing.addAll(view.flushing);
     view = new StoreView(new MemStore(), flushing, view.files);
-    return new Snapshot(old, flushPoint);
+    return new Snapshot(List.copyOf(flushing), flushPoint);
   }
 
-  /** Writes a snapshot to a new file and installs it; returns the new file or null if empty. */
+  /**
+   * Swaps the active memstore, if it holds cells, for an empty one and keeps it in memory
+   * among the memstores read (newest first), to be {@link MemStore#freeze frozen} once the
+   * writes staged into it complete and written by the next flush, with the others. Under the
+   * same locks as {@link #snapshot}. Returns it, or null when it held nothing.
+   */
+  public synchronized MemStore swapForFreezing() {
+    MemStore old = view.active;
+    if (old.isEmpty()) {
+      return null;
+    }
+    List<MemStore> flushing = new ArrayList<>();
+    flushing.add(old);
+    flushing.addAll(view.flushing);
+    view = new StoreView(new MemStore(), flushing, view.files);
+    return old;
+  }
+
+  /** Memstores swapped out and not yet written (frozen ones, or a flush's in flight). */
+  public int swappedOutMemstores() {
+    return view.flushing.size();
+  }
+
+  /** Cells in the active memstore. */
+  public int activeCellCount() {
+    return view.active.cellCount();
+  }
+
+  /**
+   * Writes a snapshot's memstores, merged, to a new file and installs it; returns the new file
+   * or null if they were empty.
+   */
   public StoreFile flush(Snapshot snap, long smallestReadPoint) {
     synchronized (flushLock) {
       long start = System.nanoTime();
       StoreFile added = null;
-      if (!snap.memstore().isEmpty()) {
+      boolean empty = snap.isEmpty();
+      if (!empty) {
         // resolved as a minor compaction resolves: versions no reader can see any more (past
         // the family's VERSIONS at the smallest read point, expired) are not written, so a row
         // rewritten many times between flushes is one version in the file, not hundreds
-        try (CellIterator it = snap.memstore().iterator()) {
+        List<CellIterator> its = new ArrayList<>(snap.memstores().size());
+        for (MemStore m : snap.memstores()) {
+          its.add(m.iterator());
+        }
+        try (CellIterator it = its.size() == 1 ? its.get(0) : new MergingIterator(its)) {
           it.seekToFirst();
           added = maker.write(new CellResolver(it, RetentionRules.of(options), clock.millis(),
               smallestReadPoint, CellResolver.Mode.MINOR, null), options);
@@ -311,13 +382,13 @@ public final class Store implements AutoCloseable {
       }
       synchronized (this) {
         List<MemStore> flushing = new ArrayList<>(view.flushing);
-        flushing.remove(snap.memstore());
+        flushing.removeAll(snap.memstores());
         List<StoreFile> files = new ArrayList<>(view.files);
         if (added != null) {
           files.add(added);
         }
         StoreView next = new StoreView(view.active, flushing, files);
-        if (snap.memstore().isEmpty()) {
+        if (empty) {
           view = next; // nothing of this store to replay: its manifest need not change (no fsync)
         } else { // (a flush whose cells had all expired writes no file, yet moves the point)
           install(next, Math.max(manifest.flushedSeq(), snap.flushPoint()));

@@ -3,6 +3,7 @@ package io.basaltdb.engine.memstore;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.basaltdb.storage.Cell;
@@ -85,27 +86,43 @@ class MemStoreModelTest {
         }
       }
       String at = "seed " + seed + " round " + round;
-      assertEquals(new ArrayList<>(model), all(m), at);
-      assertEquals(model.size(), m.cellCount(), at);
-      assertEquals(model.isEmpty(), m.isEmpty(), at);
-      assertSame(model.isEmpty() ? null : model.last().row(), m.lastRow(), at);
-      for (int i = 0; i < 50; i++) {
-        byte[] row = ROWS[r.nextInt(ROWS.length)];
-        byte[] family = FAMILIES[r.nextInt(FAMILIES.length)];
-        Cell lower = model.lower(CellComparator.firstOnRow(row, family));
-        assertTrue(Arrays.equals(lower == null ? null : lower.row(), m.lastRowBefore(row, family)),
-            at + " lastRowBefore");
-        Cell target = randomTarget(r);
-        CellIterator atRow = m.iteratorAtRow(row, target);
-        Cell ceiling = model.ceiling(target);
-        if (ceiling != null && Arrays.equals(ceiling.row(), row)) {
-          assertSame(ceiling, atRow.current(), at + " iteratorAtRow");
-        } else {
-          assertNull(atRow, at + " iteratorAtRow");
-        }
+      agree(m, model, r, at);
+      // frozen (no more writes), the same answers come from its sorted arrays
+      m.freeze();
+      assertTrue(m.isFrozen(), at);
+      agree(m, model, r, at + " frozen");
+      Cell more = randomCell(r);
+      assertThrows(IllegalStateException.class, () -> m.add(more), at);
+      if (!model.isEmpty()) { // nothing is taken back from it either
+        Cell held = pick(model, r);
+        assertThrows(IllegalStateException.class, () -> m.remove(held), at);
+        assertEquals(new ArrayList<>(model), all(m), at);
       }
-      walk(m, model, r, at);
     }
+  }
+
+  /** Every answer of {@code m} agrees with the model's: contents, counts, row look-ups, seeks. */
+  private static void agree(MemStore m, NavigableSet<Cell> model, Random r, String at) {
+    assertEquals(new ArrayList<>(model), all(m), at);
+    assertEquals(model.size(), m.cellCount(), at);
+    assertEquals(model.isEmpty(), m.isEmpty(), at);
+    assertSame(model.isEmpty() ? null : model.last().row(), m.lastRow(), at);
+    for (int i = 0; i < 50; i++) {
+      byte[] row = ROWS[r.nextInt(ROWS.length)];
+      byte[] family = FAMILIES[r.nextInt(FAMILIES.length)];
+      Cell lower = model.lower(CellComparator.firstOnRow(row, family));
+      assertTrue(Arrays.equals(lower == null ? null : lower.row(), m.lastRowBefore(row, family)),
+          at + " lastRowBefore");
+      Cell target = randomTarget(r);
+      CellIterator atRow = m.iteratorAtRow(row, target);
+      Cell ceiling = model.ceiling(target);
+      if (ceiling != null && Arrays.equals(ceiling.row(), row)) {
+        assertSame(ceiling, atRow.current(), at + " iteratorAtRow");
+      } else {
+        assertNull(atRow, at + " iteratorAtRow");
+      }
+    }
+    walk(m, model, r, at);
   }
 
   /** Random seeks and steps on one cursor, each compared with the model's answer. */

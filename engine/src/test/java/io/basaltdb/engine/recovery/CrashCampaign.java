@@ -241,8 +241,12 @@ final class CrashCampaign {
       expect(effects);
       t.put(puts);
       ack(d);
-    } else if (r < 92) {
+    } else if (r < 89) {
       db.admin().flush(T);
+    } else if (r < 92) { // memstores kept in memory as sorted arrays until the next flush
+      for (io.basaltdb.engine.region.Region region : db.regions(T)) {
+        region.freeze();
+      }
     } else if (r < 95) {
       if (rnd.nextBoolean()) {
         db.admin().majorCompact(T);

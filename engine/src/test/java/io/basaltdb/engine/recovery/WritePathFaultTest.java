@@ -304,7 +304,7 @@ class WritePathFaultTest {
     return new EngineOptions(d.flushSizeBytes(), d.globalMemstoreLimitBytes(),
         d.blockCacheBytes(), d.walRollBytes(), 3_600_000, d.compactionMinFiles(),
         d.compactionMaxFiles(), d.compactionRatio(), d.maxCellSizeBytes(),
-        d.backgroundThreads(), d.clock(), d.regionSplitBytes(), fs);
+        d.backgroundThreads(), d.clock(), d.regionSplitBytes(), fs, d.freezeIdleCells());
   }
 
   /** The power fails: {@code db} is abandoned and everything unsynced is lost. */

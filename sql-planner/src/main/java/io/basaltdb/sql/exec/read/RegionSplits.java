@@ -37,6 +37,33 @@ record RegionSplits(List<List<KeyRange>> ranges, List<Long> cells) {
     return new RegionSplits(out, cells);
   }
 
+  /**
+   * Whether every range lies in one region of those starting at {@code starts} (key order, the
+   * first empty): a scan that cannot be spread, told without asking the regions' figures.
+   */
+  static boolean withinOneRegion(List<byte[]> starts, List<KeyRange> ranges) {
+    int region = -1;
+    for (KeyRange r : ranges) {
+      if (r.isEmpty()) {
+        continue;
+      }
+      int i = starts.size() - 1;
+      while (i > 0 && Arrays.compareUnsigned(starts.get(i), r.start()) > 0) {
+        i--;
+      }
+      boolean last = i == starts.size() - 1;
+      if (!last && (r.stop().length == 0
+          || Arrays.compareUnsigned(r.stop(), starts.get(i + 1)) > 0)) {
+        return false; // past the region's end
+      }
+      if (region >= 0 && region != i) {
+        return false;
+      }
+      region = i;
+    }
+    return true;
+  }
+
   long totalCells() {
     return cells.stream().mapToLong(Long::longValue).sum();
   }

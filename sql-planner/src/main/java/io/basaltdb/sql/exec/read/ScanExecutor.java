@@ -128,7 +128,8 @@ public final class ScanExecutor {
     }
     int threads = PROCESSORS;
     if (spec.ordered() || spec.fetch() != null || spec.offset() != null || threads < 2
-        || spec.keys().isPointLookup(def) || db.admin().regionCount(def.table()) < 2) {
+        || spec.keys().isPointLookup(def)
+        || RegionSplits.withinOneRegion(db.admin().regionStartRows(def.table()), ranges)) {
       return rows(ranges);
     }
     RegionSplits splits = RegionSplits.byRegion(db, def.table(), ranges);
