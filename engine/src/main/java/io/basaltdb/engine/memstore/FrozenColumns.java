@@ -9,26 +9,38 @@ import java.util.concurrent.ConcurrentSkipListMap;
 
 /**
  * A memstore's columns once it takes no more writes, in parallel sorted arrays: each column's
- * row as two numbers side by side (its first eight bytes and the next eight, zero-padded,
- * compared unsigned),
- * its key (the column's first cell) and its value (its one cell or its chain of versions). A
- * search is a binary search over the numbers, which sit side by side in memory, comparing keys
- * only among columns whose numbers tie (the columns of one row, rows longer than sixteen bytes
- * that share them, rows that are zero-padded prefixes of each other); the first eight bytes alone
- * tie for a few hundred keys of an encoded BIGINT (a type byte, then seven shared bytes); a skip list's search follows a pointer to another object at each of its ~20
- * steps (the index node, the node, the key), a cache miss each on a memstore larger than the
- * processor's caches. Immutable: built once from the skip list, which no writer changes any
- * more (a swapped-out memstore after the writes staged into it completed).
+ * row as numbers (its first eight bytes and the next eight, zero-padded, compared unsigned, and
+ * its length), its key (the column's first cell) and its value (its one cell or its chain of
+ * versions). A search is a binary search over the numbers, which sit side by side in memory; it
+ * reads a column's key only when the numbers tie and cannot tell the order: rows longer than
+ * sixteen bytes sharing them, or a target inside a row. A search for the start of a row in the
+ * memstore's one family (a get's, a scan's first seek) is told by the numbers alone. A skip
+ * list's search follows a pointer to another object at each of its ~20 steps (the index node,
+ * the node, the key), a cache miss each on a memstore larger than the processor's caches.
+ * Immutable: built once from the skip list, which no writer changes any more (a swapped-out
+ * memstore after the writes staged into it completed).
  */
 final class FrozenColumns {
-  /** Column i's row as two numbers, at 2i and 2i + 1 (one cache line holds both). */
+  /**
+   * Column i's row as two numbers, at 3i and 3i + 1, and its length at 3i + 2 (one cache line
+   * holds them): two rows of at most sixteen bytes whose three agree are the same row.
+   */
   private final long[] rowNumbers;
+  /** The family of every column, or null when they have several (a store's memstore has one). */
+  private final byte[] family;
   private final Cell[] keys;
   private final Object[] values;
   private final List<Object> valueList;
 
   private FrozenColumns(long[] rowNumbers, Cell[] keys, Object[] values) {
     this.rowNumbers = rowNumbers;
+    byte[] f = keys.length == 0 ? null : keys[0].family();
+    for (int i = 1; i < keys.length && f != null; i++) {
+      if (!Arrays.equals(f, keys[i].family())) {
+        f = null;
+      }
+    }
+    this.family = f;
     this.keys = keys;
     this.values = values;
     this.valueList = Arrays.asList(values);
@@ -40,7 +52,7 @@ final class FrozenColumns {
    */
   static FrozenColumns of(ConcurrentSkipListMap<Cell, Object> columns) {
     int n = columns.size();
-    long[] numbers = new long[2 * n];
+    long[] numbers = new long[3 * n];
     Cell[] keys = new Cell[n];
     Object[] values = new Object[n];
     int i = 0;
@@ -51,18 +63,19 @@ final class FrozenColumns {
       }
       if (i == keys.length) { // size() is an estimate
         int grown = Math.max(16, keys.length * 2);
-        numbers = Arrays.copyOf(numbers, 2 * grown);
+        numbers = Arrays.copyOf(numbers, 3 * grown);
         keys = Arrays.copyOf(keys, grown);
         values = Arrays.copyOf(values, grown);
       }
-      numbers[2 * i] = e.getKey().rowPrefix();
-      numbers[2 * i + 1] = secondEight(e.getKey().row());
+      numbers[3 * i] = e.getKey().rowPrefix();
+      numbers[3 * i + 1] = secondEight(e.getKey().row());
+      numbers[3 * i + 2] = e.getKey().row().length;
       keys[i] = e.getKey();
       values[i] = v;
       i++;
     }
     return i == keys.length ? new FrozenColumns(numbers, keys, values)
-        : new FrozenColumns(Arrays.copyOf(numbers, 2 * i), Arrays.copyOf(keys, i),
+        : new FrozenColumns(Arrays.copyOf(numbers, 3 * i), Arrays.copyOf(keys, i),
             Arrays.copyOf(values, i));
   }
 
@@ -83,18 +96,28 @@ final class FrozenColumns {
   int search(Cell target) {
     long p = target.rowPrefix();
     long q = secondEight(target.row());
+    long length = target.row().length;
+    // the first cell a read of the target's row wants in this family: every column of that
+    // row is at or after it, told without reading the column's key
+    boolean rowStart = family != null && length <= 16 && target.qualifier().length == 0
+        && Arrays.equals(target.family(), family);
     int lo = 0;
     int hi = keys.length; // the answer is in [lo, hi]
     while (lo < hi) {
       int mid = (lo + hi) >>> 1;
-      long at = rowNumbers[2 * mid];
+      long at = rowNumbers[3 * mid];
       int c;
       if (at != p) {
         c = Long.compareUnsigned(at, p);
       } else {
-        long second = rowNumbers[2 * mid + 1];
-        c = second != q ? Long.compareUnsigned(second, q)
-            : MemStore.compareColumns(keys[mid], target);
+        long second = rowNumbers[3 * mid + 1];
+        if (second != q) {
+          c = Long.compareUnsigned(second, q);
+        } else if (rowStart && rowNumbers[3 * mid + 2] == length) {
+          c = 1; // the target's row
+        } else {
+          c = MemStore.compareColumns(keys[mid], target);
+        }
       }
       if (c < 0) {
         lo = mid + 1;
