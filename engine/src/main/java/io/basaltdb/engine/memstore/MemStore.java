@@ -77,9 +77,10 @@ public final class MemStore {
 
   /**
    * Each column's value: its one {@link Cell}, a {@link Node} chain of two or more, or, once its
-   * row is indexed, a {@link Slot} holding either; keyed by the column's first cell.
+   * row is indexed, a {@link Slot} holding either; keyed by the column's first cell. Null once
+   * {@link #frozen} holds them (readers already over it keep their own reference).
    */
-  private final ConcurrentSkipListMap<Cell, Object> columns =
+  private volatile ConcurrentSkipListMap<Cell, Object> columns =
       new ConcurrentSkipListMap<>(BY_COLUMN);
   /** Each row's slots in column order, or {@link #WIDE}. */
   private final ConcurrentHashMap<RowKey, Slot[]> rows = new ConcurrentHashMap<>();
@@ -464,6 +465,11 @@ public final class MemStore {
 
   /** The row of the last cell, or null when empty. */
   public byte[] lastRow() {
+    ConcurrentSkipListMap<Cell, Object> columns = this.columns;
+    if (columns == null) { // frozen: the arrays hold only columns with cells
+      FrozenColumns f = frozen;
+      return f.size() == 0 ? null : f.key(f.size() - 1).row();
+    }
     Map.Entry<Cell, Object> e = columns.lastEntry();
     while (e != null && Versions.cellsOf(e.getValue()) == null) {
       e = columns.lowerEntry(e.getKey());
@@ -473,6 +479,11 @@ public final class MemStore {
 
   /** The row of the last cell before {@code row}, or null. */
   public byte[] lastRowBefore(byte[] row, byte[] family) {
+    ConcurrentSkipListMap<Cell, Object> columns = this.columns;
+    if (columns == null) { // frozen
+      int i = frozen.search(CellComparator.firstOnRow(row, family)) - 1;
+      return i < 0 ? null : frozen.key(i).row();
+    }
     Map.Entry<Cell, Object> e = columns.lowerEntry(CellComparator.firstOnRow(row, family));
     while (e != null && Versions.cellsOf(e.getValue()) == null) {
       e = columns.lowerEntry(e.getKey());
@@ -484,14 +495,17 @@ public final class MemStore {
    * Makes reads search sorted arrays of the columns ({@link FrozenColumns}) instead of the skip
    * list. Only once the memstore takes no more writes: it was swapped out and every write that
    * added to it completed (a failed write takes its cells back before it completes), so neither
-   * {@link #add} nor {@link #remove} changes it any more (both refuse to from here on). Readers
-   * already reading go on over the skip list, which holds the same cells.
+   * {@link #add} nor {@link #remove} changes it any more (both refuse to from here on). The skip
+   * list is let go (its nodes cost about what the arrays do); readers already reading go on
+   * over it, which holds the same cells.
    */
   public void freeze() {
     if (frozen == null) {
       frozen = FrozenColumns.of(columns);
+      columns = null; // after: a reader finding no skip list finds the arrays
     }
   }
+
 
   /** Whether {@link #freeze} ran. */
   public boolean isFrozen() {
@@ -500,7 +514,11 @@ public final class MemStore {
 
   private ColumnCursor cursor() {
     FrozenColumns f = frozen;
-    return f != null ? new ColumnCursor(f) : new ColumnCursor(columns);
+    if (f != null) {
+      return new ColumnCursor(f);
+    }
+    ConcurrentSkipListMap<Cell, Object> m = columns;
+    return m != null ? new ColumnCursor(m) : new ColumnCursor(frozen); // frozen meanwhile
   }
 
   /** All cells, in order (for flushing). */
@@ -583,7 +601,7 @@ public final class MemStore {
     }
     Slot[] slots = indexing ? rows.get(new RowKey(row)) : null;
     if (slots != null && slots != WIDE && Arrays.equals(target.row(), row)) {
-      ColumnCursor it = new ColumnCursor(columns, row, slots);
+      ColumnCursor it = new ColumnCursor(null, row, slots); // over the slots alone
       it.seek(target);
       return it.current() != null ? it : null;
     }
