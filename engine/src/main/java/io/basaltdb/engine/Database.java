@@ -360,11 +360,9 @@ public final class Database implements Storage {
   }
 
   /**
-   * Keeps the log's closed segments near the global memstore limit (what a replay at the next
-   * open may have to put back in memory) by flushing the regions that hold their oldest edits
-   * ({@link DatabaseLog#enforceRetention}). Runs in the background every second.
+   * Freezes the memstores of regions that began no write since the last look ({@link
+   * Region#freezeIfIdle}). Runs in the background every second.
    */
-  /** Freezes the memstores of regions that took no write since the last look (Region#freezeIfIdle). */
   private void freezeIdleMemstores() {
     if (closed) {
       return;
@@ -378,6 +376,11 @@ public final class Database implements Storage {
     }
   }
 
+  /**
+   * Keeps the log's closed segments near the global memstore limit (what a replay at the next
+   * open may have to put back in memory) by flushing the regions that hold their oldest edits
+   * ({@link DatabaseLog#enforceRetention}). Runs in the background every second.
+   */
   private void enforceLogRetention() {
     if (closed) {
       return;

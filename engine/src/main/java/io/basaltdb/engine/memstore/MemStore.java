@@ -49,9 +49,11 @@ import java.util.function.LongSupplier;
  * read points hide writes not yet committed, which are the only ones that can appear
  * meanwhile). A cell taken back (a write whose log sync failed) leaves its column; a column
  * left empty leaves the skip list, unless it is a slot, which stays, empty (readers pass it).
- * Once swapped out for flushing it receives no more writes. Tracks its heap size, cell count,
- * the range of sequence ids it holds and the range of rows it has been given: a read whose key
- * range misses the rows skips the memstore, as it skips a file. The row range is widened before a cell is added, so a reader whose read point covers
+ * Once swapped out for flushing it receives no more writes; swapped out by an idle region, it is
+ * {@link #freeze frozen} once the writes staged into it complete: read from sorted arrays.
+ * Tracks its heap size, cell count, the range of sequence ids it holds and the range of rows it
+ * has been given: a read whose key range misses the rows skips the memstore, as it skips a
+ * file. The row range is widened before a cell is added, so a reader whose read point covers
  * the cell's write, taken after the write committed, sees the range that includes it; a cell
  * taken back leaves the range as it was. Reads go through a {@link ColumnCursor}. In a family
  * keeping one version, an add drops its column's versions no read can return any more ({@link
@@ -505,7 +507,6 @@ public final class MemStore {
       columns = null; // after: a reader finding no skip list finds the arrays
     }
   }
-
 
   /** Whether {@link #freeze} ran. */
   public boolean isFrozen() {

@@ -316,16 +316,20 @@ public final class Store implements AutoCloseable {
   /**
    * Swaps the active memstore for an empty one. The caller holds the region's update lock
    * exclusively, so every write with sequence id {@code <= flushPoint} is in the snapshot, and
-   * holds the region's flush lock, so the memstores already swapped out are frozen ones (a
-   * flush leaves none of its own: it writes them, or its failure stops the database).
+   * holds the region's flush lock, so the memstores already swapped out are ones a freeze swapped
+   * out (a flush leaves none of its own: it writes them, or its failure stops the database).
    */
   public synchronized Snapshot snapshot(long flushPoint) {
-    MemStore old = view.active;
+    return new Snapshot(swapActive(), flushPoint);
+  }
+
+  /** Swaps the active memstore for an empty one; returns every swapped-out one, newest first. */
+  private List<MemStore> swapActive() { // guarded by this
     List<MemStore> flushing = new ArrayList<>();
-    flushing.add(old);
+    flushing.add(view.active);
     flushing.addAll(view.flushing);
     view = new StoreView(new MemStore(), flushing, view.files);
-    return new Snapshot(List.copyOf(flushing), flushPoint);
+    return List.copyOf(flushing);
   }
 
   /**
@@ -335,15 +339,10 @@ public final class Store implements AutoCloseable {
    * same locks as {@link #snapshot}. Returns it, or null when it held nothing.
    */
   public synchronized MemStore swapForFreezing() {
-    MemStore old = view.active;
-    if (old.isEmpty()) {
+    if (view.active.isEmpty()) {
       return null;
     }
-    List<MemStore> flushing = new ArrayList<>();
-    flushing.add(old);
-    flushing.addAll(view.flushing);
-    view = new StoreView(new MemStore(), flushing, view.files);
-    return old;
+    return swapActive().get(0);
   }
 
   /** Memstores swapped out and not yet written (frozen ones, or a flush's in flight). */
