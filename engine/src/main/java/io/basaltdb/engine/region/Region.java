@@ -475,8 +475,10 @@ public final class Region implements AutoCloseable {
    * Called about once a second, by one thread: when no write began here since the last call
    * and the active memstores hold at least {@code minCells} cells, freezes them ({@link
    * #freeze}) or, when memstores frozen earlier still wait for a flush, asks for one (which
-   * writes them all: at most one generation is frozen at a time). A region being written is
-   * left alone: its memstores go on taking writes until their flush.
+   * writes them all: at most one generation is frozen at a time) if the active ones hold an
+   * eighth of the flush size, so a region written in small bursts does not make a small file
+   * per burst. A region being written is left alone: its memstores go on taking writes until
+   * their flush.
    */
   public void freezeIfIdle(int minCells) {
     long newest = mvcc.lastBegun();
@@ -486,18 +488,20 @@ public final class Region implements AutoCloseable {
       return;
     }
     int cells = 0;
+    long bytes = 0;
     boolean swapped = false;
     for (Store s : stores.values()) {
       cells += s.activeCellCount();
+      bytes += s.activeMemstoreBytes();
       swapped |= s.swappedOutMemstores() > 0;
     }
     if (cells < minCells) {
       return;
     }
-    if (swapped) {
-      requestFlush();
-    } else {
+    if (!swapped) {
       ctx.scheduler().requestFreeze(this);
+    } else if (bytes >= ctx.options().flushSizeBytes() / 8) {
+      requestFlush(); // else left to the skip list: bursts would each make a small file
     }
   }
 

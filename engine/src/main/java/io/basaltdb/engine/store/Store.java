@@ -350,6 +350,11 @@ public final class Store implements AutoCloseable {
     return view.flushing.size();
   }
 
+  /** Bytes of the active memstore. */
+  public long activeMemstoreBytes() {
+    return view.active.heapSize();
+  }
+
   /** Cells in the active memstore. */
   public int activeCellCount() {
     return view.active.cellCount();

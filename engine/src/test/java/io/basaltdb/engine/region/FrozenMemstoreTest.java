@@ -121,7 +121,8 @@ class FrozenMemstoreTest {
 
   @Test
   void anIdleRegionIsFrozenOnceThenFlushed() throws Exception {
-    try (Database db = TestTables.open(tmp.resolve("db"), neverIdle(), families(), "t")) {
+    EngineOptions o = neverIdle().withFlushSizeBytes(128 * 1024); // an eighth: 16 KiB
+    try (Database db = TestTables.open(tmp.resolve("db"), o, families(), "t")) {
       Table t = db.table(TableName.of("t"));
       Region region = TestTables.region(db, "t");
       io.basaltdb.engine.store.Store f = region.storeOf(F);
@@ -145,8 +146,17 @@ class FrozenMemstoreTest {
       assertEquals(0, f.filesSnapshot().size(), "nothing written");
       assertEquals("x7", new String(t.get(new Get(row(7))).getValue(F, QUALIFIERS[0])));
 
-      for (int i = 0; i < 40; i++) { // a second generation: idle again, it is flushed with the first
+      for (int i = 0; i < 20; i++) { // a small second generation stays in the skip list
         t.put(new Put(row(i)).addColumn(F, QUALIFIERS[1], ("y" + i).getBytes()));
+      }
+      region.freezeIfIdle(10);
+      region.freezeIfIdle(10);
+      assertTrue(db.awaitBackgroundWork(30_000));
+      assertEquals(1, f.swappedOutMemstores(), "a burst below an eighth of the flush size");
+      assertEquals(0, f.filesSnapshot().size(), "nothing written");
+      byte[] big = new byte[1024];
+      for (int i = 0; i < 20; i++) { // past an eighth: flushed with the first generation
+        t.put(new Put(row(i)).addColumn(F, QUALIFIERS[2], big));
       }
       region.freezeIfIdle(10);
       region.freezeIfIdle(10);
@@ -157,6 +167,7 @@ class FrozenMemstoreTest {
       Result r7 = t.get(new Get(row(7)));
       assertEquals("x7", new String(r7.getValue(F, QUALIFIERS[0])));
       assertEquals("y7", new String(r7.getValue(F, QUALIFIERS[1])));
+      assertEquals(1024, r7.getValue(F, QUALIFIERS[2]).length);
     }
   }
 
