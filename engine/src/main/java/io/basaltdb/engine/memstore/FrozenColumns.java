@@ -152,8 +152,4 @@ final class FrozenColumns {
   Cell key(int i) {
     return keys[i];
   }
-
-  Object value(int i) {
-    return values[i];
-  }
 }
