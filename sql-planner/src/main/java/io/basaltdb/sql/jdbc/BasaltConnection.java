@@ -31,6 +31,7 @@ public final class BasaltConnection extends AvaticaConnection {
   private int nextChecks;
   private volatile Runnable onClose = () -> { };
   private volatile java.util.TimeZone timeZone;
+  private volatile java.time.ZoneId zoneId;
 
   BasaltConnection(UnregisteredDriver driver, AvaticaFactory factory, String url,
       Properties info) {
@@ -186,6 +187,15 @@ public final class BasaltConnection extends AvaticaConnection {
       timeZone = z = super.getTimeZone();
     }
     return (java.util.TimeZone) z.clone(); // a time zone can be changed: each caller its own
+  }
+
+  /** The connection's time zone as an id: immutable, so shared (a parameter's date asks it). */
+  java.time.ZoneId zoneId() {
+    java.time.ZoneId id = zoneId;
+    if (id == null) {
+      zoneId = id = getTimeZone().toZoneId();
+    }
+    return id;
   }
 
   @Override

@@ -209,7 +209,8 @@ public final class BasaltPreparedStatement extends AvaticaPreparedStatement
   private boolean boundConverted(int index, Object x, int sqlType) throws SQLException {
     TypedValue v = checks.isUuid(index)
         ? ParameterObjects.uuid(x, checks.label(index))
-        : ParameterObjects.convert(x, sqlType, connection::getTimeZone, checks.label(index));
+        : ParameterObjects.convert(x, sqlType, ((BasaltConnection) connection)::zoneId,
+            checks.label(index));
     if (v == null) {
       return false;
     }

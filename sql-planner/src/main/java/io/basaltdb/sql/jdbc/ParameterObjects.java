@@ -16,7 +16,6 @@ import java.time.format.DateTimeFormatterBuilder;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoField;
 import java.util.Calendar;
-import java.util.TimeZone;
 import java.util.UUID;
 import org.apache.calcite.avatica.ColumnMetaData;
 import org.apache.calcite.avatica.remote.TypedValue;
@@ -60,10 +59,11 @@ final class ParameterObjects {
    * {@code x} as a value of a parameter of JDBC type {@code sqlType}, or null when Avatica's
    * own binding is right for it (no conversion needed, or a type this class does not cover).
    *
-   * @param zone the connection's time zone (asked only for a date or time)
+   * @param zone the connection's time zone (asked only for a date or time; the zone id, not a
+   *     {@code TimeZone}: a connection hands out a copy of that, and its id costs a lookup)
    * @param what names the parameter in an error
    */
-  static TypedValue convert(Object x, int sqlType, java.util.function.Supplier<TimeZone> zone,
+  static TypedValue convert(Object x, int sqlType, java.util.function.Supplier<ZoneId> zone,
       String what) throws SQLException {
     if (x == null) {
       return null;
@@ -78,7 +78,7 @@ final class ParameterObjects {
     };
   }
 
-  private static TypedValue date(Object x, TimeZone zone, String what) throws SQLException {
+  private static TypedValue date(Object x, ZoneId zone, String what) throws SQLException {
     LocalDate d;
     if (x instanceof LocalDate ld) {
       d = ld;
@@ -94,12 +94,12 @@ final class ParameterObjects {
     return TypedValue.ofSerial(ColumnMetaData.Rep.JAVA_SQL_DATE, Math.toIntExact(d.toEpochDay()));
   }
 
-  private static TypedValue time(Object x, TimeZone zone, String what) throws SQLException {
+  private static TypedValue time(Object x, ZoneId zone, String what) throws SQLException {
     LocalTime t;
     if (x instanceof LocalTime lt) {
       t = lt;
     } else if (x instanceof OffsetTime ot) {
-      t = ot.withOffsetSameInstant(zone.toZoneId().getRules().getOffset(Instant.now()))
+      t = ot.withOffsetSameInstant(zone.getRules().getOffset(Instant.now()))
           .toLocalTime();
     } else if (x instanceof String s) {
       try {
@@ -118,7 +118,7 @@ final class ParameterObjects {
         (int) (t.toNanoOfDay() / 1_000_000));
   }
 
-  private static TypedValue timestamp(Object x, TimeZone zone, String what)
+  private static TypedValue timestamp(Object x, ZoneId zone, String what)
       throws SQLException {
     LocalDateTime t = x instanceof String s ? parse(s, what) : dateTime(x, zone, what, false);
     if (t == null) {
@@ -135,7 +135,7 @@ final class ParameterObjects {
    * instant types and {@code java.util.Date} give their instant; a local date-time, a date or
    * text without a zone are placed in the connection's zone.
    */
-  private static TypedValue instant(Object x, TimeZone zone, String what) throws SQLException {
+  private static TypedValue instant(Object x, ZoneId zone, String what) throws SQLException {
     long millis;
     if (x instanceof Instant i) {
       millis = i.toEpochMilli();
@@ -151,7 +151,7 @@ final class ParameterObjects {
     } else if (x instanceof String s) {
       try {
         millis = io.basaltdb.sql.type.InstantText.parse(s, "for " + what)
-            .epochMillis(zone.toZoneId());
+            .epochMillis(zone);
       } catch (RuntimeException e) {
         throw SqlErrors.toSqlException(e);
       }
@@ -160,7 +160,7 @@ final class ParameterObjects {
       if (t == null) {
         return null;
       }
-      millis = t.atZone(zone.toZoneId()).toInstant().toEpochMilli();
+      millis = t.atZone(zone).toInstant().toEpochMilli();
     }
     return TypedValue.ofLocal(ColumnMetaData.Rep.LONG, millis);
   }
@@ -197,9 +197,8 @@ final class ParameterObjects {
    * one (Avatica's binding then decides); a {@link LocalTime} is refused (it has no date), and
    * a {@code java.sql.Time} unless {@code timeWanted}.
    */
-  private static LocalDateTime dateTime(Object x, TimeZone zone, String what,
+  private static LocalDateTime dateTime(Object x, ZoneId z, String what,
       boolean timeWanted) throws SQLException {
-    ZoneId z = zone.toZoneId();
     if (x instanceof LocalDateTime t) {
       return t;
     } else if (x instanceof LocalDate d) {
