@@ -281,11 +281,52 @@ public class BasaltPrepare extends CalcitePrepareImpl {
             && !CalciteInternals.putInternalParameter(this, BATCH_WRITE, direct.batchWrite()))) {
           var checked = root.withRel(io.basaltdb.sql.rel.CheckedSums.apply(
               ExplainAnalyze.instrument(analyzing, io.basaltdb.sql.rel.SoleRead.mark(root.rel))));
-          return super.implement(!Switches.GUARDS.on() ? checked
+          return compiled(!Switches.GUARDS.on() ? checked
               : checked.withRel(io.basaltdb.sql.rel.Guard.insert(checked.rel)));
         }
         PlannerStats.of(StorageSchema.of(context.getRootSchema())).directExecutions
             .incrementAndGet();
+        return result(root, direct, direct.getElementType());
+      }
+
+      /**
+       * The plan's generated code, compiled as Calcite's {@code implement} compiles it but
+       * through {@link GeneratedCode} (Janino's model of the runtime's classes kept between
+       * compilations); Calcite's own path where this one cannot follow it.
+       */
+      private PreparedResult compiled(org.apache.calcite.rel.RelRoot root) {
+        java.util.Map<String, Object> parameters = CalciteInternals.internalParameters(this);
+        if (parameters == null || resultConvention != EnumerableConvention.INSTANCE
+            || context.spark().enabled()) {
+          return super.implement(root);
+        }
+        org.apache.calcite.runtime.Hook.PLAN_BEFORE_IMPLEMENTATION.run(root);
+        org.apache.calcite.adapter.enumerable.EnumerableRel rel =
+            (org.apache.calcite.adapter.enumerable.EnumerableRel) root.rel;
+        if (!root.isRefTrivial()) { // the root's fields, as the statement's columns name them
+          org.apache.calcite.rex.RexBuilder rex = rel.getCluster().getRexBuilder();
+          List<org.apache.calcite.rex.RexNode> fields = new java.util.ArrayList<>();
+          for (int f : org.apache.calcite.util.Pair.left(root.fields)) {
+            fields.add(rex.makeInputRef(rel, f));
+          }
+          rel = org.apache.calcite.adapter.enumerable.EnumerableCalc.create(rel,
+              org.apache.calcite.rex.RexProgram.create(rel.getRowType(), fields, null,
+                  root.validatedRowType, rex));
+        }
+        org.apache.calcite.runtime.Bindable<?> bindable;
+        try {
+          CatalogReader.THREAD_LOCAL.set(catalogReader);
+          parameters.put("_conformance", context.config().conformance());
+          bindable = GeneratedCode.toBindable(parameters, rel, prefer);
+        } finally {
+          CatalogReader.THREAD_LOCAL.remove();
+        }
+        return result(root, bindable,
+            ((org.apache.calcite.runtime.Typed) bindable).getElementType());
+      }
+
+      private PreparedResult result(org.apache.calcite.rel.RelRoot root,
+          org.apache.calcite.runtime.Bindable<?> bindable, Type elementType) {
         boolean isDml = root.kind.belongsTo(org.apache.calcite.sql.SqlKind.DML);
         return new PreparedResultImpl(root.rel.getRowType(), parameterRowType, fieldOrigins,
             root.collation.getFieldCollations().isEmpty() ? List.of() : List.of(root.collation),
@@ -298,12 +339,12 @@ public class BasaltPrepare extends CalcitePrepareImpl {
           @Override
           public org.apache.calcite.runtime.Bindable getBindable(
               org.apache.calcite.avatica.Meta.CursorFactory cursorFactory) {
-            return direct;
+            return bindable;
           }
 
           @Override
           public Type getElementType() {
-            return direct.getElementType();
+            return elementType;
           }
         };
       }

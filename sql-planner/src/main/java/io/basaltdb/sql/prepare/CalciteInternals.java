@@ -86,6 +86,17 @@ public final class CalciteInternals {
     }
   }
 
+  /** {@code stmt}'s internal parameters (the generated code's context), or null if unreachable. */
+  @SuppressWarnings("unchecked")
+  static Map<String, Object> internalParameters(CalcitePreparingStmt stmt) {
+    try {
+      return INTERNAL_PARAMETERS == null ? null
+          : (Map<String, Object>) INTERNAL_PARAMETERS.get(stmt);
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      return null;
+    }
+  }
+
   // ------------------------------------------------------------ the connection's steps
 
   /** Whether {@link #server} and {@link #parseQuery} are reachable. */
