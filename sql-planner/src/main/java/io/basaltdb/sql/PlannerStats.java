@@ -38,6 +38,8 @@ public final class PlannerStats {
   public final AtomicLong smallPlans = new AtomicLong();
   /** Plans run by calling their operators' runtime directly, without generated code. */
   public final AtomicLong directExecutions = new AtomicLong();
+  /** Plans whose generated code was compiled (not found compiled, by its text). */
+  public final AtomicLong compiledPlans = new AtomicLong();
   /** Cost-based planners that registered Calcite's default rules (a costly first use). */
   public final AtomicLong defaultRuleRegistrations = new AtomicLong();
 

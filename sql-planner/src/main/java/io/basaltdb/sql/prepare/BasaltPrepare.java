@@ -317,7 +317,9 @@ public class BasaltPrepare extends CalcitePrepareImpl {
         try {
           CatalogReader.THREAD_LOCAL.set(catalogReader);
           parameters.put("_conformance", context.config().conformance());
-          bindable = GeneratedCode.toBindable(parameters, rel, prefer);
+          bindable = GeneratedCode.toBindable(parameters, rel, prefer,
+              () -> PlannerStats.of(StorageSchema.of(context.getRootSchema())).compiledPlans
+                  .incrementAndGet());
         } finally {
           CatalogReader.THREAD_LOCAL.remove();
         }

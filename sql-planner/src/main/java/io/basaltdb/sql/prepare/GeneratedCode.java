@@ -56,17 +56,12 @@ final class GeneratedCode {
       .maximumSize(CalciteSystemProperty.BINDABLE_CACHE_MAX_SIZE.value())
       .concurrencyLevel(CalciteSystemProperty.BINDABLE_CACHE_CONCURRENCY_LEVEL.value())
       .build();
-  private static final java.util.concurrent.atomic.AtomicLong COMPILATIONS =
-      new java.util.concurrent.atomic.AtomicLong();
-
-  /** Plans compiled so far in this JVM (compiled plans found in the cache not counted). */
-  static long compilations() {
-    return COMPILATIONS.get();
-  }
-
-  /** The plan's code, generated and compiled (or found compiled), ready to bind. */
+  /**
+   * The plan's code, generated and compiled (or found compiled), ready to bind; {@code
+   * compiling} runs when it is compiled (not found in the cache).
+   */
   static Bindable<?> toBindable(Map<String, Object> parameters, EnumerableRel rel,
-      EnumerableRel.Prefer prefer) {
+      EnumerableRel.Prefer prefer, Runnable compiling) {
     ClassDeclaration declaration =
         new EnumerableRelImplementor(rel.getCluster().getRexBuilder(), parameters)
             .implementRoot(rel, prefer);
@@ -81,9 +76,13 @@ final class GeneratedCode {
       // a class with static fields holds state of its own: compiled for this plan alone
       if (CalciteSystemProperty.BINDABLE_CACHE_MAX_SIZE.value() == 0
           || hasStaticField(declaration)) {
+        compiling.run();
         return compile(declaration.name, text);
       }
-      return COMPILED.get(body, () -> compile(declaration.name, text));
+      return COMPILED.get(body, () -> {
+        compiling.run();
+        return compile(declaration.name, text);
+      });
     } catch (ExecutionException | RuntimeException | ReflectiveOperationException
         | org.codehaus.commons.compiler.CompileException | java.io.IOException e) {
       Throwable cause = e instanceof ExecutionException && e.getCause() != null
@@ -96,7 +95,6 @@ final class GeneratedCode {
   private static Bindable<?> compile(String className, String text)
       throws org.codehaus.commons.compiler.CompileException, java.io.IOException,
       ReflectiveOperationException {
-    COMPILATIONS.incrementAndGet();
     Java.AbstractCompilationUnit unit =
         new Parser(new Scanner(null, new StringReader(text))).parseAbstractCompilationUnit();
     List<ClassFile> classFiles = new ArrayList<>();
