@@ -87,53 +87,16 @@ final class LocalTable extends RowWriteTable {
     return onRegion(row, r -> r.checkWrite(row, cells));
   }
 
-  /** Rows of a batch written as one (one sequence id and log record per region in it). */
-  static final int BATCH_ROWS = 128;
-
   /**
-   * Puts several rows: outside a transaction, in groups of up to {@link #BATCH_ROWS} distinct
-   * rows of one durability, each group written as one write ({@link
-   * io.basaltdb.engine.region.MultiRegionWrite}: one sequence id, log record and completion per
-   * region instead of one per row); a row met twice starts a new group, so the later put lands
-   * after the earlier. SKIP durability and a transaction's puts go row by row.
+   * Puts several rows: outside a transaction in groups of one region's rows ({@link
+   * BatchPuts}), else row by row.
    */
   @Override
   public void put(List<Put> puts) {
     if (tx != null || puts.size() < 2) {
       super.put(puts);
-      return;
-    }
-    int from = 0;
-    while (from < puts.size()) {
-      Durability d = puts.get(from).durability();
-      java.util.Set<java.nio.ByteBuffer> rows = new java.util.HashSet<>();
-      int to = from;
-      while (to < puts.size() && to - from < BATCH_ROWS && puts.get(to).durability() == d
-          && rows.add(java.nio.ByteBuffer.wrap(puts.get(to).row()))) {
-        to++;
-      }
-      List<Put> group = puts.subList(from, to);
-      if (d == Durability.SKIP || group.size() == 1) {
-        super.put(group);
-      } else {
-        for (Put p : group) {
-          if (p.isEmpty()) {
-            throw new InvalidArgumentException("put of row " + Cell.printable(p.row())
-                + " has no columns");
-          }
-        }
-        whileRegionsMove(db, () -> {
-          List<io.basaltdb.engine.region.MultiRegionWrite.Part> parts =
-              new java.util.ArrayList<>(group.size());
-          for (Put p : group) {
-            parts.add(new io.basaltdb.engine.region.MultiRegionWrite.Part(regionFor(p.row()),
-                p.row(), p.cells()));
-          }
-          io.basaltdb.engine.region.MultiRegionWrite.apply(parts, d, db.context());
-          return null;
-        });
-      }
-      from = to;
+    } else {
+      BatchPuts.write(this, puts);
     }
   }
 

@@ -26,11 +26,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Puts of many rows at once ({@link LocalTable#put(List)}: groups of distinct rows written as
- * one write): every row lands, a row put twice in one batch keeps the later put, SKIP and mixed
- * durabilities are written, a refused put leaves the groups before it written and its own
- * group unwritten, a batch spanning regions survives a reopen, and batch writers racing single
- * writers on the same rows neither deadlock nor tear a row.
+ * Puts of many rows at once ({@link BatchPuts}: a region's rows written as one write): every
+ * row lands, a row put twice in one batch keeps the later put, SKIP and mixed durabilities are
+ * written, a refused put leaves the windows before it written and its own group unwritten, a
+ * batch spanning regions survives a reopen, and batch writers racing single writers on the
+ * same rows neither deadlock nor tear a row.
  */
 class BatchPutTest {
   private static final byte[] F = "f".getBytes();
@@ -66,7 +66,7 @@ class BatchPutTest {
   void everyRowLandsAcrossRegionsAndAReopen() {
     Path dir = tmp.resolve("db");
     List<Put> puts = new ArrayList<>();
-    for (int i = 0; i < 400; i++) { // more than three groups, over four regions
+    for (int i = 0; i < 400; i++) { // more than three windows, over four regions
       puts.add(put(String.format("r%03d", (i * 37) % 400), "v" + i,
           i % 3 == 0 ? Durability.SYNC : Durability.ASYNC));
     }
@@ -100,27 +100,28 @@ class BatchPutTest {
   }
 
   @Test
-  void aRefusedPutStopsTheBatchAtItsGroup() {
+  void aRefusedPutLeavesItsGroupUnwritten() {
     try (Database db = open(tmp.resolve("db"))) {
       List<Put> puts = new ArrayList<>();
-      for (int i = 0; i < LocalTable.BATCH_ROWS + 10; i++) {
+      for (int i = 0; i < BatchPuts.WINDOW_ROWS + 10; i++) {
         puts.add(put(String.format("r%03d", i), "v", Durability.ASYNC));
       }
+      puts.add(put("r998", "v", Durability.ASYNC)); // the refused put's region and group
       Put bad = new Put("r999".getBytes());
       bad.addColumn("nofamily".getBytes(), A, "v".getBytes());
-      bad.setDurability(Durability.ASYNC); // in the group of the rows before it
+      bad.setDurability(Durability.ASYNC);
       puts.add(bad);
       assertThrows(InvalidArgumentException.class, () -> db.table("t").put(puts));
-      // the first group was written, the group holding the refused put was not
+      // the first window was written; the refused put's group was not
       assertEquals("v", value(db.table("t"), "r000", A));
-      assertEquals("v", value(db.table("t"), String.format("r%03d", LocalTable.BATCH_ROWS - 1),
-          A));
-      assertNull(value(db.table("t"), String.format("r%03d", LocalTable.BATCH_ROWS), A));
+      assertEquals("v", value(db.table("t"),
+          String.format("r%03d", BatchPuts.WINDOW_ROWS - 1), A));
+      assertNull(value(db.table("t"), "r998", A));
       Put empty = new Put("r006".getBytes());
       empty.setDurability(Durability.ASYNC);
       assertThrows(InvalidArgumentException.class,
           () -> db.table("t").put(List.of(put("r005", "w", Durability.ASYNC), empty)));
-      assertEquals("v", value(db.table("t"), "r005", A));
+      assertEquals("v", value(db.table("t"), "r005", A), "an empty put writes none of its window");
     }
   }
 
