@@ -9,13 +9,10 @@ import io.basaltdb.engine.memstore.Versions.Node;
 import io.basaltdb.engine.memstore.Versions.Slot;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Iterator;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
@@ -24,23 +21,15 @@ import java.util.function.LongSupplier;
 /**
  * The in-memory sorted buffer of one store: cells in {@link CellComparator} order, held as a
  * concurrent skip list of <em>columns</em> (row, family, qualifier) whose value is the
- * column's one cell or, once it has several, its versions in an immutable sorted chain. A scan searches one node per column, however many versions a hot row was given since
- * the last flush, and skipping a column's older versions is one step to the next column.
+ * column's one cell or, once it has several, its versions in an immutable sorted chain. A scan
+ * searches one node per column, however many versions a hot row was given since the last
+ * flush, and skipping a column's older versions is one step to the next column.
  *
- * <p>Beside the skip list, a hash index from rows rewritten since the last flush (a column
- * given a third version) to all their columns, up to {@link
- * #INDEXED_COLUMNS} (a wider row is left to the skip list): a later point read of such a row
- * and a write to a column it already has find it without searching the skip list (the
- * skip-list search, a cache miss per level, was most of a point read of a hot row and of an
- * update's commit). An indexed row's columns hold their cells in a {@link Slot} (the skip
- * list's value, then never replaced), so the index and the skip list share them; other
- * columns hold their cell or chain directly, as rows written once (a load) cost no more than
- * before. A column becomes a slot by compare-and-set of its skip-list value, against writers
- * adding to it the same way; a row enters the index with every column the skip list holds for
- * it, and a column created in an indexed row enters it, both under the row's hash-bin lock; a
- * writer that added to a column of an indexed row it did not find through the index (its
- * creator not done yet) then indexes the column. So once an
- * add returns (before its write can commit) its cell is reachable through the index if its
+ * <p>Beside the skip list, a {@link RowIndex} of the rows rewritten since the last flush, up to
+ * {@link #INDEXED_COLUMNS} columns: a point read of such a row and a write to a column it
+ * already has find it by one hash lookup. A writer that added to a column of an indexed row it
+ * did not find through the index (its creator not done yet) then indexes the column, so once
+ * an add returns (before its write can commit) its cell is reachable through the index if its
  * row is indexed, and through the skip list always.
  *
  * <p>Writers add concurrently (a column's value or slot is replaced by compare-and-set,
@@ -62,17 +51,10 @@ import java.util.function.LongSupplier;
 public final class MemStore {
   /** Bytes a cell costs beyond its own: its share of a skip-list node, or its chain node. */
   private static final int CELL_OVERHEAD = 40;
-  /** Bytes a slot costs: an indexed row's column. */
-  private static final int SLOT_OVERHEAD = 24;
-  /** Bytes an indexed row costs: its hash entry, key and slot array. */
-  private static final int ROW_OVERHEAD = 64;
   /** Rows with more columns than this are not indexed: a slot array is copied per new column. */
   static final int INDEXED_COLUMNS = 64;
-  private final int indexedColumns;
   /** The empty family: the first column of a row, whatever its families, sorts after it. */
   private static final byte[] NO_BYTES = {};
-  /** The index's value for a row too wide to index. */
-  private static final Slot[] WIDE = new Slot[0];
 
   /** Orders cells by column only: the keys of {@link #columns}. */
   private static final Comparator<Cell> BY_COLUMN = MemStore::compareColumns;
@@ -84,13 +66,7 @@ public final class MemStore {
    */
   private volatile ConcurrentSkipListMap<Cell, Object> columns =
       new ConcurrentSkipListMap<>(BY_COLUMN);
-  /** Each row's slots in column order, or {@link #WIDE}. */
-  private final ConcurrentHashMap<RowKey, Slot[]> rows = new ConcurrentHashMap<>();
-  /**
-   * Set, never cleared, before the first row is indexed (before its columns are read from the
-   * skip list): until then writers and readers leave the index alone.
-   */
-  private volatile boolean indexing;
+  private final RowIndex index;
   /** The columns as sorted arrays once {@link #freeze frozen}: reads search them instead. */
   private volatile FrozenColumns frozen;
 
@@ -100,12 +76,11 @@ public final class MemStore {
 
   /** With rows of more than {@code indexedColumns} columns left out of the index (tests). */
   MemStore(int indexedColumns) {
-    this.indexedColumns = indexedColumns;
+    this.index = new RowIndex(indexedColumns);
   }
   /** Bytes of the cells held (what {@link #add} and {@link #remove} report). */
   private final AtomicLong cellBytes = new AtomicLong();
   /** Bytes of the row index: its rows and slots. */
-  private final AtomicLong indexBytes = new AtomicLong();
   private final AtomicLong prunedCells = new AtomicLong();
   private final ReaderPoints readers = new ReaderPoints();
   private final AtomicLong cellCount = new AtomicLong();
@@ -195,8 +170,8 @@ public final class MemStore {
     }
     widenRows(c.row());
     Versions.Pruning pruning = null; // made once the cell goes to a column that has cells
-    RowKey key = indexing ? new RowKey(c.row()) : null; // no row indexed yet: no hash at all
-    Slot slot = key == null ? null : indexedSlot(key, c);
+    RowKey key = index.on() ? new RowKey(c.row()) : null; // no row indexed yet: no hash at all
+    Slot slot = key == null ? null : index.slot(key, c);
     boolean added;
     if (slot != null) {
       pruning = settled == null ? null : new Versions.Pruning(settled, readers);
@@ -208,9 +183,9 @@ public final class MemStore {
           if (pruning != null) {
             pruning.cells = 0; // nothing to prune in a new column
           }
-          if (indexing) { // read after the put: an indexer that set it later scans after it
+          if (index.on()) { // read after the put: an indexer that set it later scans after it
             key = rowKey(key, c);
-            rows.computeIfPresent(key, (k, slots) -> withColumn(slots, c)); // an indexed row's
+            index.columnCreated(key, c, columns); // an indexed row's
           }
           break;
         }
@@ -223,8 +198,8 @@ public final class MemStore {
           // an indexed row's column not found through the index is put in it; a row is
           // indexed once a column of it gets a third version (a row written twice, as a
           // load's overwrite, is not worth the index)
-          if (adding.slotOrHot || indexing && rows.get(key = rowKey(key, c)) != null) {
-            index(rowKey(key, c), c);
+          if (adding.slotOrHot || index.on() && index.holds(key = rowKey(key, c))) {
+            index.index(rowKey(key, c), c, columns);
           }
           break;
         } // the column was taken back meanwhile (a failed write): add it again
@@ -264,97 +239,6 @@ public final class MemStore {
 
   private static RowKey rowKey(RowKey key, Cell c) {
     return key != null ? key : new RowKey(c.row());
-  }
-
-  /** The slot of {@code c}'s column found through the row index ({@code key}: its row), or null. */
-  private Slot indexedSlot(RowKey key, Cell c) {
-    Slot[] slots = rows.get(key);
-    if (slots == null || slots == WIDE) {
-      return null;
-    }
-    int i = Versions.search(slots, c);
-    return i >= 0 ? slots[i] : null;
-  }
-
-  /**
-   * The slot of {@code column}'s column, its value made one if it is not (compare-and-set
-   * against writers adding to it); null when the skip list no longer holds the column.
-   */
-  private Slot slotOf(Cell column) {
-    while (true) {
-      Object v = columns.get(column);
-      if (v == null || v instanceof Slot) {
-        return (Slot) v;
-      }
-      Slot s = new Slot(v);
-      if (columns.replace(column, v, s)) {
-        indexBytes.addAndGet(SLOT_OVERHEAD);
-        return s;
-      }
-    }
-  }
-
-  /**
-   * Puts {@code key}'s row in the index, every column the skip list holds for it made a slot,
-   * if it is not there; else {@code column}'s column in it if not there. Under the row's
-   * hash-bin lock, so a writer creating a column meanwhile, which adds it to an indexed row
-   * under the same lock, either comes after (and adds it) or before (and the skip list
-   * already holds it).
-   */
-  private void index(RowKey key, Cell column) {
-    boolean[] newRow = {false};
-    byte[] row = key.row;
-    rows.compute(key, (k, slots) -> {
-      if (slots != null) {
-        return withColumn(slots, column);
-      }
-      indexing = true; // before the scan: a writer that saw it false put its column before
-      java.util.Set<Cell> held = columns.subMap(CellComparator.firstOnRow(row, NO_BYTES),
-          CellComparator.firstOnRow(Arrays.copyOf(row, row.length + 1), NO_BYTES)).keySet();
-      List<Cell> all = new ArrayList<>();
-      for (Cell c : held) {
-        if (all.size() == indexedColumns) {
-          return WIDE;
-        }
-        all.add(c);
-      }
-      List<Slot> made = new ArrayList<>(all.size());
-      for (Cell c : all) {
-        Slot s = slotOf(c);
-        if (s != null) {
-          made.add(s);
-        }
-      }
-      newRow[0] = !made.isEmpty();
-      return made.isEmpty() ? null : made.toArray(new Slot[0]); // a row not held: no entry
-    });
-    if (newRow[0]) {
-      indexBytes.addAndGet(ROW_OVERHEAD);
-    }
-  }
-
-  /** An indexed row's {@code slots} with {@code column}'s too (or {@link #WIDE} past the width). */
-  private Slot[] withColumn(Slot[] slots, Cell column) {
-    if (slots == WIDE) {
-      return WIDE;
-    }
-    int i = Versions.search(slots, column);
-    if (i >= 0) {
-      return slots;
-    }
-    if (slots.length >= indexedColumns) {
-      return WIDE;
-    }
-    Slot slot = slotOf(column);
-    if (slot == null) {
-      return slots;
-    }
-    int at = -i - 1;
-    Slot[] more = new Slot[slots.length + 1];
-    System.arraycopy(slots, 0, more, 0, at);
-    more[at] = slot;
-    System.arraycopy(slots, at, more, at + 1, slots.length - at);
-    return more;
   }
 
   private void widenRows(byte[] row) {
@@ -412,7 +296,7 @@ public final class MemStore {
       return 0;
     }
     boolean[] removed = {false};
-    Slot slot = indexing ? indexedSlot(new RowKey(c.row()), c) : null;
+    Slot slot = index.on() ? index.slot(new RowKey(c.row()), c) : null;
     if (slot != null) {
       removed[0] = slot.remove(c);
     } else {
@@ -437,7 +321,7 @@ public final class MemStore {
 
   /** Heap taken: the cells and the row index. */
   public long heapSize() {
-    return cellBytes.get() + indexBytes.get();
+    return cellBytes.get() + index.bytes();
   }
 
   /**
@@ -563,11 +447,11 @@ public final class MemStore {
    */
   public int newestVisible(byte[] row, byte[] family, byte[][] qualifiers, long upTo,
       long[] hidden, Cell[] into) {
-    if (!indexing || !mayHoldRow(row)) {
+    if (!index.on() || !mayHoldRow(row)) {
       return -1;
     }
-    Slot[] slots = rows.get(new RowKey(row));
-    if (slots == null || slots == WIDE) {
+    Slot[] slots = index.slots(new RowKey(row));
+    if (slots == null) {
       return -1;
     }
     int markers = Versions.search(slots, family, NO_BYTES);
@@ -600,8 +484,8 @@ public final class MemStore {
     if (!mayHoldRow(row)) {
       return null;
     }
-    Slot[] slots = indexing ? rows.get(new RowKey(row)) : null;
-    if (slots != null && slots != WIDE && Arrays.equals(target.row(), row)) {
+    Slot[] slots = index.on() ? index.slots(new RowKey(row)) : null;
+    if (slots != null && Arrays.equals(target.row(), row)) {
       ColumnCursor it = new ColumnCursor(null, row, slots); // over the slots alone
       it.seek(target);
       return it.current() != null ? it : null;
