@@ -4,7 +4,6 @@ import io.basaltdb.engine.region.MultiRegionWrite;
 import io.basaltdb.engine.region.Region;
 import io.basaltdb.storage.Cell;
 import io.basaltdb.storage.Durability;
-import io.basaltdb.storage.InvalidArgumentException;
 import io.basaltdb.storage.Put;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -64,11 +63,9 @@ final class BatchPuts {
 
   /** Puts of distinct rows, one durability (not SKIP), a region's at a time. */
   private static void writeWindow(LocalTable table, List<Put> window, Durability d) {
+    List<List<Cell>> cells = new ArrayList<>(window.size());
     for (Put p : window) {
-      if (p.isEmpty()) {
-        throw new InvalidArgumentException("put of row " + Cell.printable(p.row())
-            + " has no columns");
-      }
+      cells.add(table.cellsOf(p)); // refuses an empty put before any group is written
     }
     boolean[] written = new boolean[window.size()];
     Database db = table.database();
@@ -93,7 +90,7 @@ final class BatchPuts {
           List<Integer> group = of.subList(g, Math.min(of.size(), g + GROUP_ROWS));
           List<MultiRegionWrite.Part> parts = new ArrayList<>(group.size());
           for (int i : group) {
-            parts.add(new MultiRegionWrite.Part(r, window.get(i).row(), window.get(i).cells()));
+            parts.add(new MultiRegionWrite.Part(r, window.get(i).row(), cells.get(i)));
           }
           MultiRegionWrite.apply(parts, d, db.context());
           for (int i : group) {

@@ -80,7 +80,6 @@ public final class MemStore {
   }
   /** Bytes of the cells held (what {@link #add} and {@link #remove} report). */
   private final AtomicLong cellBytes = new AtomicLong();
-  /** Bytes of the row index: its rows and slots. */
   private final AtomicLong prunedCells = new AtomicLong();
   private final ReaderPoints readers = new ReaderPoints();
   private final AtomicLong cellCount = new AtomicLong();

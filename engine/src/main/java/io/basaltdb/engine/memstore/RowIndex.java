@@ -126,7 +126,8 @@ final class RowIndex {
   }
 
   /** An indexed row's {@code slots} with {@code column}'s too (or {@link #WIDE} past the width). */
-  private Slot[] withColumn(Slot[] slots, Cell column, ConcurrentSkipListMap<Cell, Object> columns) {
+  private Slot[] withColumn(Slot[] slots, Cell column,
+      ConcurrentSkipListMap<Cell, Object> columns) {
     if (slots == WIDE) {
       return WIDE;
     }

@@ -111,10 +111,10 @@ final class Versions {
    * it may still be a write conflict for a transaction to find). Family delete markers never
    * go: they sort under the empty qualifier, among that column's puts, but cover the puts of
    * every column of the family (dropping one after the empty qualifier's settled put brought
-   * back another column's put it covered: RandomModelTest, seed 90287525874169). The point is the lower of the
-   * region's settled point (no pinned snapshot, write in flight or read point is below it) and
-   * the lowest read point of the readers holding the memstore ({@link ReaderPoints}), read in
-   * that order, once per add. Counts what went, for the memstore's size.
+   * back another column's put it covered: RandomModelTest, seed 90287525874169). The point is
+   * the lower of the region's settled point (no pinned snapshot, write in flight or read point
+   * is below it) and the lowest read point of the readers holding the memstore ({@link
+   * ReaderPoints}), read in that order, once per add. Counts what went, for the memstore's size.
    */
   static final class Pruning {
     private static final long UNREAD = Long.MIN_VALUE;
