@@ -183,7 +183,7 @@ final class LocalAdmin implements Admin {
       throw e;
     }
     s.enabled = false;
-    s.regions = List.of();
+    s.setRegions(List.of());
     for (Region r : regions) {
       registry.closeRegion(r);
     }
@@ -204,7 +204,7 @@ final class LocalAdmin implements Admin {
     for (CatalogFile.RegionEntry re : t.regions()) {
       regions.add(registry.openRegion(t.descriptor(), re));
     }
-    s.regions = List.copyOf(regions);
+    s.setRegions(regions);
     s.enabled = true;
   }
 
@@ -318,12 +318,7 @@ final class LocalAdmin implements Admin {
 
   @Override
   public List<byte[]> regionStartRows(TableName name) {
-    List<Region> regions = db.state(name).regions;
-    List<byte[]> out = new ArrayList<>(regions.size());
-    for (Region r : regions) {
-      out.add(r.descriptor().startRow());
-    }
-    return out;
+    return db.state(name).startRows;
   }
 
   @Override

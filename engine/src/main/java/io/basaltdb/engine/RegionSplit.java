@@ -92,7 +92,7 @@ final class RegionSplit {
         regions.add(r);
       }
     }
-    st.regions = List.copyOf(regions);
+    st.setRegions(regions);
     registry.closeRegion(parent);
     FileTrees.delete(fs, registry.regionDirectory(parent.name()));
     return true;

@@ -19,11 +19,23 @@ final class TableState {
   volatile Set<byte[]> familyBytes;
   volatile boolean enabled;
   volatile List<Region> regions;
+  /** The regions' start rows, made with {@link #regions} (a reader may see one a split behind). */
+  volatile List<byte[]> startRows;
 
   TableState(TableDescriptor descriptor, boolean enabled, List<Region> regions) {
     setDescriptor(descriptor);
     this.enabled = enabled;
-    this.regions = List.copyOf(regions);
+    setRegions(regions);
+  }
+
+  void setRegions(List<Region> regions) {
+    List<Region> copy = List.copyOf(regions);
+    byte[][] starts = new byte[copy.size()][];
+    for (int i = 0; i < starts.length; i++) {
+      starts[i] = copy.get(i).descriptor().startRow();
+    }
+    this.startRows = List.of(starts);
+    this.regions = copy;
   }
 
   void setDescriptor(TableDescriptor d) {

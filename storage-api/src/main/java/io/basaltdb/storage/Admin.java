@@ -75,7 +75,7 @@ public interface Admin {
 
   /**
    * The start row of each of the table's regions now, in key order (the first empty):
-   * {@link #regions}' bounds without their figures.
+   * {@link #regions}' bounds without their figures; unmodifiable.
    */
   default List<byte[]> regionStartRows(TableName name) {
     return regions(name).stream().map(RegionInfo::startRow).toList();

@@ -35,6 +35,8 @@ public final class RegionScanner implements RowScanner {
   private long seeks;
   private long rows;
   private long cells;
+  /** The cells of the row last collected: the next row's list starts that large. */
+  private int lastRowCells = 4;
 
   /** Takes ownership of {@code views} (one per store, acquired by the caller). */
   RegionScanner(List<Store> stores, List<StoreView> views, ReadSpec spec, byte[] startRow,
@@ -191,7 +193,7 @@ public final class RegionScanner implements RowScanner {
   }
 
   private List<Cell> collect(byte[] row) {
-    List<Cell> out = new ArrayList<>();
+    List<Cell> out = new ArrayList<>(lastRowCells);
     for (int i = 0; i < pending.length; i++) {
       CellResolver r = resolvers.get(i);
       while (pending[i] != null && Arrays.equals(pending[i].row(), row)) {
@@ -199,6 +201,7 @@ public final class RegionScanner implements RowScanner {
         pending[i] = r.next();
       }
     }
+    lastRowCells = Math.max(1, out.size());
     return out;
   }
 
