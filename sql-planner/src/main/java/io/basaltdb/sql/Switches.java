@@ -30,6 +30,11 @@ public enum Switches {
   EQUALITY_DISTINCT("basalt.equalityDistinct", "true"),
   /** Cells a scan must cover before its regions are read in parallel (tests set 0). */
   PARALLEL_SCAN_CELLS("basalt.parallelScanCells", "200000"),
+  /**
+   * {@code -Dbasalt.preload=false}: a first connection loads no classes ahead of its statements
+   * ({@code jdbc.StartUp}; to measure it, or to list what they load).
+   */
+  PRELOAD("basalt.preload", "true"),
   /** {@code -Dbasalt.progress=stderr} ({@code bin/basalt sql}): CREATE INDEX says how far. */
   PROGRESS("basalt.progress", "");
 

@@ -195,6 +195,7 @@ public final class AdhocBench {
       return;
     }
     firstStatements("", basaltPrefix, h2Prefix, List.of());
+    driverJarAlone(basaltPrefix, h2Prefix);
     List<String> jars = jarClassPath();
     if (jars == null) {
       System.out.println("(no class-data archive measure: the class path has directories; "
@@ -226,13 +227,19 @@ public final class AdhocBench {
    */
   private void firstStatements(String how, String basaltPrefix, String h2Prefix,
       List<String> archives, String cp) throws Exception {
+    firstStatements(how, basaltPrefix, h2Prefix, archives, cp, cp);
+  }
+
+  /** As above, Basalt's child JVMs with class path {@code basaltCp} and H2's with {@code h2Cp}. */
+  private void firstStatements(String how, String basaltPrefix, String h2Prefix,
+      List<String> archives, String basaltCp, String h2Cp) throws Exception {
     double[][] b = new double[2][runs];
     double[][] h = new double[2][runs];
     for (int i = 0; i < runs; i++) {
       double[] bi = child(archives.isEmpty() ? List.of() : List.of(archives.get(0),
-          "-Xlog:cds=off"), cp, basaltPrefix + i);
+          "-Xlog:cds=off"), basaltCp, basaltPrefix + i);
       double[] hi = child(archives.isEmpty() ? List.of() : List.of(archives.get(1),
-          "-Xlog:cds=off"), cp, h2Prefix + i);
+          "-Xlog:cds=off"), h2Cp, h2Prefix + i);
       for (int k = 0; k < 2; k++) {
         b[k][i] = bi[k];
         h[k][i] = hi[k];
@@ -240,6 +247,40 @@ public final class AdhocBench {
     }
     record("first statement" + how + ", from JVM start (ms)", b[0], h[0]);
     record("first statement" + how + ", from driver load (ms)", b[1], h[1]);
+  }
+
+  /**
+   * The first statements with each driver's jar alone (and the bench's classes, for the child's
+   * main): Basalt's shaded {@code basalt-jdbc-*-all.jar} as an application ships it, H2's jar.
+   * Skipped when {@code mvn install} has not made the jar.
+   */
+  private void driverJarAlone(String basaltPrefix, String h2Prefix) throws Exception {
+    String bench = null;
+    String h2 = null;
+    Path all = null;
+    for (String e : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+      Path p = Path.of(e);
+      if (p.getFileName() != null && p.getFileName().toString().startsWith("h2-")) {
+        h2 = e;
+      } else if (Files.isDirectory(p) && p.endsWith(Path.of("tpc-samples", "target", "classes"))) {
+        bench = e;
+        Path driverTarget = p.getParent().getParent().resolveSibling(Path.of("jdbc-driver",
+            "target"));
+        if (Files.isDirectory(driverTarget)) {
+          try (var jars = Files.list(driverTarget)) {
+            all = jars.filter(j -> j.getFileName().toString().matches("basalt-jdbc-.*-all\\.jar"))
+                .findFirst().orElse(null);
+          }
+        }
+      }
+    }
+    if (bench == null || h2 == null || all == null) {
+      System.out.println("(no driver-jar-alone measure: run mvn install first)");
+      return;
+    }
+    String sep = java.io.File.pathSeparator;
+    firstStatements(", jar alone", basaltPrefix + "jar", h2Prefix + "jar", List.of(),
+        all + sep + bench, h2 + sep + bench);
   }
 
   /**
