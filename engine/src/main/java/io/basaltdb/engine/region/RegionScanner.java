@@ -151,11 +151,16 @@ public final class RegionScanner implements RowScanner {
             : java.util.Arrays.copyOf(row, row.length + 1));
         continue;
       }
-      List<Cell> kept = new ArrayList<>();
-      for (Cell c : collect(row)) {
+      List<Cell> kept = collect(row);
+      int n = 0; // the kept cells, filtered in place (the list is this row's own)
+      for (int i = 0; i < kept.size(); i++) {
+        Cell c = kept.get(i);
         if (filter.filterCell(c)) {
-          kept.add(filter.transformCell(c));
+          kept.set(n++, filter.transformCell(c));
         }
+      }
+      if (n < kept.size()) {
+        kept.subList(n, kept.size()).clear();
       }
       if (kept.isEmpty() || filter.filterRow(kept)) {
         continue;
@@ -192,6 +197,7 @@ public final class RegionScanner implements RowScanner {
     }
   }
 
+  /** A fresh list of the row's cells, sized as the last row's were (rows look alike). */
   private List<Cell> collect(byte[] row) {
     List<Cell> out = new ArrayList<>(lastRowCells);
     for (int i = 0; i < pending.length; i++) {
