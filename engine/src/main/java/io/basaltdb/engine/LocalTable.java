@@ -283,7 +283,10 @@ final class LocalTable extends RowWriteTable {
   private final class TableScanner extends RegionChainScanner {
     private final ReadSpec spec;
     private final byte[] stop;
+    /** Where the next region's scan starts; null: just after {@link #lastReturned}. */
     private byte[] resume;
+    /** The key of the row last returned (a row's key array never changes). */
+    private byte[] lastReturned;
     private byte[] regionEnd;
 
     TableScanner(ReadSpec spec, byte[] start, byte[] stop, long limit) {
@@ -293,20 +296,30 @@ final class LocalTable extends RowWriteTable {
       this.stop = stop;
     }
 
+    /** The row to start from, made when asked: most scans never leave their first region. */
+    private byte[] resume() {
+      if (resume == null) {
+        resume = Arrays.copyOf(lastReturned, lastReturned.length + 1);
+      }
+      return resume;
+    }
+
     @Override
     protected RowScanner openNext() {
-      if (stop.length > 0 && Arrays.compareUnsigned(resume, stop) >= 0) {
+      byte[] from = resume();
+      if (stop.length > 0 && Arrays.compareUnsigned(from, stop) >= 0) {
         return null;
       }
-      return onRegion(resume, r -> {
+      return onRegion(from, r -> {
         regionEnd = r.descriptor().endRow();
-        return r.scan(spec, resume, stop);
+        return r.scan(spec, from, stop);
       });
     }
 
     @Override
     protected void returned(byte[] row) {
-      resume = Arrays.copyOf(row, row.length + 1);
+      lastReturned = row;
+      resume = null;
     }
 
     @Override
@@ -314,7 +327,7 @@ final class LocalTable extends RowWriteTable {
       if (regionEnd.length == 0) {
         return false;
       }
-      if (Arrays.compareUnsigned(regionEnd, resume) > 0) {
+      if (Arrays.compareUnsigned(regionEnd, resume()) > 0) {
         resume = regionEnd;
       }
       return true;
