@@ -188,6 +188,9 @@ public record KeyConditions(List<List<Operand>> equalities, List<Interval> inter
    * adjacent keys remain one point each (a point lookup reads each range's start).
    */
   public static List<KeyRange> merge(List<KeyRange> ranges) {
+    if (ranges.size() < 2) {
+      return ranges; // a key range's usual case: nothing to sort or join
+    }
     List<KeyRange> sorted = new ArrayList<>(ranges);
     sorted.sort((a, b) -> Arrays.compareUnsigned(a.start(), b.start()));
     List<KeyRange> out = new ArrayList<>();
