@@ -32,6 +32,8 @@ public final class StartUp {
    * longer exists is skipped: a stale list costs time, never behaviour.
    */
   static final String CLASS_LIST = "first-statement.classes";
+  /** Where the driver's jar relocates the libraries it bundles (Guava, protobuf, Caffeine). */
+  private static final String RELOCATED = "io.basaltdb.shaded.";
   private static final AtomicBoolean STARTED = new AtomicBoolean();
 
   private StartUp() {}
@@ -67,18 +69,22 @@ public final class StartUp {
       return 0;
     }
     int found = 0;
+    boolean relocated = true; // false once a relocated name is missing: modules, not the jar
     try (BufferedReader in = new BufferedReader(
         new InputStreamReader(list, StandardCharsets.UTF_8))) {
       for (String line = in.readLine(); line != null; line = in.readLine()) {
         String name = line.strip();
-        if (name.isEmpty() || name.startsWith("#")) {
+        boolean shaded = name.startsWith(RELOCATED);
+        if (name.isEmpty() || name.startsWith("#") || (shaded && !relocated)) {
           continue;
         }
         try {
           Class.forName(name, false, loader);
           found++;
         } catch (ClassNotFoundException | LinkageError e) {
-          // gone since the list was made, or not in this build (a shaded name): skipped
+          // gone since the list was made, or not in this build: skipped; on the modules' class
+          // path no relocated name exists, each missed after a search of every entry
+          relocated &= !shaded;
         }
       }
     } catch (IOException e) {

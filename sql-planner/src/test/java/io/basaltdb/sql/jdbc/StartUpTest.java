@@ -29,11 +29,13 @@ class StartUpTest {
   @org.junit.jupiter.api.Test
   void loadsWithoutInitializingAndSkipsWhatIsGone() throws Exception {
     String list = "# a comment\n\n" + Initialized.class.getName() + "\n"
-        + "io.basaltdb.NoSuchClassAnyMore\n  java.util.ArrayList  \n";
+        + "io.basaltdb.NoSuchClassAnyMore\nio.basaltdb.shaded.com.google.common.base.Nope\n"
+        + "io.basaltdb.shaded.com.google.common.base.Strings\n  java.util.ArrayList  \n";
     ClassLoader loader = getClass().getClassLoader();
     int found = StartUp.preload(
         new ByteArrayInputStream(list.getBytes(StandardCharsets.UTF_8)), loader);
-    assertEquals(2, found, "the class and ArrayList found, the missing name skipped");
+    assertEquals(2, found, "the class and ArrayList found; the missing names skipped, and the"
+        + " relocated names after a missing one (this class path has none)");
     assertFalse(initializerRan, "a preloaded class is not initialized");
     Class.forName(Initialized.class.getName(), true, loader);
     assertTrue(initializerRan, "the probe's initializer does run once the class is initialized");
