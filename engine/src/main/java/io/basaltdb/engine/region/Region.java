@@ -6,14 +6,11 @@ import io.basaltdb.storage.Durability;
 import io.basaltdb.storage.FamilyOptions;
 import io.basaltdb.storage.InvalidArgumentException;
 import io.basaltdb.engine.io.FileSystem;
-import io.basaltdb.engine.memstore.MemStore;
 import io.basaltdb.engine.store.Store;
-import io.basaltdb.engine.store.StoreFile;
 import io.basaltdb.engine.util.FileTrees;
 import io.basaltdb.engine.wal.WalEdit;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
@@ -45,7 +42,8 @@ import java.util.function.Function;
  *
  * <p>What the write, read, flush, compaction and split paths share (the stores, the gate and
  * MVCC) is here; what can stand apart does: {@link RegionWrites}, {@link RegionReads} (gets and
- * scans), {@link MutationChecks}, {@link SplitPolicy}, {@link ReadSnapshots},
+ * scans), {@link MemstoreSwaps} (flushes and freezes), {@link MutationChecks},
+ * {@link SplitPolicy}, {@link ReadSnapshots},
  * {@link RegionScanner}, {@link ReverseRegionScanner}, {@link Mvcc}.
  */
 public final class Region implements AutoCloseable {
@@ -64,6 +62,7 @@ public final class Region implements AutoCloseable {
   private final AtomicBoolean unloggedEdits = new AtomicBoolean();
   private final RegionReads reads;
   private final RegionWrites writes;
+  private final MemstoreSwaps swaps;
   private volatile boolean closed;
   private volatile boolean writesBlocked;
 
@@ -88,6 +87,8 @@ public final class Region implements AutoCloseable {
     this.mvcc = new Mvcc(ctx.order());
     this.reads = new RegionReads(this, snapshots, mvcc, ctx);
     this.writes = new RegionWrites(this, ctx, mvcc, reads);
+    this.swaps = new MemstoreSwaps(this, ctx, mvcc, snapshots, flushLock, updatesLock, requests,
+        unloggedEdits);
   }
 
   /**
@@ -393,158 +394,20 @@ public final class Region implements AutoCloseable {
 
   /** Flushes every store's memstore to a new file; returns the number of files written. */
   public int flush() {
-    flushLock.lock();
-    try {
-      if (closed) {
-        requests.flushRequestTaken();
-        return 0;
-      }
-      try {
-        ctx.wal().checkWritable();
-      } catch (RuntimeException e) {
-        requests.flushRequestTaken();
-        throw e;
-      }
-      Runnable hook = beforeFlushSwap;
-      if (hook != null) {
-        hook.run();
-      }
-      List<Store.Snapshot> snaps = new ArrayList<>();
-      List<Store> order = new ArrayList<>(stores.values());
-      boolean hadUnlogged;
-      updatesLock.writeLock().lock();
-      try {
-        hadUnlogged = unloggedEdits.getAndSet(false); // SKIP writes from now on mark it again
-        snapshots.swap(() -> {
-          long point = ctx.order().newest();
-          for (Store s : order) {
-            snaps.add(s.snapshot(point));
-          }
-        });
-      } finally {
-        // the request taken back once the memstores are swapped, not before: a write before
-        // the swap added to what this flush writes, and a request it made meanwhile would
-        // flush the next few milliseconds of writes as a file of their own
-        requests.flushRequestTaken();
-        updatesLock.writeLock().unlock();
-      }
-      flushesRun.incrementAndGet();
-      int files = 0;
-      try {
-        // every edit in the snapshots was appended before its memstore insert: syncing the log
-        // first means no file ever holds an edit the log could still lose (ASYNC writes stay
-        // a prefix of the log) nor one whose sync failed
-        ctx.wal().syncAll();
-        long resolveAt = smallestReadPoint();
-        for (int i = 0; i < order.size(); i++) {
-          long bytes = snaps.get(i).cellBytes(); // as the budget was told
-          StoreFile f = order.get(i).flush(snaps.get(i), resolveAt);
-          ctx.budget().release(bytes);
-          if (f != null) {
-            files++;
-          }
-        }
-      } catch (RuntimeException e) {
-        if (hadUnlogged) {
-          unloggedEdits.set(true);
-        }
-        // the snapshots stay in memory and in the log; the database takes no more writes
-        // until reopened, when the log replays them
-        ctx.wal().poison(e);
-        throw e;
-      }
-      ctx.scheduler().flushed(this);
-      if (needsCompaction()) {
-        requests.requestCompaction();
-      }
-      if (!writesBlocked
-          && SplitPolicy.shouldSplit(stores.values(), ctx.options().regionSplitBytes())) {
-        ctx.scheduler().requestSplit(this);
-      }
-      return files;
-    } finally {
-      flushLock.unlock();
-      requests.flushEnded();
-    }
+    return swaps.flush();
   }
 
-  /** The newest write begun when {@link #freezeIfIdle} last looked, or -1. */
-  private long idleSince = -1;
-
-  /**
-   * Called about once a second, by one thread: when no write began here since the last call
-   * and the active memstores hold at least {@code minCells} cells, freezes them ({@link
-   * #freeze}) or, when memstores frozen earlier still wait for a flush, asks for one (which
-   * writes them all: at most one generation is frozen at a time) if the active ones hold an
-   * eighth of the flush size, so a region written in small bursts does not make a small file
-   * per burst. A region being written is left alone: its memstores go on taking writes until
-   * their flush.
-   */
+  /** Freezes the active memstores of an idle region ({@link MemstoreSwaps#freezeIfIdle}). */
   public void freezeIfIdle(int minCells) {
-    long newest = mvcc.lastBegun();
-    boolean idle = newest == idleSince;
-    idleSince = newest;
-    if (!idle || closed || minCells <= 0) {
-      return;
-    }
-    int cells = 0;
-    long bytes = 0;
-    boolean swapped = false;
-    for (Store s : stores.values()) {
-      cells += s.activeCellCount();
-      bytes += s.activeMemstoreBytes();
-      swapped |= s.swappedOutMemstores() > 0;
-    }
-    if (cells < minCells) {
-      return;
-    }
-    if (!swapped) {
-      ctx.scheduler().requestFreeze(this);
-    } else if (bytes >= ctx.options().flushSizeBytes() / 8) {
-      requestFlush(); // else left to the skip list: bursts would each make a small file
-    }
+    swaps.freezeIfIdle(minCells);
   }
 
   /**
-   * Swaps each store's active memstore out, to be read from memory as sorted arrays ({@link
-   * MemStore#freeze}) until the next flush writes it: the skip list's search, a cache miss per
-   * step, was most of a point read of a memstore of a few hundred thousand cells. The swap
-   * happens as a flush's does (under the update lock, through {@link ReadSnapshots#swap}); the
-   * memstores are frozen once the writes begun before it completed, so none adds to them or
-   * takes a failed cell back from them after. Nothing is written: the log keeps their edits
-   * (their sequence ids stay unflushed). Returns how many memstores were frozen.
+   * Swaps each store's active memstore out to be read as sorted arrays until the next flush
+   * ({@link MemstoreSwaps#freeze}); returns how many memstores were frozen.
    */
   public int freeze() {
-    List<MemStore> swapped = new ArrayList<>();
-    long begun;
-    flushLock.lock(); // a flush in progress writes what it swapped first
-    try {
-      if (closed) {
-        return 0;
-      }
-      List<Store> order = new ArrayList<>(stores.values());
-      long[] point = new long[1];
-      updatesLock.writeLock().lock();
-      try {
-        snapshots.swap(() -> {
-          point[0] = mvcc.lastBegun();
-          for (Store s : order) {
-            MemStore m = s.swapForFreezing();
-            if (m != null) {
-              swapped.add(m);
-            }
-          }
-        });
-      } finally {
-        updatesLock.writeLock().unlock();
-      }
-      begun = point[0];
-    } finally {
-      flushLock.unlock();
-    }
-    mvcc.awaitReadPoint(begun); // not under the flush lock: a write waiting for room needs a flush
-    swapped.forEach(MemStore::freeze);
-    return swapped.size();
+    return swaps.freeze();
   }
 
   /** Asks for a flush in the background (one at a time: a request outstanding is not repeated). */
@@ -643,6 +506,14 @@ public final class Region implements AutoCloseable {
   public RegionStats stats() {
     return StoreTotals.stats(name(), stores.values(), reads.count(), writes.count(),
         requests.blockedWrites());
+  }
+
+  boolean isClosed() {
+    return closed;
+  }
+
+  boolean writesBlocked() {
+    return writesBlocked;
   }
 
   void checkOpen() {
