@@ -7,21 +7,16 @@ import io.basaltdb.storage.FamilyOptions;
 import io.basaltdb.storage.StorageIOException;
 import io.basaltdb.engine.cache.BlockCache;
 import io.basaltdb.engine.cell.CellIterator;
-import io.basaltdb.engine.file.BlockFileReader;
 import io.basaltdb.engine.io.FileSystem;
 import io.basaltdb.engine.util.AtomicFiles;
-import io.basaltdb.engine.util.FileTrees;
 import io.basaltdb.engine.manifest.Manifest;
 import io.basaltdb.engine.memstore.MemStore;
 import io.basaltdb.engine.read.CellResolver;
 import io.basaltdb.engine.read.MergingIterator;
 import io.basaltdb.engine.read.RetentionRules;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * One column family of one region: the active memstore, memstores being flushed, the live
@@ -31,7 +26,8 @@ import java.util.Set;
  * the view's files are exactly the manifest's files. Locks: {@code this} guards {@code view} and
  * {@code manifest} (swaps are short); {@code flushLock} and {@code compactionLock} make at most
  * one flush and one compaction run at a time. Writers call {@link #add} without locks (the
- * region's update lock orders them against {@link #snapshot}).
+ * region's update lock orders them against {@link #snapshot}). Its directory on disk (making
+ * it, opening it whole, its leftovers) is {@link StoreDirectory}'s.
  */
 public final class Store implements AutoCloseable {
   private final FileSystem fs;
@@ -82,13 +78,7 @@ public final class Store implements AutoCloseable {
    * sequence id, so a log replay never hands it the edits of a dropped family of that name.
    */
   public static void create(FileSystem fs, Path dir, long flushedSeq) {
-    FileTrees.delete(fs, dir);
-    try {
-      fs.createDirectories(dir);
-    } catch (IOException e) {
-      throw StorageIOException.wrap("cannot create store directory " + dir, e);
-    }
-    new Manifest(flushedSeq, Manifest.EMPTY.nextFileNumber(), List.of()).writeTo(fs, dir);
+    StoreDirectory.create(fs, dir, flushedSeq);
   }
 
   /**
@@ -99,41 +89,12 @@ public final class Store implements AutoCloseable {
    */
   public static Store open(FileSystem fs, Path dir, byte[] family, FamilyOptions options,
       BlockCache cache, Clock clock) {
-    if (!fs.isDirectory(dir)) {
-      throw new CorruptionException(dir.toString(), 0, "the store's directory is missing");
-    }
-    Manifest m = Manifest.read(fs, dir);
-    List<StoreFile> files = new ArrayList<>();
-    Set<String> live = new HashSet<>();
+    StoreDirectory.Opened o = StoreDirectory.open(fs, dir, options, cache);
     try {
-      for (Manifest.FileEntry e : m.files()) {
-        Path p = dir.resolve(e.name());
-        if (!fs.exists(p)) {
-          throw new CorruptionException("block file " + p + " named by the manifest is missing");
-        }
-        long size = fs.size(p);
-        if (size != e.size()) {
-          throw new CorruptionException(p.toString(), size,
-              "file is " + size + " bytes, the manifest says " + e.size());
-        }
-        BlockFileReader reader = BlockFileReader.open(fs, p, cache);
-        reader.setCachePriority(options.inMemory());
-        files.add(new StoreFile(fs, parseNumber(e.name()), e.name(), reader));
-        live.add(e.name());
-      }
-      List<Path> leftovers = new ArrayList<>();
-      for (Path p : fs.list(dir)) {
-        String n = p.getFileName().toString();
-        if ((n.endsWith(".blk") && !live.contains(n)) || n.equals(Manifest.NAME + ".tmp")) {
-          leftovers.add(p);
-        }
-      }
-      return new Store(fs, dir, family, options, cache, clock, m, files, leftovers);
-    } catch (IOException e) {
-      files.forEach(StoreFile::release);
-      throw StorageIOException.wrap("cannot open store " + dir, e);
+      return new Store(fs, dir, family, options, cache, clock, o.manifest(), o.files(),
+          o.leftovers());
     } catch (RuntimeException e) {
-      files.forEach(StoreFile::release);
+      o.files().forEach(StoreFile::release);
       throw e;
     }
   }
@@ -143,25 +104,8 @@ public final class Store implements AutoCloseable {
    * or compaction's output). Called once the database has opened completely.
    */
   public void deleteLeftovers() {
-    try {
-      for (Path p : leftovers) {
-        fs.deleteIfExists(p);
-      }
-      if (!leftovers.isEmpty()) {
-        fs.syncDirectory(dir);
-      }
-      leftovers.clear();
-    } catch (IOException e) {
-      throw StorageIOException.wrap("cannot delete leftovers in " + dir, e);
-    }
-  }
-
-  private static long parseNumber(String name) {
-    try {
-      return Long.parseLong(name.substring(0, name.indexOf('.')));
-    } catch (RuntimeException e) {
-      throw new CorruptionException("bad block file name in manifest: " + name);
-    }
+    StoreDirectory.deleteLeftovers(fs, dir, leftovers);
+    leftovers.clear();
   }
 
   public byte[] family() {
