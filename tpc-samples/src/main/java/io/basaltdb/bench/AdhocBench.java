@@ -38,7 +38,9 @@ import java.util.concurrent.Future;
  * id / 10), {@code cust(id PRIMARY KEY, nation, name)} (one per grp), {@code nation(id PRIMARY
  * KEY, name)} (25). Basalt writes ASYNC unless a measure says SYNC; H2 as configured by default.
  * The first statement of a fresh JVM is measured in a child process (connect, CREATE TABLE,
- * INSERT, SELECT), from the JVM's start and from the loading of the JDBC drivers.
+ * INSERT, SELECT), from the JVM's start and from the loading of the JDBC drivers: with this
+ * JVM's class path, with each driver's jar alone (Basalt's shaded jar, as an application ships
+ * it), and with a class-data archive of each.
  */
 public final class AdhocBench {
   private final int rows;
