@@ -81,6 +81,11 @@ public final class MemStore {
   /** Bytes of the cells held (what {@link #add} and {@link #remove} report). */
   private final AtomicLong cellBytes = new AtomicLong();
   private final AtomicLong prunedCells = new AtomicLong();
+  /**
+   * Set, before its cell is added, by the first family delete marker (a family's or a family
+   * version's) added here: from then on nothing is pruned ({@link Versions.Pruning}).
+   */
+  private volatile boolean familyMarkers;
   private final ReaderPoints readers = new ReaderPoints();
   private final AtomicLong cellCount = new AtomicLong();
   private final AtomicLong minSeq = new AtomicLong(Long.MAX_VALUE);
@@ -163,11 +168,25 @@ public final class MemStore {
    * region read point is below. Returns by how much the cells held changed, in bytes (negative
    * when more went than came).
    */
+  /** A settled point below every write's sequence id: nothing is pruned at it. */
+  private static final long NOTHING_SETTLED = Long.MIN_VALUE + 1;
+
   public long add(Cell c, LongSupplier settled) {
     if (frozen != null) {
       throw new IllegalStateException("a frozen memstore takes no writes");
     }
     widenRows(c.row());
+    if (c.type().isFamilyMarker() && !familyMarkers) {
+      familyMarkers = true; // before the marker is in: a pruner that sees it sees the flag
+    }
+    if (settled != null) {
+      LongSupplier point = settled;
+      // the point first, then the flag: a marker at or below the point was added before it
+      settled = () -> {
+        long p = point.getAsLong();
+        return familyMarkers ? NOTHING_SETTLED : p;
+      };
+    }
     Versions.Pruning pruning = null; // made once the cell goes to a column that has cells
     RowKey key = index.on() ? new RowKey(c.row()) : null; // no row indexed yet: no hash at all
     Slot slot = key == null ? null : index.slot(key, c);

@@ -67,11 +67,37 @@ class VersionsPruningTest {
   }
 
   @Test
-  void markersBeforeTheSettledPutStay() {
+  void aMarkerBeforeTheSettledPutKeepsTheColumn() {
     // newest first: the put in flight, a column delete, a version delete, then two puts
     Object v = column(put(1, 1), put(2, 2), cell(3, CellType.DELETE, 3),
         cell(4, CellType.DELETE_COLUMN, 4), put(5, 5));
-    assertEquals(List.of(5L, 4L, 3L, 2L), seqs(pruning(4, new ReaderPoints()).apply(v)));
+    assertEquals(List.of(5L, 4L, 3L, 2L, 1L), seqs(pruning(4, new ReaderPoints()).apply(v)));
+    // a family delete at 1141211 (seq 2) hides the put at 1138812 (seq 1), not the older
+    // put at 1128747 written after it (seq 3): RandomModelTest, seed 7284834112483
+    Object w = column(new Cell(ROW, FAMILY, new byte[0], 1138812, CellType.PUT, 1, new byte[1]),
+        new Cell(ROW, FAMILY, new byte[0], 1141211, CellType.DELETE_FAMILY, 2, new byte[0]),
+        new Cell(ROW, FAMILY, new byte[0], 1128747, CellType.PUT, 3, new byte[1]),
+        new Cell(ROW, FAMILY, new byte[0], 1144153, CellType.PUT, 4, new byte[1]));
+    assertEquals(List.of(4L, 2L, 1L, 3L), seqs(pruning(3, new ReaderPoints()).apply(w)));
+  }
+
+  /**
+   * A family delete in another column (the empty qualifier's) may hide a column's settled put
+   * and spare an older put written after the delete: a memstore holding a family marker
+   * prunes nothing.
+   */
+  @Test
+  void aFamilyMarkerInTheMemstoreStopsItsPruning() {
+    MemStore m = new MemStore();
+    java.util.function.LongSupplier settled = () -> 10;
+    m.add(put(100, 1), settled);
+    m.add(new Cell(ROW, FAMILY, new byte[0], 200, CellType.DELETE_FAMILY, 2, new byte[0]),
+        settled);
+    m.add(put(50, 3), settled); // not hidden by the delete: written after it
+    m.add(put(10, 4), settled);
+    m.add(put(5, 5), settled);
+    assertEquals(0, m.prunedCells(), "the put at 50 is what a read returns");
+    assertEquals(5, m.cellCount());
   }
 
   @Test
