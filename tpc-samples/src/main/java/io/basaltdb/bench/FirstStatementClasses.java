@@ -72,6 +72,7 @@ public final class FirstStatementClasses {
     }
     List<String> names = classes(Files.readAllLines(log, StandardCharsets.UTF_8),
         jar.toAbsolutePath().toUri().getPath());
+    EngineBench.deleteRecursively(dir); // the child's database and the log
     List<String> lines = new ArrayList<>();
     lines.add("# Classes a fresh JVM's first connect, CREATE TABLE, INSERT and SELECT load: those");
     lines.add("# the statements load, then those the connect loads (each in load order; while");
@@ -92,11 +93,7 @@ public final class FirstStatementClasses {
     try (java.sql.Connection c = java.sql.DriverManager.getConnection(url);
         java.sql.Statement st = c.createStatement()) {
       Class.forName(Connected.class.getName());
-      st.executeUpdate("CREATE TABLE t (id INTEGER NOT NULL PRIMARY KEY, v VARCHAR(10))");
-      st.executeUpdate("INSERT INTO t VALUES (1, 'one')");
-      try (java.sql.ResultSet rs = st.executeQuery("SELECT v FROM t WHERE id = 1")) {
-        rs.next();
-      }
+      AdhocBench.firstStatements(st);
     }
   }
 

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
 /**
@@ -86,6 +87,7 @@ public final class MemStore {
    * version's) added here: from then on nothing is pruned ({@link Versions.Pruning}).
    */
   private volatile boolean familyMarkers;
+  private final BooleanSupplier holdsFamilyMarkers = () -> familyMarkers;
   private final ReaderPoints readers = new ReaderPoints();
   private final AtomicLong cellCount = new AtomicLong();
   private final AtomicLong minSeq = new AtomicLong(Long.MAX_VALUE);
@@ -168,9 +170,6 @@ public final class MemStore {
    * region read point is below. Returns by how much the cells held changed, in bytes (negative
    * when more went than came).
    */
-  /** A settled point below every write's sequence id: nothing is pruned at it. */
-  private static final long NOTHING_SETTLED = Long.MIN_VALUE + 1;
-
   public long add(Cell c, LongSupplier settled) {
     if (frozen != null) {
       throw new IllegalStateException("a frozen memstore takes no writes");
@@ -178,21 +177,16 @@ public final class MemStore {
     widenRows(c.row());
     if (c.type().isFamilyMarker() && !familyMarkers) {
       familyMarkers = true; // before the marker is in: a pruner that sees it sees the flag
-    }
-    if (settled != null) {
-      LongSupplier point = settled;
-      // the point first, then the flag: a marker at or below the point was added before it
-      settled = () -> {
-        long p = point.getAsLong();
-        return familyMarkers ? NOTHING_SETTLED : p;
-      };
+    } else if (familyMarkers) {
+      settled = null; // nothing is pruned here any more
     }
     Versions.Pruning pruning = null; // made once the cell goes to a column that has cells
     RowKey key = index.on() ? new RowKey(c.row()) : null; // no row indexed yet: no hash at all
     Slot slot = key == null ? null : index.slot(key, c);
     boolean added;
     if (slot != null) {
-      pruning = settled == null ? null : new Versions.Pruning(settled, readers);
+      pruning = settled == null ? null
+          : new Versions.Pruning(settled, readers, holdsFamilyMarkers);
       added = slot.add(c, pruning);
     } else {
       while (true) {
@@ -208,7 +202,7 @@ public final class MemStore {
           break;
         }
         if (pruning == null && settled != null) {
-          pruning = new Versions.Pruning(settled, readers);
+          pruning = new Versions.Pruning(settled, readers, holdsFamilyMarkers);
         }
         Adding adding = new Adding(c, pruning);
         if (columns.computeIfPresent(c, adding) != null) {

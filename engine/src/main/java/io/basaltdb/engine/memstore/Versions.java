@@ -9,6 +9,7 @@ import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
 /**
@@ -119,21 +120,33 @@ final class Versions {
    * <p>Only where no delete marker can hide that put while sparing a later cell (a put with an
    * older timestamp written after a family delete, which the delete does not cover): nothing
    * goes when a marker precedes the put in its column, nor in a memstore holding a family
-   * marker (those sit in the empty qualifier's column, out of this column's sight; {@code
-   * settled} then answers a point below every write). RandomModelTest, seed 7284834112483.
+   * marker (those sit in the empty qualifier's column, out of this column's sight).
+   * RandomModelTest, seed 7284834112483.
    */
   static final class Pruning {
     private static final long UNREAD = Long.MIN_VALUE;
     private final LongSupplier settled;
     private final ReaderPoints readers;
+    private final BooleanSupplier familyMarkers;
+    /** A point below every write's sequence id: nothing goes. */
+    private static final long NOTHING = Long.MIN_VALUE + 1;
     private long point = UNREAD;
     /** Cells dropped by the last {@link #apply}, and their {@link Cell#heapSize()}. */
     int cells;
     long bytes;
 
     Pruning(LongSupplier settled, ReaderPoints readers) {
+      this(settled, readers, () -> false);
+    }
+
+    /**
+     * With {@code familyMarkers}: whether the memstore holds a family marker (set before the
+     * marker is added; read after the settled point, so a marker at or below it is seen).
+     */
+    Pruning(LongSupplier settled, ReaderPoints readers, BooleanSupplier familyMarkers) {
       this.settled = settled;
       this.readers = readers;
+      this.familyMarkers = familyMarkers;
     }
 
     /** {@code value} (a column's cells with the new one) without what no read can return. */
@@ -145,7 +158,8 @@ final class Versions {
         return value;
       }
       if (point == UNREAD) {
-        point = Math.min(settled.getAsLong(), readers.lowest());
+        long p = Math.min(settled.getAsLong(), readers.lowest());
+        point = familyMarkers.getAsBoolean() ? NOTHING : p; // the flag after the point
       }
       Node seen = head;
       int upTo = 1;

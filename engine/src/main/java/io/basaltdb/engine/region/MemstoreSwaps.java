@@ -43,7 +43,6 @@ final class MemstoreSwaps {
     this.unloggedEdits = unloggedEdits;
   }
 
-
   /** Flushes every store's memstore to a new file; returns the number of files written. */
   int flush() {
     flushLock.lock();
