@@ -222,6 +222,12 @@ public final class BasaltPreparedStatement extends AvaticaPreparedStatement
 
   @Override
   public void setObject(int index, Object x) throws SQLException {
+    ColumnMetaData.Rep plain = plainRep(index, x);
+    if (plain != null) {
+      check(index, x);
+      bind(index, plain, x);
+      return;
+    }
     if (boundConverted(index, x, checks.type(index))) {
       return;
     }
@@ -246,6 +252,49 @@ public final class BasaltPreparedStatement extends AvaticaPreparedStatement
     } catch (RuntimeException e) {
       throw cannotBind(index, x, e);
     }
+  }
+
+  /**
+   * How the path below binds a value of the common classes that nothing converts for parameter
+   * {@code index} (a string to anything but a date, time or UUID; a number or boolean to a
+   * numeric or boolean column): bound at once, without the path's searches (class lookups,
+   * interface tests), 2-3% of a batched load's time. Null for anything else.
+   */
+  private ColumnMetaData.Rep plainRep(int index, Object x) {
+    if (x == null || checks.isUuid(index)) {
+      return null;
+    }
+    int type = checks.type(index);
+    boolean temporal = switch (type) {
+      case java.sql.Types.DATE, java.sql.Types.TIME, java.sql.Types.TIMESTAMP,
+          java.sql.Types.TIMESTAMP_WITH_TIMEZONE -> true;
+      default -> false;
+    };
+    Class<?> c = x.getClass();
+    if (temporal) {
+      return null;
+    } else if (c == String.class) {
+      return ColumnMetaData.Rep.STRING;
+    }
+    boolean text = switch (type) {
+      case java.sql.Types.CHAR, java.sql.Types.VARCHAR, java.sql.Types.LONGVARCHAR,
+          java.sql.Types.NCHAR, java.sql.Types.NVARCHAR -> true;
+      default -> false;
+    };
+    if (text) {
+      return null; // a number or boolean bound to text becomes its SQL text
+    } else if (c == Long.class) {
+      return ColumnMetaData.Rep.LONG;
+    } else if (c == Integer.class) {
+      return ColumnMetaData.Rep.INTEGER;
+    } else if (c == BigDecimal.class) {
+      return ColumnMetaData.Rep.NUMBER;
+    } else if (c == Double.class) {
+      return ColumnMetaData.Rep.DOUBLE;
+    } else if (c == Boolean.class) {
+      return ColumnMetaData.Rep.BOOLEAN;
+    }
+    return null;
   }
 
   /** Whether Avatica converts a value of {@code rep} with the statement's calendar. */

@@ -153,20 +153,89 @@ public enum ColumnType {
     return switch (this) {
       case BOOLEAN -> new byte[] {(byte) ((Boolean) v ? 1 : 0)};
       case TINYINT -> new byte[] {((Number) v).byteValue()};
-      case SMALLINT -> ByteBuffer.allocate(2).putShort(((Number) v).shortValue()).array();
-      case INTEGER, DATE, TIME -> ByteBuffer.allocate(4).putInt(((Number) v).intValue()).array();
-      case BIGINT, TIMESTAMP, TIMESTAMP_TZ ->
-          ByteBuffer.allocate(8).putLong(((Number) v).longValue()).array();
-      case REAL -> ByteBuffer.allocate(4).putFloat(((Number) v).floatValue()).array();
-      case DOUBLE -> ByteBuffer.allocate(8).putDouble(((Number) v).doubleValue()).array();
-      case DECIMAL -> (v instanceof BigDecimal d ? d : new BigDecimal(v.toString())).toPlainString()
-          .getBytes(StandardCharsets.US_ASCII);
-      case CHAR, VARCHAR -> Utf8.encode(v.toString(), "a " + this + " value");
+      case SMALLINT -> bigEndian(((Number) v).shortValue(), 2);
+      case INTEGER, DATE, TIME -> bigEndian(((Number) v).intValue(), 4);
+      case BIGINT, TIMESTAMP, TIMESTAMP_TZ -> bigEndian(((Number) v).longValue(), 8);
+      case REAL -> bigEndian(Float.floatToRawIntBits(((Number) v).floatValue()), 4);
+      case DOUBLE -> bigEndian(Double.doubleToRawLongBits(((Number) v).doubleValue()), 8);
+      case DECIMAL -> decimalCell(v instanceof BigDecimal d ? d : new BigDecimal(v.toString()));
+      case CHAR, VARCHAR -> Utf8.encode(v.toString(), this::valueLabel);
       case BINARY, VARBINARY -> v instanceof ByteString b ? b.getBytes() : (byte[]) v;
-      case UUID -> ByteBuffer.allocate(16).putLong(((java.util.UUID) v).getMostSignificantBits())
-          .putLong(((java.util.UUID) v).getLeastSignificantBits()).array();
+      case UUID -> uuidCell((java.util.UUID) v);
       case ARRAY, MAP -> throw arrayValue();
     };
+  }
+
+  private String valueLabel() {
+    return "a " + this + " value";
+  }
+
+  /** The low {@code width} bytes of {@code v}, most significant first (ByteBuffer's order). */
+  private static byte[] bigEndian(long v, int width) {
+    byte[] b = new byte[width];
+    for (int i = width - 1; i >= 0; i--) {
+      b[i] = (byte) v;
+      v >>= 8;
+    }
+    return b;
+  }
+
+  private static byte[] uuidCell(java.util.UUID u) {
+    byte[] b = new byte[16];
+    long hi = u.getMostSignificantBits();
+    long lo = u.getLeastSignificantBits();
+    for (int i = 7; i >= 0; i--) {
+      b[i] = (byte) hi;
+      b[i + 8] = (byte) lo;
+      hi >>= 8;
+      lo >>= 8;
+    }
+    return b;
+  }
+
+  /**
+   * A DECIMAL cell: {@code toPlainString()} in ASCII. A value of at most 18 digits and a scale
+   * of 0 to 18 is written digit by digit from its unscaled long (the same bytes, without the
+   * string and its builder); any other through the string.
+   */
+  static byte[] decimalCell(BigDecimal d) {
+    int scale = d.scale();
+    if (scale < 0 || scale > 18 || d.precision() > 18) {
+      return d.toPlainString().getBytes(StandardCharsets.US_ASCII);
+    }
+    long unscaled = d.unscaledValue().longValue();
+    boolean negative = unscaled < 0;
+    long abs = Math.abs(unscaled);
+    int digits = decimalDigits(abs);
+    int whole = Math.max(digits - scale, 1); // digits before the point: at least "0"
+    int length = (negative ? 1 : 0) + whole + (scale > 0 ? 1 + scale : 0);
+    byte[] b = new byte[length];
+    int at = length;
+    for (int i = 0; i < scale; i++) {
+      b[--at] = (byte) ('0' + abs % 10);
+      abs /= 10;
+    }
+    if (scale > 0) {
+      b[--at] = '.';
+    }
+    do {
+      b[--at] = (byte) ('0' + abs % 10);
+      abs /= 10;
+    } while (abs != 0);
+    if (negative) {
+      b[--at] = '-';
+    }
+    return b;
+  }
+
+  /** The decimal digits of {@code v} >= 0 (1 for 0). */
+  private static int decimalDigits(long v) {
+    int n = 1;
+    while (v >= 10) {
+      v /= 10;
+      n++;
+    }
+    return n;
   }
 
   private static IllegalStateException arrayValue() {

@@ -198,7 +198,7 @@ public final class RowKeyCodec {
         case REAL -> fixed(floatBits(((Number) v).floatValue()), 4);
         case DOUBLE -> fixed(doubleBits(((Number) v).doubleValue()), 8);
         case DECIMAL -> decimal(v instanceof BigDecimal d ? d : new BigDecimal(v.toString()));
-        case VARCHAR -> terminated(Utf8.encode((String) v, "key column " + column));
+        case VARCHAR -> terminated(Utf8.encode((String) v, () -> "key column " + column));
         case VARBINARY -> terminated((byte[]) v);
         case UUID -> uuid((java.util.UUID) v);
       };

@@ -12,8 +12,11 @@ import java.nio.charset.StandardCharsets;
 public final class Utf8 {
   private Utf8() {}
 
-  /** The UTF-8 bytes of {@code s}, or 22021 when it holds a lone surrogate. */
-  public static byte[] encode(String s, String where) {
+  /**
+   * The UTF-8 bytes of {@code s}, or 22021 when it holds a lone surrogate; {@code where} names
+   * the value in that error (asked only then: a message per value written cost a lot).
+   */
+  public static byte[] encode(String s, java.util.function.Supplier<String> where) {
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
       if (Character.isSurrogate(c)) {
@@ -24,7 +27,7 @@ public final class Utf8 {
         }
         throw new SqlStateException(SqlStates.CHARACTER_NOT_IN_REPERTOIRE,
             String.format("%s holds a lone UTF-16 surrogate"
-            + " U+%04X at character %d: not a valid Unicode string", where, (int) c, i + 1));
+            + " U+%04X at character %d: not a valid Unicode string", where.get(), (int) c, i + 1));
       }
     }
     return s.getBytes(StandardCharsets.UTF_8);

@@ -76,6 +76,20 @@ class JavaObjectsTest {
       {"b", "42"},
       {"b", BigInteger.TEN},
       {"i", (short) 7},
+      // the common classes bound without conversion (BasaltPreparedStatement.plainRep)
+      {"v", "plain text"},
+      {"v", 42L},
+      {"v", new BigDecimal("1.50")},
+      {"v", 2.5d},
+      {"v", Boolean.TRUE},
+      {"n", new BigDecimal("12.34")},
+      {"n", 5L},
+      {"n", 3},
+      {"b", 42L},
+      {"b", 7},
+      {"b", new BigDecimal("9")},
+      {"i", 8L},
+      {"i", 9},
   };
 
   /** Column, classes it is read as. */
