@@ -84,6 +84,12 @@ final class ParameterObjects {
       d = ld;
     } else if (x instanceof String s) {
       d = parse(s, what).toLocalDate();
+    } else if (x instanceof java.sql.Date sd) { // a batched load's dates: its day, no objects
+      long ms = sd.getTime();
+      long local = ms + zone.getRules().getOffset(Instant.ofEpochMilli(ms)).getTotalSeconds()
+          * 1000L;
+      return TypedValue.ofSerial(ColumnMetaData.Rep.JAVA_SQL_DATE,
+          Math.toIntExact(Math.floorDiv(local, MILLIS_PER_DAY)));
     } else {
       LocalDateTime t = dateTime(x, zone, what, false);
       if (t == null) {

@@ -176,7 +176,10 @@ public final class BatchWrite {
   private Object[] row(List<TypedValue> params) {
     List<Object> local = new ArrayList<>(params.size());
     for (TypedValue v : params) {
-      local.add(v == null ? null : v.toLocal());
+      // a value already of its representation's class is its own local form (toLocal's test,
+      // made as a class comparison instead of an instance test)
+      local.add(v == null || v.value == null || v.value.getClass() == v.type.clazz ? (v == null
+          ? null : v.value) : v.toLocal());
     }
     Object[] row = new Object[values.size()];
     for (int i = 0; i < row.length; i++) {
