@@ -1,7 +1,5 @@
 package io.basaltdb.engine.file;
 
-import com.google.common.hash.HashFunction;
-import com.google.common.hash.Hashing;
 import io.basaltdb.engine.util.ByteReader;
 import io.basaltdb.engine.util.ByteWriter;
 import java.util.Arrays;
@@ -11,8 +9,6 @@ import java.util.Arrays;
  * {@code engine/doc/file-format.md}, "Bloom block"). Immutable once built; thread-safe.
  */
 public final class BloomFilter implements io.basaltdb.engine.cache.BlockCache.Sized {
-  private static final HashFunction MURMUR = Hashing.murmur3_128();
-
   private final int hashCount;
   private final long numBits;
   private final byte[] bits;
@@ -24,11 +20,11 @@ public final class BloomFilter implements io.basaltdb.engine.cache.BlockCache.Si
   }
 
   public static long hash(byte[] key) {
-    return MURMUR.hashBytes(key).asLong();
+    return io.basaltdb.storage.hash.Murmur3.hash64(key);
   }
 
   public static long hash(byte[] key, int off, int len) {
-    return MURMUR.hashBytes(key, off, len).asLong();
+    return io.basaltdb.storage.hash.Murmur3.hash64(key, off, len);
   }
 
   public boolean mightContain(byte[] key) {

@@ -1,6 +1,5 @@
 package io.basaltdb.sql.type;
 
-import com.google.common.hash.Hashing;
 import io.basaltdb.storage.InvalidArgumentException;
 import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
@@ -147,7 +146,7 @@ public final class RowKeyCodec {
   }
 
   public int bucketOf(byte[] unsalted) {
-    long h = Hashing.murmur3_128().hashBytes(unsalted).asInt() & 0xFFFFFFFFL;
+    long h = (int) io.basaltdb.storage.hash.Murmur3.hash64(unsalted) & 0xFFFFFFFFL;
     return (int) (h % saltBuckets);
   }
 
