@@ -14,6 +14,8 @@ public abstract class Mutation implements Row {
 
   protected final byte[] row;
   protected final List<Cell> cells = new ArrayList<>();
+  /** The cells read-only, made once (a write asks for them several times). */
+  private final List<Cell> cellsView = Collections.unmodifiableList(cells);
   private Durability durability = Durability.SYNC;
 
   protected Mutation(byte[] row) {
@@ -26,7 +28,7 @@ public abstract class Mutation implements Row {
   }
 
   public List<Cell> cells() {
-    return Collections.unmodifiableList(cells);
+    return cellsView;
   }
 
   public Durability durability() {

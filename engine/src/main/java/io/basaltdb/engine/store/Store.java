@@ -184,7 +184,8 @@ public final class Store implements AutoCloseable {
   public long unflushedMemstoreBytes() {
     StoreView v = view;
     long total = v.active.heapSize();
-    for (MemStore m : v.flushing) {
+    for (int i = 0; i < v.flushing.size(); i++) { // asked per write: no iterator
+      MemStore m = v.flushing.get(i);
       if (m.isFrozen()) {
         total += m.heapSize();
       }
@@ -200,8 +201,8 @@ public final class Store implements AutoCloseable {
   private long sumOverMemstores(java.util.function.ToLongFunction<MemStore> size) {
     StoreView v = view;
     long total = size.applyAsLong(v.active);
-    for (MemStore m : v.flushing) {
-      total += size.applyAsLong(m);
+    for (int i = 0; i < v.flushing.size(); i++) { // asked per write: no iterator
+      total += size.applyAsLong(v.flushing.get(i));
     }
     return total;
   }
