@@ -27,7 +27,8 @@ final class MutationChecks {
   }
 
   static void checkCells(byte[] row, List<Cell> cells, int maxCellSize) {
-    for (Cell c : cells) {
+    for (int i = 0; i < cells.size(); i++) { // per row of a load: no iterator
+      Cell c = cells.get(i);
       if (c.type() == null) {
         throw new InvalidArgumentException("cell without a type");
       }

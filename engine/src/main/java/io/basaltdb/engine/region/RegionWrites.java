@@ -177,7 +177,8 @@ final class RegionWrites {
   List<Cell> stamp(byte[] row, List<Cell> cells, long seq, long now) {
     rowLocks.wrote(row, seq);
     List<Cell> stamped = new ArrayList<>(cells.size());
-    for (Cell c : cells) {
+    for (int i = 0; i < cells.size(); i++) { // per row of a load: no iterator
+      Cell c = cells.get(i);
       long ts = c.timestamp();
       if (ts == Cell.LATEST_TIMESTAMP) {
         ts = c.type() == CellType.DELETE ? newestVersionTs(row, c, now) : now;
@@ -275,8 +276,8 @@ final class RegionWrites {
 
 
   private void validate(byte[] row, List<Cell> cells) {
-    for (Cell c : cells) {
-      storeFor(c);
+    for (int i = 0; i < cells.size(); i++) { // per row of a load: no iterator
+      storeFor(cells.get(i));
     }
     MutationChecks.checkCells(row, cells, ctx.options().maxCellSizeBytes());
   }
