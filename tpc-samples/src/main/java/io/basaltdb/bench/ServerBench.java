@@ -34,7 +34,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * For each measure and client count: operations per second (the median of each side's
  * {@code --runs} runs; the ratio the median of the pairs' ratios), the latency of one
  * operation at the median and the 99th percentile (of the run with the median rate), and the
- * operations refused or failed (none expected).
+ * operations refused or failed (none expected), and the CPU an operation cost the server, the
+ * clients and the whole process: with clients and server sharing two cores, the clients'
+ * share bounds what any server could reach, so the server's own cost is reported apart.
  *
  * <pre>
  * bin/basalt bench server [--rows 100000] [--seconds 5] [--clients 1,4,16] [--runs 3]
@@ -97,7 +99,14 @@ public final class ServerBench {
   }
 
   /** One run: operations per second, latency percentiles (us), operations failed. */
-  private record Result(double perSecond, double p50, double p99, long failed) {}
+  /**
+   * One measure's rate, latencies and failures, and the CPU it cost per operation, in
+   * microseconds: of the server (every Java thread but the clients': Jetty's or H2's server
+   * threads, the engine's background threads), of the clients, and of the whole process (the
+   * JIT's compiler threads and the garbage collector included).
+   */
+  private record Result(double perSecond, double p50, double p99, long failed, double serverUs,
+      double clientUs, double processUs) {}
 
   /**
    * Untimed runs of every measure before the timed ones: after one, Basalt's first timed pair
@@ -134,7 +143,8 @@ public final class ServerBench {
     Result measure(int n, boolean writes) throws Exception {
       String[] f = jvm.run(n + " " + writes, RESULT);
       return new Result(Double.parseDouble(f[0]), Double.parseDouble(f[1]),
-          Double.parseDouble(f[2]), Long.parseLong(f[3]));
+          Double.parseDouble(f[2]), Long.parseLong(f[3]), Double.parseDouble(f[4]),
+          Double.parseDouble(f[5]), Double.parseDouble(f[6]));
     }
 
     @Override
@@ -191,8 +201,8 @@ public final class ServerBench {
     for (String line = in.readLine(); line != null; line = in.readLine()) {
       String[] f = line.trim().split(" ");
       Result r = measure(s, Integer.parseInt(f[0]), Boolean.parseBoolean(f[1]));
-      System.out.printf(Locale.ROOT, "%s %s %s %s %d%n", RESULT, r.perSecond(), r.p50(), r.p99(),
-          r.failed());
+      System.out.printf(Locale.ROOT, "%s %s %s %s %d %s %s %s%n", RESULT, r.perSecond(), r.p50(),
+          r.p99(), r.failed(), r.serverUs(), r.clientUs(), r.processUs());
       System.out.flush();
     }
   }
@@ -221,8 +231,9 @@ public final class ServerBench {
   private void report(Serving basalt, Serving h2) throws Exception {
     System.out.printf(Locale.ROOT, "remote clients, %d rows, %d s per run, median of %d runs"
         + " paired in turns%n", rows, seconds, runs);
-    System.out.printf(Locale.ROOT, "%-28s %10s %10s %7s %17s %17s %7s%n", "measure",
-        "Basalt/s", "H2/s", "ratio", "Basalt p50/p99 us", "H2 p50/p99 us", "failed");
+    System.out.printf(Locale.ROOT, "%-28s %10s %10s %7s %17s %17s %7s %21s %21s%n", "measure",
+        "Basalt/s", "H2/s", "ratio", "Basalt p50/p99 us", "H2 p50/p99 us", "failed",
+        "Basalt CPU us/op", "H2 CPU us/op");
     for (boolean writes : new boolean[] {false, true}) {
       for (int n : clients) {
         List<Result> b = new ArrayList<>();
@@ -243,11 +254,12 @@ public final class ServerBench {
         Result mh = median(h);
         double ratio = ratios.stream().mapToDouble(Double::doubleValue).sorted()
             .toArray()[ratios.size() / 2];
-        System.out.printf(Locale.ROOT, "%-28s %10.0f %10.0f %6.2fx %8.0f/%-8.0f %8.0f/%-8.0f %7d%n",
+        System.out.printf(Locale.ROOT, "%-28s %10.0f %10.0f %6.2fx %8.0f/%-8.0f %8.0f/%-8.0f %7d"
+            + " %21s %21s%n",
             (writes ? "upsert, " : "point SELECT, ") + n + " client" + (n == 1 ? "" : "s"),
             mb.perSecond(), mh.perSecond(), ratio, mb.p50(), mb.p99(),
             mh.p50(), mh.p99(), b.stream().mapToLong(Result::failed).sum()
-                + h.stream().mapToLong(Result::failed).sum());
+                + h.stream().mapToLong(Result::failed).sum(), cpu(mb), cpu(mh));
         if (runs > 1) {
           System.out.println("  the pairs' ratios, in turn: " + ratios.stream()
               .map(x -> String.format(Locale.ROOT, "%.2f", x)).toList());
@@ -257,7 +269,15 @@ public final class ServerBench {
     System.out.println("ratio: Basalt operations per second / H2's (above 1 = Basalt faster),"
         + " the median of runs paired in turns (each side in a JVM of its own); latency of one"
         + " operation in microseconds; failed: operations refused or failed on either side over"
-        + " all runs");
+        + " all runs; CPU us/op: server/clients/process, CPU microseconds per operation of the"
+        + " server's threads (every Java thread but the clients'), of the clients' threads and of"
+        + " the whole process (JIT and GC included), in the run with the median rate");
+  }
+
+  /** A result's CPU per operation: server/clients/process, in microseconds. */
+  private static String cpu(Result r) {
+    return String.format(Locale.ROOT, "%.1f/%.1f/%.1f", r.serverUs(), r.clientUs(),
+        r.processUs());
   }
 
   private static Result median(List<Result> results) {
@@ -271,10 +291,13 @@ public final class ServerBench {
     List<Connection> connections = new ArrayList<>();
     ExecutorService pool = Executors.newFixedThreadPool(n);
     AtomicLong failed = new AtomicLong();
+    java.util.Set<Long> clientThreads = java.util.concurrent.ConcurrentHashMap.newKeySet();
     try {
       for (int i = 0; i < n; i++) {
         connections.add(side.connect());
       }
+      java.util.Map<Long, Long> cpuBefore = threadCpu();
+      long processBefore = processCpu();
       long seed = System.nanoTime();
       long end = System.nanoTime() + seconds * 1_000_000_000L;
       List<Future<long[]>> done = new ArrayList<>();
@@ -282,7 +305,10 @@ public final class ServerBench {
       for (int i = 0; i < n; i++) {
         Connection c = connections.get(i);
         Random random = new Random(seed + i);
-        done.add(pool.submit(() -> clientLoop(c, side, writes, random, end, failed)));
+        done.add(pool.submit(() -> {
+          clientThreads.add(Thread.currentThread().getId());
+          return clientLoop(c, side, writes, random, end, failed);
+        }));
       }
       List<long[]> latencies = new ArrayList<>();
       long ops = 0;
@@ -292,6 +318,18 @@ public final class ServerBench {
         ops += l.length;
       }
       double elapsed = (System.nanoTime() - t0) / 1e9;
+      long processNanos = processCpu() - processBefore;
+      long serverNanos = 0;
+      long clientNanos = 0;
+      for (java.util.Map.Entry<Long, Long> t : threadCpu().entrySet()) {
+        long used = t.getValue() - cpuBefore.getOrDefault(t.getKey(), 0L);
+        if (clientThreads.contains(t.getKey())) {
+          clientNanos += used;
+        } else {
+          serverNanos += used;
+        }
+      }
+      double perOp = ops == 0 ? 0 : 1e3 * ops;
       long[] all = new long[(int) ops];
       int at = 0;
       for (long[] l : latencies) {
@@ -302,13 +340,34 @@ public final class ServerBench {
       double p50 = all.length == 0 ? 0 : all[all.length / 2] / 1e3;
       double p99 = all.length == 0 ? 0 : all[Math.min(all.length - 1,
           (int) (all.length * 0.99))] / 1e3;
-      return new Result(ops / elapsed, p50, p99, failed.get());
+      return new Result(ops / elapsed, p50, p99, failed.get(), serverNanos / perOp,
+          clientNanos / perOp, processNanos / perOp);
     } finally {
       pool.shutdown();
       for (Connection c : connections) {
         c.close();
       }
     }
+  }
+
+  /** CPU nanoseconds each live Java thread has used, by thread id. */
+  private static java.util.Map<Long, Long> threadCpu() {
+    java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory
+        .getThreadMXBean();
+    java.util.Map<Long, Long> cpu = new java.util.HashMap<>();
+    for (long id : mx.getAllThreadIds()) {
+      long t = mx.getThreadCpuTime(id);
+      if (t >= 0) {
+        cpu.put(id, t);
+      }
+    }
+    return cpu;
+  }
+
+  /** CPU nanoseconds this process has used, every thread of the JVM included. */
+  private static long processCpu() {
+    return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+        .getOperatingSystemMXBean()).getProcessCpuTime();
   }
 
   /** One client's operations until {@code end}: the latency of each, in nanoseconds. */

@@ -2,6 +2,7 @@ package io.basaltdb.engine.file;
 
 import io.basaltdb.engine.util.ByteReader;
 import io.basaltdb.engine.util.ByteWriter;
+import io.basaltdb.storage.hash.Murmur3;
 import java.util.Arrays;
 
 /**
@@ -20,11 +21,11 @@ public final class BloomFilter implements io.basaltdb.engine.cache.BlockCache.Si
   }
 
   public static long hash(byte[] key) {
-    return io.basaltdb.storage.hash.Murmur3.hash64(key);
+    return Murmur3.hash64(key);
   }
 
   public static long hash(byte[] key, int off, int len) {
-    return io.basaltdb.storage.hash.Murmur3.hash64(key, off, len);
+    return Murmur3.hash64(key, off, len);
   }
 
   public boolean mightContain(byte[] key) {

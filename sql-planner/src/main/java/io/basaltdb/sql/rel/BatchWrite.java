@@ -173,13 +173,21 @@ public final class BatchWrite {
     return row;
   }
 
+  /**
+   * A parameter's local form: a value already of its representation's class is its own (the
+   * test {@code toLocal} makes, as a class comparison instead of an instance test).
+   */
+  private static Object local(TypedValue v) {
+    if (v == null || v.value == null) {
+      return null;
+    }
+    return v.value.getClass() == v.type.clazz ? v.value : v.toLocal();
+  }
+
   private Object[] row(List<TypedValue> params) {
     List<Object> local = new ArrayList<>(params.size());
     for (TypedValue v : params) {
-      // a value already of its representation's class is its own local form (toLocal's test,
-      // made as a class comparison instead of an instance test)
-      local.add(v == null || v.value == null || v.value.getClass() == v.type.clazz ? (v == null
-          ? null : v.value) : v.toLocal());
+      local.add(local(v));
     }
     Object[] row = new Object[values.size()];
     for (int i = 0; i < row.length; i++) {

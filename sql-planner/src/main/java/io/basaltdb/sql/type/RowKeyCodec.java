@@ -1,6 +1,7 @@
 package io.basaltdb.sql.type;
 
 import io.basaltdb.storage.InvalidArgumentException;
+import io.basaltdb.storage.hash.Murmur3;
 import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -146,7 +147,7 @@ public final class RowKeyCodec {
   }
 
   public int bucketOf(byte[] unsalted) {
-    long h = (int) io.basaltdb.storage.hash.Murmur3.hash64(unsalted) & 0xFFFFFFFFL;
+    long h = (int) Murmur3.hash64(unsalted) & 0xFFFFFFFFL;
     return (int) (h % saltBuckets);
   }
 
