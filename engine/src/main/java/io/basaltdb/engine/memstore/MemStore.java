@@ -16,7 +16,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
-import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
 /**
@@ -84,10 +83,12 @@ public final class MemStore {
   private final AtomicLong prunedCells = new AtomicLong();
   /**
    * Set, before its cell is added, by the first family delete marker (a family's or a family
-   * version's) added here: from then on nothing is pruned ({@link Versions.Pruning}).
+   * version's) added here: from then on a column is pruned only if its row's family holds none
+   * ({@link Versions.Pruning}); until then nobody looks.
    */
   private volatile boolean familyMarkers;
-  private final BooleanSupplier holdsFamilyMarkers = () -> familyMarkers;
+  private final java.util.function.Predicate<Cell> rowFamilyMarkers =
+      c -> familyMarkers && rowHoldsFamilyMarker(c);
   private final ReaderPoints readers = new ReaderPoints();
   private final AtomicLong cellCount = new AtomicLong();
   private final AtomicLong minSeq = new AtomicLong(Long.MAX_VALUE);
@@ -158,6 +159,19 @@ public final class MemStore {
     }
   }
 
+  /**
+   * Whether the row and family of {@code c} hold a family marker here (in the empty qualifier's
+   * column); true once frozen (no lookup then; nothing is added to a frozen memstore anyway).
+   */
+  private boolean rowHoldsFamilyMarker(Cell c) {
+    ConcurrentSkipListMap<Cell, Object> m = columns;
+    if (m == null) {
+      return true;
+    }
+    Object markers = m.get(CellComparator.firstOnRow(c.row(), c.family()));
+    return markers != null && Versions.holdsFamilyMarker(markers);
+  }
+
   /** Adds a cell (see {@link #add(Cell, LongSupplier)}), pruning nothing. */
   public long add(Cell c) {
     return add(c, null);
@@ -177,8 +191,6 @@ public final class MemStore {
     widenRows(c.row());
     if (c.type().isFamilyMarker() && !familyMarkers) {
       familyMarkers = true; // before the marker is in: a pruner that sees it sees the flag
-    } else if (familyMarkers) {
-      settled = null; // nothing is pruned here any more
     }
     Versions.Pruning pruning = null; // made once the cell goes to a column that has cells
     RowKey key = index.on() ? new RowKey(c.row()) : null; // no row indexed yet: no hash at all
@@ -186,7 +198,7 @@ public final class MemStore {
     boolean added;
     if (slot != null) {
       pruning = settled == null ? null
-          : new Versions.Pruning(settled, readers, holdsFamilyMarkers);
+          : new Versions.Pruning(settled, readers, rowFamilyMarkers);
       added = slot.add(c, pruning);
     } else {
       while (true) {
@@ -202,7 +214,7 @@ public final class MemStore {
           break;
         }
         if (pruning == null && settled != null) {
-          pruning = new Versions.Pruning(settled, readers, holdsFamilyMarkers);
+          pruning = new Versions.Pruning(settled, readers, rowFamilyMarkers);
         }
         Adding adding = new Adding(c, pruning);
         if (columns.computeIfPresent(c, adding) != null) {

@@ -9,7 +9,6 @@ import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
 /**
@@ -119,15 +118,17 @@ final class Versions {
    *
    * <p>Only where no delete marker can hide that put while sparing a later cell (a put with an
    * older timestamp written after a family delete, which the delete does not cover): nothing
-   * goes when a marker precedes the put in its column, nor in a memstore holding a family
-   * marker (those sit in the empty qualifier's column, out of this column's sight).
-   * RandomModelTest, seed 7284834112483.
+   * goes when a marker precedes the put in its column, nor in a row whose family holds a marker
+   * in this memstore (those sit in the empty qualifier's column, out of this column's sight).
+   * RandomModelTest, seed 7284834112483. A marker that matters is at or below the point (it
+   * comes between the settled put and a pruned cell, both at or below it), so its write is
+   * complete and the lookup after reading the point finds it.
    */
   static final class Pruning {
     private static final long UNREAD = Long.MIN_VALUE;
     private final LongSupplier settled;
     private final ReaderPoints readers;
-    private final BooleanSupplier familyMarkers;
+    private final java.util.function.Predicate<Cell> familyMarkers;
     /** A point below every write's sequence id: nothing goes. */
     private static final long NOTHING = Long.MIN_VALUE + 1;
     private long point = UNREAD;
@@ -136,14 +137,15 @@ final class Versions {
     long bytes;
 
     Pruning(LongSupplier settled, ReaderPoints readers) {
-      this(settled, readers, () -> false);
+      this(settled, readers, c -> false);
     }
 
     /**
-     * With {@code familyMarkers}: whether the memstore holds a family marker (set before the
-     * marker is added; read after the settled point, so a marker at or below it is seen).
+     * With {@code familyMarkers}: whether the memstore holds a family marker of a cell's row and
+     * family (asked after the settled point is read, so a marker at or below it is seen).
      */
-    Pruning(LongSupplier settled, ReaderPoints readers, BooleanSupplier familyMarkers) {
+    Pruning(LongSupplier settled, ReaderPoints readers,
+        java.util.function.Predicate<Cell> familyMarkers) {
       this.settled = settled;
       this.readers = readers;
       this.familyMarkers = familyMarkers;
@@ -159,7 +161,7 @@ final class Versions {
       }
       if (point == UNREAD) {
         long p = Math.min(settled.getAsLong(), readers.lowest());
-        point = familyMarkers.getAsBoolean() ? NOTHING : p; // the flag after the point
+        point = familyMarkers.test(head.cell) ? NOTHING : p; // the markers after the point
       }
       Node seen = head;
       int upTo = 1;
@@ -249,6 +251,16 @@ final class Versions {
     }
     Cell c = (Cell) cells;
     return c == null || UpToSequence.hides(c.sequenceId(), upTo, hidden) ? null : c;
+  }
+
+  /** Whether a column's skip-list value or slot holds a family delete marker. */
+  static boolean holdsFamilyMarker(Object value) {
+    for (Node n = chain(cellsOf(value)); n != null; n = n.next) {
+      if (n.cell.type().isFamilyMarker()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** A column's cells from its skip-list value or slot: a cell, a chain, or null (none). */

@@ -100,6 +100,29 @@ class VersionsPruningTest {
     assertEquals(5, m.cellCount());
   }
 
+  /**
+   * A family delete of another row leaves this row's pruning alone (a table that sees DELETEs
+   * keeps pruning its rewritten rows); a family delete of this row, added later, stops it.
+   */
+  @Test
+  void onlyTheRowsOwnFamilyMarkersStopItsPruning() {
+    MemStore m = new MemStore();
+    java.util.function.LongSupplier settled = () -> 10;
+    byte[] other = {'q'};
+    m.add(new Cell(other, FAMILY, new byte[0], 200, CellType.DELETE_FAMILY, 1, new byte[0]),
+        settled);
+    m.add(put(100, 2), settled);
+    m.add(put(110, 3), settled);
+    m.add(put(120, 4), settled); // settled: 4; the puts at 110 and 100 behind it go
+    assertEquals(2, m.prunedCells(), "another row's family delete hides nothing here");
+    m.add(new Cell(ROW, FAMILY, new byte[0], 300, CellType.DELETE_FAMILY, 5, new byte[0]),
+        settled);
+    m.add(put(50, 6), settled); // not hidden by the delete: written after it
+    m.add(put(10, 7), settled);
+    assertEquals(2, m.prunedCells(), "the put at 50 is what a read returns");
+    assertEquals(5, m.cellCount());
+  }
+
   @Test
   void familyMarkersAfterTheSettledPutStay() {
     // the empty qualifier's column: its puts and the family's markers, which cover the puts of
