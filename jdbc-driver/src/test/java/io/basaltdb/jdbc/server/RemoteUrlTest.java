@@ -119,6 +119,52 @@ class RemoteUrlTest {
     }
   }
 
+  /**
+   * A remote batch's rows are checked as they arrive (each value in its JDBC form, made with one
+   * calendar per server thread): dates, times and decimals of a batch are stored as bound, and a
+   * value too long for its column is refused with 22001.
+   */
+  @Test
+  void aRemoteBatchOfDatesIsStoredAsBound() throws Exception {
+    try (BasaltServer server = BasaltServer.start(
+        new BasaltServer.Options(dir.resolve("db"), 0, "127.0.0.1", null, false));
+        Connection remote = DriverManager.getConnection("jdbc:basalt:remote:http://127.0.0.1:"
+            + server.port());
+        Statement s = remote.createStatement()) {
+      s.execute("CREATE TABLE b (id INT PRIMARY KEY, d DATE, ts TIMESTAMP, n DECIMAL(10,2),"
+          + " v VARCHAR(4))");
+      try (PreparedStatement p = remote.prepareStatement("INSERT INTO b VALUES (?, ?, ?, ?, ?)")) {
+        for (int i = 0; i < 3; i++) {
+          p.setInt(1, i);
+          p.setDate(2, java.sql.Date.valueOf("1969-07-2" + i));
+          p.setTimestamp(3, java.sql.Timestamp.valueOf("2024-02-29 23:59:5" + i + ".25"));
+          p.setBigDecimal(4, new java.math.BigDecimal("-1234.5" + i));
+          p.setString(5, "v" + i);
+          p.addBatch();
+        }
+        assertEquals(3, java.util.Arrays.stream(p.executeBatch()).sum());
+        p.setInt(1, 9);
+        SQLException tooLong = assertThrows(SQLException.class, () -> {
+          p.setString(5, "toolong");
+          p.addBatch();
+          p.executeBatch();
+        });
+        assertEquals("22001", tooLong.getSQLState(), tooLong.getMessage());
+      }
+      try (ResultSet r = s.executeQuery("SELECT id, d, ts, n, v FROM b ORDER BY id")) {
+        for (int i = 0; i < 3; i++) {
+          assertTrue(r.next());
+          assertEquals(java.time.LocalDate.parse("1969-07-2" + i), r.getDate(2).toLocalDate());
+          assertEquals(java.time.LocalDateTime.parse("2024-02-29T23:59:5" + i + ".25"),
+              r.getTimestamp(3).toLocalDateTime());
+          assertEquals(new java.math.BigDecimal("-1234.5" + i), r.getBigDecimal(4));
+          assertEquals("v" + i, r.getString(5));
+        }
+        assertFalse(r.next());
+      }
+    }
+  }
+
   @Test
   void aUrlThatIsNoServerIsRefused() {
     SQLException e = assertThrows(SQLException.class,
