@@ -11,7 +11,11 @@ import java.sql.Statement;
 import java.sql.Timestamp;
 import java.sql.Types;
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.UUID;
 
@@ -23,9 +27,15 @@ import java.util.UUID;
  * {@link OffsetDateTime} at UTC, {@code getTimestamp} the instant, the JDBC type
  * {@code TIMESTAMP_WITH_TIMEZONE}, as the embedded driver answers. An instant bound to such a
  * parameter goes as its milliseconds; a {@link UUID} as its text (the server reads it back).
+ * JDBC 4.2's local types, which Avatica's client neither binds nor reads: a {@link LocalDate},
+ * {@link LocalTime} or {@link LocalDateTime} bound to a DATE, TIME or TIMESTAMP parameter goes
+ * as that type's value read in UTC (so no zone shifts it), and {@code getObject(i,
+ * LocalDate.class)} (or the time types) of such a column reads it back the same way: the value
+ * stored, whatever the client's or the connection's zone, as the embedded driver gives it.
  */
 final class RemoteValues {
   private static final String INSTANT = Instants.CALCITE_TYPE_NAME;
+  private static final long MILLIS_PER_DAY = 86_400_000L;
 
   private RemoteValues() {}
 
@@ -57,7 +67,26 @@ final class RemoteValues {
       st.setLong(i, instant.toEpochMilli());
       return null;
     }
+    if (v instanceof LocalDate || v instanceof LocalTime || v instanceof LocalDateTime) {
+      int type = st.getParameterMetaData().getParameterType(i);
+      if (v instanceof LocalDate d && type == Types.DATE) {
+        st.setDate(i, new java.sql.Date(d.toEpochDay() * MILLIS_PER_DAY), utc());
+        return null;
+      } else if (v instanceof LocalTime t && type == Types.TIME) {
+        st.setTime(i, new java.sql.Time(t.toNanoOfDay() / 1_000_000), utc());
+        return null;
+      } else if (v instanceof LocalDateTime t && type == Types.TIMESTAMP) {
+        Timestamp ts = new Timestamp(t.toEpochSecond(ZoneOffset.UTC) * 1000);
+        ts.setNanos(t.getNano());
+        st.setTimestamp(i, ts, utc());
+        return null;
+      }
+    }
     return RemoteConnections.NOT_MINE;
+  }
+
+  private static java.util.Calendar utc() {
+    return java.util.Calendar.getInstance(java.util.TimeZone.getTimeZone(ZoneOffset.UTC));
   }
 
   private static ResultSet resultSet(Statement owner, ResultSet rs) throws SQLException {
@@ -67,11 +96,15 @@ final class RemoteValues {
     ResultSetMetaData md = rs.getMetaData();
     boolean[] instant = new boolean[md.getColumnCount() + 1];
     boolean[] uuid = new boolean[instant.length];
+    int[] local = new int[instant.length]; // a DATE, TIME or TIMESTAMP column: its type
     boolean any = false;
     for (int i = 1; i < instant.length; i++) {
       instant[i] = INSTANT.equals(md.getColumnTypeName(i));
       uuid[i] = "UUID".equals(md.getColumnTypeName(i));
-      any |= instant[i] || uuid[i];
+      int type = md.getColumnType(i);
+      local[i] = !instant[i] && (type == Types.DATE || type == Types.TIME
+          || type == Types.TIMESTAMP) ? type : 0;
+      any |= instant[i] || uuid[i] || local[i] != 0;
     }
     if (!any) {
       return rs;
@@ -104,8 +137,43 @@ final class RemoteValues {
             String text = rs.getString(i);
             return text == null ? null : UUID.fromString(text);
           }
+          if (local[i] != 0 && m.getName().equals("getObject") && a.length > 1
+              && a[1] instanceof Class<?> type) {
+            return localValue(rs, i, local[i], type);
+          }
           return RemoteConnections.NOT_MINE;
         }));
+  }
+
+  /**
+   * A DATE, TIME or TIMESTAMP column's value as the local type {@code type} (read in UTC, as it
+   * was bound): its own type, a TIMESTAMP's date or time, a DATE's midnight, as the embedded
+   * driver gives them; not this layer's for other types.
+   */
+  private static Object localValue(ResultSet rs, int i, int column, Class<?> type)
+      throws SQLException {
+    boolean wanted = type == LocalDate.class && column != Types.TIME
+        || type == LocalTime.class && column != Types.DATE
+        || type == LocalDateTime.class && column != Types.TIME;
+    if (!wanted) {
+      return RemoteConnections.NOT_MINE;
+    }
+    LocalDateTime t;
+    if (column == Types.DATE) {
+      java.sql.Date d = rs.getDate(i, utc());
+      t = d == null ? null
+          : LocalDate.ofEpochDay(Math.floorDiv(d.getTime(), MILLIS_PER_DAY)).atStartOfDay();
+    } else if (column == Types.TIME) {
+      java.sql.Time tm = rs.getTime(i, utc());
+      t = tm == null ? null : LocalDate.EPOCH.atTime(LocalTime.ofNanoOfDay(
+          Math.floorMod(tm.getTime(), MILLIS_PER_DAY) * 1_000_000));
+    } else {
+      Timestamp ts = rs.getTimestamp(i, utc());
+      t = ts == null ? null : LocalDateTime.ofEpochSecond(Math.floorDiv(ts.getTime(), 1000),
+          ts.getNanos(), ZoneOffset.UTC);
+    }
+    return t == null ? null : type == LocalDate.class ? t.toLocalDate()
+        : type == LocalTime.class ? t.toLocalTime() : t;
   }
 
   /** An instant column's value as {@code getter} gives it (typed: {@code type}). */

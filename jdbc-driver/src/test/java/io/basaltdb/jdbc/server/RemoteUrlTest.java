@@ -165,6 +165,80 @@ class RemoteUrlTest {
     }
   }
 
+  /**
+   * JDBC 4.2's local types, which Avatica's client neither binds nor reads, cross the wire as the
+   * values stored, whatever the connection's zone: read back remotely and by the embedded
+   * driver.
+   */
+  @Test
+  void localDatesAndTimesCrossTheWire() throws Exception {
+    Object[][] rows = {
+        {java.time.LocalDate.of(1969, 7, 20), java.time.LocalTime.of(0, 0, 1),
+            java.time.LocalDateTime.of(1960, 1, 1, 0, 0, 1, 125_000_000)},
+        {java.time.LocalDate.of(2024, 2, 29), java.time.LocalTime.of(23, 59, 59, 999_000_000),
+            java.time.LocalDateTime.of(2024, 3, 31, 2, 30)},
+        {null, null, null},
+    };
+    // a zone behind UTC shifts a date bound in it, one ahead a date read in it
+    List<String> zones = List.of("America/Los_Angeles", "Pacific/Kiritimati");
+    try (BasaltServer server = BasaltServer.start(
+        new BasaltServer.Options(dir.resolve("db"), 0, "127.0.0.1", null, false))) {
+      for (int z = 0; z < zones.size(); z++) {
+        try (Connection remote = DriverManager.getConnection("jdbc:basalt:remote:http://"
+            + "127.0.0.1:" + server.port() + ";timeZone=" + zones.get(z));
+            Statement s = remote.createStatement()) {
+          s.execute("CREATE TABLE l" + z + " (id INT PRIMARY KEY, d DATE, tm TIME, ts TIMESTAMP)");
+          try (PreparedStatement p = remote.prepareStatement("INSERT INTO l" + z
+              + " VALUES (?, ?, ?, ?)")) {
+            for (int i = 0; i < rows.length; i++) {
+              p.setInt(1, i);
+              for (int c = 0; c < 3; c++) {
+                p.setObject(c + 2, rows[i][c]);
+              }
+              assertEquals(1, p.executeUpdate());
+            }
+          }
+          assertEquals(expected(rows), read(remote, "l" + z), zones.get(z));
+        }
+      }
+    }
+    try (Connection embedded = DriverManager.getConnection("jdbc:basalt:" + dir.resolve("db"))) {
+      for (int z = 0; z < zones.size(); z++) {
+        assertEquals(expected(rows), read(embedded, "l" + z), zones.get(z));
+      }
+    }
+  }
+
+  /** What {@link #read} gives for rows bound as {@code rows}. */
+  private static String expected(Object[][] rows) {
+    StringBuilder out = new StringBuilder();
+    for (Object[] r : rows) {
+      java.time.LocalDateTime ts = (java.time.LocalDateTime) r[2];
+      out.append(r[0]).append(' ').append(r[1]).append(' ').append(ts).append(' ')
+          .append(ts == null ? null : ts.toLocalDate()).append(' ')
+          .append(ts == null ? null : ts.toLocalTime()).append(' ')
+          .append(r[0] == null ? null : ((java.time.LocalDate) r[0]).atStartOfDay()).append('\n');
+    }
+    return out.toString();
+  }
+
+  /** Each row's DATE, TIME and TIMESTAMP as local types, and the TIMESTAMP's and DATE's parts. */
+  private static String read(Connection c, String table) throws SQLException {
+    StringBuilder out = new StringBuilder();
+    try (Statement s = c.createStatement();
+        ResultSet r = s.executeQuery("SELECT d, tm, ts FROM " + table + " ORDER BY id")) {
+      while (r.next()) {
+        out.append(r.getObject(1, java.time.LocalDate.class)).append(' ')
+            .append(r.getObject(2, java.time.LocalTime.class)).append(' ')
+            .append(r.getObject(3, java.time.LocalDateTime.class)).append(' ')
+            .append(r.getObject(3, java.time.LocalDate.class)).append(' ')
+            .append(r.getObject(3, java.time.LocalTime.class)).append(' ')
+            .append(r.getObject(1, java.time.LocalDateTime.class)).append('\n');
+      }
+    }
+    return out.toString();
+  }
+
   @Test
   void aUrlThatIsNoServerIsRefused() {
     SQLException e = assertThrows(SQLException.class,
