@@ -146,8 +146,8 @@ final class RemoteValues {
   }
 
   /**
-   * A DATE, TIME or TIMESTAMP column's value as the local type {@code type} (read in UTC, as it
-   * was bound): its own type, a TIMESTAMP's date or time, a DATE's midnight, as the embedded
+   * A DATE, TIME or TIMESTAMP column's value as the local type {@code type} (from the number the
+   * wire carries): its own type, a TIMESTAMP's date or time, a DATE's midnight, as the embedded
    * driver gives them; not this layer's for other types.
    */
   private static Object localValue(ResultSet rs, int i, int column, Class<?> type)
@@ -158,19 +158,20 @@ final class RemoteValues {
     if (!wanted) {
       return RemoteConnections.NOT_MINE;
     }
+    // the number on the wire (days, milliseconds of the day, local milliseconds): no zone
+    // (Avatica's date conversions mix in the default zone of their first use)
+    long n = rs.getLong(i);
     LocalDateTime t;
-    if (column == Types.DATE) {
-      java.sql.Date d = rs.getDate(i, utc());
-      t = d == null ? null
-          : LocalDate.ofEpochDay(Math.floorDiv(d.getTime(), MILLIS_PER_DAY)).atStartOfDay();
+    if (rs.wasNull()) {
+      t = null;
+    } else if (column == Types.DATE) {
+      t = LocalDate.ofEpochDay(n).atStartOfDay();
     } else if (column == Types.TIME) {
-      java.sql.Time tm = rs.getTime(i, utc());
-      t = tm == null ? null : LocalDate.EPOCH.atTime(LocalTime.ofNanoOfDay(
-          Math.floorMod(tm.getTime(), MILLIS_PER_DAY) * 1_000_000));
+      t = LocalDate.EPOCH.atTime(LocalTime.ofNanoOfDay(Math.floorMod(n, MILLIS_PER_DAY)
+          * 1_000_000));
     } else {
-      Timestamp ts = rs.getTimestamp(i, utc());
-      t = ts == null ? null : LocalDateTime.ofEpochSecond(Math.floorDiv(ts.getTime(), 1000),
-          ts.getNanos(), ZoneOffset.UTC);
+      t = LocalDateTime.ofEpochSecond(Math.floorDiv(n, 1000),
+          (int) Math.floorMod(n, 1000) * 1_000_000, ZoneOffset.UTC);
     }
     return t == null ? null : type == LocalDate.class ? t.toLocalDate()
         : type == LocalTime.class ? t.toLocalTime() : t;

@@ -189,6 +189,10 @@ public final class BasaltPreparedStatement extends AvaticaPreparedStatement
       return;
     }
     check(index, x);
+    if (x != null) {
+      bindLocalDateTime(index, x, ((BasaltConnection) connection).zoneId());
+      return;
+    }
     super.setTimestamp(index, x);
   }
 
@@ -199,7 +203,24 @@ public final class BasaltPreparedStatement extends AvaticaPreparedStatement
       return;
     }
     check(index, x);
+    if (x != null) {
+      bindLocalDateTime(index, x, calendar == null ? ((BasaltConnection) connection).zoneId()
+          : calendar.getTimeZone().toZoneId());
+      return;
+    }
     super.setTimestamp(index, x, calendar);
+  }
+
+  /**
+   * Binds a timestamp as its date and time in {@code zone}, as Avatica's setter does, but
+   * computed here: Avatica's conversion mixes in the default zone of its first use, which
+   * stored a timestamp nine hours off once an application changed the JVM's default zone at
+   * run time ({@code ZoneChangeTest}).
+   */
+  private void bindLocalDateTime(int index, Timestamp x, java.time.ZoneId zone)
+      throws SQLException {
+    slots[index - 1] = ParameterObjects.convert(x, java.sql.Types.TIMESTAMP, () -> zone,
+        checks.label(index));
   }
 
   /**

@@ -38,6 +38,22 @@ final class BasaltResultSet extends ReadOnlyResultSet implements Cloneable {
     }
   }
 
+  @Override
+  protected org.apache.calcite.avatica.AvaticaResultSet execute() throws SQLException {
+    super.execute();
+    ZoneSafeDates.install(accessorList, columnMetaDataList, localCalendar);
+    return this;
+  }
+
+  @Override
+  public org.apache.calcite.avatica.AvaticaResultSet execute2(
+      org.apache.calcite.avatica.util.Cursor cursor,
+      java.util.List<org.apache.calcite.avatica.ColumnMetaData> columns) {
+    super.execute2(cursor, columns);
+    ZoneSafeDates.install(accessorList, columns, localCalendar);
+    return this;
+  }
+
   /** Reads the next row; after {@code Statement.cancel()}, 57014 (query cancelled). */
   @Override
   public boolean next() throws SQLException {
