@@ -98,7 +98,6 @@ public final class ServerBench {
     }
   }
 
-  /** One run: operations per second, latency percentiles (us), operations failed. */
   /**
    * One measure's rate, latencies and failures, and the CPU it cost per operation, in
    * microseconds: of the server (every Java thread but the clients': Jetty's or H2's server
@@ -329,7 +328,7 @@ public final class ServerBench {
           serverNanos += used;
         }
       }
-      double perOp = ops == 0 ? 0 : 1e3 * ops;
+      double perOp = 1e3 * Math.max(ops, 1); // CPU ns per operation, in microseconds
       long[] all = new long[(int) ops];
       int at = 0;
       for (long[] l : latencies) {

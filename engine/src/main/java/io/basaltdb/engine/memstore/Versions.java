@@ -163,6 +163,9 @@ final class Versions {
         long p = Math.min(settled.getAsLong(), readers.lowest());
         point = familyMarkers.test(head.cell) ? NOTHING : p; // the markers after the point
       }
+      if (point == NOTHING) {
+        return value; // no put is at or below it: the walk below would find none
+      }
       Node seen = head;
       int upTo = 1;
       while (seen.cell.type() != CellType.PUT || seen.cell.sequenceId() > point) {

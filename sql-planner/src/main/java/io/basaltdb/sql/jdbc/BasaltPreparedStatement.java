@@ -285,25 +285,20 @@ public final class BasaltPreparedStatement extends AvaticaPreparedStatement
     if (x == null || checks.isUuid(index)) {
       return null;
     }
-    int type = checks.type(index);
-    boolean temporal = switch (type) {
+    switch (checks.type(index)) {
       case java.sql.Types.DATE, java.sql.Types.TIME, java.sql.Types.TIMESTAMP,
-          java.sql.Types.TIMESTAMP_WITH_TIMEZONE -> true;
-      default -> false;
-    };
-    Class<?> c = x.getClass();
-    if (temporal) {
-      return null;
-    } else if (c == String.class) {
-      return ColumnMetaData.Rep.STRING;
-    }
-    boolean text = switch (type) {
+          java.sql.Types.TIMESTAMP_WITH_TIMEZONE:
+        return null; // converted (text parsed, instants placed in the zone)
       case java.sql.Types.CHAR, java.sql.Types.VARCHAR, java.sql.Types.LONGVARCHAR,
-          java.sql.Types.NCHAR, java.sql.Types.NVARCHAR -> true;
-      default -> false;
-    };
-    if (text) {
-      return null; // a number or boolean bound to text becomes its SQL text
+          java.sql.Types.NCHAR, java.sql.Types.NVARCHAR:
+        // a number or boolean bound to text becomes its SQL text
+        return x.getClass() == String.class ? ColumnMetaData.Rep.STRING : null;
+      default:
+        break;
+    }
+    Class<?> c = x.getClass();
+    if (c == String.class) {
+      return ColumnMetaData.Rep.STRING;
     } else if (c == Long.class) {
       return ColumnMetaData.Rep.LONG;
     } else if (c == Integer.class) {

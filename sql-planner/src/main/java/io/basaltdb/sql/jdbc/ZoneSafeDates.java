@@ -66,13 +66,20 @@ final class ZoneSafeDates {
     return calendar == null ? 0 : calendar.getTimeZone().getOffset(t);
   }
 
-  /** A DATE column holding days. */
-  private static final class DateColumn extends ForwardingAccessor {
-    private final Calendar local;
+  /** A DATE or TIMESTAMP column's accessor, with the result set's calendar for getObject. */
+  private abstract static class ZonedColumn extends ForwardingAccessor {
+    final Calendar local;
 
-    DateColumn(Cursor.Accessor delegate, Calendar local) {
+    ZonedColumn(Cursor.Accessor delegate, Calendar local) {
       super(delegate);
       this.local = local;
+    }
+  }
+
+  /** A DATE column holding days. */
+  private static final class DateColumn extends ZonedColumn {
+    DateColumn(Cursor.Accessor delegate, Calendar local) {
+      super(delegate, local);
     }
 
     @Override
@@ -94,12 +101,9 @@ final class ZoneSafeDates {
   }
 
   /** A TIMESTAMP column holding local milliseconds. */
-  private static final class TimestampColumn extends ForwardingAccessor {
-    private final Calendar local;
-
+  private static final class TimestampColumn extends ZonedColumn {
     TimestampColumn(Cursor.Accessor delegate, Calendar local) {
-      super(delegate);
-      this.local = local;
+      super(delegate, local);
     }
 
     @Override

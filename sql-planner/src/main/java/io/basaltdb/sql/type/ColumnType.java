@@ -153,11 +153,11 @@ public enum ColumnType {
     return switch (this) {
       case BOOLEAN -> new byte[] {(byte) ((Boolean) v ? 1 : 0)};
       case TINYINT -> new byte[] {((Number) v).byteValue()};
-      case SMALLINT -> bigEndian(((Number) v).shortValue(), 2);
-      case INTEGER, DATE, TIME -> bigEndian(((Number) v).intValue(), 4);
-      case BIGINT, TIMESTAMP, TIMESTAMP_TZ -> bigEndian(((Number) v).longValue(), 8);
-      case REAL -> bigEndian(Float.floatToRawIntBits(((Number) v).floatValue()), 4);
-      case DOUBLE -> bigEndian(Double.doubleToRawLongBits(((Number) v).doubleValue()), 8);
+      case SMALLINT -> RowKeyCodec.fixed(((Number) v).shortValue(), 2);
+      case INTEGER, DATE, TIME -> RowKeyCodec.fixed(((Number) v).intValue(), 4);
+      case BIGINT, TIMESTAMP, TIMESTAMP_TZ -> RowKeyCodec.fixed(((Number) v).longValue(), 8);
+      case REAL -> RowKeyCodec.fixed(Float.floatToRawIntBits(((Number) v).floatValue()), 4);
+      case DOUBLE -> RowKeyCodec.fixed(Double.doubleToRawLongBits(((Number) v).doubleValue()), 8);
       case DECIMAL -> decimalCell(v instanceof BigDecimal d ? d : new BigDecimal(v.toString()));
       case CHAR, VARCHAR -> Utf8.encode(v.toString(), this::valueLabel);
       case BINARY, VARBINARY -> v instanceof ByteString b ? b.getBytes() : (byte[]) v;
@@ -170,26 +170,10 @@ public enum ColumnType {
     return "a " + this + " value";
   }
 
-  /** The low {@code width} bytes of {@code v}, most significant first (ByteBuffer's order). */
-  private static byte[] bigEndian(long v, int width) {
-    byte[] b = new byte[width];
-    for (int i = width - 1; i >= 0; i--) {
-      b[i] = (byte) v;
-      v >>= 8;
-    }
-    return b;
-  }
-
   private static byte[] uuidCell(java.util.UUID u) {
     byte[] b = new byte[16];
-    long hi = u.getMostSignificantBits();
-    long lo = u.getLeastSignificantBits();
-    for (int i = 7; i >= 0; i--) {
-      b[i] = (byte) hi;
-      b[i + 8] = (byte) lo;
-      hi >>= 8;
-      lo >>= 8;
-    }
+    RowKeyCodec.fixedInto(b, 0, u.getMostSignificantBits(), 8);
+    RowKeyCodec.fixedInto(b, 8, u.getLeastSignificantBits(), 8);
     return b;
   }
 
@@ -206,8 +190,7 @@ public enum ColumnType {
     long unscaled = d.unscaledValue().longValue();
     boolean negative = unscaled < 0;
     long abs = Math.abs(unscaled);
-    int digits = decimalDigits(abs);
-    int whole = Math.max(digits - scale, 1); // digits before the point: at least "0"
+    int whole = Math.max(d.precision() - scale, 1); // digits before the point: at least "0"
     int length = (negative ? 1 : 0) + whole + (scale > 0 ? 1 + scale : 0);
     byte[] b = new byte[length];
     int at = length;
@@ -226,16 +209,6 @@ public enum ColumnType {
       b[--at] = '-';
     }
     return b;
-  }
-
-  /** The decimal digits of {@code v} >= 0 (1 for 0). */
-  private static int decimalDigits(long v) {
-    int n = 1;
-    while (v >= 10) {
-      v /= 10;
-      n++;
-    }
-    return n;
   }
 
   private static IllegalStateException arrayValue() {

@@ -208,19 +208,25 @@ public final class RowKeyCodec {
     }
   }
 
-  private static byte[] fixed(long v, int width) {
+  /** The low {@code width} bytes of {@code v}, most significant first (also cells' form). */
+  static byte[] fixed(long v, int width) {
     byte[] b = new byte[width];
-    for (int i = width - 1; i >= 0; i--) {
+    fixedInto(b, 0, v, width);
+    return b;
+  }
+
+  /** Writes the low {@code width} bytes of {@code v} at {@code at}, most significant first. */
+  static void fixedInto(byte[] b, int at, long v, int width) {
+    for (int i = at + width - 1; i >= at; i--) {
       b[i] = (byte) v;
       v >>>= 8;
     }
-    return b;
   }
 
   private static byte[] uuid(java.util.UUID u) {
     byte[] b = new byte[16];
-    System.arraycopy(fixed(u.getMostSignificantBits() ^ Long.MIN_VALUE, 8), 0, b, 0, 8);
-    System.arraycopy(fixed(u.getLeastSignificantBits() ^ Long.MIN_VALUE, 8), 0, b, 8, 8);
+    fixedInto(b, 0, u.getMostSignificantBits() ^ Long.MIN_VALUE, 8);
+    fixedInto(b, 8, u.getLeastSignificantBits() ^ Long.MIN_VALUE, 8);
     return b;
   }
 
