@@ -161,12 +161,20 @@ public final class BasaltPreparedStatement extends AvaticaPreparedStatement
   @Override
   public void setDate(int index, Date x) throws SQLException {
     check(index, x);
+    if (x != null) {
+      bindInZone(index, x, java.sql.Types.DATE, ((BasaltConnection) connection).zoneId());
+      return;
+    }
     super.setDate(index, x);
   }
 
   @Override
   public void setDate(int index, Date x, Calendar calendar) throws SQLException {
     check(index, x);
+    if (x != null) {
+      bindInZone(index, x, java.sql.Types.DATE, zoneOf(calendar));
+      return;
+    }
     super.setDate(index, x, calendar);
   }
 
@@ -190,7 +198,7 @@ public final class BasaltPreparedStatement extends AvaticaPreparedStatement
     }
     check(index, x);
     if (x != null) {
-      bindLocalDateTime(index, x, ((BasaltConnection) connection).zoneId());
+      bindInZone(index, x, java.sql.Types.TIMESTAMP, ((BasaltConnection) connection).zoneId());
       return;
     }
     super.setTimestamp(index, x);
@@ -204,23 +212,28 @@ public final class BasaltPreparedStatement extends AvaticaPreparedStatement
     }
     check(index, x);
     if (x != null) {
-      bindLocalDateTime(index, x, calendar == null ? ((BasaltConnection) connection).zoneId()
-          : calendar.getTimeZone().toZoneId());
+      bindInZone(index, x, java.sql.Types.TIMESTAMP, zoneOf(calendar));
       return;
     }
     super.setTimestamp(index, x, calendar);
   }
 
   /**
-   * Binds a timestamp as its date and time in {@code zone}, as Avatica's setter does, but
-   * computed here: Avatica's conversion mixes in the default zone of its first use, which
-   * stored a timestamp nine hours off once an application changed the JVM's default zone at
-   * run time ({@code ZoneChangeTest}).
+   * Binds a date or timestamp ({@code sqlType}) as its day or date-time in {@code zone}, as
+   * Avatica's setter does, but computed here ({@link ParameterObjects}): Avatica's conversion
+   * mixes in the default zone of its first use, which stored a timestamp nine hours off, and a
+   * date a day early west of that zone, once an application changed the JVM's default zone at
+   * run time ({@code ZoneChangeTest}). (Its TIME conversion does not.)
    */
-  private void bindLocalDateTime(int index, Timestamp x, java.time.ZoneId zone)
+  private void bindInZone(int index, java.util.Date x, int sqlType, java.time.ZoneId zone)
       throws SQLException {
-    slots[index - 1] = ParameterObjects.convert(x, java.sql.Types.TIMESTAMP, () -> zone,
-        checks.label(index));
+    slots[index - 1] = ParameterObjects.convert(x, sqlType, () -> zone, checks.label(index));
+  }
+
+  /** A calendar's zone, or without one the connection's. */
+  private java.time.ZoneId zoneOf(Calendar calendar) {
+    return calendar == null ? ((BasaltConnection) connection).zoneId()
+        : calendar.getTimeZone().toZoneId();
   }
 
   /**
