@@ -87,6 +87,9 @@ final class DirectPlans {
         return s;
       }
     }
+    if (!writesRows(sql) && !mayLookUpAKey(sql)) {
+      return null; // no parse for a SELECT that cannot be one (Calcite's path parses it again)
+    }
     SqlNode node = prepare.parseStatement(context, sql);
     return node instanceof SqlInsert insert
         && !(node instanceof io.basaltdb.sql.parser.SqlInsertOnDuplicateKey)
@@ -97,6 +100,23 @@ final class DirectPlans {
   /** Whether {@code sql} begins as an INSERT or UPSERT (which may write many rows of values). */
   static boolean writesRows(String sql) {
     return StatementHead.startsWithPastComments(sql, "INSERT", "UPSERT");
+  }
+
+  /**
+   * Whether a SELECT's text may be a lookup of a full key ({@link #select}): it has a WHERE and
+   * no parenthesis (such a lookup names columns and compares them with parameters; a function,
+   * a CAST, an IN list or a sub-query has one). A false answer is only a lost shortcut.
+   */
+  static boolean mayLookUpAKey(String sql) {
+    if (sql.indexOf('(') >= 0) {
+      return false;
+    }
+    for (int i = 0; i + 5 <= sql.length(); i++) {
+      if (sql.regionMatches(true, i, "WHERE", 0, 5)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

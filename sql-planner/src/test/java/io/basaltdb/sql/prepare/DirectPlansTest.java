@@ -145,6 +145,21 @@ class DirectPlansTest extends TemporaryDatabaseTest {
   }
 
   @Test
+  void selectsThatCannotBeKeyLookupsAreNotParsedForOne() {
+    for (Object[] statement : DIRECT) {
+      String sql = (String) statement[0];
+      if (sql.startsWith("SELECT")) {
+        assertTrue(DirectPlans.mayLookUpAKey(sql), sql);
+      }
+    }
+    assertTrue(DirectPlans.mayLookUpAKey("select v from t where id = ?"));
+    for (String sql : List.of("SELECT v FROM t", "SELECT v FROM t WHERE id IN (?, ?)",
+        "SELECT UPPER(v) FROM t WHERE id = ?", "SELECT v FROM t WHERE id = (SELECT 1)")) {
+      assertTrue(!DirectPlans.mayLookUpAKey(sql), sql);
+    }
+  }
+
+  @Test
   void literalStatementsShareDirectPlansAndKeepTheirErrors() throws SQLException {
     long before = PlannerStats.of(db).directPlans.get();
     try (Connection c2 = connectionWithoutPlanCache(); var s2 = c2.createStatement()) {
