@@ -133,10 +133,16 @@ final class HBaseForms {
 
   // ------------------------------------------------------------ writes
 
+  /**
+   * A write's durability in HBase. ASYNC is SYNC_WAL too: the seam's ASYNC write is made
+   * durable by a later {@code Storage.sync()} (the SQL layer writes a statement's rows ASYNC and
+   * syncs once before acknowledging it), and HBase has no call that syncs earlier ASYNC_WAL edits
+   * (its region server acknowledges those before their WAL sync, and may lose them in a crash:
+   * HBASE-16689). So a write HBase acknowledged is durable, as {@link HBaseStorage#sync} says.
+   */
   static org.apache.hadoop.hbase.client.Durability durability(Durability d) {
     return switch (d) {
-      case SYNC -> org.apache.hadoop.hbase.client.Durability.SYNC_WAL;
-      case ASYNC -> org.apache.hadoop.hbase.client.Durability.ASYNC_WAL;
+      case SYNC, ASYNC -> org.apache.hadoop.hbase.client.Durability.SYNC_WAL;
       case SKIP -> org.apache.hadoop.hbase.client.Durability.SKIP_WAL;
     };
   }
