@@ -100,6 +100,120 @@ class HBaseSqlTest {
     }
   }
 
+  /**
+   * INSERT goes in batched check-and-puts over HBase: every row is tried, a stored or repeated
+   * key is refused (23505 naming the first) and the others are written; a batch's update counts
+   * say which (EXECUTE_FAILED for each duplicate), the table holds exactly the rows counted 1.
+   */
+  @Test
+  void batchedInsertsRefuseEachDuplicateAndCountEveryRow() throws Exception {
+    try (Connection c = DriverManager.getConnection(SharedCluster.url(""));
+        Statement st = c.createStatement()) {
+      st.executeUpdate("CREATE TABLE ins_b (id BIGINT NOT NULL PRIMARY KEY, v VARCHAR(8) NOT NULL)");
+      st.executeUpdate("INSERT INTO ins_b VALUES (10, 'old'), (2400, 'old')");
+      List<Long> ids = new ArrayList<>();
+      for (long i = 0; i < 2500; i++) {
+        ids.add(i == 1200 ? 1100 : i); // 10 and 2400 are stored, 1100 comes twice
+      }
+      try (PreparedStatement p = c.prepareStatement("INSERT INTO ins_b VALUES (?, ?)")) {
+        for (long id : ids) {
+          p.setLong(1, id);
+          p.setString(2, "n" + id);
+          p.addBatch();
+        }
+        java.sql.BatchUpdateException e = assertThrows(java.sql.BatchUpdateException.class,
+            p::executeBatch);
+        assertEquals("23505", e.getSQLState());
+        assertTrue(e.getMessage().contains("[10]") && e.getMessage().contains("2 more")
+            && e.getMessage().contains("2497 of the statement's 2500"), e.getMessage());
+        int[] counts = e.getUpdateCounts();
+        assertEquals(2500, counts.length);
+        for (int i = 0; i < counts.length; i++) {
+          int expected = i == 10 || i == 1200 || i == 2400 ? Statement.EXECUTE_FAILED : 1;
+          assertEquals(expected, counts[i], "row " + i);
+        }
+      }
+      assertEquals(List.of("2499|" + (2499L * 2500 / 2 - 1200)),
+          rows(c, "SELECT COUNT(*), SUM(id) FROM ins_b"));
+      assertEquals(List.of("old", "n1100", "old"),
+          rows(c, "SELECT v FROM ins_b WHERE id IN (10, 1100, 2400) ORDER BY id"));
+      SQLException dup = assertThrows(SQLException.class, () -> st.executeUpdate(
+          "INSERT INTO ins_b VALUES (3000, 'a'), (5, 'b'), (3001, 'c')"));
+      assertEquals("23505", dup.getSQLState());
+      assertTrue(dup.getMessage().contains("[5]")
+          && dup.getMessage().contains("2 of the statement's 3"), dup.getMessage());
+      assertEquals(List.of("3000|a", "3001|c"),
+          rows(c, "SELECT id, v FROM ins_b WHERE id >= 3000 ORDER BY id"));
+      // a failure found before a row is sent (a NOT NULL column without a value) stops there
+      try (PreparedStatement p = c.prepareStatement("INSERT INTO ins_b VALUES (?, ?)")) {
+        for (long id = 4000; id < 5500; id++) {
+          p.setLong(1, id);
+          p.setString(2, id == 5200 ? null : "m");
+          p.addBatch();
+        }
+        java.sql.BatchUpdateException e = assertThrows(java.sql.BatchUpdateException.class,
+            p::executeBatch);
+        assertEquals("23502", e.getSQLState(), e.getMessage());
+        assertEquals(1200, e.getUpdateCounts().length);
+      }
+      assertEquals(List.of("1200|4000|5199"),
+          rows(c, "SELECT COUNT(*), MIN(id), MAX(id) FROM ins_b WHERE id >= 4000"));
+      st.execute("DROP TABLE ins_b");
+    }
+  }
+
+  /**
+   * Two clients inserting overlapping keys in batches at once: each key is written by exactly
+   * one of them, and their update counts say which.
+   */
+  @Test
+  void concurrentBatchedInsertsWriteEachKeyOnce() throws Exception {
+    try (Connection c = DriverManager.getConnection(SharedCluster.url(""));
+        Statement st = c.createStatement()) {
+      st.executeUpdate("CREATE TABLE ins_race (id BIGINT NOT NULL PRIMARY KEY, who INTEGER)");
+      int[][] counts = new int[2][];
+      List<Thread> threads = new ArrayList<>();
+      List<Throwable> errors = java.util.Collections.synchronizedList(new ArrayList<>());
+      for (int w = 0; w < 2; w++) {
+        int who = w;
+        threads.add(new Thread(() -> {
+          try (Connection own = DriverManager.getConnection(SharedCluster.url(""));
+              PreparedStatement p = own.prepareStatement("INSERT INTO ins_race VALUES (?, ?)")) {
+            for (int i = 0; i < 3000; i++) { // keys 0..2999, the two clients in opposite orders
+              p.setLong(1, who == 0 ? i : 2999 - i);
+              p.setInt(2, who);
+              p.addBatch();
+            }
+            try {
+              counts[who] = p.executeBatch();
+            } catch (java.sql.BatchUpdateException e) {
+              counts[who] = e.getUpdateCounts();
+            }
+          } catch (Throwable t) {
+            errors.add(t);
+          }
+        }));
+      }
+      threads.forEach(Thread::start);
+      for (Thread t : threads) {
+        t.join();
+      }
+      assertEquals(List.of(), errors);
+      java.util.Map<String, String> stored = new java.util.HashMap<>();
+      for (String r : rows(c, "SELECT id, who FROM ins_race")) {
+        stored.put(r.split("\\|")[0], r.split("\\|")[1]);
+      }
+      assertEquals(3000, stored.size());
+      for (int i = 0; i < 3000; i++) {
+        int by0 = counts[0][i];
+        int by1 = counts[1][2999 - i];
+        assertTrue(by0 == 1 ^ by1 == 1, "key " + i + ": " + by0 + " / " + by1);
+        assertEquals(by0 == 1 ? "0" : "1", stored.get(String.valueOf(i)), "key " + i);
+      }
+      st.execute("DROP TABLE ins_race");
+    }
+  }
+
   private static List<String> txRows(Statement st, String sql) throws SQLException {
     return rows(st.executeQuery(sql));
   }

@@ -37,6 +37,21 @@ public interface Table {
   /** Applies the action if the condition holds, atomically; returns whether it did. */
   boolean checkAndMutate(CheckAndMutate cam);
 
+  /**
+   * Check-and-mutates applied as {@link #checkAndMutate(CheckAndMutate)} applies each, in their
+   * order (one of a row given twice sees the earlier one's write); whether each applied, at its
+   * index. Each is atomic on its row; together they are not: all are tried whatever the others'
+   * outcomes (HBase sends them in one call per region server). On a failure (not a false
+   * condition) any of them may have been applied.
+   */
+  default boolean[] checkAndMutate(List<CheckAndMutate> cams) {
+    boolean[] applied = new boolean[cams.size()];
+    for (int i = 0; i < applied.length; i++) {
+      applied[i] = checkAndMutate(cams.get(i));
+    }
+    return applied;
+  }
+
   Result get(Get get);
 
   /** One result per get, in their order (an empty result for a missing row). */

@@ -16,7 +16,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The issue-14 workload over one JDBC URL, for Basalt over HBase and for Phoenix on the same
- * cluster (each in its own JVM: their HBase clients cannot share one): a batched UPSERT load,
+ * cluster (each in its own JVM: their HBase clients cannot share one): a batched UPSERT load
+ * (and on Basalt the same rows INSERTed in auto-commit batches, into a table of their own),
  * point SELECTs by key, 100-row key ranges, COUNT(*) and SUM over the table, a scan filtering
  * a non-key column (these two the median of three runs), and a counter incremented from two
  * threads. Only {@code java.sql}: the
@@ -134,6 +135,9 @@ public final class ClusterBench {
           + " pad VARCHAR(100))" + options + " SPLIT ON (" + split + ")");
       exec(c, "CREATE TABLE " + ctr + " (id BIGINT NOT NULL PRIMARY KEY, n BIGINT)" + options);
       record("batched UPSERT load", load(c), "rows/s");
+      if (!phoenix) { // Phoenix has no INSERT
+        record("batched INSERT load", insertLoad(c), "rows/s");
+      }
       if (holdAfterLoad) { // phoenix-bench flushes the cluster's memstores, then sends a line
         System.out.println(HOLDING);
         System.out.flush();
@@ -190,6 +194,36 @@ public final class ClusterBench {
       c.setAutoCommit(true);
     }
     return rows / ((System.nanoTime() - t0) / 1e9);
+  }
+
+  /**
+   * The same rows INSERTed in auto-commit batches of 1,000 into a table of the same shape (each
+   * row refused if its key is stored: over HBase, batched check-and-puts), checked by a count.
+   */
+  private double insertLoad(Connection c) throws SQLException {
+    String t = kv + "_ins";
+    exec(c, "DROP TABLE IF EXISTS " + t);
+    exec(c, "CREATE TABLE " + t + " (id BIGINT NOT NULL PRIMARY KEY, grp INTEGER, val BIGINT,"
+        + " pad VARCHAR(100))");
+    long t0 = System.nanoTime();
+    try (PreparedStatement p = c.prepareStatement("INSERT INTO " + t + " VALUES (?, ?, ?, ?)")) {
+      for (int i = 0; i < rows; i++) {
+        p.setLong(1, i);
+        p.setInt(2, i / 10);
+        p.setLong(3, 7L * i);
+        p.setString(4, "pad-" + i + "-0123456789abcdefghij");
+        p.addBatch();
+        if (i % 1000 == 999) {
+          p.executeBatch();
+        }
+      }
+      p.executeBatch();
+    }
+    double rate = rows / ((System.nanoTime() - t0) / 1e9);
+    long count = single(c, "SELECT COUNT(*) FROM " + t);
+    check(count == rows, "INSERT load COUNT(*) " + count);
+    exec(c, "DROP TABLE " + t);
+    return rate;
   }
 
   /** Executions per second of {@code sql} over random keys for the set time, each giving {@code expect} rows. */

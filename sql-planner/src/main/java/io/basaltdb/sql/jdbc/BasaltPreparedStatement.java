@@ -450,7 +450,9 @@ public final class BasaltPreparedStatement extends AvaticaPreparedStatement
   /**
    * The batch; when a row fails, a {@link java.sql.BatchUpdateException} (JDBC's) carrying the
    * failure's message and SQLState, with an update count of 1 for each row before it, which
-   * stays written (in auto-commit; in a transaction they are the transaction's).
+   * stays written (in auto-commit; in a transaction they are the transaction's). Over HBase an
+   * INSERT's rows go on past a duplicate key: then a count for every row tried, {@code
+   * EXECUTE_FAILED} for each duplicate.
    */
   @Override
   public long[] executeLargeBatch() throws SQLException {
@@ -460,12 +462,10 @@ public final class BasaltPreparedStatement extends AvaticaPreparedStatement
     } catch (java.sql.BatchUpdateException e) {
       throw e;
     } catch (SQLException e) {
-      long written = io.basaltdb.sql.exec.write.RowsWritten.of(e);
-      if (written < 0) {
+      long[] counts = io.basaltdb.sql.exec.write.RowsWritten.updateCounts(e);
+      if (counts == null) {
         throw e; // a path that does not say what it kept: no counts claimed
       }
-      long[] counts = new long[(int) written];
-      java.util.Arrays.fill(counts, 1);
       throw new java.sql.BatchUpdateException(e.getMessage(), e.getSQLState(),
           e.getErrorCode(), counts, e);
     }

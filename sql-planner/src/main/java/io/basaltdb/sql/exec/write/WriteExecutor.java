@@ -48,7 +48,8 @@ import org.apache.calcite.linq4j.Enumerator;
  * at its end, before returning its count, so an acknowledged statement is durable. There is no
  * transaction across rows (as in HBase and Phoenix): a statement failing at its tenth row keeps
  * the nine before it, unless it writes them all as one ({@link #writingAtomically}, at the
- * statement's durability). A statement of one row (looked ahead for) writes it SYNC instead, so
+ * statement's durability). Over HBase an INSERT's rows go in batched check-and-puts
+ * ({@link InsertBatch}), which try every row: a duplicate key does not stop the others. A statement of one row (looked ahead for) writes it SYNC instead, so
  * when the log fails (a full disk) that row is never seen: the engine removes a write whose own
  * sync failed, while a row written ASYNC is visible before the statement's closing sync.
  */
@@ -84,6 +85,8 @@ public final class WriteExecutor {
   private Boolean markerRewrite;
   /** The rows held to be written as one at the end ({@link #writingAtomically}), or null. */
   private AtomicStatementWrite atomicWrite;
+  /** An INSERT's rows sent in batched check-and-puts ({@link #insertsInBatches}), or null. */
+  private InsertBatch insertBatch;
 
   public WriteExecutor(Storage db, SqlTableDef def, WriteSpec spec, DataContext ctx) {
     this.db = db;
@@ -157,10 +160,22 @@ public final class WriteExecutor {
         throw new IllegalStateException("a write of " + def.table() + " with indexes cannot be"
             + " one atomic write of its rows");
       }
+      insertBatch = insertsInBatches() ? new InsertBatch(table) : null;
       return runRows(rows);
     } finally {
       writing.unlock();
     }
+  }
+
+  /**
+   * Whether this INSERT's rows go in batched check-and-puts ({@link InsertBatch}): on a storage
+   * that writes no more than a row atomically (HBase), outside a transaction (whose writes stay
+   * in the client until its commit), for a table without indexes or foreign keys (whose rows are
+   * written and checked one by one).
+   */
+  private boolean insertsInBatches() {
+    return spec.kind() == WriteSpec.Kind.INSERT && !db.atomicAcrossRows() && !db.inTransaction()
+        && atomicWrite == null && indexed == null && foreignKeys == null;
   }
 
   /**
@@ -206,7 +221,10 @@ public final class WriteExecutor {
         }
         Object[] amounts = amounts();
         boolean wrote = true;
-        if (indexed != null) {
+        if (insertBatch != null) {
+          insertBatch.add(insertCheck(key, row), row, this::writtenRow);
+          wrote = false; // counted when its batch is sent
+        } else if (indexed != null) {
           wrote = writeIndexed(indexed, key, row, amounts) || spec.onDuplicate() == null;
         } else {
           RowWrite op = plainOp(key, row, amounts);
@@ -224,9 +242,7 @@ public final class WriteExecutor {
         }
         if (wrote) {
           count++; // an ON DUPLICATE KEY clause may leave a row alone
-          if (keys != null) {
-            keys.add(def, row);
-          }
+          writtenRow(row);
         }
         if (badNext != null) {
           throw badNext;
@@ -237,18 +253,38 @@ public final class WriteExecutor {
         throw failure; // nothing was written
       }
       // the rows before the failing one stay written, as when each row is its own statement
+      RuntimeException thrown = failure;
       try {
         putAll(batch);
+        if (insertBatch != null) {
+          insertBatch.flush(this::writtenRow);
+          if (insertBatch.firstDuplicate() != null) { // a row before the failing one
+            thrown = duplicates(insertBatch);
+            thrown.addSuppressed(failure);
+          }
+        }
         syncLog(db, settings);
-        if (!db.inTransaction()) {
-          failure.addSuppressed(new RowsWritten(count)); // kept: a batch's update counts
+        if (!db.inTransaction()) { // kept: a batch's update counts
+          thrown.addSuppressed(insertBatch != null && insertBatch.firstDuplicate() != null
+              ? new RowsWritten(insertBatch.outcomes())
+              : new RowsWritten(insertBatch != null ? insertBatch.written() : count));
         }
       } catch (RuntimeException f) {
-        failure.addSuppressed(f);
+        thrown.addSuppressed(f);
       }
-      throw failure;
+      throw thrown;
     }
     putAll(batch);
+    if (insertBatch != null) {
+      insertBatch.flush(this::writtenRow);
+      count = insertBatch.written();
+      if (insertBatch.firstDuplicate() != null) {
+        syncLog(db, settings); // the rows written stay written
+        RuntimeException refused = duplicates(insertBatch);
+        refused.addSuppressed(new RowsWritten(insertBatch.outcomes()));
+        throw refused;
+      }
+    }
     if (atomicWrite != null) {
       atomicWrite.apply(settings.durability()); // synced before it is seen, as a commit
     } else if (count > 1) {
@@ -371,13 +407,37 @@ public final class WriteExecutor {
       Put put = put(key, row);
       return () -> atomicWrite.insert(table, key, put, () -> duplicate(key));
     }
-    CheckAndMutate cam = CheckAndMutate.newBuilder(key)
-        .ifNotExists(markerFamily, CellNames.MARKER).build(put(key, row));
+    CheckAndMutate cam = insertCheck(key, row);
     return () -> {
       if (!table.checkAndMutate(cam)) {
         throw duplicate(key);
       }
     };
+  }
+
+  /** The put of a new row {@code key}, if its marker cell is not stored. */
+  private CheckAndMutate insertCheck(byte[] key, Object[] row) {
+    return CheckAndMutate.newBuilder(key).ifNotExists(markerFamily, CellNames.MARKER)
+        .build(put(key, row));
+  }
+
+  /** A row written: its generated keys kept, when the statement asked for them. */
+  private void writtenRow(Object[] row) {
+    if (keys != null) {
+      keys.add(def, row);
+    }
+  }
+
+  /**
+   * The failure of an INSERT whose batched rows met stored keys: the first named, with how many
+   * rows were written and how many refused.
+   */
+  private SqlStateException duplicates(InsertBatch b) {
+    long[] outcomes = b.outcomes();
+    long refused = outcomes.length - b.written();
+    return new SqlStateException(SqlStates.UNIQUE_VIOLATION, duplicate(b.firstDuplicate())
+        .getMessage() + (refused > 1 ? " (and " + (refused - 1) + " more)" : "") + "; "
+        + b.written() + " of the statement's " + outcomes.length + " rows tried were written");
   }
 
   /** A put (batched), or a row mutation when NULLs delete cells. */

@@ -1,0 +1,93 @@
+package io.basaltdb.sql.exec.write;
+
+import io.basaltdb.storage.CheckAndMutate;
+import io.basaltdb.storage.Table;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * The rows of an INSERT into a table of a storage that writes one row atomically and no more
+ * (HBase), sent as batched check-and-puts ({@link Table#checkAndMutate(List)}: one call per
+ * region server for {@value #SIZE} rows) instead of one round trip per row. Each row is a
+ * check-and-put on its marker cell, so a stored key is refused even against a concurrent
+ * insert, as the row-by-row INSERT refuses it.
+ *
+ * <p>A batch's rows are all tried whatever the others' outcomes, so a duplicate key does not stop
+ * the statement: every row is written but the duplicates, and the statement then fails with
+ * 23505 naming the first duplicate, its {@link RowsWritten} telling each row's outcome (a JDBC
+ * batch's update counts: 1, or {@code EXECUTE_FAILED} for a duplicate), as a JDBC driver that
+ * continues past a failed command reports it. Invariant: {@link #outcomes} holds one entry per
+ * row sent, in row order, and {@link #written} counts its 1s.
+ */
+final class InsertBatch {
+  /** Rows sent in one call. */
+  static final int SIZE = 1000;
+
+  /** {@code java.sql.Statement.EXECUTE_FAILED}: a row refused as a duplicate. */
+  static final long REFUSED = -3;
+
+  private final Table table;
+  private final List<CheckAndMutate> cams = new ArrayList<>();
+  private final List<Object[]> rows = new ArrayList<>();
+  private long[] outcomes = new long[16];
+  private int sent;
+  private long written;
+  private byte[] firstDuplicate;
+
+  InsertBatch(Table table) {
+    this.table = table;
+  }
+
+  /**
+   * Holds the check-and-put {@code cam} of {@code row}; sends the batch once it is full, each row
+   * written then going to {@code onWritten}.
+   */
+  void add(CheckAndMutate cam, Object[] row, Consumer<Object[]> onWritten) {
+    cams.add(cam);
+    rows.add(row);
+    if (cams.size() >= SIZE) {
+      flush(onWritten);
+    }
+  }
+
+  /** Sends the rows held; each one written goes to {@code onWritten}, in row order. */
+  void flush(Consumer<Object[]> onWritten) {
+    if (cams.isEmpty()) {
+      return;
+    }
+    List<CheckAndMutate> batch = List.copyOf(cams);
+    List<Object[]> batchRows = List.copyOf(rows);
+    cams.clear();
+    rows.clear();
+    boolean[] applied = table.checkAndMutate(batch);
+    if (sent + applied.length > outcomes.length) {
+      outcomes = Arrays.copyOf(outcomes, Math.max(2 * outcomes.length, sent + applied.length));
+    }
+    for (int i = 0; i < applied.length; i++) {
+      outcomes[sent++] = applied[i] ? 1 : REFUSED;
+      if (applied[i]) {
+        written++;
+        onWritten.accept(batchRows.get(i));
+      } else if (firstDuplicate == null) {
+        firstDuplicate = batch.get(i).row();
+      }
+    }
+  }
+
+  /** Rows written so far. */
+  long written() {
+    return written;
+  }
+
+  /** The key of the first row refused as a duplicate, or null. */
+  byte[] firstDuplicate() {
+    return firstDuplicate;
+  }
+
+  /** Each row sent so far: 1 written, {@link #REFUSED} a duplicate. */
+  long[] outcomes() {
+    return Arrays.copyOf(outcomes, sent);
+  }
+}
