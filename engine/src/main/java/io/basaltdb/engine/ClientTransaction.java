@@ -2,6 +2,7 @@ package io.basaltdb.engine;
 
 import io.basaltdb.storage.Admin;
 import io.basaltdb.storage.Cell;
+import io.basaltdb.storage.CellType;
 import io.basaltdb.storage.Delete;
 import io.basaltdb.storage.Durability;
 import io.basaltdb.storage.Put;
@@ -90,6 +91,11 @@ public final class ClientTransaction extends OwnWritesTransaction {
     return base.markersHideLaterPuts();
   }
 
+  @Override
+  public boolean markersHideLaterPuts(TableName table) {
+    return base.markersHideLaterPuts(table);
+  }
+
   /** False: rows are written one by one, each atomically. */
   @Override
   public boolean atomicAcrossRows() {
@@ -121,11 +127,15 @@ public final class ClientTransaction extends OwnWritesTransaction {
   /**
    * Writes each row's net own cells ({@link OwnWrites#netCells}) as one row mutation, table by
    * table (rows only put in lists of {@link #PUTS_PER_CALL}, as a batch of puts is written:
-   * each row still atomic). Where markers hide every put at or below their timestamp whatever the
-   * order ({@link Storage#markersHideLaterPuts}: HBase), a put the same mutation's delete marker
-   * would hide (a row deleted and written again within one millisecond) is written a
-   * millisecond after the marker, as the transaction read it; a write of another client in that
-   * millisecond may then read as older.
+   * each row still atomic). A row deleted and written again at timestamps the delete covers (in
+   * one millisecond, or at a ROW_TIMESTAMP row's own time) needs its puts after its markers:
+   * where markers hide every put at or below their timestamp whatever the order (a table with
+   * {@link Storage#markersHideLaterPuts(TableName)}: HBase's old rule), each such put is written
+   * a millisecond after the marker, as the transaction read it (a write of another client in
+   * that millisecond may then read as older); elsewhere the markers go first and the puts in a
+   * second call, the row's cells at their timestamps (HBase hides a put from a marker of its own
+   * mutation at or above its timestamp, even with NEW_VERSION_BEHAVIOR; between the two calls
+   * a reader sees the row deleted).
    */
   @Override
   public synchronized void commit(Durability durability) {
@@ -133,11 +143,14 @@ public final class ClientTransaction extends OwnWritesTransaction {
     try {
       for (TableName name : own.tables()) {
         Table t = base.table(name);
+        boolean hideLater = base.markersHideLaterPuts(name);
         List<Put> puts = new ArrayList<>();
         for (Map.Entry<byte[], List<Cell>> r : own.netCells(name).entrySet()) {
-          RowMutations rm = mutations(r.getKey(), r.getValue(), durability,
-              base.markersHideLaterPuts());
-          if (rm.mutations().size() == 1 && rm.mutations().get(0) instanceof Put p) {
+          RowMutations rm = mutations(r.getKey(), r.getValue(), durability, hideLater);
+          if (!hideLater && rm.mutations().size() == 2 && markersCoverPuts(r.getValue())) {
+            t.mutateRow(only(rm, 0)); // the markers, then the puts they would hide
+            t.mutateRow(only(rm, 1));
+          } else if (rm.mutations().size() == 1 && rm.mutations().get(0) instanceof Put p) {
             puts.add(p); // rows only put go in lists: one call per region server, not per row
             if (puts.size() >= PUTS_PER_CALL) {
               t.put(puts);
@@ -190,6 +203,28 @@ public final class ClientTransaction extends OwnWritesTransaction {
       rm.add(puts.setDurability(durability));
     }
     return rm;
+  }
+
+  /** Whether a delete marker of {@code cells} covers a put of them. */
+  private static boolean markersCoverPuts(List<Cell> cells) {
+    for (Cell m : cells) {
+      if (m.type().isDelete()) {
+        for (Cell p : cells) {
+          if (p.type() == CellType.PUT && m.timestamp() >= p.timestamp()
+              && RowWriteTable.covers(m, p)) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
+  }
+
+  /** The mutation at {@code i} of {@code rm}, alone. */
+  private static RowMutations only(RowMutations rm, int i) {
+    RowMutations one = new RowMutations(rm.row());
+    one.add(rm.mutations().get(i));
+    return one;
   }
 
   /** {@code put}'s timestamp, moved after any marker of {@code cells} that covers it. */

@@ -125,6 +125,7 @@ final class HBaseAdmin implements Admin {
       return null;
     });
     regions.forget(desc.name());
+    storage.forgetDeleteRule(desc.name());
   }
 
   @Override
@@ -185,6 +186,7 @@ final class HBaseAdmin implements Admin {
       return null;
     });
     regions.forget(name);
+    storage.forgetDeleteRule(name);
   }
 
   @Override
@@ -208,15 +210,21 @@ final class HBaseAdmin implements Admin {
         throw new InvalidArgumentException("table " + name + " already has column family "
             + family);
       }
-      a.addColumnFamily(HBaseForms.name(name), HBaseForms.family(family, options));
+      // a table made without NEW_VERSION_BEHAVIOR keeps one rule: the new family as the others
+      a.addColumnFamily(HBaseForms.name(name), HBaseForms.family(family, options,
+          HBaseForms.newVersionBehavior(a.getDescriptor(HBaseForms.name(name)))));
       return null;
     });
+    storage.forgetDeleteRule(name);
   }
 
   @Override
   public void modifyFamily(TableName name, String family, FamilyOptions options) {
     call("modify family " + family, name, a -> {
-      a.modifyColumnFamily(HBaseForms.name(name), HBaseForms.family(family, options));
+      var current = a.getDescriptor(HBaseForms.name(name))
+          .getColumnFamily(HBaseForms.utf8(family));
+      a.modifyColumnFamily(HBaseForms.name(name), HBaseForms.family(family, options,
+          current != null && current.isNewVersionBehavior())); // its delete rule kept
       return null;
     });
   }
@@ -232,6 +240,7 @@ final class HBaseAdmin implements Admin {
       a.deleteColumnFamily(HBaseForms.name(name), HBaseForms.utf8(family));
       return null;
     });
+    storage.forgetDeleteRule(name);
   }
 
   // ------------------------------------------------------------ regions

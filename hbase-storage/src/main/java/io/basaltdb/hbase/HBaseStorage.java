@@ -36,6 +36,8 @@ public final class HBaseStorage implements Storage {
   private final Map<Class<?>, Object> extensions = new ConcurrentHashMap<>();
   private final AggregateEndpoint aggregateEndpoint;
   private volatile boolean closed;
+  /** {@link #markersHideLaterPuts(TableName)} by table, as found. */
+  private final Map<TableName, Boolean> olderDeleteRule = new ConcurrentHashMap<>();
 
   private HBaseStorage(Connection connection, String location, boolean aggregateEndpoint) {
     this.connection = connection;
@@ -126,9 +128,30 @@ public final class HBaseStorage implements Storage {
     return true;
   }
 
+  /** False: Basalt makes tables with NEW_VERSION_BEHAVIOR ({@link HBaseForms#family}). */
   @Override
   public boolean markersHideLaterPuts() {
-    return true; // HBase's families without NEW_VERSION_BEHAVIOR, as Basalt makes them
+    return false;
+  }
+
+  /**
+   * True for a table some family of which lacks NEW_VERSION_BEHAVIOR (made before Basalt set
+   * it, or by another client); asked of the table's descriptor once per open storage.
+   */
+  @Override
+  public boolean markersHideLaterPuts(TableName table) {
+    return olderDeleteRule.computeIfAbsent(table, t -> {
+      try (org.apache.hadoop.hbase.client.Admin a = connection().getAdmin()) {
+        return !HBaseForms.newVersionBehavior(a.getDescriptor(HBaseForms.name(t)));
+      } catch (IOException e) {
+        throw HBaseErrors.translate("describe", t, e);
+      }
+    });
+  }
+
+  /** Forgets what {@link #markersHideLaterPuts(TableName)} found of {@code table} (its DDL). */
+  void forgetDeleteRule(TableName table) {
+    olderDeleteRule.remove(table);
   }
 
   @Override

@@ -410,15 +410,68 @@ class HBaseSqlTest {
     }
   }
 
-  /** ROW_TIMESTAMP relies on the embedded engine's delete rule: refused, nothing made. */
+  /**
+   * ROW_TIMESTAMP over HBase, as embedded (RowTimestampTest): every cell at the row's time,
+   * ranges read by time, a deleted row written again at its older time shows (the table's
+   * families have NEW_VERSION_BEHAVIOR; with HBase's default rule the delete marker, at the
+   * statement's time, would hide it), also when one transaction deletes and writes it again.
+   */
   @Test
-  void rowTimestampIsEmbeddedOnly() throws Exception {
+  void rowTimestampTablesOverHBase() throws Exception {
+    long t0 = java.sql.Timestamp.valueOf("2026-01-01 00:00:00").getTime();
+    java.util.function.IntFunction<String> ts = h -> "TIMESTAMP '"
+        + new java.sql.Timestamp(t0 + h * 3_600_000L).toString().replace(".0", "") + "'";
     try (Connection c = DriverManager.getConnection(SharedCluster.url(""));
         Statement st = c.createStatement()) {
-      assertEquals("0A000", assertThrows(SQLException.class, () -> st.execute(
-          "CREATE TABLE rts (ms BIGINT PRIMARY KEY ROW_TIMESTAMP, v INT)")).getSQLState());
-      assertEquals("42000", assertThrows(SQLException.class,
-          () -> rows(c, "SELECT * FROM rts")).getSQLState());
+      st.execute("CREATE TABLE rts (created TIMESTAMP NOT NULL, id INT NOT NULL, v VARCHAR,"
+          + " n BIGINT, CONSTRAINT pk PRIMARY KEY (created ROW_TIMESTAMP, id))");
+      for (int h = 0; h < 10; h++) {
+        st.executeUpdate("UPSERT INTO rts VALUES (" + ts.apply(h) + ", " + h + ", 'v" + h + "', "
+            + h + ")");
+      }
+      try (org.apache.hadoop.hbase.client.Connection raw =
+              org.apache.hadoop.hbase.client.ConnectionFactory.createConnection(
+                  SharedCluster.get().configuration());
+          org.apache.hadoop.hbase.client.Table t = raw.getTable(
+              org.apache.hadoop.hbase.TableName.valueOf("default", "RTS"))) {
+        for (var f : t.getDescriptor().getColumnFamilies()) {
+          assertTrue(f.isNewVersionBehavior(), f.getNameAsString());
+        }
+        try (var scanner = t.getScanner(new org.apache.hadoop.hbase.client.Scan())) {
+          int cells = 0;
+          for (var r : scanner) {
+            long rowTime = -1;
+            for (var cell : r.rawCells()) {
+              rowTime = rowTime < 0 ? cell.getTimestamp() : rowTime;
+              assertEquals(rowTime, cell.getTimestamp(), "every cell of a row at one time");
+              cells++;
+            }
+            assertTrue(rowTime >= t0 && rowTime < t0 + 10 * 3_600_000L, "the row's time");
+          }
+          assertTrue(cells >= 30, "cells: " + cells);
+        }
+      }
+      assertEquals(List.of("5|v5", "6|v6"), rows(c, "SELECT id, v FROM rts WHERE created >= "
+          + ts.apply(5) + " AND created < " + ts.apply(7) + " ORDER BY id"));
+      assertEquals(1, st.executeUpdate("UPDATE rts SET n = n + 10, v = 'x' WHERE created = "
+          + ts.apply(2) + " AND id = 2"));
+      assertEquals(List.of("2|x|12"), rows(c, "SELECT id, v, n FROM rts WHERE created = "
+          + ts.apply(2)));
+      assertEquals(1, st.executeUpdate("DELETE FROM rts WHERE created = " + ts.apply(3)
+          + " AND id = 3"));
+      assertEquals(List.of(), rows(c, "SELECT id FROM rts WHERE created = " + ts.apply(3)));
+      st.executeUpdate("UPSERT INTO rts VALUES (" + ts.apply(3) + ", 3, 'back', 33)");
+      assertEquals(List.of("3|back|33"), rows(c, "SELECT id, v, n FROM rts WHERE created >= "
+          + ts.apply(3) + " AND created < " + ts.apply(4)));
+      c.setAutoCommit(false); // one transaction deletes the row and writes it again
+      st.executeUpdate("DELETE FROM rts WHERE created = " + ts.apply(4) + " AND id = 4");
+      st.executeUpdate("INSERT INTO rts VALUES (" + ts.apply(4) + ", 4, 'again', 44)");
+      c.commit();
+      c.setAutoCommit(true);
+      assertEquals(List.of("4|again|44"), rows(c, "SELECT id, v, n FROM rts WHERE created >= "
+          + ts.apply(4) + " AND created < " + ts.apply(5)));
+      assertEquals(List.of("10"), rows(c, "SELECT COUNT(*) FROM rts"));
+      st.execute("DROP TABLE rts");
     }
   }
 

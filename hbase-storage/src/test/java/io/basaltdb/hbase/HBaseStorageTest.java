@@ -36,6 +36,43 @@ class HBaseStorageTest {
     return HBaseStorage.connect(SharedCluster.get().configuration(), "test");
   }
 
+  /**
+   * A table Basalt makes has NEW_VERSION_BEHAVIOR (a delete hides only puts written before it,
+   * as embedded): an older put written after a delete shows. A table another client made
+   * without it keeps HBase's rule, says so per table, and a family Basalt adds to it follows it.
+   */
+  @Test
+  void basaltsTablesLetLaterOlderPutsShowOthersKeepHBasesRule() throws Exception {
+    try (HBaseStorage s = storage();
+        org.apache.hadoop.hbase.client.Connection raw =
+            org.apache.hadoop.hbase.client.ConnectionFactory.createConnection(
+                SharedCluster.get().configuration());
+        org.apache.hadoop.hbase.client.Admin a = raw.getAdmin()) {
+      assertFalse(s.markersHideLaterPuts());
+      s.admin().createTable(TableDescriptor.of("nvb_new", "f"));
+      TableName made = TableName.of("nvb_new");
+      assertFalse(s.markersHideLaterPuts(made));
+      Table t = s.table(made);
+      t.put(new Put(b("r")).addColumn(b("f"), b("q"), 100, b("1")));
+      t.delete(new io.basaltdb.storage.Delete(b("r"), 200));
+      t.put(new Put(b("r")).addColumn(b("f"), b("q"), 50, b("2")));
+      assertEquals("2", new String(t.get(new Get(b("r"))).getValue(b("f"), b("q")),
+          StandardCharsets.UTF_8));
+      org.apache.hadoop.hbase.TableName old = org.apache.hadoop.hbase.TableName.valueOf(
+          "default", "nvb_old");
+      a.createTable(org.apache.hadoop.hbase.client.TableDescriptorBuilder.newBuilder(old)
+          .setColumnFamily(org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder.of("f"))
+          .build());
+      TableName other = TableName.of("nvb_old");
+      assertTrue(s.markersHideLaterPuts(other));
+      s.admin().addFamily(other, "g", io.basaltdb.storage.FamilyOptions.DEFAULT);
+      assertFalse(a.getDescriptor(old).getColumnFamily(b("g")).isNewVersionBehavior());
+      assertTrue(s.markersHideLaterPuts(other));
+      s.admin().deleteTable(other);
+      s.admin().deleteTable(made);
+    }
+  }
+
   @Test
   void checkAndMutateReadsStoredOpGivenAsTheEngineDoes() throws Exception {
     try (HBaseStorage s = storage()) {

@@ -85,11 +85,20 @@ public interface Storage extends AutoCloseable {
 
   /**
    * Whether a delete marker hides every put of its column or family at or below its timestamp,
-   * even one written after it (HBase's rule, unless a family keeps NEW_VERSION_BEHAVIOR); false
-   * for the embedded engine, where a marker covers only earlier writes.
+   * even one written after it, in the tables this storage makes now (HBase's rule, unless a
+   * family keeps NEW_VERSION_BEHAVIOR, which Basalt now sets); false for the embedded engine,
+   * where a marker covers only earlier writes.
    */
   default boolean markersHideLaterPuts() {
     return false;
+  }
+
+  /**
+   * {@link #markersHideLaterPuts()} for one table: over HBase, a table made before Basalt made
+   * its families with NEW_VERSION_BEHAVIOR keeps HBase's rule.
+   */
+  default boolean markersHideLaterPuts(TableName table) {
+    return markersHideLaterPuts();
   }
 
   /** Whether {@link #mutateAtomically} and {@link #mutateAfterRead} are available. */

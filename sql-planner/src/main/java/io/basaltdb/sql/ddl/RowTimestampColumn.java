@@ -14,8 +14,9 @@ import java.util.List;
  * one per table, a key column of type BIGINT (milliseconds since the epoch), DATE or
  * TIMESTAMP, never before the epoch. Every cell of a row is written at the timestamp its value
  * says ({@code exec.RowTimestamps}), so a range on it is also a range of cell timestamps that
- * reads skip files by. Embedded only: the engine lets a write made after a delete show even at
- * an older timestamp, which HBase does only with NEW_VERSION_BEHAVIOR families.
+ * reads skip files by. It needs a write made after a delete to show even at an older timestamp,
+ * as the engine does and HBase does with NEW_VERSION_BEHAVIOR families, which Basalt now makes
+ * its HBase tables with (a storage whose new tables would hide it refuses the column).
  */
 final class RowTimestampColumn {
   private RowTimestampColumn() {}
