@@ -1,11 +1,14 @@
 package io.basaltdb.sql.exec.write;
 
+import io.basaltdb.sql.SqlStateException;
+import io.basaltdb.sql.SqlStates;
 import io.basaltdb.storage.CheckAndMutate;
 import io.basaltdb.storage.Table;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * The rows of an INSERT into a table of a storage that writes one row atomically and no more
@@ -35,6 +38,8 @@ final class InsertBatch {
   private int sent;
   private long written;
   private byte[] firstDuplicate;
+  /** Whether a batch failed in the storage: which of its rows were written is not known. */
+  private boolean uncertain;
 
   InsertBatch(Table table) {
     this.table = table;
@@ -61,7 +66,13 @@ final class InsertBatch {
     List<Object[]> batchRows = List.copyOf(rows);
     cams.clear();
     rows.clear();
-    boolean[] applied = table.checkAndMutate(batch);
+    boolean[] applied;
+    try {
+      applied = table.checkAndMutate(batch);
+    } catch (RuntimeException e) {
+      uncertain = true; // any of the batch's rows may have been written
+      throw e;
+    }
     if (sent + applied.length > outcomes.length) {
       outcomes = Arrays.copyOf(outcomes, Math.max(2 * outcomes.length, sent + applied.length));
     }
@@ -74,6 +85,26 @@ final class InsertBatch {
         firstDuplicate = batch.get(i).row();
       }
     }
+  }
+
+  /**
+   * Whether a batch failed in the storage (not a refused row), after which which rows were
+   * written is not known and no count may be claimed.
+   */
+  boolean uncertain() {
+    return uncertain;
+  }
+
+  /**
+   * The statement's failure once rows were refused: 23505 naming the first duplicate ({@code
+   * duplicate} makes its message), how many more there were and how many rows were written.
+   */
+  SqlStateException refusal(Function<byte[], ? extends RuntimeException> duplicate) {
+    long refused = sent - written;
+    return new SqlStateException(SqlStates.UNIQUE_VIOLATION,
+        duplicate.apply(firstDuplicate).getMessage()
+        + (refused > 1 ? " (and " + (refused - 1) + " more)" : "") + "; " + written
+        + " of the statement's " + sent + " rows tried were written");
   }
 
   /** Rows written so far. */

@@ -49,9 +49,10 @@ import org.apache.calcite.linq4j.Enumerator;
  * transaction across rows (as in HBase and Phoenix): a statement failing at its tenth row keeps
  * the nine before it, unless it writes them all as one ({@link #writingAtomically}, at the
  * statement's durability). Over HBase an INSERT's rows go in batched check-and-puts
- * ({@link InsertBatch}), which try every row: a duplicate key does not stop the others. A statement of one row (looked ahead for) writes it SYNC instead, so
- * when the log fails (a full disk) that row is never seen: the engine removes a write whose own
- * sync failed, while a row written ASYNC is visible before the statement's closing sync.
+ * ({@link InsertBatch}), which try every row: a duplicate key does not stop the others. A
+ * statement of one row (looked ahead for) writes it SYNC instead, so when the log fails (a full
+ * disk) that row is never seen: the engine removes a write whose own sync failed, while a row
+ * written ASYNC is visible before the statement's closing sync.
  */
 public final class WriteExecutor {
   private static final int PUT_BATCH = 256;
@@ -256,18 +257,18 @@ public final class WriteExecutor {
       RuntimeException thrown = failure;
       try {
         putAll(batch);
-        if (insertBatch != null) {
+        if (insertBatch != null && !insertBatch.uncertain()) {
           insertBatch.flush(this::writtenRow);
           if (insertBatch.firstDuplicate() != null) { // a row before the failing one
-            thrown = duplicates(insertBatch);
+            thrown = insertBatch.refusal(this::duplicate);
             thrown.addSuppressed(failure);
           }
         }
         syncLog(db, settings);
-        if (!db.inTransaction()) { // kept: a batch's update counts
-          thrown.addSuppressed(insertBatch != null && insertBatch.firstDuplicate() != null
-              ? new RowsWritten(insertBatch.outcomes())
-              : new RowsWritten(insertBatch != null ? insertBatch.written() : count));
+        if (!db.inTransaction() && (insertBatch == null || !insertBatch.uncertain())) {
+          thrown.addSuppressed(insertBatch == null ? new RowsWritten(count) // a batch's counts
+              : insertBatch.firstDuplicate() != null ? new RowsWritten(insertBatch.outcomes())
+              : new RowsWritten(insertBatch.written()));
         }
       } catch (RuntimeException f) {
         thrown.addSuppressed(f);
@@ -280,7 +281,7 @@ public final class WriteExecutor {
       count = insertBatch.written();
       if (insertBatch.firstDuplicate() != null) {
         syncLog(db, settings); // the rows written stay written
-        RuntimeException refused = duplicates(insertBatch);
+        RuntimeException refused = insertBatch.refusal(this::duplicate);
         refused.addSuppressed(new RowsWritten(insertBatch.outcomes()));
         throw refused;
       }
@@ -426,18 +427,6 @@ public final class WriteExecutor {
     if (keys != null) {
       keys.add(def, row);
     }
-  }
-
-  /**
-   * The failure of an INSERT whose batched rows met stored keys: the first named, with how many
-   * rows were written and how many refused.
-   */
-  private SqlStateException duplicates(InsertBatch b) {
-    long[] outcomes = b.outcomes();
-    long refused = outcomes.length - b.written();
-    return new SqlStateException(SqlStates.UNIQUE_VIOLATION, duplicate(b.firstDuplicate())
-        .getMessage() + (refused > 1 ? " (and " + (refused - 1) + " more)" : "") + "; "
-        + b.written() + " of the statement's " + outcomes.length + " rows tried were written");
   }
 
   /** A put (batched), or a row mutation when NULLs delete cells. */
