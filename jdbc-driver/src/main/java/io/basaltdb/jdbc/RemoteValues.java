@@ -1,6 +1,9 @@
 package io.basaltdb.jdbc;
 
+import io.basaltdb.sql.jdbc.ColumnObjects;
 import io.basaltdb.sql.jdbc.Instants;
+import io.basaltdb.sql.jdbc.ParameterObjects;
+import org.apache.calcite.avatica.remote.TypedValue;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.sql.PreparedStatement;
@@ -32,6 +35,10 @@ import java.util.UUID;
  * as that type's value read in UTC (so no zone shifts it), and {@code getObject(i,
  * LocalDate.class)} (or the time types) of such a column reads it back the same way: the value
  * stored, whatever the client's or the connection's zone, as the embedded driver gives it.
+ * Avatica's client converts {@code getObject(i, type)} to no class at all, and binds few
+ * objects: every other {@code getObject(i, type)} is the embedded driver's
+ * ({@link ColumnObjects}, over this result set's getters), and {@code setObject} converts as
+ * the embedded driver does ({@link ParameterObjects}) in the client's zone.
  */
 final class RemoteValues {
   private static final String INSTANT = Instants.CALCITE_TYPE_NAME;
@@ -53,10 +60,19 @@ final class RemoteValues {
     return proxy[0];
   }
 
-  /** An instant or UUID bound as the wire carries it; else not this layer's. */
+  /**
+   * {@code setObject}, in all its forms, as the embedded driver binds it: an instant or UUID as
+   * the wire carries it; any other object converted to the parameter's (or the target's) type
+   * by {@link ParameterObjects} (java.time, {@code java.util.Date}, text as dates, numbers as
+   * text, ...) and bound as that type's value read in UTC, so no zone shifts it; else Avatica's
+   * client's own binding ({@link java.sql.SQLType} targets as their type numbers, which that
+   * client does not take).
+   */
   private static Object bound(PreparedStatement st, Method m, Object[] a) throws SQLException {
     int i = (Integer) a[0];
     Object v = a[1];
+    Integer target = a.length < 3 ? null : a[2] instanceof Integer n ? n
+        : a[2] instanceof java.sql.SQLType t ? t.getVendorTypeNumber() : null;
     if (v instanceof UUID u) {
       st.setString(i, u.toString());
       return null;
@@ -67,20 +83,34 @@ final class RemoteValues {
       st.setLong(i, instant.toEpochMilli());
       return null;
     }
-    if (v instanceof LocalDate || v instanceof LocalTime || v instanceof LocalDateTime) {
-      int type = st.getParameterMetaData().getParameterType(i);
-      if (v instanceof LocalDate d && type == Types.DATE) {
-        st.setDate(i, new java.sql.Date(d.toEpochDay() * MILLIS_PER_DAY), utc());
-        return null;
-      } else if (v instanceof LocalTime t && type == Types.TIME) {
-        st.setTime(i, new java.sql.Time(t.toNanoOfDay() / 1_000_000), utc());
-        return null;
-      } else if (v instanceof LocalDateTime t && type == Types.TIMESTAMP) {
-        Timestamp ts = new Timestamp(t.toEpochSecond(ZoneOffset.UTC) * 1000);
-        ts.setNanos(t.getNano());
-        st.setTimestamp(i, ts, utc());
-        return null;
+    int type = target != null ? target : st.getParameterMetaData().getParameterType(i);
+    TypedValue converted = ParameterObjects.convert(v, type, java.time.ZoneId::systemDefault,
+        "parameter " + i);
+    if (converted != null) {
+      Object n = converted.value;
+      switch (converted.type) {
+        case JAVA_SQL_DATE -> st.setDate(i, new java.sql.Date(((Number) n).longValue()
+            * MILLIS_PER_DAY), utc());
+        case JAVA_SQL_TIME -> st.setTime(i, new java.sql.Time(((Number) n).longValue()), utc());
+        case JAVA_SQL_TIMESTAMP -> st.setTimestamp(i, new Timestamp(((Number) n).longValue()),
+            utc());
+        case STRING -> st.setString(i, (String) n);
+        default -> st.setObject(i, n);
       }
+      return null;
+    }
+    if (a.length == 2 && v != null && org.apache.calcite.avatica.ColumnMetaData.Rep.of(
+        v.getClass()) == org.apache.calcite.avatica.ColumnMetaData.Rep.OBJECT) {
+      st.setObject(i, v, type); // converted by the client to the parameter's type (BigInteger)
+      return null;
+    }
+    if (a.length > 2 && a[2] instanceof java.sql.SQLType) { // Avatica's client takes numbers only
+      if (a.length > 3) {
+        st.setObject(i, v, target, (Integer) a[3]);
+      } else {
+        st.setObject(i, v, target);
+      }
+      return null;
     }
     return RemoteConnections.NOT_MINE;
   }
@@ -97,17 +127,12 @@ final class RemoteValues {
     boolean[] instant = new boolean[md.getColumnCount() + 1];
     boolean[] uuid = new boolean[instant.length];
     int[] local = new int[instant.length]; // a DATE, TIME or TIMESTAMP column: its type
-    boolean any = false;
     for (int i = 1; i < instant.length; i++) {
       instant[i] = INSTANT.equals(md.getColumnTypeName(i));
       uuid[i] = "UUID".equals(md.getColumnTypeName(i));
       int type = md.getColumnType(i);
       local[i] = !instant[i] && (type == Types.DATE || type == Types.TIME
           || type == Types.TIMESTAMP) ? type : 0;
-      any |= instant[i] || uuid[i] || local[i] != 0;
-    }
-    if (!any) {
-      return rs;
     }
     ResultSetMetaData metadata = (ResultSetMetaData) Proxy.newProxyInstance(
         RemoteValues.class.getClassLoader(), new Class<?>[] {ResultSetMetaData.class},
@@ -118,7 +143,8 @@ final class RemoteValues {
               case "getColumnClassName" -> OffsetDateTime.class.getName();
               default -> RemoteConnections.NOT_MINE;
             }));
-    return (ResultSet) Proxy.newProxyInstance(RemoteValues.class.getClassLoader(),
+    ResultSet[] self = new ResultSet[1];
+    self[0] = (ResultSet) Proxy.newProxyInstance(RemoteValues.class.getClassLoader(),
         new Class<?>[] {ResultSet.class}, new RemoteConnections.Forward(rs, (m, a) -> {
           if (m.getName().equals("getMetaData") && a == null) {
             return metadata;
@@ -129,20 +155,28 @@ final class RemoteValues {
             return RemoteConnections.NOT_MINE;
           }
           int i = a[0] instanceof Integer n ? n : rs.findColumn((String) a[0]);
+          boolean typed = m.getName().equals("getObject") && a.length > 1
+              && a[1] instanceof Class<?>;
           if (instant[i]) {
-            return instantValue(rs, i, m.getName(), a.length > 1 ? a[1] : null);
+            Object v = instantValue(rs, i, m.getName(), a.length > 1 ? a[1] : null);
+            return v != RemoteConnections.NOT_MINE || !typed ? v
+                : ColumnObjects.get(self[0], i, (Class<?>) a[1], java.util.TimeZone.getDefault());
           }
           if (uuid[i] && m.getName().equals("getObject") && a.length > 1
               && a[1] == UUID.class) {
             String text = rs.getString(i);
             return text == null ? null : UUID.fromString(text);
           }
-          if (local[i] != 0 && m.getName().equals("getObject") && a.length > 1
-              && a[1] instanceof Class<?> type) {
-            return localValue(rs, i, local[i], type);
+          if (typed && a[1] instanceof Class<?> type) {
+            Object v = local[i] != 0 ? localValue(rs, i, local[i], type)
+                : RemoteConnections.NOT_MINE;
+            // Avatica's client converts to no class: every other pair as the embedded driver
+            return v != RemoteConnections.NOT_MINE ? v
+                : ColumnObjects.get(self[0], i, type, java.util.TimeZone.getDefault());
           }
           return RemoteConnections.NOT_MINE;
         }));
+    return self[0];
   }
 
   /**
@@ -192,7 +226,7 @@ final class RemoteValues {
           : type == Timestamp.class ? new Timestamp(ms)
           : type == java.time.LocalDateTime.class ? t.atZoneSameInstant(
               java.time.ZoneId.systemDefault()).toLocalDateTime()
-          : type == String.class ? t.toString() : rs.getObject(i, (Class<?>) type);
+          : type == String.class ? t.toString() : RemoteConnections.NOT_MINE;
       case "getTimestamp" -> new Timestamp(ms);
       case "getString" -> Instants.text(ms);
       case "getLong" -> ms;

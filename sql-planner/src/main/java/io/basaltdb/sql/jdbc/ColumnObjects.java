@@ -30,15 +30,17 @@ import java.util.UUID;
  * TIMESTAMP WITH TIME ZONE: an instant, {@link OffsetDateTime} at UTC, {@link Instant}, or the
  * local types as that instant is in the connection's zone); a
  * {@link UUID} from its text or 16 bytes. SQL NULL is null whatever the type. Any other pair is
- * refused with 22018 naming the column, its type and the class.
+ * refused with 22018 naming the column, its type and the class. It reads {@code rs} through
+ * JDBC's getters only, so the remote driver ({@code jdbc:basalt:remote:}) answers the same.
  */
-final class ColumnObjects {
+public final class ColumnObjects {
   private static final TimeZone UTC = TimeZone.getTimeZone("UTC");
 
   private ColumnObjects() {}
 
   /** Column {@code i} of {@code rs}'s current row as {@code type}; {@code zone}: the session's. */
-  static <T> T get(ResultSet rs, int i, Class<T> type, TimeZone zone) throws SQLException {
+  public static <T> T get(ResultSet rs, int i, Class<T> type, TimeZone zone)
+      throws SQLException {
     if (type == null) {
       throw new SQLException("getObject of column " + i + " without a type",
           SqlStates.INVALID_PARAMETER_VALUE);

@@ -43,7 +43,7 @@ import org.apache.calcite.avatica.remote.TypedValue;
  * <p>Values are made in Avatica's serial form (DATE: days, TIME: ms of the day, TIMESTAMP: ms of
  * the local date-time), so no calendar shifts them again. Other types are left to Avatica.
  */
-final class ParameterObjects {
+public final class ParameterObjects {
   /** SQL's date-time text, or ISO's with a T; seconds and fractions optional. */
   private static final DateTimeFormatter DATE_TIME = new DateTimeFormatterBuilder()
       .append(DateTimeFormatter.ISO_LOCAL_DATE)
@@ -63,7 +63,7 @@ final class ParameterObjects {
    *     {@code TimeZone}: a connection hands out a copy of that, and its id costs a lookup)
    * @param what names the parameter in an error
    */
-  static TypedValue convert(Object x, int sqlType, java.util.function.Supplier<ZoneId> zone,
+  public static TypedValue convert(Object x, int sqlType, java.util.function.Supplier<ZoneId> zone,
       String what) throws SQLException {
     if (x == null) {
       return null;
