@@ -167,6 +167,10 @@ final class RemoteValues {
             String text = rs.getString(i);
             return text == null ? null : UUID.fromString(text);
           }
+          if (local[i] == Types.TIMESTAMP && m.getName().equals("getString")) {
+            long millis = rs.getLong(i); // as the embedded driver prints it
+            return rs.wasNull() ? null : ColumnObjects.timestampText(millis);
+          }
           if (typed && a[1] instanceof Class<?> type) {
             Object v = local[i] != 0 ? localValue(rs, i, local[i], type)
                 : RemoteConnections.NOT_MINE;

@@ -38,6 +38,29 @@ public final class ColumnObjects {
 
   private ColumnObjects() {}
 
+  /**
+   * A TIMESTAMP's text from its local milliseconds, as H2 prints it: {@code 2024-01-31
+   * 12:34:56}, then a fraction of a second without trailing zeros ({@code .5}, {@code .789}).
+   */
+  public static String timestampText(long localMillis) {
+    LocalDateTime t = LocalDateTime.ofEpochSecond(Math.floorDiv(localMillis, 1000),
+        (int) Math.floorMod(localMillis, 1000) * 1_000_000, ZoneOffset.UTC);
+    StringBuilder b = new StringBuilder(t.toLocalDate().toString()).append(' ');
+    LocalTime time = t.toLocalTime();
+    b.append(String.format(Locale.ROOT, "%02d:%02d:%02d", time.getHour(), time.getMinute(),
+        time.getSecond()));
+    int ms = time.getNano() / 1_000_000;
+    if (ms != 0) {
+      String f = String.format(Locale.ROOT, "%03d", ms);
+      int end = f.length();
+      while (f.charAt(end - 1) == '0') {
+        end--;
+      }
+      b.append('.').append(f, 0, end);
+    }
+    return b.toString();
+  }
+
   /** Column {@code i} of {@code rs}'s current row as {@code type}; {@code zone}: the session's. */
   public static <T> T get(ResultSet rs, int i, Class<T> type, TimeZone zone)
       throws SQLException {

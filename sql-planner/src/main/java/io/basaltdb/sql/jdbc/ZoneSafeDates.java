@@ -117,6 +117,13 @@ final class ZoneSafeDates {
       return delegate.wasNull() ? null : timestamp(millis, calendar);
     }
 
+    /** As H2 prints it, whatever the column's precision ({@link ColumnObjects#timestampText}). */
+    @Override
+    public String getString() throws SQLException {
+      long millis = delegate.getLong();
+      return delegate.wasNull() ? null : ColumnObjects.timestampText(millis);
+    }
+
     @Override
     public java.sql.Date getDate(Calendar calendar) throws SQLException {
       Timestamp t = getTimestamp(calendar);

@@ -40,11 +40,14 @@ class DatetimeInputTest extends TemporaryDatabaseTest {
     refused("UPDATE d SET tm = '24:00:00' WHERE id = 1", "22008", "column TM");
     refused("INSERT INTO d (id, ts) VALUES (2, '2024-01-01 25:00:00')", "22008", "column TS");
     refused("INSERT INTO d (id, ts) VALUES (2, '2024-01-01 at noon')", "22007", "column TS");
-    refused("INSERT INTO d (id, ts) VALUES (2, '2024-01-01 10:00:00.5')", "22008",
-        "TIMESTAMP(0) keeps 0 digits of a second"); // would be cut to 10:00:00
+    refused("INSERT INTO d (id, ts) VALUES (2, '2024-01-01 10:00:00.5678')", "22008",
+        "TIMESTAMP(3) keeps 3 digits of a second"); // would be cut to 10:00:00.567
     refused("INSERT INTO d (id, dt) VALUES (2, DATE '2024-02-30')", "22007", "DATE");
-    refused("INSERT INTO d (id, ts) VALUES (2, TIMESTAMP '2024-01-01 10:00:00.123')", "22008",
-        "TIMESTAMP(0) keeps 0 digits of a second"); // a typed literal: cut by cast folding
+    refused("INSERT INTO d (id, ts) VALUES (2, TIMESTAMP '2024-01-01 10:00:00.123456')",
+        "22008", "TIMESTAMP(3) keeps 3 digits of a second"); // a typed literal: cast folding
+    st.executeUpdate("CREATE TABLE s0 (id INTEGER PRIMARY KEY, ts TIMESTAMP(0))");
+    refused("INSERT INTO s0 VALUES (2, '2024-01-01 10:00:00.5')", "22008",
+        "TIMESTAMP(0) keeps 0 digits of a second; declare TIMESTAMP(3)");
     refused("UPDATE d SET tm = TIME '10:00:00.5' WHERE id = 1", "22008", "column TM");
     refused("SELECT CAST('2024-02-31' AS DATE)", "22008", "DAY");
     refused("SELECT CAST('xyz' AS TIMESTAMP)", "22007", "xyz");
@@ -54,7 +57,7 @@ class DatetimeInputTest extends TemporaryDatabaseTest {
   @Test
   void timestampParametersAreNeverCut() throws SQLException {
     // a bound java.sql.Timestamp is stored whole (milliseconds), whatever the column's
-    // precision: nothing is cut; text shows the column's precision
+    // precision: nothing is cut
     try (var ps = c.prepareStatement("INSERT INTO d (id, ts) VALUES (?, ?)")) {
       ps.setInt(1, 7);
       ps.setTimestamp(2, java.sql.Timestamp.valueOf("2024-01-01 10:00:00.123"));
@@ -79,7 +82,20 @@ class DatetimeInputTest extends TemporaryDatabaseTest {
     st.executeUpdate("INSERT INTO ms VALUES (1, '2024-01-01 10:00:00.25')");
     st.executeUpdate("INSERT INTO ms VALUES (2, TIMESTAMP '2024-01-01 10:00:00.125')");
     st.executeUpdate("INSERT INTO ms VALUES (3, TIMESTAMP '2024-01-01 10:00:00.500000')");
-    assertEquals(List.of("1|2024-01-01 10:00:00.250", "2|2024-01-01 10:00:00.125",
-        "3|2024-01-01 10:00:00.500"), SqlTestSupport.rows(c, "SELECT * FROM ms ORDER BY id"));
+    // printed as H2 prints them: no trailing zeros of the fraction
+    assertEquals(List.of("1|2024-01-01 10:00:00.25", "2|2024-01-01 10:00:00.125",
+        "3|2024-01-01 10:00:00.5"), SqlTestSupport.rows(c, "SELECT * FROM ms ORDER BY id"));
+    // a TIMESTAMP without a precision keeps milliseconds (TIMESTAMP(3)): a literal with them
+    // is taken, as a bound value with them always was; a finer one is refused, not cut
+    st.executeUpdate("INSERT INTO d (id, ts) VALUES (6, TIMESTAMP '2024-01-01 10:00:00.789')");
+    st.executeUpdate("INSERT INTO d (id, ts) VALUES (7, '2024-01-01 10:00:00.5')");
+    assertEquals(List.of("6|2024-01-01 10:00:00.789", "7|2024-01-01 10:00:00.5"),
+        SqlTestSupport.rows(c, "SELECT id, ts FROM d WHERE id >= 6 ORDER BY id"));
+    assertEquals("22008", org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,
+        () -> st.executeUpdate("INSERT INTO d (id, ts) VALUES (8, '2024-01-01 10:00:00.1234')"))
+        .getSQLState());
+    try (java.sql.ResultSet rs = st.executeQuery("SELECT ts FROM d")) {
+      assertEquals(3, rs.getMetaData().getPrecision(1), "TIMESTAMP is TIMESTAMP(3)");
+    }
   }
 }

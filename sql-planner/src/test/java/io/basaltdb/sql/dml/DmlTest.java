@@ -150,7 +150,7 @@ class DmlTest extends SqlTestBase {
       assertEquals(List.of("2|then"), SqlTestSupport.rows(asOf, "SELECT id, name FROM acct"));
     }
     assertEquals(List.of("1|now", "2|then"), rows("SELECT id, name FROM acct ORDER BY id"));
-    assertEquals(List.of("2|NAME|1970-01-01 00:00:01.000|then"), rows(
+    assertEquals(List.of("2|NAME|1970-01-01 00:00:01|then"), rows(
         "SELECT id, column_name, version_ts, val FROM \"ACCT$HISTORY\" WHERE id = 2 "
             + "AND column_name = 'NAME'"));
   }

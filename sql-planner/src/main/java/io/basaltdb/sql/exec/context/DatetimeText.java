@@ -91,13 +91,24 @@ public final class DatetimeText {
       throw outOfRange(c, text, table, "hours 0-23, minutes and seconds 0-59");
     }
     String fraction = m.group(4) == null ? "" : m.group(4).replaceFirst("0+$", "");
-    int keeps = Math.max(0, c.precision());
+    int keeps = fractionDigits(c);
     if (fraction.length() > keeps) {
       throw outOfRange(c, text, table, c.type() + "(" + keeps + ") keeps " + keeps
           + " digits of a second" + (keeps < 3 ? "; declare " + c.type() + "(3) for"
           + " milliseconds" : ""));
     }
     return true;
+  }
+
+  /**
+   * The digits of a second column {@code c} keeps: its declared precision, else 3 for a
+   * TIMESTAMP (the type system's default: the milliseconds Basalt stores) and 0 for a TIME.
+   */
+  private static int fractionDigits(SqlColumn c) {
+    return c.precision() >= 0 ? c.precision()
+        : c.type() == io.basaltdb.sql.type.ColumnType.TIMESTAMP
+        ? io.basaltdb.sql.type.BasaltTypeSystem.INSTANCE.getDefaultPrecision(
+            org.apache.calcite.sql.type.SqlTypeName.TIMESTAMP) : 0;
   }
 
   private static SqlStateException outOfRange(SqlColumn c, String text, String table,
