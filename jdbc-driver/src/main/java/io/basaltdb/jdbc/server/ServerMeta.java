@@ -350,6 +350,11 @@ public final class ServerMeta extends ForwardingMeta implements ProtobufMeta, Au
     synchronized (state) {
       state.rows = null;
     }
+    if (!(signature instanceof org.apache.calcite.jdbc.CalcitePrepare.CalciteSignature<?>)) {
+      // prepared DDL or transaction control, deferred by the connection's meta to each
+      // execution (it has no plan to iterate): run as the embedded driver runs it
+      return timed(h, m -> m.execute(h, state.parameters, firstFrameRows));
+    }
     if (signature.statementType != null && signature.statementType.canUpdate()) {
       long count = timed(h, m -> {
         Iterator<Object> rows = m.createIterable(h, null, signature, state.parameters, null)

@@ -29,6 +29,36 @@ import org.junit.jupiter.api.io.TempDir;
 class RemoteUrlTest {
   @TempDir Path dir;
 
+  /**
+   * DDL and transaction control prepared remotely (as MyBatis mappers and Jdbi send DDL) run at
+   * each execution: the server's execute of such a statement failed with a ClassCastException
+   * (XX000), and the table was never made.
+   */
+  @Test
+  void preparedDdlRunsWhenExecuted() throws Exception {
+    try (BasaltServer server = BasaltServer.start(
+        new BasaltServer.Options(dir.resolve("db"), 0, "127.0.0.1", null, false));
+        Connection remote = DriverManager.getConnection("jdbc:basalt:remote:http://127.0.0.1:"
+            + server.port());
+        Statement s = remote.createStatement()) {
+      try (PreparedStatement p = remote.prepareStatement(
+          "CREATE TABLE item (id INT PRIMARY KEY, name VARCHAR(20))")) {
+        assertFalse(p.execute());
+      }
+      s.executeUpdate("INSERT INTO item VALUES (1, 'a')");
+      try (ResultSet r = s.executeQuery("SELECT name FROM item")) {
+        assertTrue(r.next());
+        assertEquals("a", r.getString(1));
+      }
+      try (PreparedStatement p = remote.prepareStatement("DROP TABLE item")) {
+        p.executeUpdate();
+      }
+      SQLException gone = assertThrows(SQLException.class,
+          () -> s.executeQuery("SELECT name FROM item"));
+      assertEquals("42000", gone.getSQLState(), gone.getMessage());
+    }
+  }
+
   @Test
   void keysAsTheEmbeddedDriverGivesThem() throws Exception {
     List<String> over;
