@@ -47,7 +47,7 @@ final class RemoteConnections {
     Connection[] self = new Connection[1];
     self[0] = (Connection) Proxy.newProxyInstance(RemoteConnections.class.getClassLoader(),
         new Class<?>[] {Connection.class}, new Forward(c, (m, args) -> switch (m.getName()) {
-          case "getMetaData" -> metaData(self[0], c, c.getMetaData());
+          case "getMetaData" -> metaData(self[0], c, c.getMetaData(), url);
           case "createStatement", "prepareStatement" -> RemoteValues.statement(self[0],
               (java.sql.Statement) m.invoke(c, args));
           default -> NOT_MINE;
@@ -55,13 +55,28 @@ final class RemoteConnections {
     return self[0];
   }
 
-  /** The metadata of {@code self} ({@code c} wrapped), the keys read from INFORMATION_SCHEMA. */
+  /**
+   * The metadata of {@code self} ({@code c} wrapped), the keys read from INFORMATION_SCHEMA,
+   * and Basalt's name, version, driver and URL (Avatica's client says "Avatica", "unknown
+   * version": Hibernate could not pick a dialect nor Flyway a database type). The versions are
+   * this driver's: a remote server is Basalt's too. The URL without its properties (a password
+   * may be one).
+   */
   private static DatabaseMetaData metaData(Connection self, Connection c,
-      DatabaseMetaData avatica) {
+      DatabaseMetaData avatica, String url) {
+    String product = io.basaltdb.sql.jdbc.BasaltConnections.PRODUCT;
+    String version = io.basaltdb.sql.jdbc.BasaltConnections.VERSION;
+    String[] numbers = version.split("\\.");
     return (DatabaseMetaData) Proxy.newProxyInstance(RemoteConnections.class.getClassLoader(),
         new Class<?>[] {DatabaseMetaData.class}, new Forward(avatica, (m, a) -> switch (
             m.getName()) {
           case "getConnection" -> self;
+          case "getDatabaseProductName" -> product;
+          case "getDatabaseProductVersion", "getDriverVersion" -> version;
+          case "getDriverName" -> product + " JDBC Driver (remote)";
+          case "getDatabaseMajorVersion", "getDriverMajorVersion" -> Integer.parseInt(numbers[0]);
+          case "getDatabaseMinorVersion", "getDriverMinorVersion" -> Integer.parseInt(numbers[1]);
+          case "getURL" -> url.indexOf(';') < 0 ? url : url.substring(0, url.indexOf(';'));
           case "getPrimaryKeys" -> query(c, PRIMARY_KEYS, (String) a[1], (String) a[2]);
           case "getImportedKeys" -> query(c, KEYS + " WHERE (? IS NULL OR k.TABLE_SCHEMA = ?)"
               + " AND k.TABLE_NAME = ?" + BY_PARENT, (String) a[1], (String) a[2]);

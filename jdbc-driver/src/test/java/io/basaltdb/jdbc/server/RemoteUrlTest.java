@@ -59,6 +59,31 @@ class RemoteUrlTest {
     }
   }
 
+  /**
+   * The remote metadata names Basalt as the embedded one does (Avatica's client said "Avatica",
+   * "unknown version": Hibernate found no dialect and Flyway no database type), and its URL is
+   * the one connected to, without properties.
+   */
+  @Test
+  void metadataNamesBasalt() throws Exception {
+    try (BasaltServer server = BasaltServer.start(
+        new BasaltServer.Options(dir.resolve("db"), 0, "127.0.0.1", null, false));
+        Connection remote = DriverManager.getConnection("jdbc:basalt:remote:http://127.0.0.1:"
+            + server.port() + ";timeZone=UTC");
+        Connection embedded = DriverManager.getConnection("jdbc:basalt:" + dir.resolve("e"))) {
+      DatabaseMetaData r = remote.getMetaData();
+      DatabaseMetaData e = embedded.getMetaData();
+      assertEquals(e.getDatabaseProductName(), r.getDatabaseProductName());
+      assertEquals("Basalt", r.getDatabaseProductName());
+      assertEquals(e.getDatabaseProductVersion(), r.getDatabaseProductVersion());
+      assertEquals(e.getDatabaseMajorVersion(), r.getDatabaseMajorVersion());
+      assertEquals(e.getDatabaseMinorVersion(), r.getDatabaseMinorVersion());
+      assertEquals(e.getDriverVersion(), r.getDriverVersion());
+      assertTrue(r.getDriverName().startsWith("Basalt JDBC Driver"), r.getDriverName());
+      assertEquals("jdbc:basalt:remote:http://127.0.0.1:" + server.port(), r.getURL());
+    }
+  }
+
   @Test
   void keysAsTheEmbeddedDriverGivesThem() throws Exception {
     List<String> over;
