@@ -45,11 +45,13 @@ final class RemoteConnections {
     Connection c = new org.apache.calcite.avatica.remote.Driver().connect(avatica,
         info == null ? new Properties() : info);
     Connection[] self = new Connection[1];
+    RemoteSavepoints savepoints = new RemoteSavepoints(c);
     self[0] = (Connection) Proxy.newProxyInstance(RemoteConnections.class.getClassLoader(),
         new Class<?>[] {Connection.class}, new Forward(c, (m, args) -> switch (m.getName()) {
           case "getMetaData" -> metaData(self[0], c, c.getMetaData(), url);
           case "createStatement", "prepareStatement" -> RemoteValues.statement(self[0],
               (java.sql.Statement) m.invoke(c, args));
+          case "setSavepoint", "rollback", "releaseSavepoint" -> savepoints.answer(m, args);
           default -> NOT_MINE;
         }));
     return self[0];
@@ -77,6 +79,7 @@ final class RemoteConnections {
           case "getDatabaseMajorVersion", "getDriverMajorVersion" -> Integer.parseInt(numbers[0]);
           case "getDatabaseMinorVersion", "getDriverMinorVersion" -> Integer.parseInt(numbers[1]);
           case "getURL" -> url.indexOf(';') < 0 ? url : url.substring(0, url.indexOf(';'));
+          case "supportsSavepoints" -> true; // RemoteSavepoints
           case "getPrimaryKeys" -> query(c, PRIMARY_KEYS, (String) a[1], (String) a[2]);
           case "getImportedKeys" -> query(c, KEYS + " WHERE (? IS NULL OR k.TABLE_SCHEMA = ?)"
               + " AND k.TABLE_NAME = ?" + BY_PARENT, (String) a[1], (String) a[2]);

@@ -84,6 +84,50 @@ class RemoteUrlTest {
     }
   }
 
+  /**
+   * JDBC savepoints remotely (Spring's nested transactions): named and unnamed, rolled back to
+   * and released, as the embedded driver keeps them; Avatica's client has none.
+   */
+  @Test
+  void savepointsRemotely() throws Exception {
+    try (BasaltServer server = BasaltServer.start(
+        new BasaltServer.Options(dir.resolve("db"), 0, "127.0.0.1", null, false));
+        Connection remote = DriverManager.getConnection("jdbc:basalt:remote:http://127.0.0.1:"
+            + server.port());
+        Statement s = remote.createStatement()) {
+      assertTrue(remote.getMetaData().supportsSavepoints());
+      s.execute("CREATE TABLE sp (id INT PRIMARY KEY)");
+      remote.setAutoCommit(false);
+      s.executeUpdate("INSERT INTO sp VALUES (1)");
+      java.sql.Savepoint first = remote.setSavepoint();
+      s.executeUpdate("INSERT INTO sp VALUES (2)");
+      java.sql.Savepoint named = remote.setSavepoint("after two");
+      assertEquals("after two", named.getSavepointName());
+      assertTrue(first.getSavepointId() > 0);
+      s.executeUpdate("INSERT INTO sp VALUES (3)");
+      remote.rollback(named);
+      assertEquals(List.of(1, 2), ids(s));
+      java.sql.Savepoint third = remote.setSavepoint("third");
+      s.executeUpdate("INSERT INTO sp VALUES (4)");
+      remote.releaseSavepoint(third);
+      remote.rollback(first);
+      assertEquals(List.of(1), ids(s));
+      remote.commit();
+      remote.setAutoCommit(true);
+      assertEquals(List.of(1), ids(s));
+    }
+  }
+
+  private static List<Integer> ids(Statement s) throws SQLException {
+    List<Integer> out = new ArrayList<>();
+    try (ResultSet r = s.executeQuery("SELECT id FROM sp ORDER BY id")) {
+      while (r.next()) {
+        out.add(r.getInt(1));
+      }
+    }
+    return out;
+  }
+
   @Test
   void keysAsTheEmbeddedDriverGivesThem() throws Exception {
     List<String> over;
