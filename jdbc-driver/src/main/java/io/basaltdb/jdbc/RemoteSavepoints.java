@@ -1,5 +1,6 @@
 package io.basaltdb.jdbc;
 
+import io.basaltdb.sql.SqlStates;
 import java.lang.reflect.Method;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -28,7 +29,7 @@ final class RemoteSavepoints {
       case "setSavepoint" -> {
         if (a != null && a.length == 1) {
           if (a[0] == null) {
-            throw new SQLException("a savepoint's name is null", "3B001");
+            throw new SQLException("a savepoint's name is null", SqlStates.INVALID_SAVEPOINT);
           }
           return set(new Point(0, (String) a[0]));
         }
@@ -67,7 +68,8 @@ final class RemoteSavepoints {
     if (savepoint instanceof Point p) {
       return p;
     }
-    throw new SQLException("not a savepoint of this connection: " + savepoint, "3B001");
+    throw new SQLException("not a savepoint of this connection: " + savepoint,
+        SqlStates.INVALID_SAVEPOINT);
   }
 
   /** A savepoint: its id (0 for a named one) and its name in the transaction. */
@@ -79,7 +81,7 @@ final class RemoteSavepoints {
     @Override
     public int getSavepointId() throws SQLException {
       if (id == 0) {
-        throw new SQLException("savepoint " + name + " is named", "3B001");
+        throw new SQLException("savepoint " + name + " is named", SqlStates.INVALID_SAVEPOINT);
       }
       return id;
     }
@@ -87,7 +89,7 @@ final class RemoteSavepoints {
     @Override
     public String getSavepointName() throws SQLException {
       if (id != 0) {
-        throw new SQLException("savepoint " + id + " is unnamed", "3B001");
+        throw new SQLException("savepoint " + id + " is unnamed", SqlStates.INVALID_SAVEPOINT);
       }
       return name;
     }
