@@ -177,23 +177,34 @@ public final class ClusterBench {
     long t0 = System.nanoTime();
     c.setAutoCommit(false);
     try (PreparedStatement p = c.prepareStatement("UPSERT INTO " + kv + " VALUES (?, ?, ?, ?)")) {
-      for (int i = 0; i < rows; i++) {
-        p.setLong(1, i);
-        p.setInt(2, i / 10);
-        p.setLong(3, 7L * i);
-        p.setString(4, "pad-" + i + "-0123456789abcdefghij");
-        p.addBatch();
-        if (i % 1000 == 999) {
-          p.executeBatch();
-          c.commit();
-        }
-      }
-      p.executeBatch();
-      c.commit();
+      writeRows(p, c::commit);
     } finally {
       c.setAutoCommit(true);
     }
     return rows / ((System.nanoTime() - t0) / 1e9);
+  }
+
+  /** After each batch sent. */
+  @FunctionalInterface
+  private interface AfterBatch {
+    void run() throws SQLException;
+  }
+
+  /** The workload's rows through {@code p} in batches of 1,000, {@code after} each batch. */
+  private void writeRows(PreparedStatement p, AfterBatch after) throws SQLException {
+    for (int i = 0; i < rows; i++) {
+      p.setLong(1, i);
+      p.setInt(2, i / 10);
+      p.setLong(3, 7L * i);
+      p.setString(4, "pad-" + i + "-0123456789abcdefghij");
+      p.addBatch();
+      if (i % 1000 == 999) {
+        p.executeBatch();
+        after.run();
+      }
+    }
+    p.executeBatch();
+    after.run();
   }
 
   /**
@@ -207,17 +218,7 @@ public final class ClusterBench {
         + " pad VARCHAR(100))");
     long t0 = System.nanoTime();
     try (PreparedStatement p = c.prepareStatement("INSERT INTO " + t + " VALUES (?, ?, ?, ?)")) {
-      for (int i = 0; i < rows; i++) {
-        p.setLong(1, i);
-        p.setInt(2, i / 10);
-        p.setLong(3, 7L * i);
-        p.setString(4, "pad-" + i + "-0123456789abcdefghij");
-        p.addBatch();
-        if (i % 1000 == 999) {
-          p.executeBatch();
-        }
-      }
-      p.executeBatch();
+      writeRows(p, () -> { }); // auto-commit: each batch its own
     }
     double rate = rows / ((System.nanoTime() - t0) / 1e9);
     long count = single(c, "SELECT COUNT(*) FROM " + t);

@@ -107,6 +107,34 @@ final class InsertBatch {
         + " of the statement's " + sent + " rows tried were written");
   }
 
+  /**
+   * What the statement throws when {@code failure} stopped it before a row was sent: the rows
+   * held are sent first (unless a batch failed in the storage), and a duplicate among them, a
+   * row before the failing one, is the statement's failure ({@code failure} suppressed).
+   */
+  RuntimeException afterFailure(RuntimeException failure, Consumer<Object[]> onWritten,
+      Function<byte[], ? extends RuntimeException> duplicate) {
+    if (uncertain) {
+      return failure;
+    }
+    flush(onWritten);
+    if (firstDuplicate == null) {
+      return failure;
+    }
+    RuntimeException refused = refusal(duplicate);
+    refused.addSuppressed(failure);
+    return refused;
+  }
+
+  /**
+   * The rows this statement kept, as a JDBC batch reports them: each row's outcome once one was
+   * refused, else how many were written; null when a batch failed in the storage.
+   */
+  RowsWritten rowsWritten() {
+    return uncertain ? null : firstDuplicate != null ? new RowsWritten(outcomes())
+        : new RowsWritten(written);
+  }
+
   /** Rows written so far. */
   long written() {
     return written;

@@ -32,6 +32,21 @@ final class RowPuts {
   private final Supplier<Durability> durability;
 
   /**
+   * A packed table's rows are written whole (each family is one cell): INSERT, DELETE, and an
+   * UPSERT naming every column; not UPDATE nor an UPSERT naming some columns (Phoenix asks the
+   * same of its single-cell tables, which must be immutable).
+   */
+  static void checkWholeRows(SqlTableDef def, WriteSpec spec) {
+    boolean partial = spec.kind() == WriteSpec.Kind.UPDATE
+        || spec.kind() == WriteSpec.Kind.UPSERT && spec.listed().size() < def.visibleColumnCount();
+    if (partial) {
+      throw new UnsupportedOperationException(spec.kind() + " of some columns of "
+          + def.table() + ": it stores each family in one cell (IMMUTABLE_STORAGE_SCHEME="
+          + "SINGLE_CELL_ARRAY_WITH_OFFSETS), so rows are written whole: UPSERT every column");
+    }
+  }
+
+  /**
    * {@code cellTimestamp}: the timestamp of the cells written now (-1: the write's);
    * {@code durability}: the durability of the mutations made now.
    */

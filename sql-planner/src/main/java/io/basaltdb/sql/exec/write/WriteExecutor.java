@@ -109,25 +109,10 @@ public final class WriteExecutor {
       keys.bind(def);
     }
     if (def.packed()) {
-      checkWholeRows(def, spec);
+      RowPuts.checkWholeRows(def, spec);
     }
     foreignKeys = ForeignKeyChecks.of(db, def, ctx, settings.writeTimestamp() >= 0
         ? settings.writeTimestamp() : io.basaltdb.storage.Cell.LATEST_TIMESTAMP, Durability.ASYNC);
-  }
-
-  /**
-   * A packed table's rows are written whole (each family is one cell): INSERT, DELETE, and an
-   * UPSERT naming every column; not UPDATE nor an UPSERT naming some columns (Phoenix asks the
-   * same of its single-cell tables, which must be immutable).
-   */
-  private static void checkWholeRows(SqlTableDef def, WriteSpec spec) {
-    boolean partial = spec.kind() == WriteSpec.Kind.UPDATE
-        || spec.kind() == WriteSpec.Kind.UPSERT && spec.listed().size() < def.visibleColumnCount();
-    if (partial) {
-      throw new UnsupportedOperationException(spec.kind() + " of some columns of "
-          + def.table() + ": it stores each family in one cell (IMMUTABLE_STORAGE_SCHEME="
-          + "SINGLE_CELL_ARRAY_WITH_OFFSETS), so rows are written whole: UPSERT every column");
-    }
   }
 
   /**
@@ -257,18 +242,14 @@ public final class WriteExecutor {
       RuntimeException thrown = failure;
       try {
         putAll(batch);
-        if (insertBatch != null && !insertBatch.uncertain()) {
-          insertBatch.flush(this::writtenRow);
-          if (insertBatch.firstDuplicate() != null) { // a row before the failing one
-            thrown = insertBatch.refusal(this::duplicate);
-            thrown.addSuppressed(failure);
-          }
+        if (insertBatch != null) {
+          thrown = insertBatch.afterFailure(failure, this::writtenRow, this::duplicate);
         }
         syncLog(db, settings);
-        if (!db.inTransaction() && (insertBatch == null || !insertBatch.uncertain())) {
-          thrown.addSuppressed(insertBatch == null ? new RowsWritten(count) // a batch's counts
-              : insertBatch.firstDuplicate() != null ? new RowsWritten(insertBatch.outcomes())
-              : new RowsWritten(insertBatch.written()));
+        RowsWritten kept = insertBatch == null ? new RowsWritten(count) // a batch's counts
+            : insertBatch.rowsWritten();
+        if (!db.inTransaction() && kept != null) {
+          thrown.addSuppressed(kept);
         }
       } catch (RuntimeException f) {
         thrown.addSuppressed(f);
@@ -282,7 +263,7 @@ public final class WriteExecutor {
       if (insertBatch.firstDuplicate() != null) {
         syncLog(db, settings); // the rows written stay written
         RuntimeException refused = insertBatch.refusal(this::duplicate);
-        refused.addSuppressed(new RowsWritten(insertBatch.outcomes()));
+        refused.addSuppressed(insertBatch.rowsWritten());
         throw refused;
       }
     }
