@@ -19,11 +19,12 @@ import java.util.Locale;
  * {@code regions}, {@code flush}, {@code compact [--major]} and {@code stats} of a table
  * named as in SQL ({@code T} in the default schema, or {@code SCHEMA.T}), and
  * {@code verify-index}, which checks a secondary index against its table both ways (exit
- * status 1 when they differ).
+ * status 1 when they differ); over HBase it also settles the entries a client left unverified
+ * ({@code --repair}: fencing their rows, see IndexVerifier).
  *
  * <pre>
  * bin/basalt regions|flush|compact|stats TABLE [--data DIR] [--major]
- * bin/basalt admin verify-index TABLE INDEX [--data DIR]
+ * bin/basalt admin verify-index TABLE INDEX [--data DIR | --url URL] [--repair]
  * </pre>
  */
 public final class AdminTool {
@@ -45,6 +46,7 @@ public final class AdminTool {
     Path dir = Path.of("basalt-data");
     String url = null;
     boolean major = false;
+    boolean repair = false;
     for (int i = 1; i < args.length; i++) {
       switch (args[i]) {
         case "--data" -> {
@@ -62,6 +64,7 @@ public final class AdminTool {
           url = args[i];
         }
         case "--major" -> major = true;
+        case "--repair" -> repair = true;
         case "--help", "-h" -> {
           usage(out);
           return 0;
@@ -99,7 +102,7 @@ public final class AdminTool {
       }
       switch (command) {
         case "verify-index" -> {
-          return verifyIndex(db, name, index, out, err);
+          return verifyIndex(db, name, index, repair, out, err);
         }
         case "flush" -> {
           db.admin().flush(name);
@@ -154,8 +157,8 @@ public final class AdminTool {
   }
 
   /** Checks index {@code index} of table {@code name}: 0 when it matches its table, else 1. */
-  private static int verifyIndex(Storage db, TableName name, String index, PrintStream out,
-      PrintStream err) {
+  private static int verifyIndex(Storage db, TableName name, String index, boolean repair,
+      PrintStream out, PrintStream err) {
     io.basaltdb.sql.catalog.SqlCatalog catalog = new io.basaltdb.sql.catalog.SqlCatalog(db);
     io.basaltdb.sql.catalog.SqlTableDef def = catalog.get(name);
     io.basaltdb.sql.catalog.SqlIndexDef found = def == null ? null : catalog.indexes(name).stream()
@@ -164,7 +167,7 @@ public final class AdminTool {
       err.println("basalt verify-index: table " + name + " has no index " + index);
       return 1;
     }
-    var report = io.basaltdb.sql.index.IndexVerifier.verify(db, def, found);
+    var report = io.basaltdb.sql.index.IndexVerifier.verify(db, def, found, repair);
     out.println("index " + index + " of " + name + " (" + found.state() + "): " + report);
     out.println(report.consistent() ? "consistent" : "DIFFERENCES FOUND");
     return report.consistent() ? 0 : 1;
@@ -210,7 +213,7 @@ public final class AdminTool {
   private static void usage(PrintStream out) {
     out.println("usage: basalt regions|flush|compact|stats TABLE [--data DIR | --url URL]"
         + " [--major]");
-    out.println("       basalt admin verify-index TABLE INDEX [--data DIR | --url URL]");
+    out.println("       basalt admin verify-index TABLE INDEX [--data DIR | --url URL] [--repair]");
     out.println("  TABLE as SQL names it (upper case unless quoted): PAGES or WEB.PAGES");
     out.println("  --data   the database directory (default ./basalt-data); no other process");
     out.println("           may have it open (stop the server first)");

@@ -22,6 +22,12 @@ public final class CellNames {
    * carry an empty marker; a marker of any value means the row exists.
    */
   public static final byte[] MARKER_VALUE = {'x'};
+  /**
+   * The qualifier of a row's version cell (in the marker family), which the client-side index
+   * protocol over HBase (sql.index.ClientIndexProtocol) checks and replaces on every write of a
+   * row of an indexed table: 8 bytes, a count. Not a column; a MAP column does not show it.
+   */
+  public static final byte[] VERSION = {'_', 'v', 'e', 'r'};
 
   private static final byte[] PACKED =
       SqlTableDef.PACKED_QUALIFIER.getBytes(StandardCharsets.UTF_8);
@@ -71,6 +77,7 @@ public final class CellNames {
         }
         if (cols.get(i).family().equals(def.markerFamily())) {
           declared.add(new String(MARKER, StandardCharsets.UTF_8));
+          declared.add(new String(VERSION, StandardCharsets.UTF_8));
         }
         mapExclusions.put(i, java.util.Set.copyOf(declared));
       }

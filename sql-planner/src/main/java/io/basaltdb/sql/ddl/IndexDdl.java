@@ -35,13 +35,16 @@ import org.apache.calcite.sql.SqlNode;
  * REBUILD}, or {@code CREATE INDEX IF NOT EXISTS} of it again). Stateless.
  */
 final class IndexDdl {
+  private static final String VERSION_CELL = new String(
+      io.basaltdb.sql.catalog.CellNames.VERSION, java.nio.charset.StandardCharsets.UTF_8);
+
   private IndexDdl() {}
 
   static void create(Storage db, SqlCreateBasaltIndex create) {
-    if (!db.atomicAcrossRows()) {
+    if (!db.atomicAcrossRows() && create.unique) {
       throw new SqlStateException(SqlStates.FEATURE_NOT_SUPPORTED, "index " + create.name
-          + ": secondary indexes are kept atomically with their rows, which needs a storage that"
-          + " writes several rows as one; " + db.location() + " does not");
+          + ": a UNIQUE index over " + db.location() + ", which writes one row atomically, is"
+          + " not built yet (a non-unique index is)");
     }
     IndexRegistry.of(db); // first: what a crash left of index DDL is cleared away
     TableName t = BasaltDdlExecutor.tableName(create.table);
@@ -76,6 +79,12 @@ final class IndexDdl {
       throw new SqlStateException(SqlStates.FEATURE_NOT_SUPPORTED, "index " + name + " on " + t
           + ": a table with a ROW_TIMESTAMP column has no indexes yet (its cells are written "
           + "at the row's time, which index entries would have to follow)");
+    }
+    if (!db.atomicAcrossRows() && def.columns().stream().anyMatch(c -> !c.isKey()
+        && c.family().equals(def.markerFamily()) && c.name().equals(VERSION_CELL))) {
+      throw new SqlStateException(SqlStates.FEATURE_NOT_SUPPORTED, "index " + name + " on " + t
+          + ": its column " + VERSION_CELL + " has the name of the version cell an index over "
+          + db.location() + " keeps in each row; rename the column");
     }
     Set<String> seen = new HashSet<>();
     List<String> columns = new ArrayList<>();

@@ -27,6 +27,14 @@ import java.util.Objects;
 public final class IndexLayout {
   public static final byte[] FAMILY = {'0'};
   public static final byte[] QUALIFIER = "_v".getBytes(StandardCharsets.UTF_8);
+  /**
+   * An entry's status cell, kept only over a storage that writes one row atomically (HBase:
+   * {@link ClientIndexProtocol}): {@link #VERIFIED} or {@link #UNVERIFIED} (Phoenix's
+   * empty-column values); its newest version is the entry's status.
+   */
+  public static final byte[] STATUS = "_s".getBytes(StandardCharsets.UTF_8);
+  public static final byte[] VERIFIED = {1};
+  public static final byte[] UNVERIFIED = {2};
 
   private final SqlIndexDef index;
   private final SqlTableDef table;

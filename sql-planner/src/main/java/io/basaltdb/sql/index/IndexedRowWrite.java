@@ -46,6 +46,8 @@ public final class IndexedRowWrite {
   private final List<IndexLayout> layouts = new ArrayList<>();
   private final List<Table> indexTables = new ArrayList<>();
   private final long writeTimestamp;
+  /** Non-null on a storage writing one row atomically: the entries' client-side protocol. */
+  private final ClientIndexProtocol protocol;
 
   /** {@code writeTimestamp}: the statement's explicit cell timestamp, or -1. */
   public IndexedRowWrite(Storage db, SqlTableDef def, List<SqlIndexDef> indexes,
@@ -60,11 +62,24 @@ public final class IndexedRowWrite {
       layouts.add(IndexRegistry.of(db).layout(def, i));
       indexTables.add(db.table(i.engineTable()));
     }
+    protocol = db.atomicAcrossRows() || indexes.isEmpty() ? null
+        : new ClientIndexProtocol(this, table, names.markerFamily(), layouts, indexTables);
+    if (protocol != null && (writeTimestamp >= 0 || db.inTransaction())) {
+      throw new SqlStateException(SqlStates.FEATURE_NOT_SUPPORTED, "table " + def.table()
+          + " has indexes, which " + db.location() + " keeps by a protocol of single-row"
+          + " writes at times it picks: " + (writeTimestamp >= 0
+              ? "a connection's write timestamp cannot write it"
+              : "a transaction cannot write it yet (write it with auto-commit on)"));
+    }
   }
 
   /** Applies {@code change} to the row of {@code key} and its entries, atomically. */
   public void write(byte[] key, Durability durability, Change change) {
     Durability d = durability == Durability.SKIP ? Durability.ASYNC : durability;
+    if (protocol != null) {
+      protocol.write(key, d, change, false);
+      return;
+    }
     db.mutateAfterRead(table, key, d, current -> {
       Object[] old = values(key, current);
       Outcome out = change.apply(old);
@@ -88,6 +103,11 @@ public final class IndexedRowWrite {
    * changed the row since maintained the entries itself, so these are never stale).
    */
   public void writeEntries(byte[] key) {
+    if (protocol != null) {
+      protocol.write(key, Durability.ASYNC, old -> old == null ? null : new Outcome(null, old),
+          true);
+      return;
+    }
     db.mutateAfterRead(table, key, Durability.ASYNC, current -> {
       Object[] now = values(key, current);
       if (now == null) {
@@ -109,6 +129,24 @@ public final class IndexedRowWrite {
       }
       return changes;
     });
+  }
+
+  /**
+   * Over a storage keeping indexes by the client-side protocol: writes the row of {@code key}
+   * unchanged but for its version (so a writer that read the old version, alive or dead, fails
+   * its row write and starts again), with every entry of its current values written again,
+   * verified, at a timestamp above all it held (a missing row gets a version and no entries).
+   */
+  public void fence(byte[] key) {
+    if (protocol == null) {
+      throw new IllegalStateException("no client-side index protocol on " + db.location());
+    }
+    protocol.write(key, Durability.SYNC, old -> new Outcome(null, old), true);
+  }
+
+  /** The row of {@code key} by its key values, for messages. */
+  String describe(byte[] key) {
+    return Arrays.toString(codec.decode(key)) + " of " + def.table();
   }
 
   /** A row of {@code key}'s key column values, every other column NULL. */

@@ -33,6 +33,11 @@ final class IndexKeys implements AutoCloseable {
   /** Non-null when the index covers the scan: how to build its rows and filter them. */
   private final io.basaltdb.sql.catalog.CellNames names;
   private final io.basaltdb.storage.filter.Filter filter;
+  /** Non-null over a storage keeping indexes by the client-side protocol: entry checks. */
+  private io.basaltdb.sql.index.UnverifiedEntries unverified;
+  /** The value of the entry {@link #nextEntry} gave (its own, or as its row gives it). */
+  private byte[] entryValue;
+  private long entryTimestamp;
   private int next;
   private ResultScanner scanner;
 
@@ -98,6 +103,9 @@ final class IndexKeys implements AutoCloseable {
             io.basaltdb.sql.catalog.CellNames.of(def),
             io.basaltdb.sql.pushdown.PushedPredicate.all(filters, def, ctx));
     keys.snapshot = StatementSnapshot.of(ctx, db); // the table's rows are read at it too
+    if (io.basaltdb.sql.index.UnverifiedEntries.kept(db)) {
+      keys.unverified = new io.basaltdb.sql.index.UnverifiedEntries(db, def, layout, table);
+    }
     return keys;
   }
 
@@ -114,9 +122,7 @@ final class IndexKeys implements AutoCloseable {
       if (entry == null) {
         return null;
       }
-      io.basaltdb.storage.Cell cell = entry.getLatestCell(IndexLayout.FAMILY,
-          IndexLayout.QUALIFIER);
-      Result row = layout.baseRow(entry.row(), cell.value(), cell.timestamp(), names,
+      Result row = layout.baseRow(entry.row(), entryValue, entryTimestamp, names,
           io.basaltdb.sql.catalog.CellNames.MARKER);
       if (filter == null) {
         return row;
@@ -152,8 +158,7 @@ final class IndexKeys implements AutoCloseable {
   /** The next row key, or null after the last. */
   byte[] next() {
     Result entry = nextEntry();
-    return entry == null ? null : layout.baseKey(entry.row(),
-        entry.getValue(IndexLayout.FAMILY, IndexLayout.QUALIFIER));
+    return entry == null ? null : layout.baseKey(entry.row(), entryValue);
   }
 
   private Result nextEntry() {
@@ -168,6 +173,9 @@ final class IndexKeys implements AutoCloseable {
                 .withStopRow(r.start(), true)
             : new Scan().withStartRow(r.start()).withStopRow(r.stop()))
             .addColumn(IndexLayout.FAMILY, IndexLayout.QUALIFIER);
+        if (unverified != null) {
+          scan.addColumn(IndexLayout.FAMILY, IndexLayout.STATUS);
+        }
         if (asOf >= 0) {
           scan.setTimeRange(0, asOf == Long.MAX_VALUE ? asOf : asOf + 1);
         }
@@ -175,6 +183,13 @@ final class IndexKeys implements AutoCloseable {
       }
       Result entry = scanner.next();
       if (entry != null) {
+        io.basaltdb.storage.Cell cell = entry.getLatestCell(IndexLayout.FAMILY,
+            IndexLayout.QUALIFIER);
+        entryValue = unverified == null ? cell.value() : unverified.usable(entry);
+        if (entryValue == null) {
+          continue; // an unverified entry its row does not give
+        }
+        entryTimestamp = cell.timestamp();
         return entry;
       }
       scanner.close();

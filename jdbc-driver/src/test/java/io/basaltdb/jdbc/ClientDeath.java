@@ -1,0 +1,200 @@
+package io.basaltdb.jdbc;
+
+import io.basaltdb.storage.Append;
+import io.basaltdb.storage.CheckAndMutate;
+import io.basaltdb.storage.ColumnAggregate;
+import io.basaltdb.storage.Delete;
+import io.basaltdb.storage.Get;
+import io.basaltdb.storage.Increment;
+import io.basaltdb.storage.Put;
+import io.basaltdb.storage.Result;
+import io.basaltdb.storage.ResultScanner;
+import io.basaltdb.storage.RowMutations;
+import io.basaltdb.storage.Scan;
+import io.basaltdb.storage.Table;
+import io.basaltdb.storage.TableDescriptor;
+import io.basaltdb.storage.TableName;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A client that dies at a chosen call: every table it hands out ({@link #wrap}) counts the
+ * storage calls made through it (reads and writes, one per call, a list counting once), and
+ * from call number {@link #dieAt} on each call throws "client died here" without reaching the
+ * storage, as if the process had been killed there; or, at a chosen call, lets another client's
+ * work run first ({@link #cutIn}). Off ({@link #dieAt} 0) it only counts.
+ */
+final class ClientDeath {
+  private final AtomicLong calls = new AtomicLong();
+  private volatile long dieAt;
+  /** At call {@link #cutInAt}, before it reaches the storage: another client's work. */
+  private volatile long cutInAt;
+  private volatile Runnable cutIn;
+  /** The thread running {@link #cutIn}: its calls are not counted. */
+  private volatile Thread cuttingIn;
+
+  /** The calls made since the last {@link #reset}. */
+  long calls() {
+    return calls.get();
+  }
+
+  /** Counts from zero; the client dies at call {@code at} (1 the first; 0 never). */
+  void reset(long at) {
+    calls.set(0);
+    dieAt = at;
+    cutIn = null;
+  }
+
+  /**
+   * Counts from zero; at call {@code at}, before it is made, {@code other} runs (another
+   * client's statements, through the same storage, not counted): a writer paused between two
+   * of its calls while another writes.
+   */
+  void cutIn(long at, Runnable other) {
+    calls.set(0);
+    dieAt = 0;
+    cutInAt = at;
+    cutIn = other;
+  }
+
+  /** Whether the client has died (reached its call). */
+  boolean dead() {
+    return dieAt > 0 && calls.get() >= dieAt;
+  }
+
+  Table wrap(Table t) {
+    return new Dying(t);
+  }
+
+  private void call() {
+    if (Thread.currentThread() == cuttingIn) {
+      return;
+    }
+    long n = calls.incrementAndGet();
+    if (n == cutInAt && cutIn != null) {
+      cuttingIn = Thread.currentThread();
+      try {
+        cutIn.run();
+      } finally {
+        cuttingIn = null;
+      }
+    }
+    if (dieAt > 0 && n >= dieAt) {
+      throw new IllegalStateException("client died here (call " + n + ")");
+    }
+  }
+
+  private final class Dying implements Table {
+    private final Table t;
+
+    Dying(Table t) {
+      this.t = t;
+    }
+
+    @Override
+    public TableName name() {
+      return t.name();
+    }
+
+    @Override
+    public TableDescriptor descriptor() {
+      return t.descriptor();
+    }
+
+    @Override
+    public void put(Put put) {
+      call();
+      t.put(put);
+    }
+
+    @Override
+    public void put(List<Put> puts) {
+      call();
+      t.put(puts);
+    }
+
+    @Override
+    public void delete(Delete delete) {
+      call();
+      t.delete(delete);
+    }
+
+    @Override
+    public void delete(List<Delete> deletes) {
+      call();
+      t.delete(deletes);
+    }
+
+    @Override
+    public void mutateRow(RowMutations rm) {
+      call();
+      t.mutateRow(rm);
+    }
+
+    @Override
+    public Result increment(Increment inc) {
+      call();
+      return t.increment(inc);
+    }
+
+    @Override
+    public long incrementColumnValue(byte[] row, byte[] family, byte[] qualifier, long amount) {
+      call();
+      return t.incrementColumnValue(row, family, qualifier, amount);
+    }
+
+    @Override
+    public Result append(Append app) {
+      call();
+      return t.append(app);
+    }
+
+    @Override
+    public boolean checkAndMutate(CheckAndMutate cam) {
+      call();
+      return t.checkAndMutate(cam);
+    }
+
+    @Override
+    public boolean[] checkAndMutate(List<CheckAndMutate> cams) {
+      call();
+      return t.checkAndMutate(cams);
+    }
+
+    @Override
+    public Result get(Get get) {
+      call();
+      return t.get(get);
+    }
+
+    @Override
+    public List<Result> get(List<Get> gets) {
+      call();
+      return t.get(gets);
+    }
+
+    @Override
+    public boolean exists(Get get) {
+      call();
+      return t.exists(get);
+    }
+
+    @Override
+    public ResultScanner getScanner(Scan scan) {
+      call();
+      return t.getScanner(scan);
+    }
+
+    @Override
+    public ColumnAggregate.Answer aggregate(ColumnAggregate request) {
+      call();
+      return t.aggregate(request);
+    }
+
+    @Override
+    public Object[] batch(List<? extends io.basaltdb.storage.Row> actions) {
+      call();
+      return t.batch(actions);
+    }
+  }
+}
