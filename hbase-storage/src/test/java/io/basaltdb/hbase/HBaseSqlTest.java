@@ -237,12 +237,12 @@ class HBaseSqlTest {
   }
 
   @Test
-  void indexesAreRefusedClearly() throws Exception {
+  void uniqueIndexesAreRefusedClearly() throws Exception {
     try (Connection c = DriverManager.getConnection(SharedCluster.url(""));
         Statement st = c.createStatement()) {
       st.execute("CREATE TABLE ix (id INTEGER PRIMARY KEY, v VARCHAR)");
       SQLException e = assertThrows(SQLException.class,
-          () -> st.execute("CREATE INDEX ix_v ON ix (v)"));
+          () -> st.execute("CREATE UNIQUE INDEX ix_v ON ix (v)"));
       assertEquals("0A000", e.getSQLState());
       assertTrue(e.getMessage().contains("hbase:"), e.getMessage());
       assertFalse(rows(c, "SELECT * FROM ix").iterator().hasNext());

@@ -1,4 +1,4 @@
-package io.basaltdb.jdbc;
+package io.basaltdb.sql.index;
 
 import io.basaltdb.storage.Append;
 import io.basaltdb.storage.CheckAndMutate;
@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * storage, as if the process had been killed there; or, at a chosen call, lets another client's
  * work run first ({@link #cutIn}). Off ({@link #dieAt} 0) it only counts.
  */
-final class ClientDeath {
+public final class ClientDeath {
   private final AtomicLong calls = new AtomicLong();
   private volatile long dieAt;
   /** At call {@link #cutInAt}, before it reaches the storage: another client's work. */
@@ -34,12 +34,12 @@ final class ClientDeath {
   private volatile Thread cuttingIn;
 
   /** The calls made since the last {@link #reset}. */
-  long calls() {
+  public long calls() {
     return calls.get();
   }
 
   /** Counts from zero; the client dies at call {@code at} (1 the first; 0 never). */
-  void reset(long at) {
+  public void reset(long at) {
     calls.set(0);
     dieAt = at;
     cutIn = null;
@@ -50,19 +50,14 @@ final class ClientDeath {
    * client's statements, through the same storage, not counted): a writer paused between two
    * of its calls while another writes.
    */
-  void cutIn(long at, Runnable other) {
+  public void cutIn(long at, Runnable other) {
     calls.set(0);
     dieAt = 0;
     cutInAt = at;
     cutIn = other;
   }
 
-  /** Whether the client has died (reached its call). */
-  boolean dead() {
-    return dieAt > 0 && calls.get() >= dieAt;
-  }
-
-  Table wrap(Table t) {
+  public Table wrap(Table t) {
     return new Dying(t);
   }
 

@@ -1,0 +1,85 @@
+package io.basaltdb.hbase;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.basaltdb.engine.Database;
+import io.basaltdb.engine.EngineOptions;
+import io.basaltdb.sql.index.ClientDeath;
+import io.basaltdb.sql.index.ClientIndexScenarios;
+import io.basaltdb.sql.index.ConcurrentIndexScenario;
+import io.basaltdb.sql.index.RowsAloneStorage;
+import io.basaltdb.sql.jdbc.BasaltConnections;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Secondary indexes over HBase, kept from the client (doc/indexes-over-hbase.md), on the
+ * shared mini cluster: the scenarios the embedded engine runs as rows alone
+ * ({@code ClientIndexesTest}), here on HBase's own timestamps, delete markers
+ * (NEW_VERSION_BEHAVIOR), check-and-mutate and batches, through a storage whose table calls a
+ * test can cut: the same answers and plans as embedded indexes, a client killed at every call
+ * of each write, a writer overtaken at every call by another writer of its row, concurrent
+ * writers and readers, an index built while rows are written.
+ */
+class HBaseIndexesTest implements ClientIndexScenarios.Fixture {
+  private static final ClientDeath DEATH = new ClientDeath();
+  private static RowsAloneStorage storage;
+
+  @BeforeAll
+  static void open() throws Exception {
+    storage = new RowsAloneStorage(HBaseStorage.connect(SharedCluster.get().configuration(),
+        "mini cluster"), DEATH);
+  }
+
+  @AfterAll
+  static void disconnect() {
+    storage.close();
+  }
+
+  @Override
+  public Connection connect() throws SQLException {
+    return BasaltConnections.open(storage);
+  }
+
+  @Override
+  public ClientDeath death() {
+    return DEATH;
+  }
+
+  @Override
+  public String suffix() {
+    return "_HB";
+  }
+
+  @Test
+  void sameAnswersAndPlansAsEmbeddedIndexes() throws Exception {
+    ClientIndexScenarios s = new ClientIndexScenarios(this);
+    try (Connection c = connect(); Statement st = c.createStatement();
+        Database db = Database.openTemporary(EngineOptions.defaults());
+        Connection embedded = BasaltConnections.open(db);
+        Statement e = embedded.createStatement()) {
+      s.create(st);
+      s.create(e);
+      s.sameAnswersAndPlans(embedded);
+      int cuts = s.killAtEveryCall();
+      assertTrue(cuts > 40, cuts + " cut points");
+      int runs = s.overtakeAtEveryCall();
+      assertTrue(runs > 30, runs + " interleavings");
+      s.drop(st);
+    }
+  }
+
+  @Test
+  void concurrentWritersAndAnOnlineBuild() throws Exception {
+    long seed = Long.getLong("basalt.seed", System.nanoTime());
+    System.out.println("HBaseIndexesTest: seed=" + seed + " (replay with -Dbasalt.seed=" + seed
+        + ")");
+    ConcurrentIndexScenario scenario = new ConcurrentIndexScenario(this);
+    scenario.writersAndReaders(seed, 4, 4000);
+    scenario.buildWhileWriting(seed, 1000);
+  }
+}

@@ -1,0 +1,287 @@
+package io.basaltdb.sql.index;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.basaltdb.sql.catalog.SqlCatalog;
+import io.basaltdb.sql.catalog.SqlIndexDef;
+import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.jdbc.BasaltConnection;
+import io.basaltdb.storage.Storage;
+import io.basaltdb.storage.TableName;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * Scenarios for indexes kept by the client-side protocol (hbase-storage/doc/indexes-over-hbase.md),
+ * run over any {@link Fixture}: the embedded engine seen as rows alone ({@code ClientIndexesTest})
+ * and an HBase mini cluster ({@code HBaseIndexesTest}). Tables are named after the fixture's
+ * suffix, so runs can share a cluster. Each scenario checks what the protocol promises: queries
+ * through an index answer as the table does (no row the table does not hold with those values,
+ * none missed), whatever call of a write its client died at or another writer cut in at, and
+ * verify-index then finds the index consistent.
+ */
+public final class ClientIndexScenarios {
+  /** Where scenarios run: connections on one storage whose tables go through {@link #death}. */
+  public interface Fixture {
+    Connection connect() throws SQLException;
+
+    ClientDeath death();
+
+    /** Appended to the scenario's table names. */
+    String suffix();
+  }
+
+  static final String[] TABLES = {
+    "CREATE TABLE %t (id INTEGER PRIMARY KEY, v VARCHAR(10), w INTEGER, x VARCHAR(10))",
+    "CREATE TABLE %u (k INTEGER PRIMARY KEY, v VARCHAR(10))",
+    "INSERT INTO %u VALUES (1, 'a'), (2, 'b'), (3, 'z')",
+  };
+
+  static final String ROWS = "INSERT INTO %t VALUES (1, 'a', 10, 'p'), (2, 'b', 20, 'q'),"
+      + " (3, 'a', 30, 'r'), (4, NULL, 40, 's'), (5, 'c', 50, 't')";
+
+  static final String[] INDEXES = {
+    "CREATE INDEX t_v ON %t (v) INCLUDE (w)",
+    "CREATE INDEX t_w ON %t (w DESC)",
+  };
+
+  /** Writes, each followed in the comparisons by every query below. */
+  static final String[] WRITES = {
+    "UPDATE %t SET v = 'c' WHERE id = 1",
+    "UPDATE %t SET w = w + 1 WHERE v = 'a'",
+    "DELETE FROM %t WHERE id = 2",
+    "INSERT INTO %t VALUES (6, 'a', 60, 'u')",
+    "UPSERT INTO %t VALUES (3, 'b', 31, 'r2')",
+    "UPDATE %t SET v = NULL WHERE id = 3",
+    "UPDATE %t SET x = 'zz' WHERE id = 6",
+    "INSERT INTO %t VALUES (2, 'b', 21, 'q2')",
+    "DELETE FROM %t WHERE w > 45",
+  };
+
+  /**
+   * Queries through the indexes (covering, fetching, ordered, a lookup join, NULLs), hinted: the
+   * plans compared do not then hang on row estimates (HBase's lag its writes by seconds).
+   */
+  static final String[] QUERIES = {
+    "SELECT /*+ INDEX(%t t_v) */ id, w FROM %t t WHERE v = 'a'",
+    "SELECT /*+ INDEX(%t t_v) */ id, x FROM %t t WHERE v IN ('a', 'b')",
+    "SELECT /*+ INDEX(%t t_w) */ id, v FROM %t t WHERE w BETWEEN 15 AND 45",
+    "SELECT /*+ INDEX(%t t_w) */ id FROM %t t WHERE w > 0 ORDER BY w DESC",
+    "SELECT /*+ INDEX(%t t_v) */ u.k, t.id FROM %u u JOIN %t t ON t.v = u.v",
+    "SELECT /*+ INDEX(%t t_v) */ COUNT(*) FROM %t t WHERE v IS NULL",
+  };
+
+  /** Pairs of writes of one row: the second cuts in at every call of the first. */
+  static final String[][] RACES = {
+    {"UPDATE %t SET v = 'x', w = 11 WHERE id = 1", "UPDATE %t SET v = 'y', w = 12 WHERE id = 1"},
+    {"UPDATE %t SET v = 'x' WHERE id = 1", "UPDATE %t SET v = 'a' WHERE id = 1"},
+    {"UPDATE %t SET w = w + 1 WHERE id = 3", "DELETE FROM %t WHERE id = 3"},
+    {"DELETE FROM %t WHERE id = 3", "UPDATE %t SET v = 'q', w = 99 WHERE id = 3"},
+    {"INSERT INTO %t VALUES (7, 'n', 70, 'n')", "UPSERT INTO %t VALUES (7, 'm', 71, 'm')"},
+  };
+
+  private final Fixture fixture;
+  private final String t;
+  private final String u;
+
+  public ClientIndexScenarios(Fixture fixture) {
+    this.fixture = fixture;
+    this.t = "CIX_T" + fixture.suffix();
+    this.u = "CIX_U" + fixture.suffix();
+  }
+
+  /** {@code sql} with the fixture's table names. */
+  String sql(String template) {
+    return template.replace("%t", t).replace("%u", u);
+  }
+
+  /** Makes the tables, their rows and indexes. */
+  public void create(Statement st) throws SQLException {
+    for (String s : TABLES) {
+      st.execute(sql(s));
+    }
+    st.execute(sql(ROWS));
+    for (String s : INDEXES) {
+      st.execute(sql(s));
+    }
+  }
+
+  public void drop(Statement st) throws SQLException {
+    st.execute("DROP TABLE " + t);
+    st.execute("DROP TABLE " + u);
+  }
+
+  /**
+   * Every write and query run here and on {@code reference} (embedded indexes, the same tables
+   * made by {@link #create}): the same update counts, plans (EXPLAIN) and answers.
+   */
+  public void sameAnswersAndPlans(Connection reference) throws SQLException {
+    try (Connection kept = fixture.connect();
+        Statement a = kept.createStatement();
+        Statement b = reference.createStatement()) {
+      for (String q : QUERIES) {
+        String plan = rows(a, "EXPLAIN PLAN FOR " + sql(q)).toString();
+        assertEquals(rows(b, "EXPLAIN PLAN FOR " + sql(q)).toString(), plan, q);
+        assertTrue(plan.contains("index=") || plan.contains("lookup=[index"), plan);
+      }
+      for (String w : WRITES) {
+        assertEquals(b.executeUpdate(sql(w)), a.executeUpdate(sql(w)), w);
+        for (String q : QUERIES) {
+          assertEquals(sorted(rows(b, sql(q))), sorted(rows(a, sql(q))), "after " + w + ": " + q);
+        }
+      }
+      assertEquals(rows(b, sql("SELECT * FROM %t ORDER BY id")),
+          rows(a, sql("SELECT * FROM %t ORDER BY id")));
+      assertClean(kept, t, "T_V", false);
+      assertClean(kept, t, "T_W", false);
+    }
+  }
+
+  /**
+   * For each write and each of its storage calls: the table's rows as {@link #ROWS} and the
+   * writes before it, then the write's client killed at that call; queries through the indexes
+   * must answer as the table does, and verify-index (repairing) find them consistent. Returns the
+   * number of cut points.
+   */
+  public int killAtEveryCall() throws SQLException {
+    int cuts = 0;
+    ClientDeath death = fixture.death();
+    try (Connection c = fixture.connect(); Statement st = c.createStatement()) {
+      for (int w = 0; w < WRITES.length; w++) {
+        reset(st, w);
+        death.reset(0);
+        st.executeUpdate(sql(WRITES[w]));
+        long calls = death.calls();
+        assertTrue(calls >= 3, WRITES[w] + " made " + calls + " calls");
+        for (long at = 1; at <= calls; at++) {
+          reset(st, w);
+          death.reset(at);
+          boolean failed = false;
+          try {
+            st.executeUpdate(sql(WRITES[w]));
+          } catch (SQLException e) {
+            failed = true;
+          }
+          death.reset(0); // another client, on the same storage
+          assertTrue(failed, WRITES[w] + " should have died at call " + at);
+          String where = WRITES[w] + " killed at call " + at + " of " + calls;
+          sameAsTable(st, where);
+          assertClean(c, t, "T_V", true);
+          assertClean(c, t, "T_W", true);
+          cuts++;
+        }
+      }
+    }
+    return cuts;
+  }
+
+  /**
+   * For each pair of {@link #RACES}, at each call of the first write, the second runs whole
+   * from another connection (the first paused there): the row ends with one writer's values,
+   * queries agree with the table, and verify-index needs no fence. Returns the interleavings.
+   */
+  public int overtakeAtEveryCall() throws SQLException {
+    int runs = 0;
+    ClientDeath death = fixture.death();
+    try (Connection c = fixture.connect();
+        Connection o = fixture.connect();
+        Statement st = c.createStatement();
+        Statement other = o.createStatement()) {
+      for (String[] race : RACES) {
+        reset(st, 0);
+        death.reset(0);
+        st.executeUpdate(sql(race[0]));
+        long calls = death.calls();
+        for (long at = 1; at <= calls; at++) {
+          reset(st, 0);
+          death.cutIn(at, () -> {
+            try {
+              other.executeUpdate(sql(race[1]));
+            } catch (SQLException e) {
+              throw new IllegalStateException(e);
+            }
+          });
+          try {
+            st.executeUpdate(sql(race[0]));
+          } catch (SQLException e) {
+            assertTrue(race[0].startsWith("INSERT") && "23505".equals(e.getSQLState()),
+                race[0] + " overtaken at call " + at + ": " + e);
+          }
+          death.reset(0);
+          sameAsTable(st, race[0] + " overtaken at call " + at + " by " + race[1]);
+          assertClean(c, t, "T_V", false);
+          assertClean(c, t, "T_W", false);
+          runs++;
+        }
+      }
+    }
+    return runs;
+  }
+
+  /** The rows of {@link #ROWS} and the first {@code writes} writes, nothing else. */
+  private void reset(Statement st, int writes) throws SQLException {
+    st.executeUpdate(sql("DELETE FROM %t"));
+    st.executeUpdate(sql(ROWS));
+    for (int i = 0; i < writes; i++) {
+      st.executeUpdate(sql(WRITES[i]));
+    }
+  }
+
+  /** Every query answers as the same query reading the table without index. */
+  void sameAsTable(Statement st, String where) throws SQLException {
+    for (String q : QUERIES) {
+      String withIndex = sql(q);
+      String without = withIndex.replaceFirst(
+          "SELECT (/\\*\\+ INDEX\\([A-Za-z0-9_]+ t_.\\) \\*/ )?", "SELECT /*+ NO_INDEX */ ");
+      assertEquals(sorted(rows(st, without)), sorted(rows(st, withIndex)), where + ": " + q);
+    }
+  }
+
+  /**
+   * verify-index finds {@code index} of {@code table} consistent (after fencing, with {@code
+   * repair}, what readers cannot settle), and a second run finds nothing left unverified.
+   */
+  public static void assertClean(Connection c, String table, String index, boolean repair)
+      throws SQLException {
+    Storage db = c.unwrap(BasaltConnection.class).storage();
+    SqlCatalog catalog = new SqlCatalog(db);
+    SqlTableDef def = catalog.get(TableName.of(table));
+    SqlIndexDef found = catalog.indexes(def.table()).stream()
+        .filter(i -> i.name().equals(index)).findFirst().orElseThrow();
+    IndexVerifier.Report report = IndexVerifier.verify(db, def, found, repair);
+    assertTrue(report.consistent(), report.toString());
+    IndexVerifier.Report again = IndexVerifier.verify(db, def, found);
+    assertTrue(again.consistent(), again.toString());
+    assertEquals(0, again.unverified(), "the first run settled every entry: " + again);
+  }
+
+  public static List<List<Object>> rows(Statement st, String sql) throws SQLException {
+    List<List<Object>> out = new ArrayList<>();
+    try (ResultSet rs = st.executeQuery(sql)) {
+      int n = rs.getMetaData().getColumnCount();
+      while (rs.next()) {
+        List<Object> row = new ArrayList<>();
+        for (int i = 1; i <= n; i++) {
+          row.add(rs.getObject(i));
+        }
+        out.add(row);
+      }
+    }
+    return out;
+  }
+
+  public static List<String> sorted(List<List<Object>> rows) {
+    List<String> out = new ArrayList<>();
+    for (List<Object> r : rows) {
+      out.add(r.toString());
+    }
+    Collections.sort(out);
+    return out;
+  }
+}
