@@ -60,27 +60,37 @@ final class ClientIndexProtocol {
    * (an index being built).
    */
   void write(byte[] key, Durability d, IndexedRowWrite.Change change, boolean allEntries) {
+    write(key, d, change, allEntries, 0);
+  }
+
+  /** As above, after an attempt that left entries at {@code left} (0: none) was overtaken. */
+  private void write(byte[] key, Durability d, IndexedRowWrite.Change change,
+      boolean allEntries, long left) {
     for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
       Result current = table.get(new Get(key));
       Object[] old = rows.values(key, current);
-      IndexedRowWrite.Outcome out = change.apply(old);
+      IndexedRowWrite.Outcome out;
+      try {
+        out = change.apply(old);
+      } catch (RuntimeException e) { // a duplicate key found at the new read, say
+        settle(key, current, left, d);
+        throw e;
+      }
       if (out == null || (out.mutation() == null && out.values() == null && old == null
           && !allEntries)) {
+        settle(key, current, left, d);
         return;
       }
       Cell version = current.getLatestCell(markerFamily, CellNames.VERSION);
       long v = version == null ? 0 : ByteBuffer.wrap(version.value()).getLong();
-      long newest = 0;
-      for (Cell c : current.cells()) {
-        newest = Math.max(newest, c.timestamp());
-      }
-      long ts = Math.max(System.currentTimeMillis(), newest + 1);
+      long ts = Math.max(Math.max(System.currentTimeMillis(), newest(current) + 1), left);
       List<Verify> verify = new ArrayList<>();
       for (int i = 0; i < layouts.size(); i++) {
         verify.add(unverify(i, key, old, out.values(), ts, d, allEntries));
       }
       if (!table.checkAndMutate(dataWrite(key, version == null ? null : version.value(), v,
           out.mutation(), ts, d))) {
+        left = ts;
         continue; // another writer wrote the row since phase 0
       }
       for (int i = 0; i < layouts.size(); i++) {
@@ -97,6 +107,99 @@ final class ClientIndexProtocol {
     throw new SqlStateException(SqlStates.SERIALIZATION_FAILURE, "row " + rows.describe(key)
         + " changed under " + ATTEMPTS + " attempts to write it and its index entries; try"
         + " again");
+  }
+
+  private static long newest(Result row) {
+    long newest = 0;
+    for (Cell c : row.cells()) {
+      newest = Math.max(newest, c.timestamp());
+    }
+    return newest;
+  }
+
+  /**
+   * After an attempt overtaken by another writer left entries at {@code left} (0: none) and the
+   * next found nothing to write: moves the row's version to {@code left} or above, so readers
+   * delete those entries (they delete an entry the row does not give once its version is no
+   * older) rather than leave them for verify-index.
+   */
+  private void settle(byte[] key, Result current, long left, Durability d) {
+    for (int attempt = 0; left > 0 && attempt < ATTEMPTS; attempt++) {
+      Cell version = current.getLatestCell(markerFamily, CellNames.VERSION);
+      if (version != null && version.timestamp() >= left) {
+        return;
+      }
+      long ts = Math.max(Math.max(System.currentTimeMillis(), newest(current) + 1), left);
+      if (table.checkAndMutate(dataWrite(key, version == null ? null : version.value(),
+          version == null ? 0 : ByteBuffer.wrap(version.value()).getLong(), null, ts, d))) {
+        return;
+      }
+      current = table.get(new Get(key));
+    }
+  }
+
+  /**
+   * The entries of {@code rows} (whole rows, as a scan read them: phase 0 for each), written as
+   * a build writes them, in one call per phase and index for all of them: entries put
+   * unverified, each row's version moved if unchanged since read (a batch of check-and-mutates),
+   * entries of those rows verified. A row written since its read goes through {@link #write}
+   * alone, from a new read. Returns the rows that exist.
+   */
+  int buildEntries(List<Result> rows) {
+    List<byte[]> keys = new ArrayList<>();
+    List<Object[]> values = new ArrayList<>();
+    List<CheckAndMutate> versions = new ArrayList<>();
+    List<Long> stamps = new ArrayList<>();
+    long now = System.currentTimeMillis();
+    for (Result r : rows) {
+      Object[] v = this.rows.values(r.row(), r);
+      if (v == null) {
+        continue;
+      }
+      Cell version = r.getLatestCell(markerFamily, CellNames.VERSION);
+      long ts = Math.max(now, newest(r) + 1);
+      keys.add(r.row());
+      values.add(v);
+      stamps.add(ts);
+      versions.add(dataWrite(r.row(), version == null ? null : version.value(),
+          version == null ? 0 : ByteBuffer.wrap(version.value()).getLong(), null, ts,
+          Durability.SYNC));
+    }
+    for (int i = 0; i < layouts.size(); i++) {
+      IndexLayout layout = layouts.get(i);
+      List<Put> entries = new ArrayList<>(keys.size());
+      for (int k = 0; k < keys.size(); k++) {
+        Put put = status(layout.entryKey(values.get(k), keys.get(k)), stamps.get(k),
+            IndexLayout.UNVERIFIED, Durability.SYNC);
+        put.addColumn(IndexLayout.FAMILY, IndexLayout.QUALIFIER, stamps.get(k),
+            layout.entryValue(values.get(k), keys.get(k)));
+        entries.add(put);
+      }
+      if (!entries.isEmpty()) {
+        indexTables.get(i).put(entries);
+      }
+    }
+    boolean[] applied = versions.isEmpty() ? new boolean[0] : table.checkAndMutate(versions);
+    for (int i = 0; i < layouts.size(); i++) {
+      List<Put> verified = new ArrayList<>(keys.size());
+      for (int k = 0; k < keys.size(); k++) {
+        if (applied[k]) {
+          verified.add(status(layouts.get(i).entryKey(values.get(k), keys.get(k)),
+              stamps.get(k), IndexLayout.VERIFIED, Durability.SYNC));
+        }
+      }
+      if (!verified.isEmpty()) {
+        indexTables.get(i).put(verified);
+      }
+    }
+    for (int k = 0; k < keys.size(); k++) {
+      if (!applied[k]) { // written since the scan read it: its entries from a new read
+        write(keys.get(k), Durability.SYNC,
+            old -> old == null ? null : new IndexedRowWrite.Outcome(null, old), true,
+            stamps.get(k));
+      }
+    }
+    return keys.size();
   }
 
   /** Phase 3 of one index: the new entry's verified status, the old entry's delete (or null). */

@@ -19,9 +19,14 @@ import java.util.function.LongConsumer;
  * {@code doc/indexes.md}): the index is registered first (state BUILDING, so every write from
  * then on maintains it), then every base row's entries are written from the row's values read
  * under its lock, one row at a time. A row written meanwhile either got its entries from its
- * writer or gets them here from its newest values; a row deleted meanwhile gets none. Stateless.
+ * writer or gets them here from its newest values; a row deleted meanwhile gets none. On a
+ * storage writing one row atomically (HBase) the rows are read whole by the scan and their
+ * entries written by the client-side protocol {@link #BATCH} rows at a time. Stateless.
  */
 public final class IndexBuilder {
+  /** Rows whose entries one round of protocol calls writes (a storage of rows alone). */
+  private static final int BATCH = 500;
+
   private IndexBuilder() {}
 
   /**
@@ -34,16 +39,30 @@ public final class IndexBuilder {
     CellNames names = CellNames.of(def);
     long rows = 0;
     long lastReport = System.nanoTime();
-    Scan scan = new Scan().addColumn(names.markerFamily(), CellNames.MARKER);
+    boolean batched = writer.byProtocol(); // whole rows, their entries a batch at a time
+    Scan scan = batched ? new Scan() : new Scan().addColumn(names.markerFamily(),
+        CellNames.MARKER);
+    List<Result> batch = new ArrayList<>();
     try (ResultScanner s = db.table(def.table()).getScanner(scan)) {
       for (Result r : s) {
-        writer.writeEntries(r.row());
-        rows++;
+        if (batched) {
+          batch.add(r);
+          if (batch.size() == BATCH) {
+            rows += writer.writeEntries(batch);
+            batch.clear();
+          }
+        } else {
+          writer.writeEntries(r.row());
+          rows++;
+        }
         if (System.nanoTime() - lastReport > 1_000_000_000L) {
           progress.accept(rows);
           lastReport = System.nanoTime();
         }
       }
+    }
+    if (!batch.isEmpty()) {
+      rows += writer.writeEntries(batch);
     }
     db.sync();
     progress.accept(rows);

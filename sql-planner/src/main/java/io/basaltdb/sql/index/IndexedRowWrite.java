@@ -144,6 +144,23 @@ public final class IndexedRowWrite {
     protocol.write(key, Durability.SYNC, old -> new Outcome(null, old), true);
   }
 
+  /**
+   * Whether this writer keeps the indexes by the client-side protocol (a storage writing one
+   * row atomically), whose build reads whole rows and writes their entries in batches
+   * ({@link #writeEntries(List)}).
+   */
+  public boolean byProtocol() {
+    return protocol != null;
+  }
+
+  /**
+   * The entries of {@code rows}, whole rows a scan of the table read ({@link #byProtocol} only):
+   * in one call per phase, as {@link #writeEntries(byte[])} writes one row's; the rows that exist.
+   */
+  public int writeEntries(List<Result> rows) {
+    return protocol.buildEntries(rows);
+  }
+
   /** The row of {@code key} by its key values, for messages. */
   String describe(byte[] key) {
     return Arrays.toString(codec.decode(key)) + " of " + def.table();
