@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
  * shared mini cluster: the scenarios the embedded engine runs as rows alone
  * ({@code ClientIndexesTest}), here on HBase's own timestamps, delete markers
  * (NEW_VERSION_BEHAVIOR), check-and-mutate and batches, through a storage whose table calls a
- * test can cut: the same answers and plans as embedded indexes, a client killed at every call
+ * test can cut: the same answers and plans as embedded indexes (many-row statements written in
+ * batches, failures stopping at their row), a client killed at every call
  * of each write, a writer overtaken at every call by another writer of its row, concurrent
  * writers and readers, an index built while rows are written.
  */
@@ -65,6 +66,7 @@ class HBaseIndexesTest implements ClientIndexScenarios.Fixture {
       s.create(st);
       s.create(e);
       s.sameAnswersAndPlans(embedded);
+      s.sameAnswersForManyRowsAndFailures(embedded);
       int cuts = s.killAtEveryCall();
       assertTrue(cuts > 40, cuts + " cut points");
       int runs = s.overtakeAtEveryCall();

@@ -54,59 +54,223 @@ final class ClientIndexProtocol {
     this.indexTables = indexTables;
   }
 
+  /** One row of a batch: its key, its write's durability and its change. */
+  record Pending(byte[] key, Durability durability, IndexedRowWrite.Change change) {}
+
+  /**
+   * What a batch wrote: per row whether it was written, and the exception of the row whose
+   * change failed (null: none) and that row's place ({@code failedAt}, else the batch's size):
+   * every row before it was tried, none after.
+   */
+  record Written(boolean[] wrote, RuntimeException failure, int failedAt) {}
+
+  /** Phase 3 of one index: the new entry's verified status, the old entry's delete (or null). */
+  private record Verify(Put verified, Delete deleted) {}
+
+  /** One row's write planned from its read: its timestamp, then each phase's writes. */
+  private record Plan(long ts, List<List<Put>> unverified, CheckAndMutate data,
+      List<Verify> verify) {}
+
   /**
    * Applies {@code change} to the row of {@code key} and keeps its entries; with {@code
    * allEntries}, the entries of the row's new values are written even where they did not change
-   * (an index being built).
+   * (an index being built). Whether the change wrote anything.
    */
-  void write(byte[] key, Durability d, IndexedRowWrite.Change change, boolean allEntries) {
-    write(key, d, change, allEntries, 0);
+  boolean write(byte[] key, Durability d, IndexedRowWrite.Change change, boolean allEntries) {
+    return write(key, d, change, allEntries, 0);
   }
 
   /** As above, after an attempt that left entries at {@code left} (0: none) was overtaken. */
-  private void write(byte[] key, Durability d, IndexedRowWrite.Change change,
+  private boolean write(byte[] key, Durability d, IndexedRowWrite.Change change,
       boolean allEntries, long left) {
     for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
       Result current = table.get(new Get(key));
-      Object[] old = rows.values(key, current);
-      IndexedRowWrite.Outcome out;
+      Plan plan;
       try {
-        out = change.apply(old);
+        plan = plan(key, current, d, change, allEntries, left);
       } catch (RuntimeException e) { // a duplicate key found at the new read, say
         settle(key, current, left, d);
         throw e;
       }
-      if (out == null || (out.mutation() == null && out.values() == null && old == null
-          && !allEntries)) {
+      if (plan == null) {
         settle(key, current, left, d);
-        return;
+        return false;
       }
-      Cell version = current.getLatestCell(markerFamily, CellNames.VERSION);
-      long v = version == null ? 0 : ByteBuffer.wrap(version.value()).getLong();
-      long ts = Math.max(Math.max(System.currentTimeMillis(), newest(current) + 1), left);
-      List<Verify> verify = new ArrayList<>();
-      for (int i = 0; i < layouts.size(); i++) {
-        verify.add(unverify(i, key, old, out.values(), ts, d, allEntries));
-      }
-      if (!table.checkAndMutate(dataWrite(key, version == null ? null : version.value(), v,
-          out.mutation(), ts, d))) {
-        left = ts;
+      unverify(List.of(plan));
+      if (!table.checkAndMutate(plan.data())) {
+        left = plan.ts();
         continue; // another writer wrote the row since phase 0
       }
-      for (int i = 0; i < layouts.size(); i++) {
-        Verify v3 = verify.get(i);
-        if (v3.verified() != null) {
-          indexTables.get(i).put(v3.verified());
-        }
-        if (v3.deleted() != null) {
-          indexTables.get(i).delete(v3.deleted());
-        }
-      }
-      return;
+      verify(List.of(plan));
+      return true;
     }
     throw new SqlStateException(SqlStates.SERIALIZATION_FAILURE, "row " + rows.describe(key)
         + " changed under " + ATTEMPTS + " attempts to write it and its index entries; try"
         + " again");
+  }
+
+  /**
+   * Writes {@code batch} (rows of distinct keys) in one call per phase and index for all of
+   * them: the rows read (or taken as {@code read}, whole rows a scan read), every change applied
+   * in order until one fails, entries put and unverified, the rows' version-checked writes as one
+   * batched check-and-mutate, entries verified and deleted. A row another writer wrote since its
+   * read goes through {@link #write} alone, from a new read.
+   */
+  Written writeAll(List<Pending> batch, List<Result> read, boolean allEntries) {
+    List<Result> current = read;
+    if (current == null) {
+      List<Get> gets = new ArrayList<>(batch.size());
+      for (Pending p : batch) {
+        gets.add(new Get(p.key()));
+      }
+      current = table.get(gets);
+    }
+    boolean[] wrote = new boolean[batch.size()];
+    List<Plan> plans = new ArrayList<>();
+    List<Integer> planned = new ArrayList<>();
+    RuntimeException failure = null;
+    int failedAt = batch.size();
+    for (int k = 0; k < batch.size(); k++) {
+      Pending p = batch.get(k);
+      try {
+        Plan plan = plan(p.key(), current.get(k), p.durability(), p.change(), allEntries, 0);
+        if (plan != null) {
+          plans.add(plan);
+          planned.add(k);
+        }
+      } catch (RuntimeException e) {
+        failure = e;
+        failedAt = k;
+        break;
+      }
+    }
+    unverify(plans);
+    List<CheckAndMutate> data = new ArrayList<>(plans.size());
+    for (Plan plan : plans) {
+      data.add(plan.data());
+    }
+    boolean[] applied = data.isEmpty() ? new boolean[0] : table.checkAndMutate(data);
+    List<Plan> done = new ArrayList<>(plans.size());
+    for (int j = 0; j < applied.length; j++) {
+      if (applied[j]) {
+        done.add(plans.get(j));
+      }
+    }
+    verify(done);
+    for (int j = 0; j < applied.length; j++) {
+      Pending p = batch.get(planned.get(j));
+      wrote[planned.get(j)] = applied[j]
+          || write(p.key(), p.durability(), p.change(), allEntries, plans.get(j).ts());
+    }
+    return new Written(wrote, failure, failedAt);
+  }
+
+  /**
+   * The entries of {@code read} (whole rows a scan of the table read), as a build writes them
+   * ({@link #writeAll}); the rows written (a row deleted since has none).
+   */
+  int buildEntries(List<Result> read) {
+    List<Pending> batch = new ArrayList<>(read.size());
+    for (Result r : read) {
+      batch.add(new Pending(r.row(), Durability.SYNC,
+          old -> old == null ? null : new IndexedRowWrite.Outcome(null, old)));
+    }
+    int n = 0;
+    for (boolean w : writeAll(batch, read, true).wrote()) {
+      n += w ? 1 : 0;
+    }
+    return n;
+  }
+
+  /**
+   * Phase 0's outcome for one row read as {@code current}: its change's mutation and values,
+   * the timestamp above every cell it held (and {@code left}), each index's entries; null when
+   * there is nothing to write.
+   */
+  private Plan plan(byte[] key, Result current, Durability d, IndexedRowWrite.Change change,
+      boolean allEntries, long left) {
+    Object[] old = rows.values(key, current);
+    IndexedRowWrite.Outcome out = change.apply(old);
+    if (out == null || (out.mutation() == null && out.values() == null && old == null
+        && !allEntries)) {
+      return null;
+    }
+    Cell version = current.getLatestCell(markerFamily, CellNames.VERSION);
+    long v = version == null ? 0 : ByteBuffer.wrap(version.value()).getLong();
+    long ts = Math.max(Math.max(System.currentTimeMillis(), newest(current) + 1), left);
+    List<List<Put>> unverified = new ArrayList<>(layouts.size());
+    List<Verify> verify = new ArrayList<>(layouts.size());
+    for (int i = 0; i < layouts.size(); i++) {
+      List<Put> phase1 = new ArrayList<>(2);
+      verify.add(entries(layouts.get(i), key, old, out.values(), ts, d, allEntries, phase1));
+      unverified.add(phase1);
+    }
+    return new Plan(ts, unverified, dataWrite(key, version == null ? null : version.value(), v,
+        out.mutation(), ts, d), verify);
+  }
+
+  /**
+   * One index's entries of a row going from {@code old} to {@code now} at {@code ts}: phase 1's
+   * puts into {@code phase1} (the new entry whole and unverified, the old one marked unverified)
+   * and phase 3's writes returned (verify the new, delete the old). Nothing when the entry is
+   * unchanged (unless {@code allEntries}).
+   */
+  private static Verify entries(IndexLayout layout, byte[] key, Object[] old, Object[] now,
+      long ts, Durability d, boolean allEntries, List<Put> phase1) {
+    if (!allEntries && old != null && now != null && layout.sameEntry(old, now)) {
+      return new Verify(null, null);
+    }
+    byte[] oldKey = old == null ? null : layout.entryKey(old, key);
+    byte[] newKey = now == null ? null : layout.entryKey(now, key);
+    Put verified = null;
+    Delete deleted = null;
+    if (oldKey != null && (newKey == null || !Arrays.equals(oldKey, newKey))) {
+      phase1.add(status(oldKey, ts, IndexLayout.UNVERIFIED, d));
+      deleted = new Delete(oldKey, ts).setDurability(d);
+    }
+    if (newKey != null) {
+      Put put = status(newKey, ts, IndexLayout.UNVERIFIED, d);
+      put.addColumn(IndexLayout.FAMILY, IndexLayout.QUALIFIER, ts, layout.entryValue(now, key));
+      phase1.add(put);
+      verified = status(newKey, ts, IndexLayout.VERIFIED, d);
+    }
+    return new Verify(verified, deleted);
+  }
+
+  /** Phase 1 of {@code plans}: one put call per index. */
+  private void unverify(List<Plan> plans) {
+    for (int i = 0; i < layouts.size(); i++) {
+      List<Put> puts = new ArrayList<>();
+      for (Plan p : plans) {
+        puts.addAll(p.unverified().get(i));
+      }
+      if (!puts.isEmpty()) {
+        indexTables.get(i).put(puts);
+      }
+    }
+  }
+
+  /** Phase 3 of {@code plans}: per index, one call of verified statuses, one of deletes. */
+  private void verify(List<Plan> plans) {
+    for (int i = 0; i < layouts.size(); i++) {
+      List<Put> puts = new ArrayList<>();
+      List<Delete> deletes = new ArrayList<>();
+      for (Plan p : plans) {
+        Verify v = p.verify().get(i);
+        if (v.verified() != null) {
+          puts.add(v.verified());
+        }
+        if (v.deleted() != null) {
+          deletes.add(v.deleted());
+        }
+      }
+      if (!puts.isEmpty()) {
+        indexTables.get(i).put(puts);
+      }
+      if (!deletes.isEmpty()) {
+        indexTables.get(i).delete(deletes);
+      }
+    }
   }
 
   private static long newest(Result row) {
@@ -136,105 +300,6 @@ final class ClientIndexProtocol {
       }
       current = table.get(new Get(key));
     }
-  }
-
-  /**
-   * The entries of {@code rows} (whole rows, as a scan read them: phase 0 for each), written as
-   * a build writes them, in one call per phase and index for all of them: entries put
-   * unverified, each row's version moved if unchanged since read (a batch of check-and-mutates),
-   * entries of those rows verified. A row written since its read goes through {@link #write}
-   * alone, from a new read. Returns the rows that exist.
-   */
-  int buildEntries(List<Result> rows) {
-    List<byte[]> keys = new ArrayList<>();
-    List<Object[]> values = new ArrayList<>();
-    List<CheckAndMutate> versions = new ArrayList<>();
-    List<Long> stamps = new ArrayList<>();
-    long now = System.currentTimeMillis();
-    for (Result r : rows) {
-      Object[] v = this.rows.values(r.row(), r);
-      if (v == null) {
-        continue;
-      }
-      Cell version = r.getLatestCell(markerFamily, CellNames.VERSION);
-      long ts = Math.max(now, newest(r) + 1);
-      keys.add(r.row());
-      values.add(v);
-      stamps.add(ts);
-      versions.add(dataWrite(r.row(), version == null ? null : version.value(),
-          version == null ? 0 : ByteBuffer.wrap(version.value()).getLong(), null, ts,
-          Durability.SYNC));
-    }
-    for (int i = 0; i < layouts.size(); i++) {
-      IndexLayout layout = layouts.get(i);
-      List<Put> entries = new ArrayList<>(keys.size());
-      for (int k = 0; k < keys.size(); k++) {
-        Put put = status(layout.entryKey(values.get(k), keys.get(k)), stamps.get(k),
-            IndexLayout.UNVERIFIED, Durability.SYNC);
-        put.addColumn(IndexLayout.FAMILY, IndexLayout.QUALIFIER, stamps.get(k),
-            layout.entryValue(values.get(k), keys.get(k)));
-        entries.add(put);
-      }
-      if (!entries.isEmpty()) {
-        indexTables.get(i).put(entries);
-      }
-    }
-    boolean[] applied = versions.isEmpty() ? new boolean[0] : table.checkAndMutate(versions);
-    for (int i = 0; i < layouts.size(); i++) {
-      List<Put> verified = new ArrayList<>(keys.size());
-      for (int k = 0; k < keys.size(); k++) {
-        if (applied[k]) {
-          verified.add(status(layouts.get(i).entryKey(values.get(k), keys.get(k)),
-              stamps.get(k), IndexLayout.VERIFIED, Durability.SYNC));
-        }
-      }
-      if (!verified.isEmpty()) {
-        indexTables.get(i).put(verified);
-      }
-    }
-    for (int k = 0; k < keys.size(); k++) {
-      if (!applied[k]) { // written since the scan read it: its entries from a new read
-        write(keys.get(k), Durability.SYNC,
-            old -> old == null ? null : new IndexedRowWrite.Outcome(null, old), true,
-            stamps.get(k));
-      }
-    }
-    return keys.size();
-  }
-
-  /** Phase 3 of one index: the new entry's verified status, the old entry's delete (or null). */
-  private record Verify(Put verified, Delete deleted) {}
-
-  /**
-   * Phase 1 for index {@code i}: the new entry put unverified and the old one marked so; returns
-   * phase 3's writes (verify the new, delete the old). Nothing when the entry is unchanged.
-   */
-  private Verify unverify(int i, byte[] key, Object[] old, Object[] now, long ts,
-      Durability d, boolean allEntries) {
-    IndexLayout layout = layouts.get(i);
-    if (!allEntries && old != null && now != null && layout.sameEntry(old, now)) {
-      return new Verify(null, null);
-    }
-    byte[] oldKey = old == null ? null : layout.entryKey(old, key);
-    byte[] newKey = now == null ? null : layout.entryKey(now, key);
-    boolean moved = oldKey != null && (newKey == null || !Arrays.equals(oldKey, newKey));
-    List<Put> phase1 = new ArrayList<>(2);
-    Put verified = null;
-    Delete deleted = null;
-    if (moved) {
-      phase1.add(status(oldKey, ts, IndexLayout.UNVERIFIED, d));
-      deleted = new Delete(oldKey, ts).setDurability(d);
-    }
-    if (newKey != null) {
-      Put put = status(newKey, ts, IndexLayout.UNVERIFIED, d);
-      put.addColumn(IndexLayout.FAMILY, IndexLayout.QUALIFIER, ts, layout.entryValue(now, key));
-      phase1.add(put);
-      verified = status(newKey, ts, IndexLayout.VERIFIED, d);
-    }
-    if (!phase1.isEmpty()) {
-      indexTables.get(i).put(phase1);
-    }
-    return new Verify(verified, deleted);
   }
 
   static Put status(byte[] entryKey, long ts, byte[] status, Durability d) {

@@ -161,6 +161,11 @@ public final class IndexedRowWrite {
     return protocol.buildEntries(rows);
   }
 
+  /** A batch of this statement's rows ({@link #byProtocol} only). */
+  public IndexedBatch batch() {
+    return new IndexedBatch(protocol);
+  }
+
   /** The row of {@code key} by its key values, for messages. */
   String describe(byte[] key) {
     return Arrays.toString(codec.decode(key)) + " of " + def.table();

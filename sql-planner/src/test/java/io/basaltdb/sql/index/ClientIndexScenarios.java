@@ -144,6 +144,75 @@ public final class ClientIndexScenarios {
   }
 
   /**
+   * Multi-row statements and JDBC batches, written in batches of rows: 600 rows (more than one
+   * batch) upserted, updated and deleted, answering as on {@code reference} (embedded indexes,
+   * the tables as {@link #create} made them); a duplicate key in the middle of an INSERT, a key
+   * twice in one INSERT, a duplicate in a JDBC batch: 23505, the rows before it written (a
+   * statement over a storage of rows alone is not one atomic write), the rest not, the index
+   * consistent.
+   */
+  public void sameAnswersForManyRowsAndFailures(Connection reference) throws SQLException {
+    try (Connection kept = fixture.connect();
+        Statement a = kept.createStatement();
+        Statement b = reference.createStatement()) {
+      StringBuilder many = new StringBuilder("UPSERT INTO %t VALUES ");
+      for (int i = 100; i < 700; i++) {
+        many.append(i == 100 ? "" : ", ").append("(").append(i).append(", 'm").append(i % 7)
+            .append("', ").append(i).append(", 'x')");
+      }
+      String[] statements = {
+        many.toString(),
+        "UPDATE %t SET v = 'n', w = w + 1 WHERE id >= 100 AND id < 650",
+        "UPSERT INTO %t VALUES (30, 'a', 1, 'x'), (30, 'b', 2, 'y'), (31, NULL, 3, 'z')",
+        "DELETE FROM %t WHERE id >= 100 AND MOD(id, 3) = 0",
+      };
+      for (String w : statements) {
+        assertEquals(b.executeUpdate(sql(w)), a.executeUpdate(sql(w)), w);
+        for (String q : QUERIES) {
+          assertEquals(sorted(rows(b, sql(q))), sorted(rows(a, sql(q))), "after " + w + ": " + q);
+        }
+      }
+      assertEquals("23505", state(a, sql("INSERT INTO %t VALUES (10, 'a', 1, 'x'),"
+          + " (11, 'b', 2, 'y'), (1, 'd', 3, 'z'), (12, 'c', 4, 'w')")));
+      assertEquals("23505", state(a, sql("INSERT INTO %t VALUES (20, 'a', 1, 'x'),"
+          + " (21, 'a', 1, 'x'), (20, 'b', 2, 'y'), (22, 'a', 1, 'x')")));
+      String insert = sql("INSERT INTO %t VALUES (?, ?, ?, ?)");
+      try (java.sql.PreparedStatement p = kept.prepareStatement(insert)) {
+        for (int i = 40; i < 46; i++) {
+          p.setInt(1, i == 43 ? 1 : i); // a stored key at the fourth row
+          p.setString(2, "a");
+          p.setInt(3, i);
+          p.setString(4, "j");
+          p.addBatch();
+        }
+        java.sql.BatchUpdateException e = org.junit.jupiter.api.Assertions.assertThrows(
+            java.sql.BatchUpdateException.class, p::executeBatch);
+        assertEquals("23505", e.getSQLState());
+        assertEquals("[1, 1, 1]", java.util.Arrays.toString(e.getUpdateCounts()));
+      }
+      // what the failing statements wrote: the rows before their failing row
+      b.executeUpdate(sql("INSERT INTO %t VALUES (10, 'a', 1, 'x'), (11, 'b', 2, 'y'),"
+          + " (20, 'a', 1, 'x'), (21, 'a', 1, 'x'), (40, 'a', 40, 'j'), (41, 'a', 41, 'j'),"
+          + " (42, 'a', 42, 'j')"));
+      for (String q : QUERIES) {
+        assertEquals(sorted(rows(b, sql(q))), sorted(rows(a, sql(q))), q);
+      }
+      assertEquals(rows(b, sql("SELECT * FROM %t ORDER BY id")),
+          rows(a, sql("SELECT * FROM %t ORDER BY id")));
+      assertClean(kept, t, "T_V", false);
+      assertClean(kept, t, "T_W", false);
+    }
+  }
+
+  private static String state(Statement st, String sql) {
+    try {
+      return "count " + st.executeUpdate(sql);
+    } catch (SQLException e) {
+      return e.getSQLState();
+    }
+  }
+
+  /**
    * For each write and each of its storage calls: the table's rows as {@link #ROWS} and the
    * writes before it, then the write's client killed at that call; queries through the indexes
    * must answer as the table does, and verify-index (repairing) find them consistent. Returns the

@@ -67,6 +67,17 @@ class ClientIndexesTest implements ClientIndexScenarios.Fixture {
   }
 
   @Test
+  void manyRowsAndFailuresAnswerAsEmbeddedIndexes() throws Exception {
+    ClientIndexScenarios s = scenarios();
+    try (Database db = Database.openTemporary(EngineOptions.defaults());
+        Connection embedded = BasaltConnections.open(db);
+        Statement st = embedded.createStatement()) {
+      s.create(st);
+      s.sameAnswersForManyRowsAndFailures(embedded);
+    }
+  }
+
+  @Test
   void aClientKilledAtAnyCallLeavesNoWrongAnswer() throws Exception {
     int cuts = scenarios().killAtEveryCall();
     assertTrue(cuts > 40, cuts + " cut points");

@@ -70,6 +70,10 @@ public final class WriteExecutor {
   private final IndexRegistry.Indexes indexes;
   /** This execution's writer of rows with index entries; null when the table has none. */
   private IndexedRowWrite indexed;
+  /** The rows of an indexed table kept by the client-side protocol, written in batches. */
+  private io.basaltdb.sql.index.IndexedBatch indexedBatch;
+  /** Rows {@link #indexedBatch} wrote (counted as {@link #runRows} counts the others). */
+  private long batchedCount;
   /** The row timestamp of the row written now (ROW_TIMESTAMP tables), else -1. */
   private long rowTs = -1;
   /** The durability of the mutations made now: SYNC for a statement's only row. */
@@ -147,6 +151,8 @@ public final class WriteExecutor {
             + " one atomic write of its rows");
       }
       insertBatch = insertsInBatches() ? new InsertBatch(table) : null;
+      indexedBatch = indexed != null && indexed.byProtocol() && foreignKeys == null
+          ? indexed.batch() : null;
       return runRows(rows);
     } finally {
       writing.unlock();
@@ -210,6 +216,14 @@ public final class WriteExecutor {
         if (insertBatch != null) {
           insertBatch.add(insertCheck(key, row), row, this::writtenRow);
           wrote = false; // counted when its batch is sent
+        } else if (indexedBatch != null) {
+          indexedBatch.add(key, rowDurability, change(indexed, key, row, amounts), w -> {
+            if (w || spec.onDuplicate() == null) {
+              batchedCount++;
+              writtenRow(row);
+            }
+          });
+          wrote = false; // counted when its batch is written
         } else if (indexed != null) {
           wrote = writeIndexed(indexed, key, row, amounts) || spec.onDuplicate() == null;
         } else {
@@ -240,14 +254,22 @@ public final class WriteExecutor {
       }
       // the rows before the failing one stay written, as when each row is its own statement
       RuntimeException thrown = failure;
+      if (indexedBatch != null) {
+        try {
+          indexedBatch.flush(); // rows before the failing one
+        } catch (RuntimeException earlier) {
+          thrown = earlier; // a row held before it failed first
+        }
+      }
       try {
         putAll(batch);
         if (insertBatch != null) {
           thrown = insertBatch.afterFailure(failure, this::writtenRow, this::duplicate);
         }
         syncLog(db, settings);
-        RowsWritten kept = insertBatch == null ? new RowsWritten(count) // a batch's counts
-            : insertBatch.rowsWritten();
+        RowsWritten kept = insertBatch != null ? insertBatch.rowsWritten() // a batch's counts
+            : indexedBatch != null && indexedBatch.uncertain() ? null
+            : new RowsWritten(count + batchedCount);
         if (!db.inTransaction() && kept != null) {
           thrown.addSuppressed(kept);
         }
@@ -257,6 +279,18 @@ public final class WriteExecutor {
       throw thrown;
     }
     putAll(batch);
+    if (indexedBatch != null) {
+      try {
+        indexedBatch.flush();
+      } catch (RuntimeException failure) {
+        syncLog(db, settings); // the rows written stay written
+        if (!indexedBatch.uncertain() && !db.inTransaction()) {
+          failure.addSuppressed(new RowsWritten(count + batchedCount));
+        }
+        throw failure;
+      }
+      count += batchedCount;
+    }
     if (insertBatch != null) {
       insertBatch.flush(this::writtenRow);
       count = insertBatch.written();
@@ -434,6 +468,12 @@ public final class WriteExecutor {
       return out;
     });
     return wrote[0];
+  }
+
+  /** The change {@code row} makes to the row of {@code key}, from its current values. */
+  private IndexedRowWrite.Change change(IndexedRowWrite w, byte[] key, Object[] row,
+      Object[] amounts) {
+    return old -> outcome(w, key, row, amounts, old);
   }
 
   private IndexedRowWrite.Outcome outcome(IndexedRowWrite w, byte[] key, Object[] row,
