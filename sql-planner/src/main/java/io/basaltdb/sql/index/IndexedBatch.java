@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.function.Consumer;
 
 /**
  * A statement's rows of an indexed table on a storage that writes one row atomically (HBase),
@@ -15,35 +14,41 @@ import java.util.function.Consumer;
  * and phase). A key already held sends the rows held first (its change must see their write).
  * Rows are written in order until one's change fails (a duplicate key, a value refused): those
  * before it are written, it and the later ones not, and its exception is thrown, as when each
- * row is written alone. Each row written, or left unchanged by its change, is told to its
- * {@code done} in row order. Not thread-safe.
+ * row is written alone. Counts the rows written, in row order. Not thread-safe.
  */
 public final class IndexedBatch {
   /** Rows written in one round of protocol calls. */
   public static final int SIZE = 500;
 
   private final ClientIndexProtocol protocol;
+  private final boolean countUnchanged;
   private final List<ClientIndexProtocol.Pending> rows = new ArrayList<>();
-  private final List<Consumer<Boolean>> done = new ArrayList<>();
+  private final List<Runnable> done = new ArrayList<>();
+  private long counted;
   private final Set<ByteBuffer> keys = new HashSet<>();
   /** Whether a batch failed in the storage: which of its rows were written is not known. */
   private boolean uncertain;
 
-  IndexedBatch(ClientIndexProtocol protocol) {
+  /**
+   * {@code countUnchanged}: whether a row its change leaves alone (an UPDATE of a row gone) is
+   * counted as written, as a statement without ON DUPLICATE KEY counts it.
+   */
+  IndexedBatch(ClientIndexProtocol protocol, boolean countUnchanged) {
     this.protocol = protocol;
+    this.countUnchanged = countUnchanged;
   }
 
   /**
-   * Holds the row of {@code key} and its change; {@code done} hears whether it wrote (false:
-   * its change found nothing to do) once its batch is written.
+   * Holds the row of {@code key} and its change; once its batch is written, {@code counted}
+   * runs if the row counts as written.
    */
   public void add(byte[] key, Durability durability, IndexedRowWrite.Change change,
-      Consumer<Boolean> done) {
+      Runnable counted) {
     if (keys.contains(ByteBuffer.wrap(key))) {
       flush();
     }
     rows.add(new ClientIndexProtocol.Pending(key, durability, change));
-    this.done.add(done);
+    this.done.add(counted);
     keys.add(ByteBuffer.wrap(key));
     if (rows.size() >= SIZE) {
       flush();
@@ -56,7 +61,7 @@ public final class IndexedBatch {
       return;
     }
     List<ClientIndexProtocol.Pending> batch = new ArrayList<>(rows);
-    List<Consumer<Boolean>> told = new ArrayList<>(done);
+    List<Runnable> told = new ArrayList<>(done);
     rows.clear();
     done.clear();
     keys.clear();
@@ -68,18 +73,33 @@ public final class IndexedBatch {
       throw e;
     }
     for (int k = 0; k < w.failedAt(); k++) {
-      told.get(k).accept(w.wrote()[k]);
+      if (w.wrote()[k] || countUnchanged) {
+        counted++;
+        told.get(k).run();
+      }
     }
     if (w.failure() != null) {
       throw w.failure();
     }
   }
 
-  /** Drops the rows held (a row before them failed: they are not written). */
-  public void discard() {
-    rows.clear();
-    done.clear();
-    keys.clear();
+  /**
+   * After {@code failure} of a row not yet held: writes the rows held (they come before it) and
+   * returns what the statement throws, the exception of a held row that failed first if one
+   * did, else {@code failure}.
+   */
+  public RuntimeException afterFailure(RuntimeException failure) {
+    try {
+      flush();
+      return failure;
+    } catch (RuntimeException earlier) {
+      return earlier == failure ? failure : earlier;
+    }
+  }
+
+  /** The rows written (or counted as written) so far. */
+  public long counted() {
+    return counted;
   }
 
   /** Whether a batch failed in the storage, so the rows it wrote are not known. */

@@ -161,9 +161,12 @@ public final class IndexedRowWrite {
     return protocol.buildEntries(rows);
   }
 
-  /** A batch of this statement's rows ({@link #byProtocol} only). */
-  public IndexedBatch batch() {
-    return new IndexedBatch(protocol);
+  /**
+   * A batch of this statement's rows ({@link #byProtocol} only); {@code countUnchanged}: whether
+   * a row its change leaves alone counts as written.
+   */
+  public IndexedBatch batch(boolean countUnchanged) {
+    return new IndexedBatch(protocol, countUnchanged);
   }
 
   /** The row of {@code key} by its key values, for messages. */

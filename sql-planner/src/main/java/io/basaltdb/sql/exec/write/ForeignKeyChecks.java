@@ -97,6 +97,28 @@ public final class ForeignKeyChecks {
   }
 
   /**
+   * The foreign keys' part of one row's write by statement {@code spec}, before it: its parents
+   * must exist (a written row), or its children take their action (a deleted one). An UPDATE's
+   * row holds the table's visible columns, then each updated column's new value.
+   */
+  void beforeWrite(io.basaltdb.sql.pushdown.WriteSpec spec, byte[] key, Object[] row) {
+    switch (spec.kind()) {
+      case INSERT -> checkParents(key, row, null);
+      case UPSERT -> checkParents(key, row, spec.listed());
+      case UPDATE -> {
+        Object[] after = java.util.Arrays.copyOf(row, def.columns().size());
+        for (int u = 0; u < spec.updated().size(); u++) {
+          if (spec.increments().get(u) == null) {
+            after[spec.updated().get(u)] = row[def.visibleColumnCount() + u];
+          }
+        }
+        checkParents(key, after, spec.updated());
+      }
+      case DELETE -> beforeDelete(key);
+    }
+  }
+
+  /**
    * Checks a child row: {@code values} every column's value after the write (internal form);
    * {@code touched} the columns the write sets (null: all, a new row). A key whose columns the
    * write leaves alone, or that has a NULL column, is not checked.

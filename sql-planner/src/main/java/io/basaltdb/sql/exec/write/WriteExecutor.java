@@ -72,8 +72,6 @@ public final class WriteExecutor {
   private IndexedRowWrite indexed;
   /** The rows of an indexed table kept by the client-side protocol, written in batches. */
   private io.basaltdb.sql.index.IndexedBatch indexedBatch;
-  /** Rows {@link #indexedBatch} wrote (counted as {@link #runRows} counts the others). */
-  private long batchedCount;
   /** The row timestamp of the row written now (ROW_TIMESTAMP tables), else -1. */
   private long rowTs = -1;
   /** The durability of the mutations made now: SYNC for a statement's only row. */
@@ -152,7 +150,7 @@ public final class WriteExecutor {
       }
       insertBatch = insertsInBatches() ? new InsertBatch(table) : null;
       indexedBatch = indexed != null && indexed.byProtocol() && foreignKeys == null
-          ? indexed.batch() : null;
+          ? indexed.batch(spec.onDuplicate() == null) : null;
       return runRows(rows);
     } finally {
       writing.unlock();
@@ -209,7 +207,7 @@ public final class WriteExecutor {
         rowTs = RowTimestamps.of(def, row);
         notNull.check(row);
         if (foreignKeys != null) {
-          checkForeignKeys(key, row);
+          foreignKeys.beforeWrite(spec, key, row);
         }
         Object[] amounts = amounts();
         boolean wrote = true;
@@ -217,12 +215,8 @@ public final class WriteExecutor {
           insertBatch.add(insertCheck(key, row), row, this::writtenRow);
           wrote = false; // counted when its batch is sent
         } else if (indexedBatch != null) {
-          indexedBatch.add(key, rowDurability, change(indexed, key, row, amounts), w -> {
-            if (w || spec.onDuplicate() == null) {
-              batchedCount++;
-              writtenRow(row);
-            }
-          });
+          indexedBatch.add(key, rowDurability, change(indexed, key, row, amounts),
+              () -> writtenRow(row));
           wrote = false; // counted when its batch is written
         } else if (indexed != null) {
           wrote = writeIndexed(indexed, key, row, amounts) || spec.onDuplicate() == null;
@@ -248,19 +242,16 @@ public final class WriteExecutor {
           throw badNext;
         }
       }
+      if (indexedBatch != null) {
+        indexedBatch.flush();
+      }
     } catch (RuntimeException failure) {
       if (atomicWrite != null) {
         throw failure; // nothing was written
       }
       // the rows before the failing one stay written, as when each row is its own statement
-      RuntimeException thrown = failure;
-      if (indexedBatch != null) {
-        try {
-          indexedBatch.flush(); // rows before the failing one
-        } catch (RuntimeException earlier) {
-          thrown = earlier; // a row held before it failed first
-        }
-      }
+      RuntimeException thrown = indexedBatch == null ? failure
+          : indexedBatch.afterFailure(failure); // the rows held came before the failing one
       try {
         putAll(batch);
         if (insertBatch != null) {
@@ -269,7 +260,7 @@ public final class WriteExecutor {
         syncLog(db, settings);
         RowsWritten kept = insertBatch != null ? insertBatch.rowsWritten() // a batch's counts
             : indexedBatch != null && indexedBatch.uncertain() ? null
-            : new RowsWritten(count + batchedCount);
+            : new RowsWritten(count + (indexedBatch == null ? 0 : indexedBatch.counted()));
         if (!db.inTransaction() && kept != null) {
           thrown.addSuppressed(kept);
         }
@@ -280,16 +271,7 @@ public final class WriteExecutor {
     }
     putAll(batch);
     if (indexedBatch != null) {
-      try {
-        indexedBatch.flush();
-      } catch (RuntimeException failure) {
-        syncLog(db, settings); // the rows written stay written
-        if (!indexedBatch.uncertain() && !db.inTransaction()) {
-          failure.addSuppressed(new RowsWritten(count + batchedCount));
-        }
-        throw failure;
-      }
-      count += batchedCount;
+      count += indexedBatch.counted();
     }
     if (insertBatch != null) {
       insertBatch.flush(this::writtenRow);
@@ -307,27 +289,6 @@ public final class WriteExecutor {
       syncLog(db, settings); // a single row synced itself (in a transaction: nothing to sync)
     }
     return count;
-  }
-
-  /**
-   * The foreign keys' part of one row's write, before it: its parents must exist (a written
-   * row), or its children take their action (a deleted one).
-   */
-  private void checkForeignKeys(byte[] key, Object[] row) {
-    switch (spec.kind()) {
-      case INSERT -> foreignKeys.checkParents(key, row, null);
-      case UPSERT -> foreignKeys.checkParents(key, row, spec.listed());
-      case UPDATE -> {
-        Object[] after = Arrays.copyOf(row, def.columns().size());
-        for (int u = 0; u < spec.updated().size(); u++) {
-          if (spec.increments().get(u) == null) {
-            after[spec.updated().get(u)] = row[def.visibleColumnCount() + u];
-          }
-        }
-        foreignKeys.checkParents(key, after, spec.updated());
-      }
-      case DELETE -> foreignKeys.beforeDelete(key);
-    }
   }
 
   /** One row's write without index maintenance. */
