@@ -8,6 +8,7 @@ import io.basaltdb.sql.index.ClientDeath;
 import io.basaltdb.sql.index.ClientIndexScenarios;
 import io.basaltdb.sql.index.ConcurrentIndexScenario;
 import io.basaltdb.sql.index.RowsAloneStorage;
+import io.basaltdb.sql.index.UniqueIndexScenarios;
 import io.basaltdb.sql.jdbc.BasaltConnections;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -24,7 +25,9 @@ import org.junit.jupiter.api.Test;
  * test can cut: the same answers and plans as embedded indexes (many-row statements written in
  * batches, failures stopping at their row), a client killed at every call
  * of each write, a writer overtaken at every call by another writer of its row, concurrent
- * writers and readers, an index built while rows are written.
+ * writers and readers, an index built while rows are written; UNIQUE indexes and constraints
+ * (refusals as embedded, two writers of a value racing at every call, a claim killed at every
+ * call, concurrent writers never holding a value twice).
  */
 class HBaseIndexesTest implements ClientIndexScenarios.Fixture {
   private static final ClientDeath DEATH = new ClientDeath();
@@ -72,6 +75,26 @@ class HBaseIndexesTest implements ClientIndexScenarios.Fixture {
       int runs = s.overtakeAtEveryCall();
       assertTrue(runs > 30, runs + " interleavings");
       s.drop(st);
+    }
+  }
+
+  @Test
+  void uniqueIndexes() throws Exception {
+    long seed = Long.getLong("basalt.seed", System.nanoTime());
+    System.out.println("HBaseIndexesTest: seed=" + seed + " (replay with -Dbasalt.seed=" + seed
+        + ")");
+    UniqueIndexScenarios u = new UniqueIndexScenarios(this);
+    try (Connection c = connect(); Statement st = c.createStatement();
+        Database db = Database.openTemporary(EngineOptions.defaults());
+        Connection embedded = BasaltConnections.open(db);
+        Statement e = embedded.createStatement()) {
+      u.create(st);
+      u.create(e);
+      u.sameRefusalsAsEmbedded(embedded);
+      assertTrue(u.racesAtEveryCall() > 20);
+      assertTrue(u.killAtEveryCall() > 5);
+      u.concurrentWriters(seed, 4, 4000);
+      u.drop(st);
     }
   }
 

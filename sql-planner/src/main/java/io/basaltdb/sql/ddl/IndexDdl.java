@@ -41,11 +41,6 @@ final class IndexDdl {
   private IndexDdl() {}
 
   static void create(Storage db, SqlCreateBasaltIndex create) {
-    if (!db.atomicAcrossRows() && create.unique) {
-      throw new SqlStateException(SqlStates.FEATURE_NOT_SUPPORTED, "index " + create.name
-          + ": a UNIQUE index over " + db.location() + ", which writes one row atomically, is"
-          + " not built yet (a non-unique index is)");
-    }
     IndexRegistry.of(db); // first: what a crash left of index DDL is cleared away
     TableName t = BasaltDdlExecutor.tableName(create.table);
     SqlCatalog catalog = new SqlCatalog(db);

@@ -1,10 +1,8 @@
 package io.basaltdb.sql.ddl;
 
-import io.basaltdb.sql.SqlStates;
 import io.basaltdb.storage.InvalidArgumentException;
 import io.basaltdb.storage.Storage;
 import io.basaltdb.storage.TableName;
-import io.basaltdb.sql.SqlStateException;
 import io.basaltdb.sql.catalog.SqlCatalog;
 import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.parser.SqlCreateBasaltIndex;
@@ -64,12 +62,6 @@ final class UniqueConstraints {
             + index.name);
       }
       out.add(index);
-    }
-    if (!out.isEmpty() && !db.atomicAcrossRows()) {
-      throw new SqlStateException(SqlStates.FEATURE_NOT_SUPPORTED,
-          "table " + create.name + ": a UNIQUE constraint is "
-          + "kept by a unique index, which needs a storage that writes several rows as one; "
-          + db.location() + " does not");
     }
     return out;
   }

@@ -38,6 +38,13 @@ import java.util.List;
 final class ClientIndexProtocol {
   /** Attempts of one row's write before a SERIALIZATION_FAILURE: writers keep overtaking it. */
   private static final int ATTEMPTS = 100;
+  /**
+   * How long an unverified claim of a UNIQUE entry is presumed to be a live writer's, waited
+   * for rather than fenced (a writer's claim, row write and verify take a few round trips).
+   */
+  static final long CLAIM_LEASE_MILLIS = 1000;
+  /** How long a claim waits for other writers' claims of its entry before giving up (40001). */
+  private static final long CLAIM_GIVE_UP_NANOS = 10_000_000_000L;
 
   private final IndexedRowWrite rows;
   private final Table table;
@@ -58,18 +65,25 @@ final class ClientIndexProtocol {
   record Pending(byte[] key, Durability durability, IndexedRowWrite.Change change) {}
 
   /**
-   * What a batch wrote: per row whether it was written, and the exception of the row whose
-   * change failed (null: none) and that row's place ({@code failedAt}, else the batch's size):
-   * every row before it was tried, none after.
+   * What a batch wrote: per row whether it was written, and the exception of the first row
+   * whose change or UNIQUE entry failed (null: none) and that row's place ({@code failedAt},
+   * else the batch's size): every row before it was tried; after it, none, but for a row written
+   * before a row it came after failed when written again alone (a UNIQUE entry taken meanwhile).
    */
   record Written(boolean[] wrote, RuntimeException failure, int failedAt) {}
 
   /** Phase 3 of one index: the new entry's verified status, the old entry's delete (or null). */
   private record Verify(Put verified, Delete deleted) {}
 
-  /** One row's write planned from its read: its timestamp, then each phase's writes. */
-  private record Plan(long ts, List<List<Put>> unverified, CheckAndMutate data,
-      List<Verify> verify) {}
+  /**
+   * One row's write planned from its read: its key, new values and timestamp, then each phase's
+   * writes, the UNIQUE entries it claims in phase 1 among them ({@link #claim}).
+   */
+  private record Plan(byte[] key, Object[] now, long ts, List<List<Put>> unverified,
+      List<Claim> claims, CheckAndMutate data, List<Verify> verify) {}
+
+  /** A UNIQUE entry (key of the indexed values alone) a row's write puts: index, key, value. */
+  private record Claim(int index, byte[] entryKey, byte[] value) {}
 
   /**
    * Applies {@code change} to the row of {@code key} and keeps its entries; with {@code
@@ -95,6 +109,15 @@ final class ClientIndexProtocol {
       if (plan == null) {
         settle(key, current, left, d);
         return false;
+      }
+      try {
+        if (!claimAll(plan, d)) {
+          left = plan.ts();
+          continue; // a claimed entry was written at or above its timestamp meanwhile
+        }
+      } catch (RuntimeException e) { // a duplicate of a UNIQUE index
+        settle(key, current, plan.ts(), d);
+        throw e;
       }
       unverify(List.of(plan));
       if (!table.checkAndMutate(plan.data())) {
@@ -144,6 +167,35 @@ final class ClientIndexProtocol {
         break;
       }
     }
+    List<Plan> claimed = new ArrayList<>(plans.size());
+    List<Integer> claimedAt = new ArrayList<>(plans.size());
+    List<Integer> again = new ArrayList<>(); // rows to write alone: a claim met a newer entry
+    java.util.Set<String> claims = new java.util.HashSet<>(); // this batch's, by index and key
+    for (int j = 0; j < plans.size(); j++) {
+      Plan plan = plans.get(j);
+      int k = planned.get(j);
+      Pending p = batch.get(k);
+      try {
+        for (Claim c : plan.claims()) {
+          if (!claims.add(c.index() + ":" + java.util.HexFormat.of().formatHex(c.entryKey()))) {
+            throw rows.duplicate(layouts.get(c.index()), plan.now()); // an earlier row's value
+          }
+        }
+        if (claimAll(plan, p.durability())) {
+          claimed.add(plan);
+          claimedAt.add(k);
+        } else {
+          again.add(k);
+        }
+      } catch (RuntimeException e) { // a duplicate: this row fails, the later ones are not tried
+        settle(p.key(), current.get(k), plan.ts(), p.durability());
+        failure = e;
+        failedAt = k;
+        break;
+      }
+    }
+    plans = claimed;
+    planned = claimedAt;
     unverify(plans);
     List<CheckAndMutate> data = new ArrayList<>(plans.size());
     for (Plan plan : plans) {
@@ -162,6 +214,17 @@ final class ClientIndexProtocol {
       wrote[planned.get(j)] = applied[j]
           || write(p.key(), p.durability(), p.change(), allEntries, plans.get(j).ts());
     }
+    for (int k : again) {
+      Pending p = batch.get(k);
+      try {
+        wrote[k] = write(p.key(), p.durability(), p.change(), allEntries, 0);
+      } catch (RuntimeException e) { // a duplicate written since: the first failing row's
+        if (k < failedAt) {
+          failure = e;
+          failedAt = k;
+        }
+      }
+    }
     return new Written(wrote, failure, failedAt);
   }
 
@@ -175,8 +238,12 @@ final class ClientIndexProtocol {
       batch.add(new Pending(r.row(), Durability.SYNC,
           old -> old == null ? null : new IndexedRowWrite.Outcome(null, old)));
     }
+    Written written = writeAll(batch, read, true);
+    if (written.failure() != null) {
+      throw written.failure(); // a duplicate in a UNIQUE index being built
+    }
     int n = 0;
-    for (boolean w : writeAll(batch, read, true).wrote()) {
+    for (boolean w : written.wrote()) {
       n += w ? 1 : 0;
     }
     return n;
@@ -197,16 +264,139 @@ final class ClientIndexProtocol {
     }
     Cell version = current.getLatestCell(markerFamily, CellNames.VERSION);
     long v = version == null ? 0 : ByteBuffer.wrap(version.value()).getLong();
-    long ts = Math.max(Math.max(System.currentTimeMillis(), newest(current) + 1), left);
+    Object[] now = out.values();
+    List<Claim> claims = new ArrayList<>();
+    long above = Math.max(newest(current) + 1, left);
+    for (int i = 0; i < layouts.size(); i++) {
+      IndexLayout layout = layouts.get(i);
+      if (now != null && !layout.keyEndsWithBaseKey(now)
+          && (allEntries || old == null || !layout.sameEntry(old, now))) {
+        Claim c = new Claim(i, layout.entryKey(now, key), layout.entryValue(now, key));
+        claims.add(c);
+        above = Math.max(above, newest(indexTables.get(i).get(new Get(c.entryKey()))) + 1);
+      }
+    }
+    long ts = Math.max(System.currentTimeMillis(), above);
     List<List<Put>> unverified = new ArrayList<>(layouts.size());
     List<Verify> verify = new ArrayList<>(layouts.size());
     for (int i = 0; i < layouts.size(); i++) {
       List<Put> phase1 = new ArrayList<>(2);
-      verify.add(entries(layouts.get(i), key, old, out.values(), ts, d, allEntries, phase1));
+      verify.add(entries(layouts.get(i), key, old, now, ts, d, allEntries, phase1));
+      if (!claims.isEmpty()) { // a claimed entry is put by its claim, not with the others
+        int index = i;
+        phase1.removeIf(put -> claims.stream().anyMatch(c -> c.index() == index
+            && Arrays.equals(c.entryKey(), put.row()) && put.cells().size() > 1));
+      }
       unverified.add(phase1);
     }
-    return new Plan(ts, unverified, dataWrite(key, version == null ? null : version.value(), v,
-        out.mutation(), ts, d), verify);
+    return new Plan(key, now, ts, unverified, claims, dataWrite(key,
+        version == null ? null : version.value(), v, out.mutation(), ts, d), verify);
+  }
+
+  /**
+   * Phase 1 of the UNIQUE entries {@code plan} claims, in order ({@link #claim}); false when one
+   * was written at or above the plan's timestamp meanwhile (the write must start again, above).
+   */
+  private boolean claimAll(Plan plan, Durability d) {
+    for (Claim c : plan.claims()) {
+      if (!claim(c, plan.key(), plan.now(), plan.ts(), d)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Puts a UNIQUE entry, unverified at {@code ts}, into its row (doc "UNIQUE"), by
+   * check-and-mutate on the claim read (a random number each claim puts beside the value, so
+   * that a claim is never taken for another with the same value): when the row holds no
+   * entry, this row's own, or one of
+   * another row whose current values no longer give it. That other row's writer may be between
+   * its entry and its row write: the row is fenced first (its version moved), so that writer's
+   * row write fails and it reads again, meeting this entry. Another row that gives the entry is
+   * a duplicate: 23505, nothing of this row written. False when the entry row holds cells at or
+   * above {@code ts}.
+   */
+  private boolean claim(Claim c, byte[] key, Object[] now, long ts, Durability d) {
+    Table index = indexTables.get(c.index());
+    IndexLayout layout = layouts.get(c.index());
+    long deadline = System.nanoTime() + CLAIM_GIVE_UP_NANOS;
+    while (System.nanoTime() < deadline) {
+      Result entry = index.get(new Get(c.entryKey()));
+      if (newest(entry) >= ts) {
+        return false;
+      }
+      byte[] held = entry.getValue(IndexLayout.FAMILY, IndexLayout.QUALIFIER);
+      byte[] claimed = entry.getValue(IndexLayout.FAMILY, IndexLayout.CLAIM);
+      CheckAndMutate.Builder when = CheckAndMutate.newBuilder(c.entryKey());
+      if (held == null) {
+        when.ifNotExists(IndexLayout.FAMILY, IndexLayout.QUALIFIER);
+      } else {
+        byte[] holder = layout.baseKey(c.entryKey(), held);
+        if (!Arrays.equals(holder, key)) {
+          Result other = table.get(new Get(holder));
+          Object[] values = rows.values(holder, other);
+          if (values != null && Arrays.equals(layout.entryKey(values, holder), c.entryKey())) {
+            throw rows.duplicate(layout, now);
+          }
+          if (fresh(entry)) { // its writer is likely between its claim and its row: wait
+            pause();
+            continue;
+          }
+          if (!fence(holder, other, d)) {
+            continue; // the other row was written since: look again
+          }
+        }
+        if (claimed == null) {
+          when.ifNotExists(IndexLayout.FAMILY, IndexLayout.CLAIM);
+        } else { // not the value: its holder may have put the same value again since
+          when.ifEquals(IndexLayout.FAMILY, IndexLayout.CLAIM, claimed);
+        }
+      }
+      Put put = status(c.entryKey(), ts, IndexLayout.UNVERIFIED, d);
+      put.addColumn(IndexLayout.FAMILY, IndexLayout.QUALIFIER, ts, c.value());
+      put.addColumn(IndexLayout.FAMILY, IndexLayout.CLAIM, ts, ByteBuffer.allocate(8)
+          .putLong(java.util.concurrent.ThreadLocalRandom.current().nextLong()).array());
+      if (index.checkAndMutate(when.build(put))) {
+        return true;
+      }
+    }
+    throw new SqlStateException(SqlStates.SERIALIZATION_FAILURE, "unique index "
+        + layout.index().name() + " entry of row " + rows.describe(key) + " still claimed by"
+        + " other writers after " + CLAIM_GIVE_UP_NANOS / 1_000_000_000 + " s; try again");
+  }
+
+  /**
+   * Whether a UNIQUE entry another row holds is an unverified claim younger than {@link
+   * #CLAIM_LEASE_MILLIS}: its writer is presumed alive, about to write its row, and is waited
+   * for rather than fenced (two claimers fencing each other's claims would go on forever);
+   * an older one is presumed left by a dead writer and fenced.
+   */
+  private static boolean fresh(Result entry) {
+    Cell status = entry.getLatestCell(IndexLayout.FAMILY, IndexLayout.STATUS);
+    return status != null && Arrays.equals(status.value(), IndexLayout.UNVERIFIED)
+        && status.timestamp() > System.currentTimeMillis() - CLAIM_LEASE_MILLIS;
+  }
+
+  private static void pause() {
+    try {
+      Thread.sleep(1 + java.util.concurrent.ThreadLocalRandom.current().nextInt(4));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new SqlStateException(SqlStates.SERIALIZATION_FAILURE, "interrupted while waiting"
+          + " for another writer's claim of a unique index entry");
+    }
+  }
+
+  /**
+   * Moves the version of the row read as {@code row} (key {@code key}) if it is still the one
+   * read, nothing else: a writer that read the row before fails its row write. Whether it moved.
+   */
+  private boolean fence(byte[] key, Result row, Durability d) {
+    Cell version = row.getLatestCell(markerFamily, CellNames.VERSION);
+    long ts = Math.max(System.currentTimeMillis(), newest(row) + 1);
+    return table.checkAndMutate(dataWrite(key, version == null ? null : version.value(),
+        version == null ? 0 : ByteBuffer.wrap(version.value()).getLong(), null, ts, d));
   }
 
   /**
@@ -284,8 +474,9 @@ final class ClientIndexProtocol {
   /**
    * After an attempt overtaken by another writer left entries at {@code left} (0: none) and the
    * next found nothing to write: moves the row's version to {@code left} or above, so readers
-   * delete those entries (they delete an entry the row does not give once its version is no
-   * older) rather than leave them for verify-index.
+   * delete the new entries it put (they delete an entry the row does not give once its version
+   * is no older), and marks verified again the old ones it unverified, rather than leave either
+   * for verify-index.
    */
   private void settle(byte[] key, Result current, long left, Durability d) {
     for (int attempt = 0; left > 0 && attempt < ATTEMPTS; attempt++) {
@@ -296,9 +487,30 @@ final class ClientIndexProtocol {
       long ts = Math.max(Math.max(System.currentTimeMillis(), newest(current) + 1), left);
       if (table.checkAndMutate(dataWrite(key, version == null ? null : version.value(),
           version == null ? 0 : ByteBuffer.wrap(version.value()).getLong(), null, ts, d))) {
+        reverify(key, current, left, d);
         return;
       }
       current = table.get(new Get(key));
+    }
+  }
+
+  /**
+   * The entries the row read as {@code current} gives, marked verified at {@code left} where
+   * they hold its values: an attempt that gave up unverified them at {@code left} as its old
+   * entries, and the row, unchanged since (its version just moved from the one read), still
+   * gives them. A writer that changes the row next unverifies them above {@code left}.
+   */
+  private void reverify(byte[] key, Result current, long left, Durability d) {
+    Object[] values = rows.values(key, current);
+    if (values == null) {
+      return;
+    }
+    for (int i = 0; i < layouts.size(); i++) {
+      IndexLayout layout = layouts.get(i);
+      byte[] entryKey = layout.entryKey(values, key);
+      indexTables.get(i).checkAndMutate(CheckAndMutate.newBuilder(entryKey)
+          .ifEquals(IndexLayout.FAMILY, IndexLayout.QUALIFIER, layout.entryValue(values, key))
+          .build(status(entryKey, left, IndexLayout.VERIFIED, d)));
     }
   }
 

@@ -33,6 +33,11 @@ public final class IndexLayout {
    * empty-column values); its newest version is the entry's status.
    */
   public static final byte[] STATUS = "_s".getBytes(StandardCharsets.UTF_8);
+  /**
+   * A UNIQUE entry's claim cell (client-side protocol only): 8 random bytes each writer that
+   * claims the entry puts with it, which the next claimer's check-and-mutate compares.
+   */
+  public static final byte[] CLAIM = "_c".getBytes(StandardCharsets.UTF_8);
   public static final byte[] VERIFIED = {1};
   public static final byte[] UNVERIFIED = {2};
 

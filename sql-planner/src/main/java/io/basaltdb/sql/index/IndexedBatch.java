@@ -72,8 +72,8 @@ public final class IndexedBatch {
       uncertain = true;
       throw e;
     }
-    for (int k = 0; k < w.failedAt(); k++) {
-      if (w.wrote()[k] || countUnchanged) {
+    for (int k = 0; k < batch.size(); k++) {
+      if (w.wrote()[k] || (countUnchanged && k < w.failedAt())) {
         counted++;
         told.get(k).run();
       }

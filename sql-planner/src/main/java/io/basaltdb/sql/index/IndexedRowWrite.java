@@ -236,11 +236,15 @@ public final class IndexedRowWrite {
       Result existing) {
     byte[] v = existing.getValue(IndexLayout.FAMILY, IndexLayout.QUALIFIER);
     if (v != null && !Arrays.equals(layout.baseKey(entryKey, v), key)) {
-      List<Object> values = Arrays.asList(layout.partValues(now));
-      throw new SqlStateException(SqlStates.UNIQUE_VIOLATION,
-          "duplicate value " + values + " in unique index "
-          + layout.index().name() + " on " + def.table() + " (" + String.join(", ",
-              layout.index().columns()) + ")");
+      throw duplicate(layout, now);
     }
+  }
+
+  /** The refusal of a row whose values {@code now} another row holds in a UNIQUE index. */
+  SqlStateException duplicate(IndexLayout layout, Object[] now) {
+    List<Object> values = Arrays.asList(layout.partValues(now));
+    return new SqlStateException(SqlStates.UNIQUE_VIOLATION, "duplicate value " + values
+        + " in unique index " + layout.index().name() + " on " + def.table() + " ("
+        + String.join(", ", layout.index().columns()) + ")");
   }
 }

@@ -312,6 +312,13 @@ public final class ClientIndexScenarios {
     }
   }
 
+  /** {@code query} (no hint) answers as the same query reading the table without index. */
+  public static void assertSameWithIndex(Statement st, String query, String where)
+      throws SQLException {
+    assertEquals(sorted(rows(st, query.replaceFirst("SELECT ", "SELECT /*+ NO_INDEX */ "))),
+        sorted(rows(st, query)), where + ": " + query);
+  }
+
   /**
    * verify-index finds {@code index} of {@code table} consistent (after fencing, with {@code
    * repair}, what readers cannot settle), and a second run finds nothing left unverified.

@@ -99,6 +99,42 @@ class ClientIndexesTest implements ClientIndexScenarios.Fixture {
     new ConcurrentIndexScenario(this).buildWhileWriting(seed(), 3000);
   }
 
+  private UniqueIndexScenarios unique() throws SQLException {
+    UniqueIndexScenarios u = new UniqueIndexScenarios(this);
+    try (Connection c = connect(); Statement st = c.createStatement()) {
+      u.create(st);
+    }
+    return u;
+  }
+
+  @Test
+  void uniqueIndexesRefuseAsEmbeddedOnes() throws Exception {
+    UniqueIndexScenarios u = unique();
+    try (Database db = Database.openTemporary(EngineOptions.defaults());
+        Connection embedded = BasaltConnections.open(db);
+        Statement st = embedded.createStatement()) {
+      u.create(st);
+      u.sameRefusalsAsEmbedded(embedded);
+    }
+  }
+
+  @Test
+  void twoWritersOfOneUniqueValueAtEveryCall() throws Exception {
+    int runs = unique().racesAtEveryCall();
+    assertTrue(runs > 20, runs + " interleavings");
+  }
+
+  @Test
+  void aClientKilledClaimingAUniqueValueNeverBlocksIt() throws Exception {
+    int cuts = unique().killAtEveryCall();
+    assertTrue(cuts > 5, cuts + " cut points");
+  }
+
+  @Test
+  void concurrentWritersNeverHoldAUniqueValueTwice() throws Exception {
+    unique().concurrentWriters(seed(), 4, 3000);
+  }
+
   static long seed() {
     long seed = Long.getLong("basalt.seed", System.nanoTime());
     System.out.println("ClientIndexesTest: seed=" + seed + " (replay with -Dbasalt.seed=" + seed
