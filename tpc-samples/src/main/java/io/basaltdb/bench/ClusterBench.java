@@ -20,7 +20,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * (and on Basalt the same rows INSERTed in auto-commit batches, into a table of their own),
  * point SELECTs by key, 100-row key ranges, COUNT(*) and SUM over the table, a scan filtering
  * a non-key column (these two the median of three runs), and a counter incremented from two
- * threads. Only {@code java.sql}: the
+ * threads; then an indexed workload ({@link IndexedClusterWorkload}: two indexes built while a
+ * writer runs, lookups through them, writes with them; off with {@code --no-indexes}). Only
+ * {@code java.sql}: the
  * same class runs on Basalt's classpath and on Phoenix's. Results print one per line as
  * {@code name value unit} (rates per second, times in seconds); {@code phoenix-bench} reads
  * them back from Basalt's JVM in that form.
@@ -50,6 +52,8 @@ public final class ClusterBench {
   private final String ctr;
   private final Map<String, Measure> results = new LinkedHashMap<>();
   private boolean holdAfterLoad;
+  /** Whether the indexed workload runs after the others. */
+  private boolean indexes = true;
 
   /** What {@code --hold-after-load} prints when the load is done and it waits for a line. */
   public static final String HOLDING = "loaded; holding until a line on stdin";
@@ -86,6 +90,7 @@ public final class ClusterBench {
     double seconds = 10;
     String tables = "bench";
     boolean hold = false;
+    boolean indexes = true;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--url" -> url = args[++i];
@@ -94,6 +99,7 @@ public final class ClusterBench {
         case "--seconds" -> seconds = Double.parseDouble(args[++i]);
         case "--tables" -> tables = args[++i];
         case "--hold-after-load" -> hold = true;
+        case "--no-indexes" -> indexes = false;
         default -> {
           url = null;
           i = args.length;
@@ -102,12 +108,13 @@ public final class ClusterBench {
     }
     if (url == null) {
       System.err.println("usage: bench cluster --url URL [--rows N] [--seconds S]"
-          + " [--dialect basalt|phoenix] [--tables PREFIX] [--hold-after-load]");
+          + " [--dialect basalt|phoenix] [--tables PREFIX] [--hold-after-load] [--no-indexes]");
       System.exit(2);
     }
     boolean phoenix = dialect != null ? dialect.equals("phoenix") : url.startsWith("jdbc:phoenix:");
     ClusterBench bench = new ClusterBench(url, phoenix, rows, seconds, tables);
     bench.holdAfterLoad = hold;
+    bench.indexes = indexes;
     bench.run();
   }
 
@@ -167,6 +174,9 @@ public final class ClusterBench {
       record("COUNT(*) + SUM over all rows", median(countSum), "s");
       record("non-key filter scan", median(filtered), "s");
       record("counter +1 from 2 threads", counters(), "ops/s");
+      if (indexes) {
+        new IndexedClusterWorkload(url, phoenix, rows, seconds, kv, this::record).run(c);
+      }
       exec(c, "DROP TABLE " + kv);
       exec(c, "DROP TABLE " + ctr);
     }

@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The cluster workload runs end to end on an embedded database (its answers are checked as it
- * runs: counts, sums, range sizes, the counter against the increments made) and reports
- * every measure.
+ * runs: counts, sums, range sizes, the counter against the increments made, counts through
+ * indexes built while a writer ran) and reports every measure.
  */
 class ClusterBenchTest {
   @Test
@@ -25,7 +25,10 @@ class ClusterBenchTest {
           false, 5000, 0.3, "bench").run();
       assertEquals(List.of("batched UPSERT load", "batched INSERT load", "point SELECT by key",
           "100-row key range",
-          "COUNT(*) + SUM over all rows", "non-key filter scan", "counter +1 from 2 threads"),
+          "COUNT(*) + SUM over all rows", "non-key filter scan", "counter +1 from 2 threads",
+          "CREATE covering INDEX, 1 writer", "CREATE non-covering INDEX, 1 writer",
+          "lookup by index (10 rows, covered)", "lookup by index (1 row, fetched)",
+          "batched UPSERT, 2 indexes"),
           List.copyOf(r.keySet()));
       for (ClusterBench.Measure m : r.values()) {
         assertTrue(m.value() > 0, m.line());

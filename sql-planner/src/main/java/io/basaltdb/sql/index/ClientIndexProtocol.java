@@ -4,19 +4,13 @@ import io.basaltdb.sql.SqlStateException;
 import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.catalog.CellNames;
 import io.basaltdb.storage.Cell;
-import io.basaltdb.storage.CellType;
 import io.basaltdb.storage.CheckAndMutate;
-import io.basaltdb.storage.CompareOperator;
 import io.basaltdb.storage.Delete;
 import io.basaltdb.storage.Durability;
 import io.basaltdb.storage.Get;
-import io.basaltdb.storage.Mutation;
 import io.basaltdb.storage.Put;
 import io.basaltdb.storage.Result;
-import io.basaltdb.storage.Row;
-import io.basaltdb.storage.RowMutations;
 import io.basaltdb.storage.Table;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -33,24 +27,22 @@ import java.util.List;
  * row: any write that changes the row's values first unverifies it, at a newer timestamp. A
  * failed version check (another writer came between phases 0 and 2) starts again from phase 0;
  * what phase 1 wrote stays unverified, which readers check against the row ({@link
- * UnverifiedEntries}). One per {@link IndexedRowWrite}; not thread-safe.
+ * UnverifiedEntries}). The row's version and its checked write are {@link RowVersion}'s; a
+ * UNIQUE entry is claimed in phase 1 by {@link UniqueClaims}. Rows go in batches ({@link
+ * #writeAll}): a round trip per phase for all of them. One per {@link IndexedRowWrite}; not
+ * thread-safe.
  */
 final class ClientIndexProtocol {
   /** Attempts of one row's write before a SERIALIZATION_FAILURE: writers keep overtaking it. */
   private static final int ATTEMPTS = 100;
-  /**
-   * How long an unverified claim of a UNIQUE entry is presumed to be a live writer's, waited
-   * for rather than fenced (a writer's claim, row write and verify take a few round trips).
-   */
-  static final long CLAIM_LEASE_MILLIS = 1000;
-  /** How long a claim waits for other writers' claims of its entry before giving up (40001). */
-  private static final long CLAIM_GIVE_UP_NANOS = 10_000_000_000L;
+
 
   private final IndexedRowWrite rows;
   private final Table table;
   private final byte[] markerFamily;
   private final List<IndexLayout> layouts;
   private final List<Table> indexTables;
+  private final UniqueClaims claims;
 
   ClientIndexProtocol(IndexedRowWrite rows, Table table, byte[] markerFamily,
       List<IndexLayout> layouts, List<Table> indexTables) {
@@ -59,6 +51,7 @@ final class ClientIndexProtocol {
     this.markerFamily = markerFamily;
     this.layouts = layouts;
     this.indexTables = indexTables;
+    this.claims = new UniqueClaims(rows, table, markerFamily, layouts, indexTables);
   }
 
   /** One row of a batch: its key, its write's durability and its change. */
@@ -80,10 +73,10 @@ final class ClientIndexProtocol {
    * writes, the UNIQUE entries it claims in phase 1 among them ({@link #claim}).
    */
   private record Plan(byte[] key, Object[] now, long ts, List<List<Put>> unverified,
-      List<Claim> claims, CheckAndMutate data, List<Verify> verify) {}
+      List<UniqueClaims.Claim> claims, CheckAndMutate data, List<Verify> verify) {}
 
   /** A UNIQUE entry (key of the indexed values alone) a row's write puts: index, key, value. */
-  private record Claim(int index, byte[] entryKey, byte[] value) {}
+
 
   /**
    * Applies {@code change} to the row of {@code key} and keeps its entries; with {@code
@@ -111,7 +104,7 @@ final class ClientIndexProtocol {
         return false;
       }
       try {
-        if (!claimAll(plan, d)) {
+        if (!claims.claimAll(plan.claims(), plan.key(), plan.now(), plan.ts(), d)) {
           left = plan.ts();
           continue; // a claimed entry was written at or above its timestamp meanwhile
         }
@@ -170,18 +163,19 @@ final class ClientIndexProtocol {
     List<Plan> claimed = new ArrayList<>(plans.size());
     List<Integer> claimedAt = new ArrayList<>(plans.size());
     List<Integer> again = new ArrayList<>(); // rows to write alone: a claim met a newer entry
-    java.util.Set<String> claims = new java.util.HashSet<>(); // this batch's, by index and key
+    java.util.Set<String> taken = new java.util.HashSet<>(); // this batch's claims, by index, key
     for (int j = 0; j < plans.size(); j++) {
       Plan plan = plans.get(j);
       int k = planned.get(j);
       Pending p = batch.get(k);
       try {
-        for (Claim c : plan.claims()) {
-          if (!claims.add(c.index() + ":" + java.util.HexFormat.of().formatHex(c.entryKey()))) {
+        for (UniqueClaims.Claim c : plan.claims()) {
+          if (!taken.add(c.index() + ":" + java.util.HexFormat.of().formatHex(c.entryKey()))) {
             throw rows.duplicate(layouts.get(c.index()), plan.now()); // an earlier row's value
           }
         }
-        if (claimAll(plan, p.durability())) {
+        if (claims.claimAll(plan.claims(), plan.key(), plan.now(), plan.ts(),
+            p.durability())) {
           claimed.add(plan);
           claimedAt.add(k);
         } else {
@@ -262,18 +256,16 @@ final class ClientIndexProtocol {
         && !allEntries)) {
       return null;
     }
-    Cell version = current.getLatestCell(markerFamily, CellNames.VERSION);
-    long v = version == null ? 0 : ByteBuffer.wrap(version.value()).getLong();
     Object[] now = out.values();
-    List<Claim> claims = new ArrayList<>();
-    long above = Math.max(newest(current) + 1, left);
+    List<UniqueClaims.Claim> claims = new ArrayList<>();
+    long above = Math.max(RowVersion.newest(current) + 1, left);
     for (int i = 0; i < layouts.size(); i++) {
       IndexLayout layout = layouts.get(i);
       if (now != null && !layout.keyEndsWithBaseKey(now)
           && (allEntries || old == null || !layout.sameEntry(old, now))) {
-        Claim c = new Claim(i, layout.entryKey(now, key), layout.entryValue(now, key));
+        UniqueClaims.Claim c = new UniqueClaims.Claim(i, layout.entryKey(now, key), layout.entryValue(now, key));
         claims.add(c);
-        above = Math.max(above, newest(indexTables.get(i).get(new Get(c.entryKey()))) + 1);
+        above = Math.max(above, RowVersion.newest(indexTables.get(i).get(new Get(c.entryKey()))) + 1);
       }
     }
     long ts = Math.max(System.currentTimeMillis(), above);
@@ -289,114 +281,8 @@ final class ClientIndexProtocol {
       }
       unverified.add(phase1);
     }
-    return new Plan(key, now, ts, unverified, claims, dataWrite(key,
-        version == null ? null : version.value(), v, out.mutation(), ts, d), verify);
-  }
-
-  /**
-   * Phase 1 of the UNIQUE entries {@code plan} claims, in order ({@link #claim}); false when one
-   * was written at or above the plan's timestamp meanwhile (the write must start again, above).
-   */
-  private boolean claimAll(Plan plan, Durability d) {
-    for (Claim c : plan.claims()) {
-      if (!claim(c, plan.key(), plan.now(), plan.ts(), d)) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /**
-   * Puts a UNIQUE entry, unverified at {@code ts}, into its row (doc "UNIQUE"), by
-   * check-and-mutate on the claim read (a random number each claim puts beside the value, so
-   * that a claim is never taken for another with the same value): when the row holds no
-   * entry, this row's own, or one of
-   * another row whose current values no longer give it. That other row's writer may be between
-   * its entry and its row write: the row is fenced first (its version moved), so that writer's
-   * row write fails and it reads again, meeting this entry. Another row that gives the entry is
-   * a duplicate: 23505, nothing of this row written. False when the entry row holds cells at or
-   * above {@code ts}.
-   */
-  private boolean claim(Claim c, byte[] key, Object[] now, long ts, Durability d) {
-    Table index = indexTables.get(c.index());
-    IndexLayout layout = layouts.get(c.index());
-    long deadline = System.nanoTime() + CLAIM_GIVE_UP_NANOS;
-    while (System.nanoTime() < deadline) {
-      Result entry = index.get(new Get(c.entryKey()));
-      if (newest(entry) >= ts) {
-        return false;
-      }
-      byte[] held = entry.getValue(IndexLayout.FAMILY, IndexLayout.QUALIFIER);
-      byte[] claimed = entry.getValue(IndexLayout.FAMILY, IndexLayout.CLAIM);
-      CheckAndMutate.Builder when = CheckAndMutate.newBuilder(c.entryKey());
-      if (held == null) {
-        when.ifNotExists(IndexLayout.FAMILY, IndexLayout.QUALIFIER);
-      } else {
-        byte[] holder = layout.baseKey(c.entryKey(), held);
-        if (!Arrays.equals(holder, key)) {
-          Result other = table.get(new Get(holder));
-          Object[] values = rows.values(holder, other);
-          if (values != null && Arrays.equals(layout.entryKey(values, holder), c.entryKey())) {
-            throw rows.duplicate(layout, now);
-          }
-          if (fresh(entry)) { // its writer is likely between its claim and its row: wait
-            pause();
-            continue;
-          }
-          if (!fence(holder, other, d)) {
-            continue; // the other row was written since: look again
-          }
-        }
-        if (claimed == null) {
-          when.ifNotExists(IndexLayout.FAMILY, IndexLayout.CLAIM);
-        } else { // not the value: its holder may have put the same value again since
-          when.ifEquals(IndexLayout.FAMILY, IndexLayout.CLAIM, claimed);
-        }
-      }
-      Put put = status(c.entryKey(), ts, IndexLayout.UNVERIFIED, d);
-      put.addColumn(IndexLayout.FAMILY, IndexLayout.QUALIFIER, ts, c.value());
-      put.addColumn(IndexLayout.FAMILY, IndexLayout.CLAIM, ts, ByteBuffer.allocate(8)
-          .putLong(java.util.concurrent.ThreadLocalRandom.current().nextLong()).array());
-      if (index.checkAndMutate(when.build(put))) {
-        return true;
-      }
-    }
-    throw new SqlStateException(SqlStates.SERIALIZATION_FAILURE, "unique index "
-        + layout.index().name() + " entry of row " + rows.describe(key) + " still claimed by"
-        + " other writers after " + CLAIM_GIVE_UP_NANOS / 1_000_000_000 + " s; try again");
-  }
-
-  /**
-   * Whether a UNIQUE entry another row holds is an unverified claim younger than {@link
-   * #CLAIM_LEASE_MILLIS}: its writer is presumed alive, about to write its row, and is waited
-   * for rather than fenced (two claimers fencing each other's claims would go on forever);
-   * an older one is presumed left by a dead writer and fenced.
-   */
-  private static boolean fresh(Result entry) {
-    Cell status = entry.getLatestCell(IndexLayout.FAMILY, IndexLayout.STATUS);
-    return status != null && Arrays.equals(status.value(), IndexLayout.UNVERIFIED)
-        && status.timestamp() > System.currentTimeMillis() - CLAIM_LEASE_MILLIS;
-  }
-
-  private static void pause() {
-    try {
-      Thread.sleep(1 + java.util.concurrent.ThreadLocalRandom.current().nextInt(4));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new SqlStateException(SqlStates.SERIALIZATION_FAILURE, "interrupted while waiting"
-          + " for another writer's claim of a unique index entry");
-    }
-  }
-
-  /**
-   * Moves the version of the row read as {@code row} (key {@code key}) if it is still the one
-   * read, nothing else: a writer that read the row before fails its row write. Whether it moved.
-   */
-  private boolean fence(byte[] key, Result row, Durability d) {
-    Cell version = row.getLatestCell(markerFamily, CellNames.VERSION);
-    long ts = Math.max(System.currentTimeMillis(), newest(row) + 1);
-    return table.checkAndMutate(dataWrite(key, version == null ? null : version.value(),
-        version == null ? 0 : ByteBuffer.wrap(version.value()).getLong(), null, ts, d));
+    return new Plan(key, now, ts, unverified, claims,
+        RowVersion.checkedWrite(markerFamily, key, current, out.mutation(), ts, d), verify);
   }
 
   /**
@@ -463,14 +349,6 @@ final class ClientIndexProtocol {
     }
   }
 
-  private static long newest(Result row) {
-    long newest = 0;
-    for (Cell c : row.cells()) {
-      newest = Math.max(newest, c.timestamp());
-    }
-    return newest;
-  }
-
   /**
    * After an attempt overtaken by another writer left entries at {@code left} (0: none) and the
    * next found nothing to write: moves the row's version to {@code left} or above, so readers
@@ -484,9 +362,10 @@ final class ClientIndexProtocol {
       if (version != null && version.timestamp() >= left) {
         return;
       }
-      long ts = Math.max(Math.max(System.currentTimeMillis(), newest(current) + 1), left);
-      if (table.checkAndMutate(dataWrite(key, version == null ? null : version.value(),
-          version == null ? 0 : ByteBuffer.wrap(version.value()).getLong(), null, ts, d))) {
+      long ts = Math.max(Math.max(System.currentTimeMillis(), RowVersion.newest(current) + 1),
+          left);
+      if (table.checkAndMutate(RowVersion.checkedWrite(markerFamily, key, current, null, ts,
+          d))) {
         reverify(key, current, left, d);
         return;
       }
@@ -518,62 +397,5 @@ final class ClientIndexProtocol {
     Put put = new Put(entryKey).addColumn(IndexLayout.FAMILY, IndexLayout.STATUS, ts, status);
     put.setDurability(d);
     return put;
-  }
-
-  /**
-   * Phase 2: the statement's mutation with every cell at {@code ts} and the row's next version,
-   * if its version cell still holds {@code expected} (null: has none). A row delete keeps the
-   * version, a millisecond later (HBase hides a put under a marker of its own mutation).
-   */
-  private CheckAndMutate dataWrite(byte[] key, byte[] expected, long v, Row mutation, long ts,
-      Durability d) {
-    RowMutations rm = new RowMutations(key);
-    long versionTs = ts;
-    List<Mutation> parts = new ArrayList<>();
-    if (mutation instanceof RowMutations m) {
-      parts.addAll(m.mutations());
-    } else if (mutation != null) {
-      parts.add((Mutation) mutation);
-    }
-    for (Mutation m : parts) {
-      if (m instanceof Delete del && del.cells().isEmpty()) {
-        rm.add(new Delete(key, ts).setDurability(d));
-        versionTs = ts + 1;
-      } else if (m instanceof Delete del) {
-        Delete restamped = new Delete(key, ts);
-        for (Cell c : del.cells()) {
-          restamp(restamped, c, ts);
-        }
-        rm.add(restamped.setDurability(d));
-      } else if (m instanceof Put put) {
-        Put restamped = new Put(key);
-        for (Cell c : put.cells()) {
-          restamped.addColumn(c.family(), c.qualifier(), ts, c.value());
-        }
-        rm.add(restamped.setDurability(d));
-      } else {
-        throw new IllegalStateException("an indexed row's write cannot hold " + m);
-      }
-    }
-    rm.add(new Put(key).addColumn(markerFamily, CellNames.VERSION, versionTs,
-        ByteBuffer.allocate(8).putLong(v + 1).array()).setDurability(d));
-    CheckAndMutate.Builder when = CheckAndMutate.newBuilder(key);
-    if (expected == null) {
-      when.ifNotExists(markerFamily, CellNames.VERSION);
-    } else {
-      when.ifMatches(markerFamily, CellNames.VERSION, CompareOperator.EQUAL, expected);
-    }
-    return when.build(rm);
-  }
-
-  private static void restamp(Delete out, Cell c, long ts) {
-    if (c.type() == CellType.DELETE_COLUMN) {
-      out.addColumns(c.family(), c.qualifier(), ts);
-    } else if (c.type() == CellType.DELETE_FAMILY) {
-      out.addFamily(c.family(), ts);
-    } else {
-      throw new IllegalStateException("an indexed row's write cannot delete one version of "
-          + Cell.printable(c.qualifier()));
-    }
   }
 }
