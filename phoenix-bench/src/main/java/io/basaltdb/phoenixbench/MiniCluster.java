@@ -47,6 +47,9 @@ final class MiniCluster implements AutoCloseable {
     conf.setInt("hbase.regionserver.port", 0);
     conf.set("hbase.io.compress.lz4.codec", "org.apache.hadoop.hbase.io.compress.lz4.Lz4Codec");
     Compression.Algorithm.LZ4.reload(conf); // Basalt's tables ask for LZ4
+    // Phoenix's mutable global indexes need its WAL codec on every region server (ERROR 1029)
+    conf.set("hbase.regionserver.wal.codec",
+        "org.apache.hadoop.hbase.regionserver.wal.IndexedWALEditCodec");
     if (aggregateEndpoint) {
       conf.set("hbase.coprocessor.user.region.classes",
           "org.apache.hadoop.hbase.coprocessor.AggregateImplementation");

@@ -186,7 +186,8 @@ public final class PhoenixBench {
             Double.isNaN(medians[i]) ? "-" : String.format(Locale.ROOT, "%.2f", medians[i])));
       }
       // a rate is better higher, a time lower: the ratio reads "times better" either way
-      double ratio = unit.equals("s") ? medians[1] / medians[0] : medians[0] / medians[1];
+      double ratio = unit.equals("rows") ? Double.NaN // a count of wrong answers: no ratio
+          : unit.equals("s") ? medians[1] / medians[0] : medians[0] / medians[1];
       line.append(String.format(Locale.ROOT, " %16s",
           Double.isNaN(ratio) ? "-" : String.format(Locale.ROOT, "%.2fx", ratio)));
       System.out.println(line);

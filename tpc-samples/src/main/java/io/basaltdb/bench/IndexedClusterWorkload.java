@@ -15,8 +15,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code java.sql}): on the loaded table ({@code id, grp = id / 10, val = 7 * id, pad}), a
  * covering index {@code (grp) INCLUDE (val)} and then a non-covering one {@code (val)} are
  * created while a writer inserts 1,000 new rows a second (negative {@code grp}); each must be
- * complete when
- * CREATE INDEX returns (counts through it against the table and the writer's rows). Then
+ * complete when CREATE INDEX returns (counts through it against the table and the writer's
+ * rows; the rows missing are reported, and fail Basalt's run). Then
  * lookups by the indexed columns (10 rows by {@code grp}, covered; 1 row by {@code val},
  * fetching {@code pad}), every answer checked, and an UPSERT of rows moving both indexed values
  * in batches of 1,000, whose rate beside the load's is two indexes' write cost.
@@ -58,26 +58,28 @@ final class IndexedClusterWorkload {
       }
       out.record("CREATE covering INDEX, 1 writer", build(c, "CREATE INDEX " + kv + "_grp ON "
           + kv + " (grp) INCLUDE (val)"), "s");
-      long during = added.get();
       out.record("CREATE non-covering INDEX, 1 writer", build(c, "CREATE INDEX " + kv
           + "_val ON " + kv + " (val)"), "s");
-      check(added.get() > during, "the writer wrote during the second build");
     } finally {
       stop.set(true);
       writer.join();
     }
     long extra = added.get();
-    check(count(c, "INDEX(" + kv + " " + kv + "_grp)", "grp < 0") == extra,
-        "rows written during the builds through the covering index");
     check(count(c, "NO_INDEX", "grp < 0") == extra, "rows written during the builds");
-    check(count(c, "INDEX(" + kv + " " + kv + "_grp)", "grp >= 0") == rows,
-        "loaded rows through the covering index");
-    check(count(c, "INDEX(" + kv + " " + kv + "_val)", "val >= 0") == rows + extra,
-        "rows through the non-covering index");
+    long missing = extra - count(c, "INDEX(" + kv + " " + kv + "_grp)", "grp < 0")
+        + rows - count(c, "INDEX(" + kv + " " + kv + "_grp)", "grp >= 0")
+        + rows + extra - count(c, "INDEX(" + kv + " " + kv + "_val)", "val >= 0");
+    // a row the table holds and an index lacks: a wrong answer, which fails Basalt's run;
+    // Phoenix's is reported (its clients cache the table's metadata, UPDATE_CACHE_FREQUENCY,
+    // and a writer that has not seen a new index does not maintain it)
+    out.record("rows missing from the 2 indexes", missing, "rows");
+    check(phoenix || missing == 0, missing + " rows missing from the indexes built");
     out.record("lookup by index (10 rows, covered)", lookups(c, "SELECT id, val FROM " + kv
         + " WHERE grp = ?", 10), "ops/s");
-    out.record("lookup by index (1 row, fetched)", lookups(c, "SELECT id, pad FROM " + kv
-        + " WHERE val = ?", 1), "ops/s");
+    // hinted: Phoenix reads a non-covering global index only when told to (else it scans
+    // the table: 2 lookups/s at 200k rows); Basalt's cost model takes it unhinted as well
+    out.record("lookup by index (1 row, fetched)", lookups(c, "SELECT /*+ INDEX(" + kv + " "
+        + kv + "_val) */ id, pad FROM " + kv + " WHERE val = ?", 1), "ops/s");
     out.record("batched UPSERT, 2 indexes", moveRows(c), "rows/s");
   }
 
