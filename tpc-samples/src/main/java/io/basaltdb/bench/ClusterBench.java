@@ -240,16 +240,34 @@ public final class ClusterBench {
   /** Executions per second of {@code sql} over random keys for the set time, each giving {@code expect} rows. */
   private double rate(Connection c, String sql, int params, int expect) throws SQLException {
     Random r = new Random(14);
+    return queriesPerSecond(c, sql, seconds, expect, p -> {
+      long k = r.nextInt(rows - expect);
+      for (int i = 1; i <= params; i++) {
+        p.setLong(i, k);
+      }
+      return k;
+    });
+  }
+
+  /** Binds one execution's parameters; returns the key it asked for (for messages). */
+  @FunctionalInterface
+  interface Binder {
+    long bind(PreparedStatement p) throws SQLException;
+  }
+
+  /**
+   * Executions per second of {@code sql}, each bound by {@code binder} and checked to give
+   * {@code expect} rows, over {@code seconds} after a quarter of that to warm up.
+   */
+  static double queriesPerSecond(Connection c, String sql, double seconds, int expect,
+      Binder binder) throws SQLException {
     try (PreparedStatement p = c.prepareStatement(sql)) {
       for (int pass = 0; pass < 2; pass++) { // the first pass warms up
         long t0 = System.nanoTime();
         long end = t0 + (long) (seconds * 1e9 / (pass == 0 ? 4 : 1));
         long n = 0;
         while (System.nanoTime() < end) {
-          long k = r.nextInt(rows - expect);
-          for (int i = 1; i <= params; i++) {
-            p.setLong(i, k);
-          }
+          long k = binder.bind(p);
           int got = 0;
           try (ResultSet rs = p.executeQuery()) {
             while (rs.next()) {

@@ -132,29 +132,11 @@ final class IndexedClusterWorkload {
   /** Executions per second of {@code sql} over random keys of the loaded rows, checked. */
   private double lookups(Connection c, String sql, int expect) throws SQLException {
     Random r = new Random(41);
-    try (PreparedStatement p = c.prepareStatement(sql)) {
-      for (int pass = 0; pass < 2; pass++) { // the first pass warms up
-        long t0 = System.nanoTime();
-        long end = t0 + (long) (seconds * 1e9 / (pass == 0 ? 4 : 1));
-        long n = 0;
-        while (System.nanoTime() < end) {
-          long k = r.nextInt(rows / 10 * 10);
-          p.setLong(1, expect == 10 ? k / 10 : 7L * k);
-          int got = 0;
-          try (ResultSet rs = p.executeQuery()) {
-            while (rs.next()) {
-              got++;
-            }
-          }
-          check(got == expect, sql + " gave " + got + " rows for " + k);
-          n++;
-        }
-        if (pass == 1) {
-          return n / ((System.nanoTime() - t0) / 1e9);
-        }
-      }
-    }
-    throw new AssertionError();
+    return ClusterBench.queriesPerSecond(c, sql, seconds, expect, p -> {
+      long k = r.nextInt(rows / 10 * 10);
+      p.setLong(1, expect == 10 ? k / 10 : 7L * k);
+      return k;
+    });
   }
 
   /**
