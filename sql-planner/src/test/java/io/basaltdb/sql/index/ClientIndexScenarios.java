@@ -49,6 +49,7 @@ public final class ClientIndexScenarios {
   static final String[] INDEXES = {
     "CREATE INDEX t_v ON %t (v) INCLUDE (w)",
     "CREATE INDEX t_w ON %t (w DESC)",
+    "CREATE INDEX t_x ON %t (UPPER(x))",
   };
 
   /** Writes, each followed in the comparisons by every query below. */
@@ -65,8 +66,9 @@ public final class ClientIndexScenarios {
   };
 
   /**
-   * Queries through the indexes (covering, fetching, ordered, a lookup join, NULLs), hinted: the
-   * plans compared do not then hang on row estimates (HBase's lag its writes by seconds).
+   * Queries through the indexes (covering, fetching, ordered, a lookup join, NULLs, a
+   * functional index), hinted: the plans compared do not then hang on row estimates (HBase's
+   * lag its writes by seconds).
    */
   static final String[] QUERIES = {
     "SELECT /*+ INDEX(%t t_v) */ id, w FROM %t t WHERE v = 'a'",
@@ -75,6 +77,7 @@ public final class ClientIndexScenarios {
     "SELECT /*+ INDEX(%t t_w) */ id FROM %t t WHERE w > 0 ORDER BY w DESC",
     "SELECT /*+ INDEX(%t t_v) */ u.k, t.id FROM %u u JOIN %t t ON t.v = u.v",
     "SELECT /*+ INDEX(%t t_v) */ COUNT(*) FROM %t t WHERE v IS NULL",
+    "SELECT /*+ INDEX(%t t_x) */ id, x FROM %t t WHERE UPPER(x) IN ('P', 'R2', 'ZZ')",
   };
 
   /** Pairs of writes of one row: the second cuts in at every call of the first. */
@@ -140,6 +143,19 @@ public final class ClientIndexScenarios {
           rows(a, sql("SELECT * FROM %t ORDER BY id")));
       assertClean(kept, t, "T_V", false);
       assertClean(kept, t, "T_W", false);
+      assertClean(kept, t, "T_X", false);
+      for (String ddl : new String[] {"ALTER INDEX t_w ON %t REBUILD",
+          "DROP INDEX t_x ON %t; CREATE INDEX t_x ON %t (UPPER(x))"}) {
+        for (String one : ddl.split("; ")) {
+          a.execute(sql(one));
+          b.execute(sql(one));
+        }
+        for (String q : QUERIES) {
+          assertEquals(sorted(rows(b, sql(q))), sorted(rows(a, sql(q))), "after " + ddl + ": " + q);
+        }
+      }
+      assertClean(kept, t, "T_W", false);
+      assertClean(kept, t, "T_X", false);
     }
   }
 
@@ -243,6 +259,7 @@ public final class ClientIndexScenarios {
           sameAsTable(st, where);
           assertClean(c, t, "T_V", true);
           assertClean(c, t, "T_W", true);
+          assertClean(c, t, "T_X", true);
           cuts++;
         }
       }
@@ -286,6 +303,7 @@ public final class ClientIndexScenarios {
           sameAsTable(st, race[0] + " overtaken at call " + at + " by " + race[1]);
           assertClean(c, t, "T_V", false);
           assertClean(c, t, "T_W", false);
+          assertClean(c, t, "T_X", false);
           runs++;
         }
       }
