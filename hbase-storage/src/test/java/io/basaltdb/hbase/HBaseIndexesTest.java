@@ -1,5 +1,6 @@
 package io.basaltdb.hbase;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.basaltdb.engine.Database;
@@ -95,6 +96,40 @@ class HBaseIndexesTest implements ClientIndexScenarios.Fixture {
       assertTrue(u.killAtEveryCall() > 5);
       u.concurrentWriters(seed, 4, 4000);
       u.drop(st);
+    }
+  }
+
+  /**
+   * Two processes (two storages on the cluster, each its own catalog cache and index lists): an
+   * index one creates is maintained by the other's writes from its next statements on, and one
+   * it drops is no longer written by the other, whose writes go on.
+   */
+  @Test
+  void indexDdlOfAnotherProcessIsSeen() throws Exception {
+    try (HBaseStorage second = HBaseStorage.connect(SharedCluster.get().configuration(),
+        "second process");
+        Connection a = connect();
+        Connection b = BasaltConnections.open(second);
+        Statement sa = a.createStatement();
+        Statement sb = b.createStatement()) {
+      sa.execute("CREATE TABLE cix_p (id INTEGER PRIMARY KEY, v VARCHAR(10))");
+      sa.executeUpdate("INSERT INTO cix_p VALUES (1, 'a'), (2, 'b'), (3, 'a')");
+      sb.executeUpdate("INSERT INTO cix_p VALUES (4, 'b')"); // b has read the list: none
+      sa.execute("CREATE INDEX cix_p_v ON cix_p (v)");
+      assertEquals(2, sb.executeUpdate("UPDATE cix_p SET v = 'c' WHERE v = 'b'"));
+      sb.executeUpdate("INSERT INTO cix_p VALUES (5, 'a')");
+      sb.executeUpdate("DELETE FROM cix_p WHERE id = 1");
+      ClientIndexScenarios.assertClean(a, "CIX_P", "CIX_P_V", false);
+      String q = " id, v FROM cix_p WHERE v IN ('a', 'b', 'c')";
+      for (Statement st : new Statement[] {sa, sb}) {
+        assertEquals(ClientIndexScenarios.sorted(ClientIndexScenarios.rows(st,
+            "SELECT /*+ NO_INDEX */" + q)), ClientIndexScenarios.sorted(ClientIndexScenarios.rows(
+            st, "SELECT /*+ INDEX(cix_p cix_p_v) */" + q)));
+      }
+      sb.execute("DROP INDEX cix_p_v ON cix_p");
+      assertEquals(1, sa.executeUpdate("UPDATE cix_p SET v = 'd' WHERE id = 2"),
+          "a write after the other process dropped the index");
+      sa.execute("DROP TABLE cix_p");
     }
   }
 

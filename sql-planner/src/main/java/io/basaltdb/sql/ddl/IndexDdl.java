@@ -179,6 +179,8 @@ final class IndexDdl {
     try {
       catalog.putIndex(index);
       registry.set(t, catalog.indexes(t));
+      // over HBase: other processes' statements starting from now on maintain the index
+      io.basaltdb.sql.catalog.CatalogVersion.awaitOtherProcesses(db);
       IndexBuilder.build(db, def, index, progress(index));
       io.basaltdb.sql.catalog.IndexStats stats = IndexBuilder.countStats(db,
           registry.layout(def, index));
@@ -214,6 +216,7 @@ final class IndexDdl {
   private static void drop(Storage db, SqlCatalog catalog, SqlIndexDef index) {
     catalog.removeIndex(index.table(), index.name());
     IndexRegistry.of(db).set(index.table(), catalog.indexes(index.table()));
+    io.basaltdb.sql.catalog.CatalogVersion.awaitOtherProcesses(db); // they stop writing it
     if (db.admin().tableExists(index.engineTable())) {
       db.admin().deleteTable(index.engineTable());
     }

@@ -52,9 +52,15 @@ public final class IndexRegistry {
   public static final class Indexes {
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private volatile List<SqlIndexDef> list;
+    /**
+     * On a storage other processes change too: the catalog version the list was read at (-1:
+     * read it again at the next look).
+     */
+    private volatile long version;
 
-    private Indexes(List<SqlIndexDef> list) {
+    private Indexes(List<SqlIndexDef> list, long version) {
       this.list = List.copyOf(list);
+      this.version = version;
     }
 
     /** Shared by writers: held, the list does not change. */
@@ -112,11 +118,29 @@ public final class IndexRegistry {
     return null;
   }
 
-  /** Table {@code t}'s indexes. */
+  /**
+   * Table {@code t}'s indexes. On a storage other processes change too (HBase), the list is
+   * read again whenever the catalog's version moved (read from the storage at most once a
+   * second, {@link io.basaltdb.sql.catalog.CatalogVersion}): another process's new index is
+   * maintained by the statements that start here after that, and its dropped one no longer
+   * (without this process's lock: a statement running keeps the list it began with).
+   */
   public Indexes of(TableName t) {
+    boolean shared = db.sharedByProcesses();
     Indexes i = tables.get(t);
-    return i != null ? i : tables.computeIfAbsent(t,
-        x -> new Indexes(new SqlCatalog(db).indexes(x)));
+    if (i == null) {
+      long version = shared ? io.basaltdb.sql.catalog.CatalogVersion.current(db) : 0;
+      return tables.computeIfAbsent(t, x -> new Indexes(new SqlCatalog(db).indexes(x),
+          version));
+    }
+    if (shared) {
+      long version = io.basaltdb.sql.catalog.CatalogVersion.current(db); // before the list
+      if (version != i.version) {
+        i.list = List.copyOf(new SqlCatalog(db).indexes(t));
+        i.version = version;
+      }
+    }
+    return i;
   }
 
   /**
@@ -128,6 +152,7 @@ public final class IndexRegistry {
     i.lock.writeLock().lock();
     try {
       i.list = List.copyOf(list);
+      i.version = -1; // read again at the next look (other processes' DDL may be in between)
       layouts.clear();
     } finally {
       i.lock.writeLock().unlock();
