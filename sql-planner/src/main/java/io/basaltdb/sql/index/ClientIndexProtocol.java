@@ -163,14 +163,14 @@ final class ClientIndexProtocol {
     List<Plan> claimed = new ArrayList<>(plans.size());
     List<Integer> claimedAt = new ArrayList<>(plans.size());
     List<Integer> again = new ArrayList<>(); // rows to write alone: a claim met a newer entry
-    java.util.Set<String> taken = new java.util.HashSet<>(); // this batch's claims, by index, key
+    java.util.Set<List<Object>> taken = new java.util.HashSet<>(); // batch's claims: index, key
     for (int j = 0; j < plans.size(); j++) {
       Plan plan = plans.get(j);
       int k = planned.get(j);
       Pending p = batch.get(k);
       try {
         for (UniqueClaims.Claim c : plan.claims()) {
-          if (!taken.add(c.index() + ":" + java.util.HexFormat.of().formatHex(c.entryKey()))) {
+          if (!taken.add(List.of(c.index(), java.nio.ByteBuffer.wrap(c.entryKey())))) {
             throw rows.duplicate(layouts.get(c.index()), plan.now()); // an earlier row's value
           }
         }
@@ -258,14 +258,18 @@ final class ClientIndexProtocol {
     }
     Object[] now = out.values();
     List<UniqueClaims.Claim> claims = new ArrayList<>();
+    boolean[] claimed = new boolean[layouts.size()];
     long above = Math.max(RowVersion.newest(current) + 1, left);
     for (int i = 0; i < layouts.size(); i++) {
       IndexLayout layout = layouts.get(i);
       if (now != null && !layout.keyEndsWithBaseKey(now)
           && (allEntries || old == null || !layout.sameEntry(old, now))) {
-        UniqueClaims.Claim c = new UniqueClaims.Claim(i, layout.entryKey(now, key), layout.entryValue(now, key));
+        UniqueClaims.Claim c = new UniqueClaims.Claim(i, layout.entryKey(now, key),
+            layout.entryValue(now, key));
         claims.add(c);
-        above = Math.max(above, RowVersion.newest(indexTables.get(i).get(new Get(c.entryKey()))) + 1);
+        claimed[i] = true;
+        above = Math.max(above,
+            RowVersion.newest(indexTables.get(i).get(new Get(c.entryKey()))) + 1);
       }
     }
     long ts = Math.max(System.currentTimeMillis(), above);
@@ -273,12 +277,7 @@ final class ClientIndexProtocol {
     List<Verify> verify = new ArrayList<>(layouts.size());
     for (int i = 0; i < layouts.size(); i++) {
       List<Put> phase1 = new ArrayList<>(2);
-      verify.add(entries(layouts.get(i), key, old, now, ts, d, allEntries, phase1));
-      if (!claims.isEmpty()) { // a claimed entry is put by its claim, not with the others
-        int index = i;
-        phase1.removeIf(put -> claims.stream().anyMatch(c -> c.index() == index
-            && Arrays.equals(c.entryKey(), put.row()) && put.cells().size() > 1));
-      }
+      verify.add(entries(layouts.get(i), key, old, now, ts, d, allEntries, claimed[i], phase1));
       unverified.add(phase1);
     }
     return new Plan(key, now, ts, unverified, claims,
@@ -289,10 +288,11 @@ final class ClientIndexProtocol {
    * One index's entries of a row going from {@code old} to {@code now} at {@code ts}: phase 1's
    * puts into {@code phase1} (the new entry whole and unverified, the old one marked unverified)
    * and phase 3's writes returned (verify the new, delete the old). Nothing when the entry is
-   * unchanged (unless {@code allEntries}).
+   * unchanged (unless {@code allEntries}). A {@code claimed} new entry (UNIQUE) is put by its
+   * claim ({@link UniqueClaims}), not here.
    */
   private static Verify entries(IndexLayout layout, byte[] key, Object[] old, Object[] now,
-      long ts, Durability d, boolean allEntries, List<Put> phase1) {
+      long ts, Durability d, boolean allEntries, boolean claimed, List<Put> phase1) {
     if (!allEntries && old != null && now != null && layout.sameEntry(old, now)) {
       return new Verify(null, null);
     }
@@ -305,9 +305,12 @@ final class ClientIndexProtocol {
       deleted = new Delete(oldKey, ts).setDurability(d);
     }
     if (newKey != null) {
-      Put put = status(newKey, ts, IndexLayout.UNVERIFIED, d);
-      put.addColumn(IndexLayout.FAMILY, IndexLayout.QUALIFIER, ts, layout.entryValue(now, key));
-      phase1.add(put);
+      if (!claimed) {
+        Put put = status(newKey, ts, IndexLayout.UNVERIFIED, d);
+        put.addColumn(IndexLayout.FAMILY, IndexLayout.QUALIFIER, ts,
+            layout.entryValue(now, key));
+        phase1.add(put);
+      }
       verified = status(newKey, ts, IndexLayout.VERIFIED, d);
     }
     return new Verify(verified, deleted);

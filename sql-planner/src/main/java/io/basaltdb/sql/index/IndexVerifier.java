@@ -83,6 +83,8 @@ public final class IndexVerifier {
     List<String> examples = new ArrayList<>();
     UnverifiedEntries checks = UnverifiedEntries.kept(db)
         ? new UnverifiedEntries(db, def, layout, db.table(index.engineTable())) : null;
+    IndexedRowWrite fences = repair && checks != null
+        ? new IndexedRowWrite(db, def, List.of(index), -1) : null;
     long unverified = 0;
     try (ResultScanner s = db.table(index.engineTable()).getScanner(new Scan().setSnapshot(snapshot))) {
       for (Result r : s) {
@@ -93,7 +95,7 @@ public final class IndexVerifier {
           unverified += checks.checked() - before;
           if (repair && checks.checked() > before && checks.stuck()) {
             byte[] value = r.getValue(IndexLayout.FAMILY, IndexLayout.QUALIFIER);
-            new IndexedRowWrite(db, def, List.of(index), -1).fence(layout.baseKey(r.row(), value));
+            fences.fence(layout.baseKey(r.row(), value));
             Result again = db.table(index.engineTable()).get(new io.basaltdb.storage.Get(r.row())
                 .addColumn(IndexLayout.FAMILY, IndexLayout.QUALIFIER)
                 .addColumn(IndexLayout.FAMILY, IndexLayout.STATUS));

@@ -100,14 +100,11 @@ public final class IndexedRowWrite {
   /**
    * Writes the entries of the row of {@code key}, if it exists, from its current values under
    * its lock, at the newest timestamp among its cells (an index being built: a write that
-   * changed the row since maintained the entries itself, so these are never stale).
+   * changed the row since maintained the entries itself, so these are never stale). Not on a
+   * storage keeping indexes by the client-side protocol, whose build writes whole rows read by
+   * its scan ({@link #writeEntries(List)}).
    */
   public void writeEntries(byte[] key) {
-    if (protocol != null) {
-      protocol.write(key, Durability.ASYNC, old -> old == null ? null : new Outcome(null, old),
-          true);
-      return;
-    }
     db.mutateAfterRead(table, key, Durability.ASYNC, current -> {
       Object[] now = values(key, current);
       if (now == null) {

@@ -18,14 +18,16 @@ import java.util.List;
  * atomically) does with each entry: a verified one (newest status {@code 1}, no older than its
  * value) is used; an unverified one is checked against its base row read now. An entry whose
  * key the row's current values give is used, with the value they give (a writer may have put
- * its new value before writing the row); one they give whole is also repaired (status verified at the entry's own timestamp, if
- * still unverified: a newer writer's status, at a newer timestamp, still wins); any other is
- * skipped, and deleted (up to its own timestamp) only when the row's version cell is no older
- * than it: a later write superseded it, or a write at the same millisecond, which either made
- * the entry and unverified it as the row's old one, or raced its writer, whose version check
- * then fails (a writer that reads the row after it takes a later timestamp). An older row may
- * mean its writer is between its entry and its row write, so the entry is left for it. An entry without value (a status a writer put where no
- * entry was) does not exist. Counts what it checked. One per index read; not thread-safe.
+ * its new value before writing the row); one they give whole is also repaired (status verified
+ * at the entry's own timestamp, if still unverified: a newer writer's status, at a newer
+ * timestamp, still wins); any other is skipped, and deleted (up to its own timestamp) only when
+ * the row's version cell is no older than it: a later write superseded it, or a write at the
+ * same millisecond, which either made the entry and unverified it as the row's old one, or
+ * raced its writer, whose version check then fails (a writer that reads the row after it takes
+ * a later timestamp). An older row may mean its writer is between its entry and its row write,
+ * so the entry is left for it ({@link #stuck}). An entry without value (a status a writer put
+ * where no entry was) does not exist. Counts the entries it checked. One per index read; not
+ * thread-safe.
  */
 public final class UnverifiedEntries {
   private final IndexLayout layout;
@@ -34,9 +36,7 @@ public final class UnverifiedEntries {
   private final IndexedRowWrite rows;
   private final byte[] markerFamily;
   private long checked;
-  private long repaired;
-  private long skipped;
-  /** Whether the last entry checked stays unverified (its repair hidden, or left for its writer). */
+  /** Whether the last entry checked stays unverified (repair hidden, or left for its writer). */
   private boolean stuck;
 
   public UnverifiedEntries(Storage db, SqlTableDef def, IndexLayout layout, Table index) {
@@ -82,7 +82,6 @@ public final class UnverifiedEntries {
           .ifEquals(IndexLayout.FAMILY, IndexLayout.STATUS, IndexLayout.UNVERIFIED)
           .build(ClientIndexProtocol.status(entry.row(), value.timestamp(), IndexLayout.VERIFIED,
               Durability.ASYNC)));
-      repaired++;
       stuck = status != null && status.timestamp() > value.timestamp(); // a writer's unverify
       return rowValue;
     }
@@ -91,7 +90,6 @@ public final class UnverifiedEntries {
       index.delete(new Delete(entry.row(), value.timestamp()).setDurability(Durability.ASYNC));
       stuck = false;
     }
-    skipped++;
     return null;
   }
 
@@ -108,15 +106,5 @@ public final class UnverifiedEntries {
   /** Unverified entries checked against their rows. */
   public long checked() {
     return checked;
-  }
-
-  /** Of those, the entries found valid and marked verified. */
-  public long repaired() {
-    return repaired;
-  }
-
-  /** Of those, the entries matching no row's current values. */
-  public long skipped() {
-    return skipped;
   }
 }

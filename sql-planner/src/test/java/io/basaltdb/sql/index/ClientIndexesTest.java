@@ -55,26 +55,35 @@ class ClientIndexesTest implements ClientIndexScenarios.Fixture {
     return s;
   }
 
-  @Test
-  void sameAnswersAndPlansAsEmbeddedIndexes() throws Exception {
-    ClientIndexScenarios s = scenarios();
+  /** A step given a connection, or a statement, of the embedded reference. */
+  private interface Step<T> {
+    void run(T t) throws Exception;
+  }
+
+  /**
+   * {@code compare} against a fresh embedded database (atomic indexes) that {@code create} made
+   * the same tables in.
+   */
+  private static void againstEmbedded(Step<Statement> create, Step<Connection> compare)
+      throws Exception {
     try (Database db = Database.openTemporary(EngineOptions.defaults());
         Connection embedded = BasaltConnections.open(db);
         Statement st = embedded.createStatement()) {
-      s.create(st);
-      s.sameAnswersAndPlans(embedded);
+      create.run(st);
+      compare.run(embedded);
     }
+  }
+
+  @Test
+  void sameAnswersAndPlansAsEmbeddedIndexes() throws Exception {
+    ClientIndexScenarios s = scenarios();
+    againstEmbedded(s::create, s::sameAnswersAndPlans);
   }
 
   @Test
   void manyRowsAndFailuresAnswerAsEmbeddedIndexes() throws Exception {
     ClientIndexScenarios s = scenarios();
-    try (Database db = Database.openTemporary(EngineOptions.defaults());
-        Connection embedded = BasaltConnections.open(db);
-        Statement st = embedded.createStatement()) {
-      s.create(st);
-      s.sameAnswersForManyRowsAndFailures(embedded);
-    }
+    againstEmbedded(s::create, s::sameAnswersForManyRowsAndFailures);
   }
 
   @Test
@@ -110,12 +119,7 @@ class ClientIndexesTest implements ClientIndexScenarios.Fixture {
   @Test
   void uniqueIndexesRefuseAsEmbeddedOnes() throws Exception {
     UniqueIndexScenarios u = unique();
-    try (Database db = Database.openTemporary(EngineOptions.defaults());
-        Connection embedded = BasaltConnections.open(db);
-        Statement st = embedded.createStatement()) {
-      u.create(st);
-      u.sameRefusalsAsEmbedded(embedded);
-    }
+    againstEmbedded(u::create, u::sameRefusalsAsEmbedded);
   }
 
   @Test
