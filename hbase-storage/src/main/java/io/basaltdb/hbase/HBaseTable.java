@@ -227,8 +227,8 @@ final class HBaseTable implements Table {
    * starts the next run. An increment that overflowed is refused after the call (the others
    * stay applied, as a failure of the seam's list allows). A region server runs a batch's
    * check-and-mutates one after another, each with its own WAL sync (HBase keeps them out of
-   * its mini-batches of puts); sending each as its own request, all at once, through HBase's
-   * asynchronous client was measured no faster here (hbase.md).
+   * its mini-batches of puts), so a batch of check-and-puts goes ASYNC_WAL behind one SYNC_WAL
+   * barrier per region ({@link WalBarrier}).
    */
   @Override
   public boolean[] checkAndMutate(List<CheckAndMutate> cams) {
@@ -242,6 +242,16 @@ final class HBaseTable implements Table {
         } catch (IOException e) {
           throw HBaseErrors.translate("check-and-mutate", name, e);
         }
+      }
+      if (WalBarrier.applies(run)) {
+        boolean[] done = call("check-and-mutate", t -> {
+          try (var locator = storage.connection().getRegionLocator(hname)) {
+            return WalBarrier.run(t, locator, name, run, batch);
+          }
+        });
+        System.arraycopy(done, 0, applied, at, done.length);
+        at += run.size();
+        continue;
       }
       var results = call("check-and-mutate", t -> t.checkAndMutate(batch));
       for (int i = 0; i < run.size(); i++) {
