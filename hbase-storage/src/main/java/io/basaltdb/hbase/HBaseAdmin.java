@@ -106,8 +106,20 @@ final class HBaseAdmin implements Admin {
 
   @Override
   public void createTable(TableDescriptor desc, byte[][] splitKeys) {
+    create(desc, splitKeys, true);
+  }
+
+  /** True: the table's families lack NEW_VERSION_BEHAVIOR (HBase's default rule). */
+  @Override
+  public boolean createTableHidingLaterPuts(TableDescriptor desc, byte[][] splitKeys) {
+    create(desc, splitKeys, false);
+    return true;
+  }
+
+  private void create(TableDescriptor desc, byte[][] splitKeys, boolean newVersionBehavior) {
     io.basaltdb.storage.Splits.check(splitKeys);
-    org.apache.hadoop.hbase.client.TableDescriptor d = HBaseForms.descriptor(desc);
+    org.apache.hadoop.hbase.client.TableDescriptor d =
+        HBaseForms.descriptor(desc, newVersionBehavior);
     call("create", desc.name(), a -> {
       String ns = d.getTableName().getNamespaceAsString();
       if (ns.equals(HBaseForms.HBASE_SYSTEM) || desc.name().namespace().equals(

@@ -89,8 +89,14 @@ final class HBaseForms {
 
   /** A new table's HBase descriptor: every family with {@code NEW_VERSION_BEHAVIOR}. */
   static org.apache.hadoop.hbase.client.TableDescriptor descriptor(TableDescriptor d) {
+    return descriptor(d, true);
+  }
+
+  /** {@code d} as HBase's, every family with or without NEW_VERSION_BEHAVIOR. */
+  static org.apache.hadoop.hbase.client.TableDescriptor descriptor(TableDescriptor d,
+      boolean newVersionBehavior) {
     TableDescriptorBuilder b = TableDescriptorBuilder.newBuilder(name(d.name()));
-    d.families().forEach((f, o) -> b.setColumnFamily(family(f, o, true)));
+    d.families().forEach((f, o) -> b.setColumnFamily(family(f, o, newVersionBehavior)));
     return b.build();
   }
 

@@ -11,9 +11,19 @@ import io.basaltdb.sql.index.ConcurrentIndexScenario;
 import io.basaltdb.sql.index.RowsAloneStorage;
 import io.basaltdb.sql.index.UniqueIndexScenarios;
 import io.basaltdb.sql.jdbc.BasaltConnections;
+import io.basaltdb.sql.catalog.SqlCatalog;
+import io.basaltdb.sql.catalog.SqlIndexDef;
+import io.basaltdb.sql.catalog.SqlTableDef;
+import io.basaltdb.sql.index.IndexedRowWrite;
+import io.basaltdb.storage.Result;
+import io.basaltdb.storage.ResultScanner;
+import io.basaltdb.storage.Scan;
+import io.basaltdb.storage.TableName;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -141,5 +151,45 @@ class HBaseIndexesTest implements ClientIndexScenarios.Fixture {
     ConcurrentIndexScenario scenario = new ConcurrentIndexScenario(this);
     scenario.writersAndReaders(seed, 4, 4000);
     scenario.buildWhileWriting(seed, 1000);
+  }
+
+  /**
+   * A non-unique index's build writes its entries verified at their rows' timestamps, with no
+   * check of the row: a build's put landing after a writer changed or deleted its row (the
+   * writer read the row after the build's scan) stays hidden behind the writer's newer status
+   * and delete, as its index table's delete markers hide later puts. Fails with entries put at
+   * the build's own time, or with an index table of NEW_VERSION_BEHAVIOR.
+   */
+  @Test
+  void buildEntriesLandingAfterTheirRowsWritersStayHidden() throws Exception {
+    try (Connection c = connect(); Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE cix_late (id INTEGER PRIMARY KEY, v VARCHAR(4), w BIGINT)");
+      st.executeUpdate("UPSERT INTO cix_late VALUES (1, 'a', 10), (2, 'a', 20), (3, 'a', 30),"
+          + " (4, 'a', 40)");
+      st.execute("CREATE INDEX late_v ON cix_late (v) INCLUDE (w)");
+      SqlCatalog catalog = new SqlCatalog(storage);
+      SqlTableDef def = catalog.get(TableName.of("CIX_LATE"));
+      SqlIndexDef index = catalog.indexes(def.table()).get(0);
+      IndexedRowWrite build = new IndexedRowWrite(storage, def, List.of(index), -1);
+      assertTrue(build.buildsByTimestamps());
+      List<Result> scanned = new ArrayList<>();
+      try (ResultScanner rs = storage.table(def.table()).getScanner(new Scan())) {
+        rs.forEach(scanned::add);
+      }
+      st.executeUpdate("UPDATE cix_late SET v = 'b' WHERE id = 1");
+      st.executeUpdate("DELETE FROM cix_late WHERE id = 2");
+      st.executeUpdate("UPDATE cix_late SET w = 31 WHERE id = 3");
+      assertEquals(4, build.writeVerifiedEntries(scanned)); // the scan's entries land last
+      ClientIndexScenarios.assertClean(c, "CIX_LATE", "LATE_V", false);
+      for (String v : new String[] {"a", "b"}) {
+        String q = "SELECT id, w FROM cix_late WHERE v = '" + v + "' ORDER BY id";
+        assertEquals(ClientIndexScenarios.rows(st, q.replace("SELECT",
+            "SELECT /*+ NO_INDEX */")), ClientIndexScenarios.rows(st, q.replace("SELECT",
+            "SELECT /*+ INDEX(cix_late late_v) */")), q);
+      }
+      assertEquals(List.of(List.of(3, 31L), List.of(4, 40L)), ClientIndexScenarios.rows(st,
+          "SELECT /*+ INDEX(cix_late late_v) */ id, w FROM cix_late WHERE v = 'a' ORDER BY id"));
+      st.execute("DROP TABLE cix_late");
+    }
   }
 }

@@ -23,6 +23,20 @@ public interface Admin {
    */
   void createTable(TableDescriptor desc, byte[][] splitKeys);
 
+  /**
+   * As {@link #createTable(TableDescriptor, byte[][])}, but with the storage's older delete rule
+   * where it has one: a delete marker hides every put at or below its timestamp, whenever the
+   * put is written (HBase's default rule, without NEW_VERSION_BEHAVIOR), so that of two writers
+   * of a cell the one with the newer timestamp wins whatever the order their writes land in.
+   * Whether the table has that rule ({@link Storage#markersHideLaterPuts(TableName)}); false
+   * where the storage has no such rule (the embedded engine: markers hide only earlier puts),
+   * the table then made as {@code createTable} makes it.
+   */
+  default boolean createTableHidingLaterPuts(TableDescriptor desc, byte[][] splitKeys) {
+    createTable(desc, splitKeys);
+    return false;
+  }
+
   boolean tableExists(TableName name);
 
   /** Every table, in name order. */

@@ -23,7 +23,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * every other move, or one another process made, may have changed anything.
  */
 public final class CatalogVersion {
-  static final TableName SHARED_TABLE =
+  /** Where processes sharing a storage count their catalog changes (read once a second). */
+  public static final TableName SHARED_TABLE =
       new TableName(SqlCatalog.SYSTEM_NAMESPACE, "sql_catalog_version");
   static final long SHARED_READ_NANOS = 1_000_000_000L;
 

@@ -166,8 +166,14 @@ final class IndexDdl {
     for (int b = 1; b < index.saltBuckets(); b++) {
       splits.add(new byte[] {(byte) b});
     }
-    db.admin().createTable(new TableDescriptor(index.engineTable(),
-        Map.of("0", options)), splits.toArray(new byte[0][]));
+    TableDescriptor table = new TableDescriptor(index.engineTable(), Map.of("0", options));
+    if (!db.atomicAcrossRows() && !index.unique()) {
+      // the protocol's timestamps order a non-unique entry's writers (IndexBuilder); a UNIQUE
+      // entry is claimed by rows of any timestamps, after deletes of others' (not hidden)
+      db.admin().createTableHidingLaterPuts(table, splits.toArray(new byte[0][]));
+    } else {
+      db.admin().createTable(table, splits.toArray(new byte[0][]));
+    }
   }
 
   /** Registers {@code index} BUILDING, builds it, then makes it ACTIVE; undone on failure. */

@@ -21,7 +21,9 @@ import java.util.function.LongConsumer;
  * under its lock, one row at a time. A row written meanwhile either got its entries from its
  * writer or gets them here from its newest values; a row deleted meanwhile gets none. On a
  * storage writing one row atomically (HBase) the rows are read whole by the scan and their
- * entries written by the client-side protocol {@link #BATCH} rows at a time. Stateless.
+ * entries written {@link #BATCH} rows at a time: by the client-side protocol, or, for a
+ * non-unique index whose table's delete markers hide later puts, alone and verified at their
+ * rows' timestamps ({@link IndexedRowWrite#writeVerifiedEntries}). Stateless.
  */
 public final class IndexBuilder {
   /** Rows whose entries one round of protocol calls writes (a storage of rows alone). */
@@ -40,6 +42,7 @@ public final class IndexBuilder {
     long rows = 0;
     long lastReport = System.nanoTime();
     boolean batched = writer.byProtocol(); // whole rows, their entries a batch at a time
+    boolean byTimestamps = writer.buildsByTimestamps(); // entries alone, verified
     Scan scan = batched ? new Scan() : new Scan().addColumn(names.markerFamily(),
         CellNames.MARKER);
     List<Result> batch = new ArrayList<>();
@@ -48,7 +51,8 @@ public final class IndexBuilder {
         if (batched) {
           batch.add(r);
           if (batch.size() == BATCH) {
-            rows += writer.writeEntries(batch);
+            rows += byTimestamps ? writer.writeVerifiedEntries(batch)
+                : writer.writeEntries(batch);
             batch.clear();
           }
         } else {
@@ -62,7 +66,7 @@ public final class IndexBuilder {
       }
     }
     if (!batch.isEmpty()) {
-      rows += writer.writeEntries(batch);
+      rows += byTimestamps ? writer.writeVerifiedEntries(batch) : writer.writeEntries(batch);
     }
     db.sync();
     progress.accept(rows);

@@ -159,6 +159,60 @@ public final class IndexedRowWrite {
   }
 
   /**
+   * Whether a build writes this writer's entries by their rows' timestamps ({@link
+   * #writeVerifiedEntries}): the client-side protocol, no UNIQUE index, and index tables whose
+   * delete markers hide later puts.
+   */
+  public boolean buildsByTimestamps() {
+    if (protocol == null) {
+      return false;
+    }
+    for (IndexLayout layout : layouts) {
+      if (layout.index().unique() || !db.markersHideLaterPuts(layout.index().engineTable())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The entries of {@code rows} (whole rows a build's scan read), written verified, each at the
+   * newest timestamp among its row's cells, in one put call per index ({@link
+   * #buildsByTimestamps} only); the rows that exist. A writer that changes a row after the scan
+   * read it writes above that timestamp (every protocol write is above every cell its row holds)
+   * and unverifies, then deletes, the entry the scan's values give; where delete markers hide
+   * later puts, its status and its delete win over this put whatever the order they land in, so
+   * the entry is never a stale verified one. No write of the data table, no check.
+   */
+  public int writeVerifiedEntries(List<Result> rows) {
+    List<List<Put>> puts = new ArrayList<>(layouts.size());
+    layouts.forEach(l -> puts.add(new ArrayList<>(rows.size())));
+    int written = 0;
+    for (Result r : rows) {
+      Object[] now = values(r.row(), r);
+      if (now == null) {
+        continue;
+      }
+      long ts = RowVersion.newest(r);
+      for (int i = 0; i < layouts.size(); i++) {
+        IndexLayout layout = layouts.get(i);
+        Put put = ClientIndexProtocol.status(layout.entryKey(now, r.row()), ts,
+            IndexLayout.VERIFIED, Durability.SYNC);
+        put.addColumn(IndexLayout.FAMILY, IndexLayout.QUALIFIER, ts,
+            layout.entryValue(now, r.row()));
+        puts.get(i).add(put);
+      }
+      written++;
+    }
+    for (int i = 0; i < layouts.size(); i++) {
+      if (!puts.get(i).isEmpty()) {
+        indexTables.get(i).put(puts.get(i));
+      }
+    }
+    return written;
+  }
+
+  /**
    * A batch of this statement's rows ({@link #byProtocol} only); {@code countUnchanged}: whether
    * a row its change leaves alone counts as written.
    */

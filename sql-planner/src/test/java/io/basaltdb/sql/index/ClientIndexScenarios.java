@@ -245,8 +245,10 @@ public final class ClientIndexScenarios {
           } catch (SQLException e) {
             failed = true;
           }
+          long made = death.calls();
           death.reset(0); // another client, on the same storage
-          assertTrue(failed, WRITES[w] + " should have died at call " + at);
+          assertTrue(failed, WRITES[w] + " should have died at call " + at + " (made " + made
+              + " calls, " + calls + " when counted)");
           String where = WRITES[w] + " killed at call " + at + " of " + calls;
           sameAsTable(st, where);
           assertClean(c, t, "T_V", true);
