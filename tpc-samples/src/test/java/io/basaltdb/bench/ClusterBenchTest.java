@@ -23,7 +23,8 @@ class ClusterBenchTest {
       Class.forName("io.basaltdb.jdbc.BasaltDriver");
       Map<String, ClusterBench.Measure> r = new ClusterBench("jdbc:basalt:" + dir.resolve("db"),
           false, 5000, 0.3, "bench").run();
-      assertEquals(List.of("batched UPSERT load", "batched INSERT load", "point SELECT by key",
+      assertEquals(List.of("batched UPSERT load", "batched INSERT load", "batched INSERT load, again",
+          "point SELECT by key",
           "100-row key range",
           "COUNT(*) + SUM over all rows", "non-key filter scan", "counter +1 from 2 threads",
           "CREATE covering INDEX, 1 writer", "CREATE non-covering INDEX, 1 writer",
