@@ -1,5 +1,7 @@
 package io.basaltdb.sql.index;
 
+import io.basaltdb.sql.SqlStateException;
+import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.catalog.CellNames;
 import io.basaltdb.sql.catalog.IndexStats;
 import io.basaltdb.sql.catalog.SqlIndexDef;
@@ -12,6 +14,9 @@ import io.basaltdb.storage.Storage;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongConsumer;
 
 /**
@@ -23,11 +28,16 @@ import java.util.function.LongConsumer;
  * storage writing one row atomically (HBase) the rows are read whole by the scan and their
  * entries written {@link #BATCH} rows at a time: by the client-side protocol, or, for a
  * non-unique index whose table's delete markers hide later puts, alone and verified at their
- * rows' timestamps ({@link IndexedRowWrite#writeVerifiedEntries}). Stateless.
+ * rows' timestamps ({@link IndexedRowWrite#writeVerifiedEntries}), regions in parallel.
+ * Stateless.
  */
 public final class IndexBuilder {
   /** Rows whose entries one round of protocol calls writes (a storage of rows alone). */
   private static final int BATCH = 500;
+  /** Rows whose entries one put call writes in a build by timestamps. */
+  private static final int TIMESTAMP_BATCH = 5000;
+  /** Regions a build by timestamps reads at once, each on a thread of its own. */
+  private static final int SCANNERS = 4;
 
   private IndexBuilder() {}
 
@@ -38,11 +48,13 @@ public final class IndexBuilder {
   public static long build(Storage db, SqlTableDef def, SqlIndexDef index,
       LongConsumer progress) {
     IndexedRowWrite writer = new IndexedRowWrite(db, def, List.of(index), -1);
+    if (writer.buildsByTimestamps()) {
+      return byTimestamps(db, def, writer, progress);
+    }
     CellNames names = CellNames.of(def);
     long rows = 0;
     long lastReport = System.nanoTime();
     boolean batched = writer.byProtocol(); // whole rows, their entries a batch at a time
-    boolean byTimestamps = writer.buildsByTimestamps(); // entries alone, verified
     Scan scan = batched ? new Scan() : new Scan().addColumn(names.markerFamily(),
         CellNames.MARKER);
     List<Result> batch = new ArrayList<>();
@@ -51,8 +63,7 @@ public final class IndexBuilder {
         if (batched) {
           batch.add(r);
           if (batch.size() == BATCH) {
-            rows += byTimestamps ? writer.writeVerifiedEntries(batch)
-                : writer.writeEntries(batch);
+            rows += writer.writeEntries(batch);
             batch.clear();
           }
         } else {
@@ -66,11 +77,86 @@ public final class IndexBuilder {
       }
     }
     if (!batch.isEmpty()) {
-      rows += byTimestamps ? writer.writeVerifiedEntries(batch) : writer.writeEntries(batch);
+      rows += writer.writeEntries(batch);
     }
     db.sync();
     progress.accept(rows);
     return rows;
+  }
+
+  /**
+   * A build by timestamps ({@link IndexedRowWrite#writeVerifiedEntries}): the table's regions
+   * (as they start now; their ranges cover every key whatever splits later) are scanned by up
+   * to {@link #SCANNERS} threads at once, each writing its rows' entries {@link
+   * #TIMESTAMP_BATCH} at a time (a scan of one thread was the build's limit: 1M rows in 9 s
+   * against 3 s for a parallel SQL scan). The first failure stops the others and is thrown.
+   */
+  private static long byTimestamps(Storage db, SqlTableDef def, IndexedRowWrite writer,
+      LongConsumer progress) {
+    List<byte[]> starts = db.admin().regionStartRows(def.table());
+    AtomicLong rows = new AtomicLong();
+    AtomicInteger next = new AtomicInteger();
+    AtomicReference<RuntimeException> failure = new AtomicReference<>();
+    List<Thread> threads = new ArrayList<>();
+    for (int t = 0; t < Math.min(SCANNERS, starts.size()); t++) {
+      Thread thread = new Thread(() -> {
+        try {
+          for (int i = next.getAndIncrement(); i < starts.size() && failure.get() == null;
+              i = next.getAndIncrement()) {
+            Scan scan = new Scan().withStartRow(starts.get(i), true);
+            if (i + 1 < starts.size()) {
+              scan.withStopRow(starts.get(i + 1), false);
+            }
+            region(db, def, writer, scan, rows, failure);
+          }
+        } catch (RuntimeException | Error e) { // never a region left out unnoticed
+          failure.compareAndSet(null, e instanceof RuntimeException r ? r
+              : new IllegalStateException("index build failed: " + e, e));
+        }
+      }, "basalt-index-build");
+      thread.setDaemon(true);
+      threads.add(thread);
+      thread.start();
+    }
+    try {
+      for (Thread t : threads) {
+        while (t.isAlive()) {
+          t.join(1000);
+          progress.accept(rows.get());
+        }
+      }
+    } catch (InterruptedException e) {
+      failure.compareAndSet(null, new SqlStateException(SqlStates.QUERY_CANCELED,
+          "index build interrupted"));
+      Thread.currentThread().interrupt();
+    }
+    if (failure.get() != null) {
+      throw failure.get();
+    }
+    db.sync();
+    progress.accept(rows.get());
+    return rows.get();
+  }
+
+  /** One region's rows (read by {@code scan}) and their entries; stops at another's failure. */
+  private static void region(Storage db, SqlTableDef def, IndexedRowWrite writer, Scan scan,
+      AtomicLong rows, AtomicReference<RuntimeException> failure) {
+    List<Result> batch = new ArrayList<>(TIMESTAMP_BATCH);
+    try (ResultScanner s = db.table(def.table()).getScanner(scan)) {
+      for (Result r : s) {
+        batch.add(r);
+        if (batch.size() == TIMESTAMP_BATCH) {
+          if (failure.get() != null) {
+            return;
+          }
+          rows.addAndGet(writer.writeVerifiedEntries(batch));
+          batch = new ArrayList<>(TIMESTAMP_BATCH);
+        }
+      }
+    }
+    if (!batch.isEmpty()) {
+      rows.addAndGet(writer.writeVerifiedEntries(batch));
+    }
   }
 
   /**
