@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.hbase.HRegionLocation;
+import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Mutation;
 import org.apache.hadoop.hbase.client.RegionLocator;
@@ -77,11 +78,13 @@ final class WalBarrier {
     return d;
   }
 
-  /** Where a row of the batch was: region, server, and the region's open sequence number. */
-  private record Place(String region, String server, long openSeq) {
+  /**
+   * Where a row of the batch was: region (its encoded name, kept by HBase's region info: no
+   * string made per row), server (host, port, start code) and the region's open sequence number.
+   */
+  private record Place(String region, ServerName server, long openSeq) {
     static Place of(HRegionLocation l) {
-      return new Place(l.getRegion().getRegionNameAsString(), String.valueOf(l.getServerName()),
-          l.getSeqNum());
+      return new Place(l.getRegion().getEncodedName(), l.getServerName(), l.getSeqNum());
     }
   }
 

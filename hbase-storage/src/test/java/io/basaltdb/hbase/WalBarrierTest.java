@@ -50,11 +50,16 @@ class WalBarrierTest {
     return cams;
   }
 
+  /** A new table {@code name} of family {@code f}. */
+  private static TableName created(HBaseStorage s, String name) {
+    s.admin().createTable(TableDescriptor.of(name, "f"));
+    return TableName.of(name);
+  }
+
   @Test
   void batchKeepsItsOutcomesAndItsBarrierShowsInNoRead() throws Exception {
     try (HBaseStorage s = HBaseStorage.connect(SharedCluster.get().configuration(), "test")) {
-      s.admin().createTable(TableDescriptor.of("barrier_reads", "f"));
-      TableName name = TableName.of("barrier_reads");
+      TableName name = created(s, "barrier_reads");
       Table t = s.table(name);
       t.put(new Put(b("r003")).addColumn(F, Q, 1, b("stored")));
       boolean[] applied = t.checkAndMutate(inserts(0, 10));
@@ -97,8 +102,7 @@ class WalBarrierTest {
   @Test
   void regionThatMovedHasItsRowsReadBack() throws Exception {
     try (HBaseStorage s = HBaseStorage.connect(SharedCluster.get().configuration(), "test")) {
-      s.admin().createTable(TableDescriptor.of("barrier_moves", "f"));
-      TableName name = TableName.of("barrier_moves");
+      TableName name = created(s, "barrier_moves");
       var hname = HBaseForms.name(name);
       try (var raw = s.connection().getTable(hname);
           var locator = s.connection().getRegionLocator(hname)) {

@@ -374,20 +374,20 @@ public final class ClusterBench {
     System.out.flush();
   }
 
-  private static void check(boolean ok, String what) {
+  static void check(boolean ok, String what) {
     if (!ok) {
       throw new IllegalStateException("wrong answer: " + what);
     }
   }
 
-  private static long single(Connection c, String sql) throws SQLException {
+  static long single(Connection c, String sql) throws SQLException {
     try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
       check(rs.next(), sql + " gave no row");
       return rs.getLong(1);
     }
   }
 
-  private static void exec(Connection c, String sql) throws SQLException {
+  static void exec(Connection c, String sql) throws SQLException {
     try (Statement st = c.createStatement()) {
       st.execute(sql);
     }

@@ -1,11 +1,12 @@
 package io.basaltdb.bench;
 
+import static io.basaltdb.bench.ClusterBench.check;
+import static io.basaltdb.bench.ClusterBench.exec;
+
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -176,22 +177,7 @@ final class IndexedClusterWorkload {
   }
 
   private long count(Connection c, String hint, String where) throws SQLException {
-    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT /*+ " + hint
-        + " */ COUNT(*) FROM " + kv + " WHERE " + where)) {
-      check(rs.next(), "no count");
-      return rs.getLong(1);
-    }
-  }
-
-  private static void check(boolean ok, String what) {
-    if (!ok) {
-      throw new IllegalStateException("wrong answer: " + what);
-    }
-  }
-
-  private static void exec(Connection c, String sql) throws SQLException {
-    try (Statement st = c.createStatement()) {
-      st.execute(sql);
-    }
+    return ClusterBench.single(c, "SELECT /*+ " + hint + " */ COUNT(*) FROM " + kv + " WHERE "
+        + where);
   }
 }

@@ -27,24 +27,6 @@ public final class CatalogVersion {
   public static final TableName SHARED_TABLE =
       new TableName(SqlCatalog.SYSTEM_NAMESPACE, "sql_catalog_version");
   static final long SHARED_READ_NANOS = 1_000_000_000L;
-
-  /**
-   * How long a DDL must wait, on a storage other processes change too, before every other
-   * process's statements that start from then on see it: the interval of their reads of the
-   * shared count, and as long again for statements planned just before their read.
-   */
-  public static void awaitOtherProcesses(Storage db) {
-    if (!db.sharedByProcesses()) {
-      return;
-    }
-    try {
-      Thread.sleep(2 * SHARED_READ_NANOS / 1_000_000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new io.basaltdb.storage.BasaltException("interrupted while waiting for other"
-          + " processes to see a DDL change");
-    }
-  }
   private static final byte[] ROW = {'v'};
   private static final byte[] FAMILY = {'d'};
   private static final byte[] QUALIFIER = {'n'};
@@ -93,6 +75,24 @@ public final class CatalogVersion {
   }
 
   private CatalogVersion() {}
+
+  /**
+   * How long a DDL must wait, on a storage other processes change too, before every other
+   * process's statements that start from then on see it: the interval of their reads of the
+   * shared count, and as long again for statements planned just before their read.
+   */
+  public static void awaitOtherProcesses(Storage db) {
+    if (!db.sharedByProcesses()) {
+      return;
+    }
+    try {
+      Thread.sleep(2 * SHARED_READ_NANOS / 1_000_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new io.basaltdb.storage.BasaltException("interrupted while waiting for other"
+          + " processes to see a DDL change");
+    }
+  }
 
   private static Counter of(Storage db) {
     return db.extension(Counter.class, Counter::new);

@@ -36,7 +36,6 @@ final class ClientIndexProtocol {
   /** Attempts of one row's write before a SERIALIZATION_FAILURE: writers keep overtaking it. */
   private static final int ATTEMPTS = 100;
 
-
   private final IndexedRowWrite rows;
   private final Table table;
   private final byte[] markerFamily;
@@ -70,13 +69,10 @@ final class ClientIndexProtocol {
 
   /**
    * One row's write planned from its read: its key, new values and timestamp, then each phase's
-   * writes, the UNIQUE entries it claims in phase 1 among them ({@link #claim}).
+   * writes, the UNIQUE entries it claims in phase 1 among them ({@link UniqueClaims}).
    */
   private record Plan(byte[] key, Object[] now, long ts, List<List<Put>> unverified,
       List<UniqueClaims.Claim> claims, CheckAndMutate data, List<Verify> verify) {}
-
-  /** A UNIQUE entry (key of the indexed values alone) a row's write puts: index, key, value. */
-
 
   /**
    * Applies {@code change} to the row of {@code key} and keeps its entries; with {@code
@@ -306,10 +302,7 @@ final class ClientIndexProtocol {
     }
     if (newKey != null) {
       if (!claimed) {
-        Put put = status(newKey, ts, IndexLayout.UNVERIFIED, d);
-        put.addColumn(IndexLayout.FAMILY, IndexLayout.QUALIFIER, ts,
-            layout.entryValue(now, key));
-        phase1.add(put);
+        phase1.add(entry(newKey, ts, IndexLayout.UNVERIFIED, layout.entryValue(now, key), d));
       }
       verified = status(newKey, ts, IndexLayout.VERIFIED, d);
     }
@@ -400,5 +393,11 @@ final class ClientIndexProtocol {
     Put put = new Put(entryKey).addColumn(IndexLayout.FAMILY, IndexLayout.STATUS, ts, status);
     put.setDurability(d);
     return put;
+  }
+
+  /** A whole entry: its value and its status, both at {@code ts}. */
+  static Put entry(byte[] entryKey, long ts, byte[] status, byte[] value, Durability d) {
+    return status(entryKey, ts, status, d).addColumn(IndexLayout.FAMILY, IndexLayout.QUALIFIER,
+        ts, value);
   }
 }

@@ -110,10 +110,7 @@ public final class IndexedRowWrite {
       if (now == null) {
         return List.of();
       }
-      long ts = 0;
-      for (io.basaltdb.storage.Cell c : current.cells()) {
-        ts = Math.max(ts, c.timestamp());
-      }
+      long ts = RowVersion.newest(current);
       List<RowChange> changes = new ArrayList<>();
       for (int i = 0; i < layouts.size(); i++) {
         IndexLayout layout = layouts.get(i);
@@ -196,11 +193,8 @@ public final class IndexedRowWrite {
       long ts = RowVersion.newest(r);
       for (int i = 0; i < layouts.size(); i++) {
         IndexLayout layout = layouts.get(i);
-        Put put = ClientIndexProtocol.status(layout.entryKey(now, r.row()), ts,
-            IndexLayout.VERIFIED, Durability.SYNC);
-        put.addColumn(IndexLayout.FAMILY, IndexLayout.QUALIFIER, ts,
-            layout.entryValue(now, r.row()));
-        puts.get(i).add(put);
+        puts.get(i).add(ClientIndexProtocol.entry(layout.entryKey(now, r.row()), ts,
+            IndexLayout.VERIFIED, layout.entryValue(now, r.row()), Durability.SYNC));
       }
       written++;
     }

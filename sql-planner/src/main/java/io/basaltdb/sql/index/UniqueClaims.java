@@ -67,11 +67,11 @@ final class UniqueClaims {
    * Puts a UNIQUE entry, unverified at {@code ts}, into its row (doc "UNIQUE"), by
    * check-and-mutate on the claim read (a random number each claim puts beside the value, so
    * that a claim is never taken for another with the same value): when the row holds no
-   * entry, this row's own, or one of another row whose current values no longer give it. That other row's writer may be between
-   * its entry and its row write: the row is fenced first (its version moved), so that writer's
-   * row write fails and it reads again, meeting this entry. Another row that gives the entry is
-   * a duplicate: 23505, nothing of this row written. False when the entry row holds cells at or
-   * above {@code ts}.
+   * entry, this row's own, or one of another row whose current values no longer give it. That
+   * other row's writer may be between its entry and its row write: the row is fenced first (its
+   * version moved), so that writer's row write fails and it reads again, meeting this entry.
+   * Another row that gives the entry is a duplicate: 23505, nothing of this row written. False
+   * when the entry row holds cells at or above {@code ts}.
    */
   private boolean claim(Claim c, byte[] key, Object[] now, long ts, Durability d) {
     Table index = indexTables.get(c.index());
@@ -109,8 +109,7 @@ final class UniqueClaims {
           when.ifEquals(IndexLayout.FAMILY, IndexLayout.CLAIM, claimed);
         }
       }
-      Put put = ClientIndexProtocol.status(c.entryKey(), ts, IndexLayout.UNVERIFIED, d);
-      put.addColumn(IndexLayout.FAMILY, IndexLayout.QUALIFIER, ts, c.value());
+      Put put = ClientIndexProtocol.entry(c.entryKey(), ts, IndexLayout.UNVERIFIED, c.value(), d);
       put.addColumn(IndexLayout.FAMILY, IndexLayout.CLAIM, ts, ByteBuffer.allocate(8)
           .putLong(java.util.concurrent.ThreadLocalRandom.current().nextLong()).array());
       if (index.checkAndMutate(when.build(put))) {
