@@ -51,6 +51,11 @@ final class ClientTable extends RowWriteTable {
     return stored.name();
   }
 
+  /** The transaction this table is read and written through. */
+  ClientTransaction transaction() {
+    return tx;
+  }
+
   @Override
   public TableDescriptor descriptor() {
     if (descriptor == null) {
@@ -183,31 +188,40 @@ final class ClientTable extends RowWriteTable {
   /** The stored row {@code stored} with the own cells up to {@code upTo}, as {@code r} asks. */
   private Result merged(byte[] row, Result stored, ReadRequest<?> r, long upTo) {
     List<Cell> out = new ArrayList<>();
-    long now = System.currentTimeMillis();
     Map<String, FamilyOptions> options = descriptor().families();
     for (byte[] family : families(r)) {
-      List<Cell> cells = new ArrayList<>();
+      List<Cell> own;
       synchronized (tx) {
-        cells.addAll(tx.own.cells(name(), family, row, upTo));
+        own = tx.own.cells(name(), family, row, upTo);
       }
-      for (Cell c : stored.cells()) {
-        if (Arrays.equals(c.family(), family)) {
-          cells.add(new Cell(row, family, c.qualifier(), c.timestamp(), c.type(), 0, c.value()));
-        }
-      }
-      cells.sort(CellComparator.INSTANCE);
-      FamilyOptions fo = options.get(new String(family, java.nio.charset.StandardCharsets.UTF_8));
-      CellResolver resolver = new CellResolver(new ListCells(cells),
-          io.basaltdb.engine.read.RetentionRules.of(fo == null ? FamilyOptions.DEFAULT : fo), now,
-          Long.MAX_VALUE,
-          CellResolver.Mode.READ, new ColumnQuery(r.columns().isEmpty() ? null
-              : r.columns().get(family), r.minTimestamp(), r.maxTimestamp(), r.maxVersions()));
-      resolver.seekToRow(row, family);
-      for (Cell c = resolver.next(); c != null; c = resolver.next()) {
-        out.add(c);
-      }
+      resolve(row, family, own, stored, options, new ColumnQuery(r.columns().isEmpty() ? null
+          : r.columns().get(family), r.minTimestamp(), r.maxTimestamp(), r.maxVersions()), out);
     }
     return out.isEmpty() ? Result.EMPTY : new Result(row, out);
+  }
+
+  /**
+   * The row {@code row} as its own cells {@code own} (stamped: newer than any stored cell) of
+   * {@code family} leave {@code stored}, resolved by the engine's rules as {@code query} asks,
+   * into {@code out}.
+   */
+  static void resolve(byte[] row, byte[] family, List<Cell> own, Result stored,
+      Map<String, FamilyOptions> options, ColumnQuery query, List<Cell> out) {
+    List<Cell> cells = new ArrayList<>(own);
+    for (Cell c : stored.cells()) {
+      if (Arrays.equals(c.family(), family)) {
+        cells.add(new Cell(row, family, c.qualifier(), c.timestamp(), c.type(), 0, c.value()));
+      }
+    }
+    cells.sort(CellComparator.INSTANCE);
+    FamilyOptions fo = options.get(new String(family, java.nio.charset.StandardCharsets.UTF_8));
+    CellResolver resolver = new CellResolver(new ListCells(cells),
+        io.basaltdb.engine.read.RetentionRules.of(fo == null ? FamilyOptions.DEFAULT : fo),
+        System.currentTimeMillis(), Long.MAX_VALUE, CellResolver.Mode.READ, query);
+    resolver.seekToRow(row, family);
+    for (Cell c = resolver.next(); c != null; c = resolver.next()) {
+      out.add(c);
+    }
   }
 
   /** A merged scan: stored rows read unfiltered, own rows merged in, the filter applied here. */

@@ -5,6 +5,8 @@ import io.basaltdb.storage.Cell;
 import io.basaltdb.storage.CellType;
 import io.basaltdb.storage.Delete;
 import io.basaltdb.storage.Durability;
+import io.basaltdb.storage.FamilyOptions;
+import io.basaltdb.storage.Get;
 import io.basaltdb.storage.Put;
 import io.basaltdb.storage.ReadRequest;
 import io.basaltdb.storage.ReadSnapshot;
@@ -15,9 +17,15 @@ import io.basaltdb.storage.Storage;
 import io.basaltdb.storage.Table;
 import io.basaltdb.storage.TableName;
 import io.basaltdb.engine.read.CellResolver;
+import io.basaltdb.engine.read.ColumnQuery;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -31,6 +39,10 @@ import java.util.function.Supplier;
  * with the own cells by the engine's rules ({@link CellResolver}: own cells are newer than any
  * stored one), then applies the filter in the client; a scan over a range holding own rows
  * reads the range unfiltered and filters every row in the client (exact, one filter instance).
+ * A read-modify-write ({@link #mutateAfterRead}: an indexed row and its entries) runs on the
+ * row as the transaction reads it and is kept whole or not at all. A caller may take a table's
+ * rows out of the commit and write them itself ({@link #takeRows}: the SQL layer writes an
+ * indexed table's rows through its index protocol).
  *
  * <p>What it cannot give, and says so ({@link #atomicCommit} false, the storage's {@link
  * Storage#keepsTransactions} false): no snapshot (each read sees the latest stored rows, each
@@ -102,16 +114,121 @@ public final class ClientTransaction extends OwnWritesTransaction {
     return false;
   }
 
+  /**
+   * Keeps {@code changes} as own writes, each change's check run first on its row as the
+   * transaction reads it; all or none of them (a failed check takes back those kept before).
+   * Atomic in the transaction only: its commit writes row by row.
+   */
   @Override
-  public void mutateAtomically(List<RowChange> changes) {
-    throw new UnsupportedOperationException("the storage at " + base.location()
-        + " writes one row atomically, not several");
+  public synchronized void mutateAtomically(List<RowChange> changes) {
+    checkOpen();
+    int mark = own.mark();
+    try {
+      for (RowChange c : changes) {
+        if (!(c.table() instanceof ClientTable t) || t.transaction() != this) {
+          throw new IllegalStateException("table " + c.table().name()
+              + " is not read through this transaction");
+        }
+        byte[] row = c.mutation().row();
+        if (c.check() != null) {
+          c.check().accept(t.get(new Get(row)));
+        }
+        if (c.mutation() instanceof Put p) {
+          t.put(p);
+        } else if (c.mutation() instanceof Delete d) {
+          t.delete(d);
+        } else if (c.mutation() instanceof RowMutations rm) {
+          t.mutateRow(rm);
+        } else {
+          throw new IllegalStateException("a row change cannot be " + c.mutation());
+        }
+      }
+    } catch (RuntimeException e) {
+      own.rollbackTo(mark);
+      throw e;
+    }
   }
 
+  /** {@code plan} run on the row as the transaction reads it, its changes kept atomically. */
   @Override
-  public void mutateAfterRead(Table table, byte[] row, Durability durability,
+  public synchronized void mutateAfterRead(Table table, byte[] row, Durability durability,
       Function<Result, List<RowChange>> plan) {
-    mutateAtomically(List.of());
+    checkOpen();
+    mutateAtomically(plan.apply(table.get(new Get(row))));
+  }
+
+  /**
+   * The rows of {@code table} this transaction wrote, taken out of it (its commit no longer
+   * writes them): each with its net own cells ({@link OwnWrites#netCells}), resolved over a
+   * stored row by the rules its reads follow.
+   */
+  @Override
+  public synchronized List<OwnRow> takeRows(TableName table) {
+    checkOpen();
+    Map<String, FamilyOptions> options =
+        base.table(table).descriptor().families();
+    List<OwnRow> rows = new ArrayList<>();
+    for (Map.Entry<byte[], List<Cell>> r : own.netCells(table).entrySet()) {
+      // one own write over the stored cells, as the commit's: a column's newest put only
+      // (newest first where timestamps tie), every marker
+      Map<List<ByteBuffer>, Cell> newest = new LinkedHashMap<>();
+      List<Cell> cells = new ArrayList<>(r.getValue().size());
+      for (Cell c : r.getValue()) {
+        Cell one = new Cell(c.row(), c.family(), c.qualifier(), c.timestamp(), c.type(),
+            CellResolver.OWN_WRITES, c.value());
+        if (c.type() != CellType.PUT) {
+          cells.add(one);
+          continue;
+        }
+        List<ByteBuffer> column = List.of(ByteBuffer.wrap(c.family()),
+            ByteBuffer.wrap(c.qualifier()));
+        Cell kept = newest.get(column);
+        if (kept == null || c.timestamp() > kept.timestamp()) {
+          newest.put(column, one);
+        }
+      }
+      cells.addAll(newest.values());
+      rows.add(new TakenRow(r.getKey(), cells, options));
+    }
+    own.forget(table);
+    return rows;
+  }
+
+  /** A row taken out of the commit: its net own cells, all of one own write. */
+  private record TakenRow(byte[] row, List<Cell> cells,
+      Map<String, FamilyOptions> options) implements OwnRow {
+    @Override
+    public RowMutations mutation() {
+      return mutations(row, cells, Durability.SYNC, false);
+    }
+
+    /**
+     * The own cells go above every stored one, whatever their timestamps (another writer may
+     * have written the row since): as the commit writes them, at a time above all the row
+     * holds, its markers covering every stored cell and none of its own puts.
+     */
+    @Override
+    public Result over(Result stored) {
+      Set<byte[]> families = new TreeSet<>(Arrays::compareUnsigned);
+      long top = System.currentTimeMillis();
+      for (Cell c : stored.cells()) {
+        families.add(c.family());
+        top = Math.max(top, c.timestamp() + 1);
+      }
+      cells.forEach(c -> families.add(c.family()));
+      List<Cell> out = new ArrayList<>();
+      for (byte[] f : families) {
+        List<Cell> own = new ArrayList<>();
+        for (Cell c : cells) {
+          if (Arrays.equals(c.family(), f)) {
+            own.add(new Cell(row, f, c.qualifier(), top, c.type(), c.sequenceId(), c.value()));
+          }
+        }
+        ClientTable.resolve(row, f, own, stored, options,
+            ColumnQuery.LATEST_ALL, out);
+      }
+      return out.isEmpty() ? Result.EMPTY : new Result(row, out);
+    }
   }
 
   // ------------------------------------------------------------ StorageTransaction

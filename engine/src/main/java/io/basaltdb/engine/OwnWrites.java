@@ -169,6 +169,27 @@ final class OwnWrites {
     pendingBytes = 0;
   }
 
+  /**
+   * Forgets every own write of {@code table} (a commit that writes its rows another way took
+   * them): marks made before no longer take them back.
+   */
+  void forget(TableName table) {
+    Own o = own.remove(table);
+    if (o == null) {
+      return;
+    }
+    generation++;
+    lastTable = null;
+    lastOwn = null;
+    log.removeIf(w -> {
+      if (w.families() != o.families) {
+        return false;
+      }
+      pendingBytes -= w.cell().heapSize() + 40;
+      return true;
+    });
+  }
+
   /** The table's own writes, or null. */
   private Own ownOf(TableName table) {
     if (table == lastTable) {

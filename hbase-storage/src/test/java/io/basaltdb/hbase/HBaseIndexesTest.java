@@ -34,7 +34,8 @@ import org.junit.jupiter.api.Test;
  * ({@code ClientIndexesTest}), here on HBase's own timestamps, delete markers
  * (NEW_VERSION_BEHAVIOR), check-and-mutate and batches, through a storage whose table calls a
  * test can cut: the same answers and plans as embedded indexes (many-row statements written in
- * batches, failures stopping at their row), a client killed at every call
+ * batches, failures stopping at their row; inside transactions, rolled back or committed, a
+ * commit killed at every call or made over another writer's rows), a client killed at every call
  * of each write, a writer overtaken at every call by another writer of its row, concurrent
  * writers and readers, an index built while rows are written; UNIQUE indexes and constraints
  * (refusals as embedded, two writers of a value racing at every call, a claim killed at every
@@ -81,6 +82,10 @@ class HBaseIndexesTest implements ClientIndexScenarios.Fixture {
       s.create(e);
       s.sameAnswersAndPlans(embedded);
       s.sameAnswersForManyRowsAndFailures(embedded);
+      s.sameAnswersInTransactions(embedded);
+      s.commitOverAnotherWriter();
+      int commitCuts = s.killCommitAtEveryCall();
+      assertTrue(commitCuts > 10, commitCuts + " cut points of a commit");
       int cuts = s.killAtEveryCall();
       assertTrue(cuts > 40, cuts + " cut points");
       int runs = s.overtakeAtEveryCall();
@@ -102,6 +107,7 @@ class HBaseIndexesTest implements ClientIndexScenarios.Fixture {
       u.create(st);
       u.create(e);
       u.sameRefusalsAsEmbedded(embedded);
+      u.sameRefusalsInTransactions(embedded);
       assertTrue(u.racesAtEveryCall() > 20);
       assertTrue(u.killAtEveryCall() > 5);
       u.concurrentWriters(seed, 4, 4000);

@@ -58,6 +58,31 @@ public interface StorageTransaction extends Storage {
   boolean hasWrites();
 
   /**
+   * A row the transaction wrote, taken out of its commit ({@link #takeRows}): the write its
+   * commit would have made, and the row it leaves over whatever is stored by then.
+   */
+  interface OwnRow {
+    byte[] row();
+
+    /** The row's net own cells as one mutation (markers, then puts), at their timestamps. */
+    RowMutations mutation();
+
+    /** {@code stored} (the row read whole from the storage) with this row's own writes over it. */
+    Result over(Result stored);
+  }
+
+  /**
+   * Takes the rows of {@code table} the transaction wrote out of it, in key order: its commit
+   * no longer writes them, the caller does (over HBase, the SQL layer's index protocol writes
+   * an indexed table's rows with their entries), and its reads no longer see them. Only for a
+   * transaction whose commit is not atomic ({@link #atomicCommit} false), at its commit.
+   */
+  default java.util.List<OwnRow> takeRows(TableName table) {
+    throw new UnsupportedOperationException("a transaction over " + location()
+        + " commits its rows atomically; none can be taken out of it");
+  }
+
+  /**
    * True when a commit applies every row at once and refuses a write conflict (the embedded
    * engine); false when it applies row by row, each row atomic, and the last writer wins.
    */

@@ -163,7 +163,10 @@ public final class ConnectionTransaction {
    * Commits {@code tx} while no index of a table it wrote appears or goes (each table's index
    * write lock held, tables in name order), unless one did since the transaction first wrote
    * the table: its rows carry no entries for a new index (or entries for a dropped one), so
-   * the commit is refused (40001) and applies nothing.
+   * the commit is refused (40001) and applies nothing. A transaction kept in the client (over
+   * HBase) first writes the rows of each indexed table it wrote through the index protocol, as
+   * auto-commit statements write them ({@link #writeIndexedRows}), then the rest; a failure
+   * leaves the rows written before it (such a commit is row by row) and ends the transaction.
    */
   private void commit(StorageTransaction tx, java.util.Map<io.basaltdb.storage.TableName,
       List<SqlIndexDef>> written, io.basaltdb.storage.Durability durability) {
@@ -182,12 +185,60 @@ public final class ConnectionTransaction {
               + " committed: run the transaction again");
         }
       }
+      if (!tx.atomicCommit()) {
+        try {
+          for (var e : written.entrySet()) {
+            if (!e.getValue().isEmpty()) {
+              writeIndexedRows(tx, e.getKey(), e.getValue(), durability);
+            }
+          }
+        } catch (RuntimeException e) {
+          tx.rollback();
+          throw e;
+        }
+      }
       tx.commit(durability);
     } finally {
       for (int i = locks.size() - 1; i >= 0; i--) {
         locks.get(i).unlock();
       }
     }
+  }
+
+  /**
+   * Writes the rows {@code tx} wrote of {@code table} (with {@code indexes}) through the
+   * client-side index protocol, batched: each row's own cells applied to the row as stored
+   * then, the entries of its old values unverified and deleted, those of its new ones written
+   * and verified. The transaction's own entries (verified ones its reads used) are dropped
+   * unwritten: only the protocol's may reach the index tables.
+   */
+  private void writeIndexedRows(StorageTransaction tx, io.basaltdb.storage.TableName table,
+      List<SqlIndexDef> indexes, io.basaltdb.storage.Durability durability) {
+    List<StorageTransaction.OwnRow> rows = tx.takeRows(table);
+    for (SqlIndexDef i : indexes) {
+      tx.takeRows(i.engineTable());
+    }
+    io.basaltdb.sql.catalog.SqlTableDef def = new io.basaltdb.sql.catalog.SqlCatalog(base)
+        .get(table);
+    io.basaltdb.sql.index.IndexedRowWrite writer =
+        new io.basaltdb.sql.index.IndexedRowWrite(base, def, indexes, -1);
+    io.basaltdb.sql.index.IndexedBatch batch = writer.batch(false);
+    for (StorageTransaction.OwnRow r : rows) {
+      batch.add(r.row(), durability, new io.basaltdb.sql.index.IndexedRowWrite.Change() {
+        @Override
+        public io.basaltdb.sql.index.IndexedRowWrite.Outcome apply(Object[] old) {
+          throw new IllegalStateException("a committed row is written from the row as read");
+        }
+
+        @Override
+        public io.basaltdb.sql.index.IndexedRowWrite.Outcome apply(Object[] old,
+            io.basaltdb.storage.Result current) {
+          return new io.basaltdb.sql.index.IndexedRowWrite.Outcome(r.mutation(),
+              writer.values(r.row(), r.over(current)));
+        }
+      }, () -> { });
+    }
+    batch.flush();
   }
 
   /** Drops the connection's transaction. */

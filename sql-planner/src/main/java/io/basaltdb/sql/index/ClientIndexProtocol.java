@@ -247,7 +247,7 @@ final class ClientIndexProtocol {
   private Plan plan(byte[] key, Result current, Durability d, IndexedRowWrite.Change change,
       boolean allEntries, long left) {
     Object[] old = rows.values(key, current);
-    IndexedRowWrite.Outcome out = change.apply(old);
+    IndexedRowWrite.Outcome out = change.apply(old, current);
     if (out == null || (out.mutation() == null && out.values() == null && old == null
         && !allEntries)) {
       return null;

@@ -33,6 +33,11 @@ public final class IndexedRowWrite {
   public interface Change {
     /** The base mutation and the row's new values (null: deleted); null: write nothing. */
     Outcome apply(Object[] old);
+
+    /** As {@link #apply(Object[])}, given also the row as read ({@code old} is its values). */
+    default Outcome apply(Object[] old, Result current) {
+      return apply(old);
+    }
   }
 
   /** A base row's mutation and its values after it (null when it deletes the row). */
@@ -62,14 +67,14 @@ public final class IndexedRowWrite {
       layouts.add(IndexRegistry.of(db).layout(def, i));
       indexTables.add(db.table(i.engineTable()));
     }
-    protocol = db.atomicAcrossRows() || indexes.isEmpty() ? null
+    // in a transaction kept in the client (over HBase) the rows and entries are its own
+    // writes, verified; its commit writes the rows through the protocol (ConnectionTransaction)
+    protocol = db.atomicAcrossRows() || indexes.isEmpty() || db.inTransaction() ? null
         : new ClientIndexProtocol(this, table, names.markerFamily(), layouts, indexTables);
-    if (protocol != null && (writeTimestamp >= 0 || db.inTransaction())) {
+    if (!db.atomicAcrossRows() && !indexes.isEmpty() && writeTimestamp >= 0) {
       throw new SqlStateException(SqlStates.FEATURE_NOT_SUPPORTED, "table " + def.table()
           + " has indexes, which " + db.location() + " keeps by a protocol of single-row"
-          + " writes at times it picks: " + (writeTimestamp >= 0
-              ? "a connection's write timestamp cannot write it"
-              : "a transaction cannot write it yet (write it with auto-commit on)"));
+          + " writes at times it picks: a connection's write timestamp cannot write it");
     }
   }
 
@@ -82,7 +87,7 @@ public final class IndexedRowWrite {
     }
     db.mutateAfterRead(table, key, d, current -> {
       Object[] old = values(key, current);
-      Outcome out = change.apply(old);
+      Outcome out = change.apply(old, current);
       if (out == null) {
         return List.of();
       }
@@ -268,6 +273,10 @@ public final class IndexedRowWrite {
       byte[] value = layout.entryValue(now, key);
       if (writeTimestamp >= 0) {
         put.addColumn(IndexLayout.FAMILY, IndexLayout.QUALIFIER, writeTimestamp, value);
+      } else if (UnverifiedEntries.kept(db)) { // a client-kept transaction's: with its status
+        long ts = System.currentTimeMillis();
+        put.addColumn(IndexLayout.FAMILY, IndexLayout.QUALIFIER, ts, value)
+            .addColumn(IndexLayout.FAMILY, IndexLayout.STATUS, ts, IndexLayout.VERIFIED);
       } else {
         put.addColumn(IndexLayout.FAMILY, IndexLayout.QUALIFIER, value);
       }
@@ -279,7 +288,10 @@ public final class IndexedRowWrite {
 
   private void checkUnique(IndexLayout layout, byte[] entryKey, byte[] key, Object[] now,
       Result existing) {
-    byte[] v = existing.getValue(IndexLayout.FAMILY, IndexLayout.QUALIFIER);
+    byte[] v = UnverifiedEntries.kept(db) // an entry the protocol left is checked first
+        ? new UnverifiedEntries(db, def, layout, db.table(layout.index().engineTable()))
+            .usable(existing)
+        : existing.getValue(IndexLayout.FAMILY, IndexLayout.QUALIFIER);
     if (v != null && !Arrays.equals(layout.baseKey(entryKey, v), key)) {
       throw duplicate(layout, now);
     }

@@ -37,8 +37,10 @@ final class RowVersion {
   /**
    * Phase 2 of the row {@code key} read as {@code read}: {@code mutation} (null: none) with every
    * cell at {@code ts} and the row's next version, if its version cell still holds what was read
-   * (none: still none). A row delete keeps the version, a millisecond later (HBase hides a put
-   * under a marker of its own mutation).
+   * (none: still none). A row delete keeps the version, a millisecond later, and a delete of
+   * some families or columns goes a millisecond earlier, still above every cell the row held
+   * ({@code ts} is): HBase hides a put under a marker of its own mutation at or above its
+   * timestamp, and a transaction's row may delete a family, then write it again.
    */
   static CheckAndMutate checkedWrite(byte[] markerFamily, byte[] key, Result read, Row mutation,
       long ts, Durability d) {
@@ -57,9 +59,9 @@ final class RowVersion {
         rm.add(new Delete(key, ts).setDurability(d));
         versionTs = ts + 1;
       } else if (m instanceof Delete del) {
-        Delete restamped = new Delete(key, ts);
+        Delete restamped = new Delete(key, ts - 1);
         for (Cell c : del.cells()) {
-          restamp(restamped, c, ts);
+          restamp(restamped, c, ts - 1);
         }
         rm.add(restamped.setDurability(d));
       } else if (m instanceof Put put) {

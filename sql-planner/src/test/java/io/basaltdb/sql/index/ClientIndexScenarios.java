@@ -221,6 +221,145 @@ public final class ClientIndexScenarios {
   }
 
   /**
+   * {@link #WRITES} inside transactions (auto-commit off) here and on {@code reference}
+   * (embedded indexes, its tables as this storage's): each write's outcome, then every query
+   * through the indexes inside the transaction (its own rows seen through them) and their
+   * plans, as embedded. The first transaction is rolled back; the second rolls back to a
+   * savepoint set halfway, then commits. After each, the same answers and rows, and
+   * verify-index finds every index consistent.
+   */
+  public void sameAnswersInTransactions(Connection reference) throws SQLException {
+    try (Connection kept = fixture.connect();
+        Statement a = kept.createStatement();
+        Statement b = reference.createStatement()) {
+      for (boolean commit : new boolean[] {false, true}) {
+        kept.setAutoCommit(false);
+        reference.setAutoCommit(false);
+        java.sql.Savepoint[] marks = null;
+        for (int i = 0; i < WRITES.length; i++) {
+          if (commit && i == WRITES.length / 2) {
+            marks = new java.sql.Savepoint[] {kept.setSavepoint(), reference.setSavepoint()};
+          }
+          String w = sql(WRITES[i]);
+          assertEquals(UniqueIndexScenarios.outcome(b, w), UniqueIndexScenarios.outcome(a, w), w);
+          for (String q : QUERIES) {
+            assertEquals(sorted(rows(b, sql(q))), sorted(rows(a, sql(q))),
+                "in a transaction, after " + w + ": " + q);
+            if (i == 0) {
+              assertEquals(rows(b, "EXPLAIN PLAN FOR " + sql(q)).toString(),
+                  rows(a, "EXPLAIN PLAN FOR " + sql(q)).toString(), q);
+            }
+          }
+        }
+        if (commit) {
+          kept.rollback(marks[0]);
+          reference.rollback(marks[1]);
+          kept.commit();
+          reference.commit();
+        } else {
+          kept.rollback();
+          reference.rollback();
+        }
+        kept.setAutoCommit(true);
+        reference.setAutoCommit(true);
+        for (String q : QUERIES) {
+          assertEquals(sorted(rows(b, sql(q))), sorted(rows(a, sql(q))),
+              (commit ? "committed: " : "rolled back: ") + q);
+        }
+        assertEquals(rows(b, sql("SELECT * FROM %t ORDER BY id")),
+            rows(a, sql("SELECT * FROM %t ORDER BY id")));
+        assertClean(kept, t, "T_V", false);
+        assertClean(kept, t, "T_W", false);
+        assertClean(kept, t, "T_X", false);
+      }
+    }
+  }
+
+  /**
+   * A transaction's rows committed over what another writer wrote of them after its
+   * statements: each row ends with the transaction's columns over the other's, and its entries
+   * are those of the values it ends with, not those the statements saw (the transaction's own
+   * entries are not what its commit writes).
+   */
+  public void commitOverAnotherWriter() throws SQLException {
+    try (Connection c = fixture.connect();
+        Connection o = fixture.connect();
+        Statement st = c.createStatement();
+        Statement other = o.createStatement()) {
+      reset(st, 0);
+      c.setAutoCommit(false);
+      st.executeUpdate(sql("UPDATE %t SET w = 77 WHERE id = 1"));
+      st.executeUpdate(sql("UPDATE %t SET v = 'k' WHERE id = 2"));
+      other.executeUpdate(sql("UPDATE %t SET v = 'z' WHERE id = 1"));
+      other.executeUpdate(sql("UPDATE %t SET v = 'y', w = 99 WHERE id = 2"));
+      c.commit();
+      c.setAutoCommit(true);
+      assertEquals("[[1, z, 77, p], [2, k, 99, q]]",
+          rows(st, sql("SELECT * FROM %t WHERE id < 3 ORDER BY id")).toString());
+      sameAsTable(st, "a commit over another writer's rows");
+      assertClean(c, t, "T_V", false);
+      assertClean(c, t, "T_W", false);
+      assertClean(c, t, "T_X", false);
+    }
+  }
+
+  /** One transaction's writes, committed at once: a kill cuts its commit. */
+  static final String[] TRANSACTION = {
+    "UPDATE %t SET v = 'k', w = 77 WHERE id = 1",
+    "DELETE FROM %t WHERE id = 3",
+    "INSERT INTO %t VALUES (8, 'a', 80, 'v')",
+    "UPDATE %t SET x = 'y' WHERE id = 5",
+    "DELETE FROM %t WHERE id = 8",
+    "INSERT INTO %t VALUES (8, 'b', 81, 'w')",
+  };
+
+  /**
+   * The commit of {@link #TRANSACTION} killed at each of its storage calls: queries through
+   * the indexes answer as the table does, and verify-index (repairing) finds them consistent.
+   * Returns the number of cut points.
+   */
+  public int killCommitAtEveryCall() throws SQLException {
+    int cuts = 0;
+    ClientDeath death = fixture.death();
+    try (Connection c = fixture.connect(); Statement st = c.createStatement()) {
+      long calls = -1;
+      for (long at = 0; at <= calls || calls < 0; at++) {
+        reset(st, 0);
+        c.setAutoCommit(false);
+        for (String w : TRANSACTION) {
+          st.executeUpdate(sql(w));
+        }
+        death.reset(at);
+        boolean failed = false;
+        try {
+          c.commit();
+        } catch (SQLException e) {
+          failed = true;
+        }
+        long made = death.calls();
+        death.reset(0); // another client, on the same storage
+        c.setAutoCommit(true);
+        if (at == 0) {
+          calls = made;
+          assertTrue(!failed && calls >= 6, "the commit made " + calls + " calls");
+          assertEquals("[[1, k, 77, p], [2, b, 20, q], [4, null, 40, s], [5, c, 50, y],"
+              + " [8, b, 81, w]]", rows(st, sql("SELECT * FROM %t ORDER BY id")).toString());
+        } else {
+          assertTrue(failed, "the commit should have died at call " + at + " (made " + made
+              + " calls, " + calls + " when counted)");
+          cuts++;
+        }
+        String where = "the commit killed at call " + at + " of " + calls;
+        sameAsTable(st, where);
+        assertClean(c, t, "T_V", true);
+        assertClean(c, t, "T_W", true);
+        assertClean(c, t, "T_X", true);
+      }
+    }
+    return cuts;
+  }
+
+  /**
    * For each write and each of its storage calls: the table's rows as {@link #ROWS} and the
    * writes before it, then the write's client killed at that call; queries through the indexes
    * must answer as the table does, and verify-index (repairing) find them consistent. Returns the

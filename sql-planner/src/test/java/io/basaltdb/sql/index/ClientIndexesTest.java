@@ -123,6 +123,21 @@ class ClientIndexesTest implements ClientIndexScenarios.Fixture {
   }
 
   @Test
+  void transactionsWriteAndReadIndexedTablesAsEmbedded() throws Exception {
+    ClientIndexScenarios s = scenarios();
+    againstEmbedded(s::create, s::sameAnswersInTransactions);
+    s.commitOverAnotherWriter();
+    int cuts = s.killCommitAtEveryCall();
+    assertTrue(cuts > 10, cuts + " cut points");
+  }
+
+  @Test
+  void uniqueIndexesInTransactionsRefuseAsEmbeddedOnes() throws Exception {
+    UniqueIndexScenarios u = unique();
+    againstEmbedded(u::create, u::sameRefusalsInTransactions);
+  }
+
+  @Test
   void twoWritersOfOneUniqueValueAtEveryCall() throws Exception {
     int runs = unique().racesAtEveryCall();
     assertTrue(runs > 20, runs + " interleavings");

@@ -100,6 +100,38 @@ public final class UniqueIndexScenarios {
   }
 
   /**
+   * {@link #STATEMENTS} again, from an empty table, inside one transaction here and on {@code
+   * reference} (auto-commit off): each outcome (a duplicate of a committed or an own row: 23505,
+   * the transaction goes on) and the queries through the unique indexes inside it, as
+   * embedded; then committed, the same rows, and the index consistent.
+   */
+  public void sameRefusalsInTransactions(Connection reference) throws SQLException {
+    try (Connection kept = fixture.connect();
+        Statement a = kept.createStatement();
+        Statement b = reference.createStatement()) {
+      a.executeUpdate(sql("DELETE FROM %q"));
+      b.executeUpdate(sql("DELETE FROM %q"));
+      kept.setAutoCommit(false);
+      reference.setAutoCommit(false);
+      for (String s : STATEMENTS) {
+        assertEquals(outcome(b, sql(s)), outcome(a, sql(s)), "in a transaction: " + s);
+        for (String query : QUERIES) {
+          assertEquals(ClientIndexScenarios.sorted(rows(b, sql(query))),
+              ClientIndexScenarios.sorted(rows(a, sql(query))),
+              "in a transaction, after " + s + ": " + query);
+        }
+      }
+      kept.commit();
+      reference.commit();
+      kept.setAutoCommit(true);
+      reference.setAutoCommit(true);
+      assertEquals(rows(b, sql("SELECT * FROM %q ORDER BY id")),
+          rows(a, sql("SELECT * FROM %q ORDER BY id")));
+      assertClean(kept, q, "Q_E", false);
+    }
+  }
+
+  /**
    * Two writers of one value from different rows: at every call of the first, the second runs
    * whole. Exactly one of them holds the value afterwards, the other got 23505, and the index is
    * consistent with no fence needed. Pairs: two INSERTs; an UPDATE taking a value another
