@@ -108,6 +108,7 @@ class HBaseIndexesTest implements ClientIndexScenarios.Fixture {
       u.create(e);
       u.sameRefusalsAsEmbedded(embedded);
       u.sameRefusalsInTransactions(embedded);
+      u.twoTransactionsOfOneValue();
       assertTrue(u.racesAtEveryCall() > 20);
       assertTrue(u.killAtEveryCall() > 5);
       u.concurrentWriters(seed, 4, 4000);

@@ -135,6 +135,7 @@ class ClientIndexesTest implements ClientIndexScenarios.Fixture {
   void uniqueIndexesInTransactionsRefuseAsEmbeddedOnes() throws Exception {
     UniqueIndexScenarios u = unique();
     againstEmbedded(u::create, u::sameRefusalsInTransactions);
+    u.twoTransactionsOfOneValue();
   }
 
   @Test

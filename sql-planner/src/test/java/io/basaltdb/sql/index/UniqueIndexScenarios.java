@@ -132,6 +132,35 @@ public final class UniqueIndexScenarios {
   }
 
   /**
+   * Two transactions each inserting a row of one new value, neither seeing the other's: the
+   * first to commit keeps it, the second's commit fails with 23505 (its earlier row, of
+   * another value, committed: a commit here is row by row), and the index is consistent.
+   */
+  public void twoTransactionsOfOneValue() throws SQLException {
+    try (Connection a = fixture.connect();
+        Connection b = fixture.connect();
+        Statement sa = a.createStatement();
+        Statement sb = b.createStatement()) {
+      a.setAutoCommit(false);
+      b.setAutoCommit(false);
+      sa.executeUpdate(sql("INSERT INTO %q VALUES (70, 'race@x', 'ra', NULL)"));
+      sb.executeUpdate(sql("INSERT INTO %q VALUES (71, 'other@x', 'rb', NULL)"));
+      sb.executeUpdate(sql("INSERT INTO %q VALUES (72, 'race@x', 'rc', NULL)"));
+      a.commit();
+      SQLException e = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,
+          b::commit);
+      assertEquals("23505", e.getSQLState(), e.toString());
+      a.setAutoCommit(true);
+      b.setAutoCommit(true);
+      assertEquals("[[70, ra], [71, rb]]",
+          rows(sa, sql("SELECT id, name FROM %q WHERE id >= 70 ORDER BY id")).toString());
+      assertEquals("[[70]]", rows(sa, sql("SELECT id FROM %q WHERE email = 'race@x'"))
+          .toString());
+      assertClean(a, q, "Q_E", false);
+    }
+  }
+
+  /**
    * Two writers of one value from different rows: at every call of the first, the second runs
    * whole. Exactly one of them holds the value afterwards, the other got 23505, and the index is
    * consistent with no fence needed. Pairs: two INSERTs; an UPDATE taking a value another
