@@ -187,9 +187,9 @@ final class IndexDdl {
       registry.set(t, catalog.indexes(t));
       // over HBase: other processes' statements starting from now on maintain the index
       io.basaltdb.sql.catalog.CatalogVersion.awaitOtherProcesses(db);
-      IndexBuilder.build(db, def, index, progress(index));
-      io.basaltdb.sql.catalog.IndexStats stats = IndexBuilder.countStats(db,
-          registry.layout(def, index));
+      IndexBuilder.Built built = IndexBuilder.build(db, def, index, progress(index));
+      io.basaltdb.sql.catalog.IndexStats stats = built.stats() != null ? built.stats()
+          : IndexBuilder.countStats(db, registry.layout(def, index));
       catalog.putIndex(index.withState(SqlIndexDef.State.ACTIVE).withStats(stats));
       registry.set(t, catalog.indexes(t));
     } catch (RuntimeException e) {

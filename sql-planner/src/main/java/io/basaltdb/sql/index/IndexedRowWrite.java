@@ -184,9 +184,10 @@ public final class IndexedRowWrite {
    * read it writes above that timestamp (every protocol write is above every cell its row holds)
    * and unverifies, then deletes, the entry the scan's values give; where delete markers hide
    * later puts, its status and its delete win over this put whatever the order they land in, so
-   * the entry is never a stale verified one. No write of the data table, no check.
+   * the entry is never a stale verified one. No write of the data table, no check. {@code
+   * counts} (null: none) counts the keys of the first index's entries (a build writes one).
    */
-  public int writeVerifiedEntries(List<Result> rows) {
+  public int writeVerifiedEntries(List<Result> rows, PrefixCounts counts) {
     List<List<Put>> puts = new ArrayList<>(layouts.size());
     layouts.forEach(l -> puts.add(new ArrayList<>(rows.size())));
     int written = 0;
@@ -198,8 +199,12 @@ public final class IndexedRowWrite {
       long ts = RowVersion.newest(r);
       for (int i = 0; i < layouts.size(); i++) {
         IndexLayout layout = layouts.get(i);
-        puts.get(i).add(ClientIndexProtocol.entry(layout.entryKey(now, r.row()), ts,
-            IndexLayout.VERIFIED, layout.entryValue(now, r.row()), Durability.SYNC));
+        byte[] entryKey = layout.entryKey(now, r.row());
+        puts.get(i).add(ClientIndexProtocol.entry(entryKey, ts, IndexLayout.VERIFIED,
+            layout.entryValue(now, r.row()), Durability.SYNC));
+        if (i == 0 && counts != null) {
+          counts.add(entryKey);
+        }
       }
       written++;
     }
