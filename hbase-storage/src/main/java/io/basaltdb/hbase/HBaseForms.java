@@ -400,8 +400,14 @@ final class HBaseForms {
     List<Cell> cells = new ArrayList<>(raw.length);
     byte[] row = r.getRow();
     for (org.apache.hadoop.hbase.Cell c : raw) {
-      cells.add(Cell.put(row, CellUtil.cloneFamily(c), CellUtil.cloneQualifier(c),
-          c.getTimestamp(), CellUtil.cloneValue(c)));
+      org.apache.hadoop.hbase.Cell.Type type = c.getType();
+      if (type == org.apache.hadoop.hbase.Cell.Type.Put) {
+        cells.add(Cell.put(row, CellUtil.cloneFamily(c), CellUtil.cloneQualifier(c),
+            c.getTimestamp(), CellUtil.cloneValue(c)));
+      } else { // a raw scan's delete marker: HBase's type codes are Basalt's
+        cells.add(Cell.delete(row, CellUtil.cloneFamily(c), CellUtil.cloneQualifier(c),
+            c.getTimestamp(), io.basaltdb.storage.CellType.ofCode(type.getCode())));
+      }
     }
     return new Result(row, cells);
   }

@@ -342,6 +342,34 @@ final class HBaseTable implements Table {
     return call("aggregate", t -> storage.aggregateEndpoint().run(t, name, request));
   }
 
+  /** HBase's raw scan of the scan's rows and columns (no filter: a raw read resolves nothing). */
+  @Override
+  public ResultScanner getRawScanner(Scan scan) {
+    if (scan.filter() != null) {
+      throw new io.basaltdb.storage.InvalidArgumentException("a raw scan of " + name
+          + " takes no filter");
+    }
+    org.apache.hadoop.hbase.client.Table t;
+    try {
+      t = storage.connection().getTable(hname);
+    } catch (IOException e) {
+      throw HBaseErrors.translate("scan", name, e);
+    }
+    try {
+      org.apache.hadoop.hbase.client.Scan hs = HBaseForms.scan(scan).setRaw(true)
+          .readAllVersions();
+      return new HBaseScanner(t, t.getScanner(hs), null, scan.limit(), name, null);
+    } catch (IOException | RuntimeException e) {
+      try {
+        t.close();
+      } catch (IOException ignored) {
+        // the scan failed to start; its error is the one to report
+      }
+      throw e instanceof IOException io ? HBaseErrors.translate("scan", name, io)
+          : (RuntimeException) e;
+    }
+  }
+
   @Override
   public ResultScanner getScanner(Scan scan) {
     Filter filter = scan.filter();

@@ -136,6 +136,51 @@ class HBaseStorageTest {
     }
   }
 
+  /**
+   * A raw scan gives every stored cell, delete markers typed, versions newest first (a later
+   * put of the same timestamp first); an index build resolves a raw row as a get reads it
+   * ({@code IndexBuilder.resolved}), in the memstore and after a flush.
+   */
+  @Test
+  void rawScansResolveAsGets() throws Exception {
+    try (HBaseStorage s = storage()) {
+      s.admin().createTable(TableDescriptor.of("raw", "f", "g"));
+      TableName name = TableName.of("raw");
+      Table t = s.table(name);
+      t.put(new Put(b("a")).addColumn(b("f"), b("q"), 100, b("1")).addColumn(b("g"), b("q"), 100,
+          b("g1")));
+      t.put(new Put(b("a")).addColumn(b("f"), b("q"), 200, b("2")));
+      t.put(new Put(b("b")).addColumn(b("f"), b("q"), 100, b("old")));
+      t.put(new Put(b("b")).addColumn(b("f"), b("q"), 100, b("new"))); // same time, later
+      t.put(new Put(b("c")).addColumn(b("f"), b("q"), 100, b("1")).addColumn(b("f"), b("r"), 100,
+          b("1")));
+      t.delete(new Delete(b("c")).addColumns(b("f"), b("r"), 150));
+      t.put(new Put(b("d")).addColumn(b("f"), b("q"), 100, b("1")));
+      t.delete(new Delete(b("d"), 300));
+      t.put(new Put(b("d")).addColumn(b("f"), b("q"), 50, b("back"))); // after the delete: shows
+      for (boolean flushed : new boolean[] {false, true}) {
+        if (flushed) {
+          s.admin().flush(name);
+        }
+        int markers = 0;
+        try (ResultScanner rs = t.getRawScanner(new Scan())) {
+          for (Result raw : rs) {
+            for (io.basaltdb.storage.Cell c : raw.cells()) {
+              markers += c.type().isDelete() ? 1 : 0;
+            }
+            assertEquals(t.get(new Get(raw.row())).cells().toString(),
+                io.basaltdb.sql.index.IndexBuilder.resolved(t, raw).cells().toString(),
+                new String(raw.row(), StandardCharsets.UTF_8) + (flushed ? ", flushed" : ""));
+          }
+        }
+        assertTrue(markers >= 2, markers + " markers");
+      }
+      assertEquals("new", new String(t.get(new Get(b("b"))).getValue(b("f"), b("q")),
+          StandardCharsets.UTF_8));
+      s.admin().deleteTable(name);
+    }
+  }
+
   private static List<String> rowsOf(Table t, Scan scan) {
     List<String> rows = new ArrayList<>();
     try (ResultScanner rs = t.getScanner(scan)) {

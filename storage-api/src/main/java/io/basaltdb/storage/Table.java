@@ -63,6 +63,17 @@ public interface Table {
   ResultScanner getScanner(Scan scan);
 
   /**
+   * The scan's rows with every cell stored, as HBase's raw scan gives them: delete markers and
+   * the versions they or newer ones hide, each column newest first (the filter, versions and
+   * TTL of reads not applied). Null when this table offers no such read (the embedded
+   * engine). For a caller that resolves what it reads itself where no marker is in the row,
+   * at a fraction of the region server's work of a read (an index build, over HBase).
+   */
+  default ResultScanner getRawScanner(Scan scan) {
+    return null;
+  }
+
+  /**
    * The aggregate computed where the rows are, one small answer per region crossing to the
    * caller. Null when this table cannot (the embedded engine, whose caller reads rows in
    * process as fast; an HBase table without HBase's aggregation endpoint): the caller then

@@ -181,6 +181,12 @@ public final class ClientDeath {
     }
 
     @Override
+    public ResultScanner getRawScanner(Scan scan) {
+      call();
+      return t.getRawScanner(scan);
+    }
+
+    @Override
     public ColumnAggregate.Answer aggregate(ColumnAggregate request) {
       call();
       return t.aggregate(request);
