@@ -349,37 +349,14 @@ final class HBaseTable implements Table {
       throw new io.basaltdb.storage.InvalidArgumentException("a raw scan of " + name
           + " takes no filter");
     }
-    org.apache.hadoop.hbase.client.Table t;
-    try {
-      t = storage.connection().getTable(hname);
-    } catch (IOException e) {
-      throw HBaseErrors.translate("scan", name, e);
-    }
-    try {
-      org.apache.hadoop.hbase.client.Scan hs = HBaseForms.scan(scan).setRaw(true)
-          .readAllVersions();
-      return new HBaseScanner(t, t.getScanner(hs), null, scan.limit(), name, null);
-    } catch (IOException | RuntimeException e) {
-      try {
-        t.close();
-      } catch (IOException ignored) {
-        // the scan failed to start; its error is the one to report
-      }
-      throw e instanceof IOException io ? HBaseErrors.translate("scan", name, io)
-          : (RuntimeException) e;
-    }
+    return scanner(t -> new HBaseScanner(t, t.getScanner(HBaseForms.scan(scan).setRaw(true)
+        .readAllVersions()), null, scan.limit(), name, null));
   }
 
   @Override
   public ResultScanner getScanner(Scan scan) {
     Filter filter = scan.filter();
-    org.apache.hadoop.hbase.client.Table t;
-    try {
-      t = storage.connection().getTable(hname);
-    } catch (IOException e) {
-      throw HBaseErrors.translate("scan", name, e);
-    }
-    try {
+    return scanner(t -> {
       org.apache.hadoop.hbase.client.Scan hs = HBaseForms.scan(scan);
       // forward scans only: the filter still runs here, so the ranges only save transfer
       List<byte[]> rows = filter == null || scan.isReversed() ? null : filter.onlyRows();
@@ -409,6 +386,24 @@ final class HBaseTable implements Table {
       }
       return new HBaseScanner(t, t.getScanner(hs), filter, scan.limit(), name,
           scan.metrics());
+    });
+  }
+
+  /** Opens a scanner on an HBase table handle (the scanner owns it). */
+  private interface ScannerOpener {
+    ResultScanner open(org.apache.hadoop.hbase.client.Table t) throws IOException;
+  }
+
+  /** A scanner {@code opener} opens on a new handle of this table, closed if it fails. */
+  private ResultScanner scanner(ScannerOpener opener) {
+    org.apache.hadoop.hbase.client.Table t;
+    try {
+      t = storage.connection().getTable(hname);
+    } catch (IOException e) {
+      throw HBaseErrors.translate("scan", name, e);
+    }
+    try {
+      return opener.open(t);
     } catch (IOException | RuntimeException e) {
       try {
         t.close();
