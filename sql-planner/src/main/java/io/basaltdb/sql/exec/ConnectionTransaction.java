@@ -224,19 +224,7 @@ public final class ConnectionTransaction {
         new io.basaltdb.sql.index.IndexedRowWrite(base, def, indexes, -1);
     io.basaltdb.sql.index.IndexedBatch batch = writer.batch(false);
     for (StorageTransaction.OwnRow r : rows) {
-      batch.add(r.row(), durability, new io.basaltdb.sql.index.IndexedRowWrite.Change() {
-        @Override
-        public io.basaltdb.sql.index.IndexedRowWrite.Outcome apply(Object[] old) {
-          throw new IllegalStateException("a committed row is written from the row as read");
-        }
-
-        @Override
-        public io.basaltdb.sql.index.IndexedRowWrite.Outcome apply(Object[] old,
-            io.basaltdb.storage.Result current) {
-          return new io.basaltdb.sql.index.IndexedRowWrite.Outcome(r.mutation(),
-              writer.values(r.row(), r.over(current)));
-        }
-      }, () -> { });
+      batch.add(r.row(), durability, writer.committing(r), () -> { });
     }
     batch.flush();
   }

@@ -53,6 +53,9 @@ public final class IndexedRowWrite {
   private final long writeTimestamp;
   /** Non-null on a storage writing one row atomically: the entries' client-side protocol. */
   private final ClientIndexProtocol protocol;
+  /** In a client-kept transaction, per UNIQUE index: what the protocol's readers do. */
+  private final java.util.Map<IndexLayout, UnverifiedEntries> unverifiedChecks =
+      new java.util.HashMap<>();
 
   /** {@code writeTimestamp}: the statement's explicit cell timestamp, or -1. */
   public IndexedRowWrite(Storage db, SqlTableDef def, List<SqlIndexDef> indexes,
@@ -123,8 +126,9 @@ public final class IndexedRowWrite {
         Put put = new Put(entry).addColumn(IndexLayout.FAMILY, IndexLayout.QUALIFIER, ts,
             layout.entryValue(now, key));
         put.setDurability(Durability.ASYNC);
-        changes.add(new RowChange(indexTables.get(i), put, layout.keyEndsWithBaseKey(now) ? null
-            : existing -> checkUnique(layout, entry, key, now, existing)));
+        Table index = indexTables.get(i);
+        changes.add(new RowChange(index, put, layout.keyEndsWithBaseKey(now) ? null
+            : existing -> checkUnique(layout, index, entry, key, now, existing)));
       }
       return changes;
     });
@@ -217,6 +221,25 @@ public final class IndexedRowWrite {
   }
 
   /**
+   * The change a client-kept transaction's commit makes of a row it wrote ({@link
+   * io.basaltdb.storage.StorageTransaction#takeRows}): its own cells over the row as the
+   * protocol reads it then, so a column another client wrote meanwhile is kept and indexed.
+   */
+  public Change committing(io.basaltdb.storage.StorageTransaction.OwnRow own) {
+    return new Change() {
+      @Override
+      public Outcome apply(Object[] old) {
+        throw new IllegalStateException("a committed row is written from the row as read");
+      }
+
+      @Override
+      public Outcome apply(Object[] old, Result current) {
+        return new Outcome(own.mutation(), values(own.row(), own.over(current)));
+      }
+    };
+  }
+
+  /**
    * A batch of this statement's rows ({@link #byProtocol} only); {@code countUnchanged}: whether
    * a row its change leaves alone counts as written.
    */
@@ -274,28 +297,28 @@ public final class IndexedRowWrite {
       out.add(new RowChange(index, del));
     }
     if (newKey != null) {
-      Put put = new Put(newKey);
       byte[] value = layout.entryValue(now, key);
-      if (writeTimestamp >= 0) {
-        put.addColumn(IndexLayout.FAMILY, IndexLayout.QUALIFIER, writeTimestamp, value);
-      } else if (UnverifiedEntries.kept(db)) { // a client-kept transaction's: with its status
-        long ts = System.currentTimeMillis();
-        put.addColumn(IndexLayout.FAMILY, IndexLayout.QUALIFIER, ts, value)
-            .addColumn(IndexLayout.FAMILY, IndexLayout.STATUS, ts, IndexLayout.VERIFIED);
+      Put put;
+      if (UnverifiedEntries.kept(db)) { // a client-kept transaction's entry: with its status
+        put = ClientIndexProtocol.entry(newKey, System.currentTimeMillis(),
+            IndexLayout.VERIFIED, value, d);
+      } else if (writeTimestamp >= 0) {
+        put = new Put(newKey).addColumn(IndexLayout.FAMILY, IndexLayout.QUALIFIER,
+            writeTimestamp, value);
       } else {
-        put.addColumn(IndexLayout.FAMILY, IndexLayout.QUALIFIER, value);
+        put = new Put(newKey).addColumn(IndexLayout.FAMILY, IndexLayout.QUALIFIER, value);
       }
       put.setDurability(d);
       out.add(new RowChange(index, put, layout.keyEndsWithBaseKey(now) ? null
-          : existing -> checkUnique(layout, newKey, key, now, existing)));
+          : existing -> checkUnique(layout, index, newKey, key, now, existing)));
     }
   }
 
-  private void checkUnique(IndexLayout layout, byte[] entryKey, byte[] key, Object[] now,
-      Result existing) {
+  private void checkUnique(IndexLayout layout, Table index, byte[] entryKey, byte[] key,
+      Object[] now, Result existing) {
     byte[] v = UnverifiedEntries.kept(db) // an entry the protocol left is checked first
-        ? new UnverifiedEntries(db, def, layout, db.table(layout.index().engineTable()))
-            .usable(existing)
+        ? unverifiedChecks.computeIfAbsent(layout,
+            l -> new UnverifiedEntries(db, def, l, index)).usable(existing)
         : existing.getValue(IndexLayout.FAMILY, IndexLayout.QUALIFIER);
     if (v != null && !Arrays.equals(layout.baseKey(entryKey, v), key)) {
       throw duplicate(layout, now);
