@@ -12,6 +12,7 @@ import io.basaltdb.sql.index.ClientDeath;
 import io.basaltdb.sql.index.ClientIndexScenarios;
 import io.basaltdb.sql.index.ConcurrentIndexScenario;
 import io.basaltdb.sql.index.IndexBuilder;
+import io.basaltdb.sql.index.IndexDdlAcrossProcesses;
 import io.basaltdb.sql.index.IndexRegistry;
 import io.basaltdb.sql.index.IndexedRowWrite;
 import io.basaltdb.sql.index.RowsAloneStorage;
@@ -39,7 +40,8 @@ import org.junit.jupiter.api.Test;
  * batches, failures stopping at their row; inside transactions, rolled back or committed, a
  * commit killed at every call or made over another writer's rows), a client killed at every call
  * of each write, a writer overtaken at every call by another writer of its row, concurrent
- * writers and readers, an index built while rows are written; UNIQUE indexes and constraints
+ * writers and readers, an index built while rows are written, another process's index DDL
+ * during a long statement; UNIQUE indexes and constraints
  * (refusals as embedded, two writers of a value racing at every call, a claim killed at every
  * call, concurrent writers never holding a value twice).
  */
@@ -158,6 +160,39 @@ class HBaseIndexesTest implements ClientIndexScenarios.Fixture {
       assertEquals(1, sa.executeUpdate("UPDATE cix_p SET v = 'd' WHERE id = 2"),
           "a write after the other process dropped the index");
       sa.execute("DROP TABLE cix_p");
+    }
+  }
+
+  /**
+   * Another process creates or drops an index while a statement of this one writes the table
+   * ({@link IndexDdlAcrossProcesses}): the rows the statement held for the old index list, and
+   * the later ones, are written for the new one.
+   */
+  @Test
+  void indexDdlOfAnotherProcessDuringALongStatement() throws Exception {
+    try (HBaseStorage second = HBaseStorage.connect(SharedCluster.get().configuration(),
+        "second process")) {
+      new IndexDdlAcrossProcesses(new IndexDdlAcrossProcesses.Processes() {
+        @Override
+        public Connection writer() throws SQLException {
+          return connect();
+        }
+
+        @Override
+        public Connection ddl() throws SQLException {
+          return BasaltConnections.open(second);
+        }
+
+        @Override
+        public ClientDeath death() {
+          return DEATH;
+        }
+
+        @Override
+        public String suffix() {
+          return "_LONG";
+        }
+      }).runAll();
     }
   }
 

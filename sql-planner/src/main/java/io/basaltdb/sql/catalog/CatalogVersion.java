@@ -66,20 +66,28 @@ public final class CatalogVersion {
     }
   }
 
-  /** The shared count as last read, and when. */
+  /** The shared count as last read, and when (one object: the two are never mixed). */
   private static final class Shared {
     volatile boolean tableReady;
-    volatile long value;
-    volatile boolean read;
-    volatile long readAt;
+    volatile Reading last;
   }
+
+  /**
+   * A read of the version: its {@code value} ({@link #current}'s), and {@code readAt}, the
+   * {@link System#nanoTime} just before the read of the shared count began (no other process's
+   * DDL that moved the count later is in {@code value}).
+   */
+  public record Reading(long value, long readAt) {}
 
   private CatalogVersion() {}
 
   /**
-   * How long a DDL must wait, on a storage other processes change too, before every other
-   * process's statements that start from then on see it: the interval of their reads of the
-   * shared count, and as long again for statements planned just before their read.
+   * How long a DDL must wait, on a storage other processes change too, after moving the shared
+   * count: every other process's statements that start from then on see it (the interval of
+   * their reads of the shared count, and as long again for statements planned just before
+   * their read), and their writers have sent no row for an index list older than the DDL (a
+   * list's lease, {@code IndexListLease}, is at most one such interval) and given those rows as
+   * long again to land.
    */
   public static void awaitOtherProcesses(Storage db) {
     if (!db.sharedByProcesses()) {
@@ -99,20 +107,30 @@ public final class CatalogVersion {
   }
 
   public static long current(Storage db) {
+    return read(db, SHARED_READ_NANOS).value();
+  }
+
+  /**
+   * The version ({@link #current}), the shared count read from the storage again if the last
+   * read of it began {@code maxAgeNanos} or more ago. On a storage no other process changes,
+   * {@code readAt} is now.
+   */
+  public static Reading read(Storage db, long maxAgeNanos) {
     long local = of(db).get();
     if (!db.sharedByProcesses()) {
-      return local;
+      return new Reading(local, System.nanoTime());
     }
     Shared s = db.extension(Shared.class, Shared::new);
     long now = System.nanoTime();
-    if (!s.read || now - s.readAt >= SHARED_READ_NANOS) {
+    Reading last = s.last;
+    if (last == null || now - last.readAt() >= maxAgeNanos) {
       ready(db, s);
       byte[] v = db.table(SHARED_TABLE).get(new Get(ROW)).getValue(FAMILY, QUALIFIER);
-      s.value = v == null ? 0 : Increment.toLong(v);
-      s.readAt = now;
-      s.read = true;
+      last = new Reading(v == null ? 0 : Increment.toLong(v), now);
+      s.last = last;
     }
-    return local + s.value; // moves when either moves: a change detector, not a count
+    // moves when either moves: a change detector, not a count
+    return new Reading(local + last.value(), last.readAt());
   }
 
   public static void bump(Storage db) {
@@ -128,9 +146,9 @@ public final class CatalogVersion {
     if (db.sharedByProcesses()) {
       Shared s = db.extension(Shared.class, Shared::new);
       ready(db, s);
-      s.value = db.table(SHARED_TABLE).incrementColumnValue(ROW, FAMILY, QUALIFIER, 1);
-      s.readAt = System.nanoTime();
-      s.read = true;
+      long at = System.nanoTime(); // before the increment: its value is no older
+      s.last = new Reading(db.table(SHARED_TABLE).incrementColumnValue(ROW, FAMILY, QUALIFIER,
+          1), at);
     }
   }
 

@@ -4,6 +4,7 @@ import io.basaltdb.sql.SqlStateException;
 import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.catalog.SqlIndexDef;
 import io.basaltdb.sql.exec.context.ConnectionSettings;
+import io.basaltdb.sql.index.IndexListLease;
 import io.basaltdb.sql.index.IndexRegistry;
 import io.basaltdb.storage.Storage;
 import io.basaltdb.storage.StorageTransaction;
@@ -171,13 +172,15 @@ public final class ConnectionTransaction {
   private void commit(StorageTransaction tx, java.util.Map<io.basaltdb.storage.TableName,
       List<SqlIndexDef>> written, io.basaltdb.storage.Durability durability) {
     List<java.util.concurrent.locks.Lock> locks = new ArrayList<>();
+    java.util.Map<io.basaltdb.storage.TableName, IndexListLease> leases = new java.util.HashMap<>();
     try {
       for (var e : written.entrySet()) {
-        IndexRegistry.Indexes indexes = IndexRegistry.of(base).of(e.getKey());
-        java.util.concurrent.locks.Lock l = indexes.writing();
+        java.util.concurrent.locks.Lock l = IndexRegistry.of(base).of(e.getKey()).writing();
         l.lock();
         locks.add(l);
-        if (!indexes.list().equals(e.getValue())) {
+        IndexListLease lease = IndexListLease.of(base, e.getKey());
+        leases.put(e.getKey(), lease);
+        if (!IndexListLease.sameForWriters(lease.list(), e.getValue())) {
           tx.rollback();
           throw new SqlStateException(SqlStates.SERIALIZATION_FAILURE,
               "the indexes of table " + e.getKey()
@@ -189,8 +192,11 @@ public final class ConnectionTransaction {
         try {
           for (var e : written.entrySet()) {
             if (!e.getValue().isEmpty()) {
-              writeIndexedRows(tx, e.getKey(), e.getValue(), durability);
+              writeIndexedRows(tx, e.getKey(), leases.get(e.getKey()), durability);
             }
+          }
+          for (IndexListLease lease : leases.values()) {
+            lease.confirm(); // the other tables' rows go now
           }
         } catch (RuntimeException e) {
           tx.rollback();
@@ -213,7 +219,8 @@ public final class ConnectionTransaction {
    * unwritten: only the protocol's may reach the index tables.
    */
   private void writeIndexedRows(StorageTransaction tx, io.basaltdb.storage.TableName table,
-      List<SqlIndexDef> indexes, io.basaltdb.storage.Durability durability) {
+      IndexListLease lease, io.basaltdb.storage.Durability durability) {
+    List<SqlIndexDef> indexes = lease.list();
     List<StorageTransaction.OwnRow> rows = tx.takeRows(table);
     for (SqlIndexDef i : indexes) {
       tx.takeRows(i.engineTable());
@@ -222,6 +229,7 @@ public final class ConnectionTransaction {
         .get(table);
     io.basaltdb.sql.index.IndexedRowWrite writer =
         new io.basaltdb.sql.index.IndexedRowWrite(base, def, indexes, -1);
+    writer.beforeRows(lease::confirm); // refused (40001) should the list change meanwhile
     io.basaltdb.sql.index.IndexedBatch batch = writer.batch(false);
     for (StorageTransaction.OwnRow r : rows) {
       batch.add(r.row(), durability, writer.committing(r), () -> { });

@@ -42,6 +42,11 @@ final class ClientIndexProtocol {
   private final List<IndexLayout> layouts;
   private final List<Table> indexTables;
   private final UniqueClaims claims;
+  /**
+   * Run before phases 1 and 2 (rows sent): may refuse to go on (a writer's index list no longer
+   * current, {@link IndexListLease#confirm}).
+   */
+  private Runnable beforeRows = () -> { };
 
   ClientIndexProtocol(IndexedRowWrite rows, Table table, byte[] markerFamily,
       List<IndexLayout> layouts, List<Table> indexTables) {
@@ -51,6 +56,10 @@ final class ClientIndexProtocol {
     this.layouts = layouts;
     this.indexTables = indexTables;
     this.claims = new UniqueClaims(rows, table, markerFamily, layouts, indexTables);
+  }
+
+  void beforeRows(Runnable check) {
+    beforeRows = check;
   }
 
   /** One row of a batch: its key, its write's durability and its change. */
@@ -99,6 +108,7 @@ final class ClientIndexProtocol {
         settle(key, current, left, d);
         return false;
       }
+      beforeRows.run(); // before phase 1 too: a refusal then leaves no entry to settle
       try {
         if (!claims.claimAll(plan.claims(), plan.key(), plan.now(), plan.ts(), d)) {
           left = plan.ts();
@@ -109,6 +119,7 @@ final class ClientIndexProtocol {
         throw e;
       }
       unverify(List.of(plan));
+      beforeRows.run();
       if (!table.checkAndMutate(plan.data())) {
         left = plan.ts();
         continue; // another writer wrote the row since phase 0
@@ -156,6 +167,9 @@ final class ClientIndexProtocol {
         break;
       }
     }
+    if (!plans.isEmpty()) {
+      beforeRows.run(); // before phase 1 too: a refusal then leaves no entry to settle
+    }
     List<Plan> claimed = new ArrayList<>(plans.size());
     List<Integer> claimedAt = new ArrayList<>(plans.size());
     List<Integer> again = new ArrayList<>(); // rows to write alone: a claim met a newer entry
@@ -190,6 +204,9 @@ final class ClientIndexProtocol {
     List<CheckAndMutate> data = new ArrayList<>(plans.size());
     for (Plan plan : plans) {
       data.add(plan.data());
+    }
+    if (!data.isEmpty()) {
+      beforeRows.run();
     }
     boolean[] applied = data.isEmpty() ? new boolean[0] : table.checkAndMutate(data);
     List<Plan> done = new ArrayList<>(plans.size());

@@ -51,16 +51,11 @@ public final class IndexRegistry {
   /** One table's indexes and the lock that orders its writers with changes to them. */
   public static final class Indexes {
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
-    private volatile List<SqlIndexDef> list;
-    /**
-     * On a storage other processes change too: the catalog version the list was read at (-1:
-     * read it again at the next look).
-     */
-    private volatile long version;
+    /** The list, and the catalog version it was read after (one object: never mixed). */
+    private volatile Listed listed;
 
     private Indexes(List<SqlIndexDef> list, long version) {
-      this.list = List.copyOf(list);
-      this.version = version;
+      this.listed = new Listed(List.copyOf(list), version);
     }
 
     /** Shared by writers: held, the list does not change. */
@@ -70,9 +65,15 @@ public final class IndexRegistry {
 
     /** The indexes writers maintain (BUILDING and ACTIVE). */
     public List<SqlIndexDef> list() {
-      return list;
+      return listed.list();
     }
   }
+
+  /**
+   * A table's index list, read from the catalog after the catalog version was read as {@code
+   * version} (on a storage other processes change too; -1: read it again at the next look).
+   */
+  private record Listed(List<SqlIndexDef> list, long version) {}
 
   /** A table definition and an index of it, compared by identity (both are immutable). */
   private static final class LayoutKey {
@@ -135,9 +136,8 @@ public final class IndexRegistry {
     }
     if (shared) {
       long version = io.basaltdb.sql.catalog.CatalogVersion.current(db); // before the list
-      if (version != i.version) {
-        i.list = List.copyOf(new SqlCatalog(db).indexes(t));
-        i.version = version;
+      if (version != i.listed.version()) {
+        i.listed = new Listed(List.copyOf(new SqlCatalog(db).indexes(t)), version);
       }
     }
     return i;
@@ -151,8 +151,8 @@ public final class IndexRegistry {
     Indexes i = of(t);
     i.lock.writeLock().lock();
     try {
-      i.list = List.copyOf(list);
-      i.version = -1; // read again at the next look (other processes' DDL may be in between)
+      // read again at the next look (other processes' DDL may be in between)
+      i.listed = new Listed(List.copyOf(list), -1);
       layouts.clear();
     } finally {
       i.lock.writeLock().unlock();
@@ -185,7 +185,7 @@ public final class IndexRegistry {
       i.lock.writeLock().lock();
       try {
         tables.remove(t);
-        i.list = List.of();
+        i.listed = new Listed(List.of(), -1);
       } finally {
         i.lock.writeLock().unlock();
       }

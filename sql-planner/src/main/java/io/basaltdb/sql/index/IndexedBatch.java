@@ -97,6 +97,26 @@ public final class IndexedBatch {
     }
   }
 
+  /** A row held, not yet sent: as it was {@linkplain #add added}. */
+  public record Held(byte[] key, Durability durability, IndexedRowWrite.Change change,
+      Runnable counted) {}
+
+  /**
+   * Takes back the rows held, unsent (to be written for another index list, {@link
+   * IndexListLease}), in row order.
+   */
+  public List<Held> takeHeld() {
+    List<Held> held = new ArrayList<>(rows.size());
+    for (int k = 0; k < rows.size(); k++) {
+      ClientIndexProtocol.Pending p = rows.get(k);
+      held.add(new Held(p.key(), p.durability(), p.change(), done.get(k)));
+    }
+    rows.clear();
+    done.clear();
+    keys.clear();
+    return held;
+  }
+
   /** The rows written (or counted as written) so far. */
   public long counted() {
     return counted;

@@ -60,6 +60,21 @@ public final class IndexedRowWrite {
   /** {@code writeTimestamp}: the statement's explicit cell timestamp, or -1. */
   public IndexedRowWrite(Storage db, SqlTableDef def, List<SqlIndexDef> indexes,
       long writeTimestamp) {
+    this(db, def, indexes, writeTimestamp, false);
+  }
+
+  /**
+   * A writer of {@code indexes} (maybe none) by the client-side protocol where the storage
+   * keeps indexes by it: for a statement that began with indexes another process's DDL changed
+   * ({@link IndexListLease}), whose rows held for the old list are written for the new one.
+   */
+  public static IndexedRowWrite afterIndexesChanged(Storage db, SqlTableDef def,
+      List<SqlIndexDef> indexes, long writeTimestamp) {
+    return new IndexedRowWrite(db, def, indexes, writeTimestamp, true);
+  }
+
+  private IndexedRowWrite(Storage db, SqlTableDef def, List<SqlIndexDef> indexes,
+      long writeTimestamp, boolean protocolEvenIfNone) {
     this.db = db;
     this.def = def;
     this.table = db.table(def.table());
@@ -72,7 +87,8 @@ public final class IndexedRowWrite {
     }
     // in a transaction kept in the client (over HBase) the rows and entries are its own
     // writes, verified; its commit writes the rows through the protocol (ConnectionTransaction)
-    protocol = db.atomicAcrossRows() || indexes.isEmpty() || db.inTransaction() ? null
+    protocol = db.atomicAcrossRows() || (indexes.isEmpty() && !protocolEvenIfNone)
+        || db.inTransaction() ? null
         : new ClientIndexProtocol(this, table, names.markerFamily(), layouts, indexTables);
     if (!db.atomicAcrossRows() && !indexes.isEmpty() && writeTimestamp >= 0) {
       throw new SqlStateException(SqlStates.FEATURE_NOT_SUPPORTED, "table " + def.table()
@@ -145,6 +161,16 @@ public final class IndexedRowWrite {
       throw new IllegalStateException("no client-side index protocol on " + db.location());
     }
     protocol.write(key, Durability.SYNC, old -> new Outcome(null, old), true);
+  }
+
+  /**
+   * Runs {@code check} just before the protocol sends rows: it may refuse to send them ({@link
+   * IndexListLease#confirm}). No effect when the indexes are not kept by the protocol.
+   */
+  public void beforeRows(Runnable check) {
+    if (protocol != null) {
+      protocol.beforeRows(check);
+    }
   }
 
   /**

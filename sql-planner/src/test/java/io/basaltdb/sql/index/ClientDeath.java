@@ -57,6 +57,33 @@ public final class ClientDeath {
     cutIn = other;
   }
 
+  /**
+   * The next time a read {@code read} ("get" of one row or a list, "scan") of {@code table} is
+   * about to be made, {@code other} runs first, once (another process's DDL, say, while this
+   * client is between two rows of its statement).
+   */
+  public void cutInBeforeRead(String read, TableName table, Runnable other) {
+    readCutIn = new ReadCutIn(read, table, other);
+  }
+
+  private record ReadCutIn(String read, TableName table, Runnable other) {}
+
+  private volatile ReadCutIn readCutIn;
+
+  private void read(String read, TableName table) {
+    ReadCutIn c = readCutIn;
+    if (c != null && c.read().equals(read) && c.table().equals(table)
+        && Thread.currentThread() != cuttingIn) {
+      readCutIn = null;
+      cuttingIn = Thread.currentThread();
+      try {
+        c.other().run();
+      } finally {
+        cuttingIn = null;
+      }
+    }
+  }
+
   public Table wrap(Table t) {
     return new Dying(t);
   }
@@ -158,12 +185,14 @@ public final class ClientDeath {
 
     @Override
     public Result get(Get get) {
+      read("get", t.name());
       call();
       return t.get(get);
     }
 
     @Override
     public List<Result> get(List<Get> gets) {
+      read("get", t.name());
       call();
       return t.get(gets);
     }
@@ -176,6 +205,7 @@ public final class ClientDeath {
 
     @Override
     public ResultScanner getScanner(Scan scan) {
+      read("scan", t.name());
       call();
       return t.getScanner(scan);
     }

@@ -26,10 +26,28 @@ import java.util.function.Supplier;
 public final class RowsAloneStorage implements Storage {
   private final Storage base;
   private final ClientDeath death;
+  /** A process of its own: its own extensions, and not closing {@code base}; else null. */
+  private final java.util.Map<Class<?>, Object> extensions;
 
   public RowsAloneStorage(Storage base, ClientDeath death) {
+    this(base, death, null);
+  }
+
+  private RowsAloneStorage(Storage base, ClientDeath death,
+      java.util.Map<Class<?>, Object> extensions) {
     this.base = base;
     this.death = death;
+    this.extensions = extensions;
+  }
+
+  /**
+   * {@code base} as one of several processes sharing it sees it (as HBase clients share a
+   * cluster): its own registries and caches ({@link #extension}), other processes' DDL seen
+   * through the shared catalog version ({@link #sharedByProcesses}). Closing it leaves {@code
+   * base} open.
+   */
+  public static RowsAloneStorage process(Storage base, ClientDeath death) {
+    return new RowsAloneStorage(base, death, new java.util.concurrent.ConcurrentHashMap<>());
   }
 
   @Override
@@ -62,12 +80,15 @@ public final class RowsAloneStorage implements Storage {
 
   @Override
   public <T> T extension(Class<T> type, Supplier<? extends T> create) {
+    if (extensions != null) {
+      return type.cast(extensions.computeIfAbsent(type, k -> create.get()));
+    }
     return base.extension(type, create);
   }
 
   @Override
   public boolean sharedByProcesses() {
-    return base.sharedByProcesses();
+    return extensions != null || base.sharedByProcesses();
   }
 
   @Override
@@ -98,6 +119,8 @@ public final class RowsAloneStorage implements Storage {
 
   @Override
   public void close() {
-    base.close();
+    if (extensions == null) {
+      base.close();
+    }
   }
 }

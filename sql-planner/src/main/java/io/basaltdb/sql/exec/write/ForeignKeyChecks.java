@@ -12,6 +12,7 @@ import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.exec.read.LookupJoins;
 import io.basaltdb.sql.exec.read.ScanExecutor;
 import io.basaltdb.sql.index.IndexLayout;
+import io.basaltdb.sql.index.IndexListLease;
 import io.basaltdb.sql.index.IndexRegistry;
 import io.basaltdb.sql.index.IndexedRowWrite;
 import io.basaltdb.sql.pushdown.KeyConditions;
@@ -204,19 +205,19 @@ public final class ForeignKeyChecks {
         case CASCADE -> {
           ForeignKeyChecks next = child == def ? this
               : new ForeignKeyChecks(db, child, ctx, deleting, timestamp, durability);
-          IndexedRowWrite writer = writer(child);
+          ChildWriter writer = writer(child);
           for (Object[] row : rows) {
             byte[] childKey = ColumnValues.rowKey(child, false, row);
             next.beforeDelete(childKey);
-            writer.write(childKey, durability, old -> old == null ? null
+            writer.write(childKey, old -> old == null ? null
                 : new IndexedRowWrite.Outcome(deletion(childKey), null));
           }
         }
         case SET_NULL -> {
-          IndexedRowWrite writer = writer(child);
+          ChildWriter writer = writer(child);
           for (Object[] row : rows) {
             byte[] childKey = ColumnValues.rowKey(child, false, row);
-            writer.write(childKey, durability, old -> old == null ? null
+            writer.write(childKey, old -> old == null ? null
                 : nulled(child, childKey, cols, old));
           }
         }
@@ -249,9 +250,23 @@ public final class ForeignKeyChecks {
     return new IndexedRowWrite.Outcome(cells.mutation(), now);
   }
 
-  private IndexedRowWrite writer(SqlTableDef child) {
+  /**
+   * A writer of a child table's rows (a cascade), for its indexes as leased now: a write is
+   * refused (40001) should another process change them meanwhile ({@link IndexListLease}).
+   */
+  private record ChildWriter(IndexListLease lease, IndexedRowWrite rows, Durability durability) {
+    void write(byte[] key, IndexedRowWrite.Change change) {
+      lease.confirm();
+      rows.write(key, durability, change);
+    }
+  }
+
+  private ChildWriter writer(SqlTableDef child) {
     long ts = timestamp == io.basaltdb.storage.Cell.LATEST_TIMESTAMP ? -1 : timestamp;
-    return new IndexedRowWrite(db, child, IndexRegistry.of(db).of(child.table()).list(), ts);
+    IndexListLease lease = IndexListLease.of(db, child.table());
+    IndexedRowWrite rows = new IndexedRowWrite(db, child, lease.list(), ts);
+    rows.beforeRows(lease::confirm);
+    return new ChildWriter(lease, rows, durability);
   }
 
   /**

@@ -2,6 +2,7 @@ package io.basaltdb.sql.exec.write;
 
 import io.basaltdb.sql.SqlStateException;
 import io.basaltdb.sql.SqlStates;
+import io.basaltdb.sql.index.IndexListLease;
 import io.basaltdb.storage.CheckAndMutate;
 import io.basaltdb.storage.Table;
 import java.util.ArrayList;
@@ -32,6 +33,8 @@ final class InsertBatch {
   static final long REFUSED = -3;
 
   private final Table table;
+  /** Run just before a batch is sent: may refuse to send it ({@link IndexListLease#confirm}). */
+  private final Runnable beforeSend;
   private final List<CheckAndMutate> cams = new ArrayList<>();
   private final List<Object[]> rows = new ArrayList<>();
   private long[] outcomes = new long[16];
@@ -40,9 +43,12 @@ final class InsertBatch {
   private byte[] firstDuplicate;
   /** Whether a batch failed in the storage: which of its rows were written is not known. */
   private boolean uncertain;
+  /** The refusal last made ({@link #refusal}), or null. */
+  private SqlStateException refusal;
 
-  InsertBatch(Table table) {
+  InsertBatch(Table table, Runnable beforeSend) {
     this.table = table;
+    this.beforeSend = beforeSend;
   }
 
   /**
@@ -62,6 +68,7 @@ final class InsertBatch {
     if (cams.isEmpty()) {
       return;
     }
+    beforeSend.run();
     List<CheckAndMutate> batch = List.copyOf(cams);
     List<Object[]> batchRows = List.copyOf(rows);
     cams.clear();
@@ -88,6 +95,17 @@ final class InsertBatch {
   }
 
   /**
+   * Takes back the rows held, unsent (to be written for another index list, {@link
+   * IndexListLease}), in row order.
+   */
+  List<Object[]> takeHeld() {
+    List<Object[]> held = new ArrayList<>(rows);
+    cams.clear();
+    rows.clear();
+    return held;
+  }
+
+  /**
    * Whether a batch failed in the storage (not a refused row), after which which rows were
    * written is not known and no count may be claimed.
    */
@@ -101,7 +119,7 @@ final class InsertBatch {
    */
   SqlStateException refusal(Function<byte[], ? extends RuntimeException> duplicate) {
     long refused = sent - written;
-    return new SqlStateException(SqlStates.UNIQUE_VIOLATION,
+    return refusal = new SqlStateException(SqlStates.UNIQUE_VIOLATION,
         duplicate.apply(firstDuplicate).getMessage()
         + (refused > 1 ? " (and " + (refused - 1) + " more)" : "") + "; " + written
         + " of the statement's " + sent + " rows tried were written");
@@ -114,8 +132,8 @@ final class InsertBatch {
    */
   RuntimeException afterFailure(RuntimeException failure, Consumer<Object[]> onWritten,
       Function<byte[], ? extends RuntimeException> duplicate) {
-    if (uncertain) {
-      return failure;
+    if (uncertain || failure == refusal) {
+      return failure; // a batch's fate unknown, or the statement stopped at this refusal
     }
     flush(onWritten);
     if (firstDuplicate == null) {

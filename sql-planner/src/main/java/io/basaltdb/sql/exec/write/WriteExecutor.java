@@ -12,7 +12,9 @@ import io.basaltdb.sql.exec.context.GeneratedKeys;
 import io.basaltdb.sql.exec.context.ConnectionSettings;
 import io.basaltdb.sql.exec.context.RowContext;
 import io.basaltdb.sql.exec.read.RowTimestamps;
+import io.basaltdb.sql.index.IndexListLease;
 import io.basaltdb.sql.index.IndexRegistry;
+import io.basaltdb.sql.index.IndexedBatch;
 import io.basaltdb.sql.index.IndexedRowWrite;
 import io.basaltdb.sql.pushdown.Operand;
 import io.basaltdb.sql.pushdown.WriteSpec;
@@ -55,8 +57,6 @@ import org.apache.calcite.linq4j.Enumerator;
  * written ASYNC is visible before the statement's closing sync.
  */
 public final class WriteExecutor {
-  private static final int PUT_BATCH = 256;
-
   private final Storage db;
   private final SqlTableDef def;
   private final WriteSpec spec;
@@ -68,10 +68,14 @@ public final class WriteExecutor {
   private final io.basaltdb.sql.type.RowKeyCodec codec;
   /** The table's indexes, which every write maintains. */
   private final IndexRegistry.Indexes indexes;
+  /** The index list this statement writes for, and until when it may ({@link #run}). */
+  private IndexListLease lease;
+  /** The rows written so far, but for those of the batches now in use. */
+  private long count;
   /** This execution's writer of rows with index entries; null when the table has none. */
   private IndexedRowWrite indexed;
   /** The rows of an indexed table kept by the client-side protocol, written in batches. */
-  private io.basaltdb.sql.index.IndexedBatch indexedBatch;
+  private IndexedBatch indexedBatch;
   /** The row timestamp of the row written now (ROW_TIMESTAMP tables), else -1. */
   private long rowTs = -1;
   /** The durability of the mutations made now: SYNC for a statement's only row. */
@@ -90,6 +94,8 @@ public final class WriteExecutor {
   private AtomicStatementWrite atomicWrite;
   /** An INSERT's rows sent in batched check-and-puts ({@link #insertsInBatches}), or null. */
   private InsertBatch insertBatch;
+  /** The puts of rows written without a read, held and sent in batches. */
+  private PutBatch putBatch;
 
   public WriteExecutor(Storage db, SqlTableDef def, WriteSpec spec, DataContext ctx) {
     this.db = db;
@@ -141,20 +147,34 @@ public final class WriteExecutor {
     java.util.concurrent.locks.Lock writing = indexes.writing();
     writing.lock(); // no index appears or goes while this statement writes (IndexRegistry)
     try {
-      List<SqlIndexDef> list = indexes.list();
+      lease = IndexListLease.of(db, def.table());
+      List<SqlIndexDef> list = lease.list();
       indexed = list.isEmpty() && !readsUnderLock() ? null
           : new IndexedRowWrite(db, def, list, settings.writeTimestamp());
       if (indexed != null && atomicWrite != null) { // fit was asked under this lock
         throw new IllegalStateException("a write of " + def.table() + " with indexes cannot be"
             + " one atomic write of its rows");
       }
-      insertBatch = insertsInBatches() ? new InsertBatch(table) : null;
-      indexedBatch = indexed != null && indexed.byProtocol() && foreignKeys == null
-          ? indexed.batch(spec.onDuplicate() == null) : null;
+      insertBatch = insertsInBatches() ? new InsertBatch(table, lease::confirm) : null;
+      putBatch = new PutBatch(table, lease::confirm);
+      indexedBatch = batchOf(indexed);
       return runRows(rows);
     } finally {
       writing.unlock();
     }
+  }
+
+  /**
+   * The batch of {@code w}'s rows when it keeps the indexes by the client-side protocol and
+   * rows need no check before the next is read (no foreign key), else null; {@code w}'s rows
+   * are sent only while {@link #lease} holds.
+   */
+  private IndexedBatch batchOf(IndexedRowWrite w) {
+    if (w == null) {
+      return null;
+    }
+    w.beforeRows(lease::confirm);
+    return w.byProtocol() && foreignKeys == null ? w.batch(spec.onDuplicate() == null) : null;
   }
 
   /**
@@ -182,13 +202,13 @@ public final class WriteExecutor {
     if (spec.counterKey() != null && settings.writeTimestamp() < 0
         && def.rowTimestamp() == null
         && settings.readTimestamp() < 0 && indexed == null) {
-      Long count = addToCounter();
-      if (count != null) {
-        return count;
+      lease.confirm();
+      Long added = addToCounter();
+      if (added != null) {
+        return added;
       }
     }
-    long count = 0;
-    List<Put> batch = new ArrayList<>();
+    long seen = 0; // input rows
     boolean syncEach = !db.inTransaction() && settings.durability() == Durability.SYNC;
     try (Enumerator<?> e = rows.enumerator()) {
       Object[] next = nextRow(e);
@@ -201,7 +221,7 @@ public final class WriteExecutor {
           badNext = x;
           next = null;
         }
-        rowDurability = syncEach && count == 0 && next == null && badNext == null
+        rowDurability = syncEach && seen++ == 0 && next == null && badNext == null
             ? Durability.SYNC : Durability.ASYNC;
         byte[] key = key(row);
         rowTs = RowTimestamps.of(def, row);
@@ -209,38 +229,19 @@ public final class WriteExecutor {
         if (foreignKeys != null) {
           foreignKeys.beforeWrite(spec, key, row);
         }
-        Object[] amounts = amounts();
-        boolean wrote = true;
-        if (insertBatch != null) {
-          insertBatch.add(insertCheck(key, row), row, this::writtenRow);
-          wrote = false; // counted when its batch is sent
-        } else if (indexedBatch != null) {
-          indexedBatch.add(key, rowDurability, change(indexed, key, row, amounts),
-              () -> writtenRow(row));
-          wrote = false; // counted when its batch is written
-        } else if (indexed != null) {
-          wrote = writeIndexed(indexed, key, row, amounts) || spec.onDuplicate() == null;
-        } else {
-          RowWrite op = plainOp(key, row, amounts);
-          if (op instanceof RowWrite.Batched b && foreignKeys != null) {
-            table.put(b.put()); // now: a later row's check may look for it
-          } else if (op instanceof RowWrite.Batched b) {
-            batch.add(b.put());
-            if (batch.size() >= PUT_BATCH) {
-              putAll(batch);
-            }
-          } else {
-            putAll(batch); // in row order: a later row may write the same key
-            wrote = ((RowWrite.Action) op).run().getAsBoolean();
-          }
+        if (lease.due()) {
+          renewLease();
         }
-        if (wrote) {
+        if (write(key, row, amounts())) {
           count++; // an ON DUPLICATE KEY clause may leave a row alone
           writtenRow(row);
         }
         if (badNext != null) {
           throw badNext;
         }
+      }
+      if (lease.due()) {
+        renewLease(); // the rows held are sent for the list of now
       }
       if (indexedBatch != null) {
         indexedBatch.flush();
@@ -253,14 +254,15 @@ public final class WriteExecutor {
       RuntimeException thrown = indexedBatch == null ? failure
           : indexedBatch.afterFailure(failure); // the rows held came before the failing one
       try {
-        putAll(batch);
+        putBatch.flush(this::writtenRow);
         if (insertBatch != null) {
           thrown = insertBatch.afterFailure(failure, this::writtenRow, this::duplicate);
         }
         syncLog(db, settings);
         RowsWritten kept = insertBatch != null ? insertBatch.rowsWritten() // a batch's counts
-            : indexedBatch != null && indexedBatch.uncertain() ? null
-            : new RowsWritten(count + (indexedBatch == null ? 0 : indexedBatch.counted()));
+            : (indexedBatch != null && indexedBatch.uncertain()) || putBatch.uncertain() ? null
+            : new RowsWritten(count + putBatch.written()
+                + (indexedBatch == null ? 0 : indexedBatch.counted()));
         if (!db.inTransaction() && kept != null) {
           thrown.addSuppressed(kept);
         }
@@ -269,13 +271,14 @@ public final class WriteExecutor {
       }
       throw thrown;
     }
-    putAll(batch);
+    putBatch.flush(this::writtenRow);
+    count += putBatch.written();
     if (indexedBatch != null) {
       count += indexedBatch.counted();
     }
     if (insertBatch != null) {
       insertBatch.flush(this::writtenRow);
-      count = insertBatch.written();
+      count += insertBatch.written();
       if (insertBatch.firstDuplicate() != null) {
         syncLog(db, settings); // the rows written stay written
         RuntimeException refused = insertBatch.refusal(this::duplicate);
@@ -285,10 +288,85 @@ public final class WriteExecutor {
     }
     if (atomicWrite != null) {
       atomicWrite.apply(settings.durability()); // synced before it is seen, as a commit
-    } else if (count > 1) {
+    } else if (seen > 1 && count > 0) {
       syncLog(db, settings); // a single row synced itself (in a transaction: nothing to sync)
     }
     return count;
+  }
+
+  /**
+   * Writes one row (or holds it in a batch): whether it was written now, and counts. Rows held
+   * are sent before a row written alone, in row order (a later row may write the same key).
+   */
+  private boolean write(byte[] key, Object[] row, Object[] amounts) {
+    if (insertBatch != null) {
+      insertBatch.add(insertCheck(key, row), row, this::writtenRow);
+      return false; // counted when its batch is sent
+    }
+    if (indexedBatch != null) {
+      indexedBatch.add(key, rowDurability, change(indexed, key, row, amounts),
+          () -> writtenRow(row));
+      return false; // counted when its batch is written
+    }
+    if (indexed != null) {
+      return writeIndexed(indexed, key, row, amounts) || spec.onDuplicate() == null;
+    }
+    RowWrite op = plainOp(key, row, amounts);
+    if (op instanceof RowWrite.Batched b && foreignKeys == null) {
+      putBatch.add(b.put(), row, this::writtenRow);
+      return false; // counted when its batch is sent
+    }
+    putBatch.flush(this::writtenRow);
+    lease.confirm();
+    if (op instanceof RowWrite.Batched b) {
+      table.put(b.put()); // now: a later row's check may look for it
+      return true;
+    }
+    return ((RowWrite.Action) op).run().getAsBoolean();
+  }
+
+  /** Renews the statement's {@link #lease}; on a changed list, goes on with writers for it. */
+  private void renewLease() {
+    List<SqlIndexDef> list = lease.renew();
+    if (list != null) {
+      switchTo(list);
+    }
+  }
+
+  /**
+   * Another process created or dropped an index of the table while this statement wrote it:
+   * the rows held, not yet sent (they were confirmed for the old list only), and every row
+   * after them are written for {@code list}, by the client-side protocol from now on (even when
+   * {@code list} is empty: a held row's change is computed from its row as read). Once a
+   * batched INSERT has met a duplicate key, the statement stops here with its refusal (as an
+   * INSERT into an indexed table stops at its first duplicate).
+   */
+  private void switchTo(List<SqlIndexDef> list) {
+    List<Object[]> again = putBatch.takeHeld();
+    if (insertBatch != null) {
+      again.addAll(insertBatch.takeHeld());
+      if (insertBatch.firstDuplicate() != null) {
+        throw insertBatch.refusal(this::duplicate);
+      }
+      count += insertBatch.written();
+      insertBatch = null;
+    }
+    List<IndexedBatch.Held> held = List.of();
+    if (indexedBatch != null) {
+      held = indexedBatch.takeHeld();
+      count += indexedBatch.counted();
+    }
+    indexed = IndexedRowWrite.afterIndexesChanged(db, def, list, settings.writeTimestamp());
+    indexedBatch = batchOf(indexed);
+    for (IndexedBatch.Held h : held) {
+      indexedBatch.add(h.key(), h.durability(), h.change(), h.counted());
+    }
+    for (Object[] row : again) {
+      if (write(key(row), row, null)) {
+        count++;
+        writtenRow(row);
+      }
+    }
   }
 
   /** One row's write without index maintenance. */
@@ -339,14 +417,6 @@ public final class WriteExecutor {
     }
     Object o = e.current();
     return o instanceof Object[] a ? a : new Object[] {o};
-  }
-
-  private void putAll(List<Put> batch) {
-    if (!batch.isEmpty()) {
-      List<Put> puts = List.copyOf(batch);
-      batch.clear();
-      table.put(puts);
-    }
   }
 
   /** With SYNC durability, waits until everything written so far is in the log on disk. */

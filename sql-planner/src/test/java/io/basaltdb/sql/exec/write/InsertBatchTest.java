@@ -45,7 +45,7 @@ class InsertBatchTest {
       Table t = db.table(TableName.of("t"));
       t.put(new Put(key(7)).addColumn(F, M, new byte[] {'x'}));
       t.put(new Put(key(1500)).addColumn(F, M, new byte[] {'x'}));
-      InsertBatch b = new InsertBatch(t);
+      InsertBatch b = new InsertBatch(t, () -> { });
       List<Object[]> written = new ArrayList<>();
       int n = 2 * InsertBatch.SIZE + 10;
       for (int i = 0; i < n; i++) {
@@ -83,7 +83,7 @@ class InsertBatchTest {
             }
             return m.invoke(real, args);
           });
-      InsertBatch b = new InsertBatch(failing);
+      InsertBatch b = new InsertBatch(failing, () -> { });
       b.add(insert(1), new Object[] {1}, r -> { });
       assertThrows(StorageIOException.class, () -> b.flush(r -> { }));
       assertTrue(b.uncertain());
