@@ -208,8 +208,10 @@ public final class IndexedRowWrite {
   }
 
   /**
-   * The entries of {@code rows} (whole rows a build's scan read), written verified, each at the
-   * newest timestamp among its row's cells, in one put call per index ({@link
+   * The entries of {@code rows} (whole rows a build's scan read), written verified (a value
+   * cell with no status cell: a third less work for the region server than the two cells the
+   * protocol writes), each at the newest timestamp among its row's cells, in one put call per
+   * index ({@link
    * #buildsByTimestamps} only); the rows that exist. A writer that changes a row after the scan
    * read it writes above that timestamp (every protocol write is above every cell its row holds)
    * and unverifies, then deletes, the entry the scan's values give; where delete markers hide
@@ -230,8 +232,10 @@ public final class IndexedRowWrite {
       for (int i = 0; i < layouts.size(); i++) {
         IndexLayout layout = layouts.get(i);
         byte[] entryKey = layout.entryKey(now, r.row());
-        puts.get(i).add(ClientIndexProtocol.entry(entryKey, ts, IndexLayout.VERIFIED,
-            layout.entryValue(now, r.row()), Durability.SYNC));
+        Put entry = new Put(entryKey).addColumn(IndexLayout.FAMILY, IndexLayout.QUALIFIER, ts,
+            layout.entryValue(now, r.row())); // no status cell: verified (UnverifiedEntries)
+        entry.setDurability(Durability.SYNC);
+        puts.get(i).add(entry);
         if (i == 0 && counts != null) {
           counts.add(entryKey);
         }

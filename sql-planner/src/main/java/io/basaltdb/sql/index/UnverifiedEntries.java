@@ -54,7 +54,11 @@ public final class UnverifiedEntries {
 
   /**
    * The value to use for {@code entry} (read with its value and status cells), or null when no
-   * row gives it: its own value when verified; for an unverified entry, the value its row's
+   * row gives it: its own value when verified, that is unless its newest status, at or above
+   * the value's timestamp, says unverified. The protocol writes a value with its status at one
+   * timestamp and later statuses above it, so a value newer than every status (or with none)
+   * is a build's ({@link IndexedRowWrite#writeVerifiedEntries}), verified: a status below it is
+   * an earlier write's of the same entry. For an unverified entry, the value its row's
    * current values give, when they give its key (the row is then found through it even while a
    * writer's new value, put before the row's write, sits in the entry).
    */
@@ -64,8 +68,8 @@ public final class UnverifiedEntries {
       return null;
     }
     Cell status = entry.getLatestCell(IndexLayout.FAMILY, IndexLayout.STATUS);
-    if (status != null && status.timestamp() >= value.timestamp()
-        && Arrays.equals(status.value(), IndexLayout.VERIFIED)) {
+    if (status == null || status.timestamp() < value.timestamp() // a build's value alone
+        || Arrays.equals(status.value(), IndexLayout.VERIFIED)) {
       return value.value();
     }
     checked++;
