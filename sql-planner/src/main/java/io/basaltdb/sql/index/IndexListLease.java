@@ -19,7 +19,9 @@ import java.util.List;
  * before that wait ends is seen by the build. A writer renews the lease at its row boundaries
  * ({@link #due}, {@link #renew}: a changed list means new writers for the rows not yet sent) and
  * confirms it just before it sends rows ({@link #confirm}). On a storage of one process the
- * list never changes under a writer (it holds the table's lock) and the lease never ends.
+ * list never changes under a writer (it holds the table's lock) and the lease never ends; nor
+ * does it inside a transaction, whose rows are sent by its commit (which leases the list anew
+ * and refuses, 40001, a list changed since the transaction first wrote the table).
  *
  * <p>Invariant: {@link #list} is the catalog's list read after a version read that began at or
  * after {@code until - LEASE_NANOS}. Not thread-safe: one statement's.
@@ -40,7 +42,8 @@ public final class IndexListLease {
   private IndexListLease(Storage db, TableName table) {
     this.db = db;
     this.table = table;
-    this.shared = db.sharedByProcesses();
+    // a transaction's writes are its own until its commit, which leases the list itself
+    this.shared = db.sharedByProcesses() && !db.inTransaction();
     this.list = read();
   }
 
