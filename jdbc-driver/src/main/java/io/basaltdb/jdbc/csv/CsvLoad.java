@@ -1,5 +1,6 @@
 package io.basaltdb.jdbc.csv;
 
+import io.basaltdb.sql.SqlStates;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PushbackReader;
@@ -105,7 +106,7 @@ public final class CsvLoad {
       }
       if (names.isEmpty()) {
         throw new SQLException("no columns: the file has no header row and none were given",
-            "42601");
+            SqlStates.UNDEFINED_COLUMN);
       }
       Target target = target(names);
       try (PreparedStatement ps = connection.prepareStatement(target.sql())) {
@@ -170,7 +171,8 @@ public final class CsvLoad {
   private Refusal bind(PreparedStatement ps, Target t, Line l) throws SQLException {
     if (l.fields().size() != t.types().length) {
       return new Refusal(l, null, null, new SQLException("the record has " + l.fields().size()
-          + " fields where " + t.types().length + " columns were named", "22023"));
+          + " fields where " + t.types().length + " columns were named",
+          SqlStates.INVALID_PARAMETER_VALUE));
     }
     for (int i = 0; i < t.types().length; i++) {
       try {

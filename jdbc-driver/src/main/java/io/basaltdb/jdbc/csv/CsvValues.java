@@ -1,5 +1,6 @@
 package io.basaltdb.jdbc.csv;
 
+import io.basaltdb.sql.SqlStates;
 import java.math.BigDecimal;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -96,6 +97,6 @@ final class CsvValues {
 
   private static SQLException refused(String column, String text, String what) {
     return new SQLException("column " + column + ": '" + text + "' is not " + what,
-        "22018");
+        SqlStates.INVALID_CHARACTER_VALUE_FOR_CAST);
   }
 }
