@@ -64,6 +64,8 @@ public final class CsvLoad {
   private final PrintStream progress;
   private CSVPrinter rejectPrinter;
   private long loaded;
+  /** Of {@link #loaded}, the rows after the record being refused that its batch wrote. */
+  private long writtenAfter;
   private long rejected;
   private long lastProgress;
   private long started;
@@ -126,6 +128,7 @@ public final class CsvLoad {
             }
           } else if (!reject(refused)) {
             flush(ps, target, batch); // the rows before it are loaded
+            writtenAfter = 0;
             throw stopped(refused);
           }
         }
@@ -205,12 +208,17 @@ public final class CsvLoad {
       while (acknowledged < counts.length && counts[acknowledged] != Statement.EXECUTE_FAILED) {
         acknowledged++;
       }
-      loaded += acknowledged;
+      for (int count : counts) {
+        loaded += count == Statement.EXECUTE_FAILED ? 0 : 1; // some past a refused row (HBase)
+      }
       for (int k = acknowledged; k < batch.size(); k++) {
         Line l = batch.get(k);
         if (k < counts.length && counts[k] != Statement.EXECUTE_FAILED) {
-          loaded++; // acknowledged after a row the database went past
-          continue;
+          continue; // written, counted above
+        }
+        writtenAfter = 0;
+        for (int j = k + 1; j < counts.length; j++) {
+          writtenAfter += counts[j] == Statement.EXECUTE_FAILED ? 0 : 1;
         }
         Refusal refused = bind(ps, t, l);
         if (refused == null) {
@@ -252,7 +260,8 @@ public final class CsvLoad {
 
   private Stopped stopped(Refusal r) {
     return new Stopped(table + ": " + where(r) + ": " + r.error().getMessage() + " (SQLState "
-        + r.error().getSQLState() + "); " + loaded + " rows loaded before it"
+        + r.error().getSQLState() + "); " + loaded + " rows loaded" + (writtenAfter == 0
+        ? " before it" : ", " + writtenAfter + " of them after it (its batch went on past it)")
         + (rejected > 0 ? ", " + rejected + " rejected" : ""), r.error(), loaded);
   }
 

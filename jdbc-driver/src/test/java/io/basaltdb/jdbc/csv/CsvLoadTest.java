@@ -158,6 +158,82 @@ class CsvLoadTest {
         "3|<old>|NULL|0.00|null"), rows("t"));
   }
 
+  /**
+   * A driver whose batch goes on past a refused row (as Basalt's INSERT batches over HBase do:
+   * every row tried, the refused ones EXECUTE_FAILED): the rows after the refused one that the
+   * batch wrote are counted and said to be after it.
+   */
+  @Test
+  void aBatchThatWentOnPastTheRefusedRow() throws Exception {
+    load("id,name,note,amount,due\n3,old,,0,\n", 0, null);
+    Connection tryingAll = (Connection) java.lang.reflect.Proxy.newProxyInstance(
+        getClass().getClassLoader(), new Class<?>[] {Connection.class}, (p, m, args) ->
+            m.getName().equals("prepareStatement")
+                ? tryingEveryRow(c.prepareStatement((String) args[0])) : m.invoke(c, args));
+    String csv = "id,name,note,amount,due\n1,a,,1,\n3,c,,3,\n4,d,,4,\n";
+    CsvLoad insert = new CsvLoad(tryingAll, "t", CsvOptions.DEFAULTS, null, null, true, 0, null,
+        null);
+    CsvLoad.Stopped s = assertThrows(CsvLoad.Stopped.class,
+        () -> insert.load(new StringReader(csv)));
+    assertEquals("23505", s.getSQLState(), s.getMessage());
+    assertEquals(2, s.loaded(), s.getMessage());
+    assertTrue(s.getMessage().contains("line 3") && s.getMessage().contains("1 of them after it"),
+        s.getMessage());
+    assertEquals(3, rows("t").size());
+  }
+
+  /** {@code real}, its batches run row by row, every row tried, as a JDBC batch may be. */
+  private static java.sql.PreparedStatement tryingEveryRow(java.sql.PreparedStatement real) {
+    List<List<Object[]>> batch = new ArrayList<>();
+    List<Object[]> params = new ArrayList<>();
+    return (java.sql.PreparedStatement) java.lang.reflect.Proxy.newProxyInstance(
+        CsvLoadTest.class.getClassLoader(), new Class<?>[] {java.sql.PreparedStatement.class},
+        (p, m, args) -> {
+          switch (m.getName()) {
+            case "addBatch" -> {
+              batch.add(new ArrayList<>(params));
+              return null;
+            }
+            case "executeBatch" -> {
+              int[] counts = new int[batch.size()];
+              SQLException first = null;
+              for (int k = 0; k < batch.size(); k++) {
+                for (Object[] set : batch.get(k)) {
+                  ((java.lang.reflect.Method) set[0]).invoke(real, (Object[]) set[1]);
+                }
+                try {
+                  counts[k] = real.executeUpdate();
+                } catch (SQLException e) {
+                  counts[k] = Statement.EXECUTE_FAILED;
+                  first = first == null ? e : first;
+                }
+              }
+              batch.clear();
+              if (first != null) {
+                throw new java.sql.BatchUpdateException(first.getMessage(), first.getSQLState(),
+                    counts, first);
+              }
+              return counts;
+            }
+            case "clearBatch" -> {
+              batch.clear();
+              return null;
+            }
+            default -> {
+              if (m.getName().startsWith("set") && args != null && args.length >= 2) {
+                params.removeIf(set -> ((Object[]) set[1])[0].equals(args[0]));
+                params.add(new Object[] {m, args});
+              }
+              try {
+                return m.invoke(real, args);
+              } catch (java.lang.reflect.InvocationTargetException e) {
+                throw e.getCause();
+              }
+            }
+          }
+        });
+  }
+
   @Test
   void anExportLoadsBackToTheSameRows() throws Exception {
     load("id,name,note,amount,due\n"
