@@ -126,10 +126,12 @@ public final class CsvLoad {
             if (batch.size() == BATCH) {
               flush(ps, target, batch);
             }
-          } else if (!reject(refused)) {
-            flush(ps, target, batch); // the rows before it are loaded
-            writtenAfter = 0;
-            throw stopped(refused);
+          } else {
+            flush(ps, target, batch); // the rows before it first: loaded, or refused in order
+            if (!reject(refused)) {
+              writtenAfter = 0;
+              throw stopped(refused);
+            }
           }
         }
         flush(ps, target, batch);

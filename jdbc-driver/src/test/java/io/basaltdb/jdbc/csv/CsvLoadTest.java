@@ -180,6 +180,15 @@ class CsvLoadTest {
     assertTrue(s.getMessage().contains("line 3") && s.getMessage().contains("1 of them after it"),
         s.getMessage());
     assertEquals(3, rows("t").size());
+
+    StringWriter rejects = new StringWriter(); // refused in the batch, then at parsing: in order
+    CsvLoad skipping = new CsvLoad(tryingAll, "t", CsvOptions.DEFAULTS, null, null, true, 5,
+        rejects, null);
+    assertEquals(new CsvLoad.Outcome(1, 2), skipping.load(new StringReader(
+        "id,name,note,amount,due\n5,e,,5,\n3,c,,3,\n6,f,,6x,\n")));
+    String[] lines = rejects.toString().split("\r\n");
+    assertTrue(lines[0].contains("\"line 3\"") && lines[1].contains("\"line 4\""),
+        rejects.toString());
   }
 
   /** {@code real}, its batches run row by row, every row tried, as a JDBC batch may be. */
