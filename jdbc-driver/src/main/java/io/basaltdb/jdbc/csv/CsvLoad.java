@@ -199,29 +199,23 @@ public final class CsvLoad {
     if (batch.isEmpty()) {
       return;
     }
-    int acknowledged = 0;
     try {
-      int[] counts = ps.executeBatch();
-      acknowledged = counts.length;
-      loaded += counts.length;
+      loaded += ps.executeBatch().length;
     } catch (BatchUpdateException e) {
       ps.clearBatch();
       int[] counts = e.getUpdateCounts() == null ? new int[0] : e.getUpdateCounts();
-      while (acknowledged < counts.length && counts[acknowledged] != Statement.EXECUTE_FAILED) {
-        acknowledged++;
-      }
+      int written = 0; // some may come after a refused row (a batch over HBase tries every row)
       for (int count : counts) {
-        loaded += count == Statement.EXECUTE_FAILED ? 0 : 1; // some past a refused row (HBase)
+        written += count == Statement.EXECUTE_FAILED ? 0 : 1;
       }
-      for (int k = acknowledged; k < batch.size(); k++) {
+      loaded += written;
+      for (int k = 0; k < batch.size(); k++) {
         Line l = batch.get(k);
         if (k < counts.length && counts[k] != Statement.EXECUTE_FAILED) {
-          continue; // written, counted above
+          written--; // counted above: written is now how many rows after it the batch wrote
+          continue;
         }
-        writtenAfter = 0;
-        for (int j = k + 1; j < counts.length; j++) {
-          writtenAfter += counts[j] == Statement.EXECUTE_FAILED ? 0 : 1;
-        }
+        writtenAfter = written;
         Refusal refused = bind(ps, t, l);
         if (refused == null) {
           try {

@@ -417,4 +417,14 @@ final class ClientIndexProtocol {
     return status(entryKey, ts, status, d).addColumn(IndexLayout.FAMILY, IndexLayout.QUALIFIER,
         ts, value);
   }
+
+  /**
+   * An entry's value alone at {@code ts}: a build's, verified by having no status newer than
+   * it ({@link UnverifiedEntries#usable}).
+   */
+  static Put value(byte[] entryKey, long ts, byte[] value, Durability d) {
+    Put put = new Put(entryKey).addColumn(IndexLayout.FAMILY, IndexLayout.QUALIFIER, ts, value);
+    put.setDurability(d);
+    return put;
+  }
 }

@@ -232,10 +232,8 @@ public final class IndexedRowWrite {
       for (int i = 0; i < layouts.size(); i++) {
         IndexLayout layout = layouts.get(i);
         byte[] entryKey = layout.entryKey(now, r.row());
-        Put entry = new Put(entryKey).addColumn(IndexLayout.FAMILY, IndexLayout.QUALIFIER, ts,
-            layout.entryValue(now, r.row())); // no status cell: verified (UnverifiedEntries)
-        entry.setDurability(Durability.SYNC);
-        puts.get(i).add(entry);
+        puts.get(i).add(ClientIndexProtocol.value(entryKey, ts, layout.entryValue(now, r.row()),
+            Durability.SYNC));
         if (i == 0 && counts != null) {
           counts.add(entryKey);
         }

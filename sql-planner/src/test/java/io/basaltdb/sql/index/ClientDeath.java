@@ -75,12 +75,17 @@ public final class ClientDeath {
     if (c != null && c.read().equals(read) && c.table().equals(table)
         && Thread.currentThread() != cuttingIn) {
       readCutIn = null;
-      cuttingIn = Thread.currentThread();
-      try {
-        c.other().run();
-      } finally {
-        cuttingIn = null;
-      }
+      runCuttingIn(c.other());
+    }
+  }
+
+  /** Runs another client's work on this thread, its calls not counted. */
+  private void runCuttingIn(Runnable other) {
+    cuttingIn = Thread.currentThread();
+    try {
+      other.run();
+    } finally {
+      cuttingIn = null;
     }
   }
 
@@ -94,12 +99,7 @@ public final class ClientDeath {
     }
     long n = calls.incrementAndGet();
     if (n == cutInAt && cutIn != null) {
-      cuttingIn = Thread.currentThread();
-      try {
-        cutIn.run();
-      } finally {
-        cuttingIn = null;
-      }
+      runCuttingIn(cutIn);
     }
     if (dieAt > 0 && n >= dieAt) {
       throw new IllegalStateException("client died here (call " + n + ")");

@@ -73,7 +73,10 @@ public final class IndexDdlAcrossProcesses {
     }
   }
 
-  /** Runs every scenario, each on a table of its own, then drops the tables. */
+  /**
+   * Runs every scenario, each on a table of its own, then drops the tables. Each scenario
+   * returns the rows its table holds at its end (its own checks done).
+   */
   public void runAll() throws SQLException {
     createSources();
     anIndexCreatedDuringAWriteHasTheRowsItHeld("T1" + p.suffix(), "INSERT");
@@ -142,16 +145,17 @@ public final class IndexDdlAcrossProcesses {
    * An index created while the writer's {@code kind} (INSERT: batched check-and-puts; UPSERT:
    * batched puts) of a table without one runs.
    */
-  void anIndexCreatedDuringAWriteHasTheRowsItHeld(String t, String kind) throws SQLException {
+  long anIndexCreatedDuringAWriteHasTheRowsItHeld(String t, String kind) throws SQLException {
     create(t);
     writeAllDuring(t, kind + " INTO " + t + " VALUES (0, 'v0', 0)", kind,
         "CREATE INDEX " + t + "_v ON " + t + " (v) INCLUDE (w)");
     assertClean(t, t + "_V");
     assertEquals(2 * ROWS + 1, count("SELECT /*+ INDEX(" + t + " " + t + "_v) */ COUNT(w) FROM "
         + t + " WHERE v >= 'v'"));
+    return count("SELECT COUNT(*) FROM " + t);
   }
 
-  void aSecondIndexCreatedDuringAnIndexedWrite(String t) throws SQLException {
+  long aSecondIndexCreatedDuringAnIndexedWrite(String t) throws SQLException {
     create(t, "CREATE INDEX " + t + "_v ON " + t + " (v)");
     writeAllDuring(t, "INSERT INTO " + t + " VALUES (0, 'v0', 0)", "INSERT",
         "CREATE INDEX " + t + "_w ON " + t + " (w) INCLUDE (v)");
@@ -159,9 +163,10 @@ public final class IndexDdlAcrossProcesses {
     assertClean(t, t + "_W");
     assertEquals(2 * ROWS + 1, count("SELECT /*+ INDEX(" + t + " " + t + "_w) */ COUNT(v) FROM "
         + t + " WHERE w >= 0"));
+    return count("SELECT COUNT(*) FROM " + t);
   }
 
-  void anIndexDroppedDuringAnIndexedWriteGetsNoMoreEntries(String t) throws SQLException {
+  long anIndexDroppedDuringAnIndexedWriteGetsNoMoreEntries(String t) throws SQLException {
     create(t, "CREATE INDEX " + t + "_v ON " + t + " (v)");
     TableName entries;
     try (Connection c = p.ddl()) {
@@ -179,6 +184,7 @@ public final class IndexDdlAcrossProcesses {
     try (Connection c = p.writer()) {
       assertEquals(2 * ROWS + 1, count(c, "SELECT COUNT(*) FROM " + t + " WHERE v >= 'v'"));
     }
+    return count("SELECT COUNT(*) FROM " + t);
   }
 
   /**
@@ -187,7 +193,7 @@ public final class IndexDdlAcrossProcesses {
    * (40001) rather than sent without the new index's entries; run again, they are written for
    * both indexes.
    */
-  void rowsNotSentWhenTheListChangedAsTheyWereBeingWritten(String t) throws SQLException {
+  long rowsNotSentWhenTheListChangedAsTheyWereBeingWritten(String t) throws SQLException {
     create(t, "CREATE INDEX " + t + "_v ON " + t + " (v)");
     String write = "UPSERT INTO " + t + " SELECT id, v, w FROM " + src1;
     try (Connection c = p.writer(); Statement st = c.createStatement()) {
@@ -206,5 +212,6 @@ public final class IndexDdlAcrossProcesses {
     assertClean(t, t + "_W");
     assertEquals(ROWS + 1, count("SELECT /*+ INDEX(" + t + " " + t + "_w) */ COUNT(*) FROM "
         + t + " WHERE w >= 0"));
+    return count("SELECT COUNT(*) FROM " + t);
   }
 }

@@ -1,5 +1,7 @@
 package io.basaltdb.sql.index;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import io.basaltdb.engine.Database;
 import io.basaltdb.engine.EngineOptions;
 import io.basaltdb.sql.jdbc.BasaltConnections;
@@ -15,6 +17,8 @@ import org.junit.jupiter.api.Test;
  * through the shared catalog version).
  */
 class IndexDdlAcrossProcessesTest implements IndexDdlAcrossProcesses.Processes {
+  private static final int ROWS = IndexDdlAcrossProcesses.ROWS;
+
   private final ClientDeath death = new ClientDeath();
   private Database base;
   private RowsAloneStorage writerProcess;
@@ -62,26 +66,29 @@ class IndexDdlAcrossProcessesTest implements IndexDdlAcrossProcesses.Processes {
 
   @Test
   void anIndexCreatedDuringAnInsertHasTheRowsItHeld() throws SQLException {
-    scenarios().anIndexCreatedDuringAWriteHasTheRowsItHeld("T", "INSERT");
+    assertEquals(2 * ROWS + 1,
+        scenarios().anIndexCreatedDuringAWriteHasTheRowsItHeld("T", "INSERT"));
   }
 
   @Test
   void anIndexCreatedDuringAnUpsertHasTheRowsItHeld() throws SQLException {
-    scenarios().anIndexCreatedDuringAWriteHasTheRowsItHeld("T", "UPSERT");
+    assertEquals(2 * ROWS + 1,
+        scenarios().anIndexCreatedDuringAWriteHasTheRowsItHeld("T", "UPSERT"));
   }
 
   @Test
   void aSecondIndexCreatedDuringAnIndexedWrite() throws SQLException {
-    scenarios().aSecondIndexCreatedDuringAnIndexedWrite("T");
+    assertEquals(2 * ROWS + 1, scenarios().aSecondIndexCreatedDuringAnIndexedWrite("T"));
   }
 
   @Test
   void anIndexDroppedDuringAnIndexedWriteGetsNoMoreEntries() throws SQLException {
-    scenarios().anIndexDroppedDuringAnIndexedWriteGetsNoMoreEntries("T");
+    assertEquals(2 * ROWS + 1,
+        scenarios().anIndexDroppedDuringAnIndexedWriteGetsNoMoreEntries("T"));
   }
 
   @Test
   void rowsNotSentWhenTheListChangedAsTheyWereBeingWritten() throws SQLException {
-    scenarios().rowsNotSentWhenTheListChangedAsTheyWereBeingWritten("T");
+    assertEquals(ROWS + 1, scenarios().rowsNotSentWhenTheListChangedAsTheyWereBeingWritten("T"));
   }
 }

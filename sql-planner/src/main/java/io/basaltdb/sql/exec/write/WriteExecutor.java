@@ -1,16 +1,11 @@
 package io.basaltdb.sql.exec.write;
 
-import io.basaltdb.sql.SqlStateException;
-import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.catalog.CellNames;
 import io.basaltdb.sql.catalog.ColumnValues;
-import io.basaltdb.sql.catalog.MapCells;
-import io.basaltdb.sql.catalog.SqlColumn;
 import io.basaltdb.sql.catalog.SqlIndexDef;
 import io.basaltdb.sql.catalog.SqlTableDef;
 import io.basaltdb.sql.exec.context.GeneratedKeys;
 import io.basaltdb.sql.exec.context.ConnectionSettings;
-import io.basaltdb.sql.exec.context.RowContext;
 import io.basaltdb.sql.exec.read.RowTimestamps;
 import io.basaltdb.sql.index.IndexListLease;
 import io.basaltdb.sql.index.IndexRegistry;
@@ -21,14 +16,11 @@ import io.basaltdb.sql.pushdown.WriteSpec;
 import io.basaltdb.storage.CheckAndMutate;
 import io.basaltdb.storage.Delete;
 import io.basaltdb.storage.Durability;
-import io.basaltdb.storage.InvalidArgumentException;
-import io.basaltdb.storage.Mutation;
 import io.basaltdb.storage.Put;
 import io.basaltdb.storage.RowMutations;
 import io.basaltdb.storage.Storage;
 import io.basaltdb.storage.Table;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerable;
@@ -65,7 +57,6 @@ public final class WriteExecutor {
   private final Table table;
   private final CellNames names;
   private final byte[] markerFamily;
-  private final io.basaltdb.sql.type.RowKeyCodec codec;
   /** The table's indexes, which every write maintains. */
   private final IndexRegistry.Indexes indexes;
   /** The index list this statement writes for, and until when it may ({@link #run}). */
@@ -84,12 +75,12 @@ public final class WriteExecutor {
   private final NotNullCheck notNull;
   /** The mutations of the row written now. */
   private final RowPuts puts;
+  /** What a row written from its current values becomes. */
+  private final RowChanges changes;
   /** Where the written rows' generated keys go, when the statement asked for them. */
   private final GeneratedKeys keys;
   /** The enforced foreign keys at either end of the table, or null. */
   private final ForeignKeyChecks foreignKeys;
-  /** Whether updates rewrite the row marker ({@link #markerWithUpdates}), once known. */
-  private Boolean markerRewrite;
   /** The rows held to be written as one at the end ({@link #writingAtomically}), or null. */
   private AtomicStatementWrite atomicWrite;
   /** An INSERT's rows sent in batched check-and-puts ({@link #insertsInBatches}), or null. */
@@ -107,10 +98,10 @@ public final class WriteExecutor {
     this.table = db.table(def.table());
     names = CellNames.of(def);
     markerFamily = names.markerFamily();
-    codec = def.keyCodec();
     indexes = IndexRegistry.of(db).of(def.table());
     notNull = new NotNullCheck(def, spec);
     puts = new RowPuts(def, spec, names, this::cellTimestamp, () -> rowDurability);
+    changes = new RowChanges(db, def, spec, ctx, puts, this::cellTimestamp, () -> rowDurability);
     keys = spec.kind() == WriteSpec.Kind.INSERT || spec.kind() == WriteSpec.Kind.UPSERT
         ? (GeneratedKeys) ctx.get(GeneratedKeys.VARIABLE) : null;
     if (keys != null) {
@@ -229,9 +220,7 @@ public final class WriteExecutor {
         if (foreignKeys != null) {
           foreignKeys.beforeWrite(spec, key, row);
         }
-        if (lease.due()) {
-          renewLease();
-        }
+        keepLease();
         if (write(key, row, amounts())) {
           count++; // an ON DUPLICATE KEY clause may leave a row alone
           writtenRow(row);
@@ -240,9 +229,7 @@ public final class WriteExecutor {
           throw badNext;
         }
       }
-      if (lease.due()) {
-        renewLease(); // the rows held are sent for the list of now
-      }
+      keepLease(); // the rows held are sent for the list of now
       if (indexedBatch != null) {
         indexedBatch.flush();
       }
@@ -256,7 +243,7 @@ public final class WriteExecutor {
       try {
         putBatch.flush(this::writtenRow);
         if (insertBatch != null) {
-          thrown = insertBatch.afterFailure(failure, this::writtenRow, this::duplicate);
+          thrown = insertBatch.afterFailure(failure, this::writtenRow, changes::duplicate);
         }
         syncLog(db, settings);
         RowsWritten kept = insertBatch != null ? insertBatch.rowsWritten() // a batch's counts
@@ -281,7 +268,7 @@ public final class WriteExecutor {
       count += insertBatch.written();
       if (insertBatch.firstDuplicate() != null) {
         syncLog(db, settings); // the rows written stay written
-        RuntimeException refused = insertBatch.refusal(this::duplicate);
+        RuntimeException refused = insertBatch.refusal(changes::duplicate);
         refused.addSuppressed(insertBatch.rowsWritten());
         throw refused;
       }
@@ -304,7 +291,7 @@ public final class WriteExecutor {
       return false; // counted when its batch is sent
     }
     if (indexedBatch != null) {
-      indexedBatch.add(key, rowDurability, change(indexed, key, row, amounts),
+      indexedBatch.add(key, rowDurability, changes.change(indexed, key, row, amounts),
           () -> writtenRow(row));
       return false; // counted when its batch is written
     }
@@ -325,9 +312,12 @@ public final class WriteExecutor {
     return ((RowWrite.Action) op).run().getAsBoolean();
   }
 
-  /** Renews the statement's {@link #lease}; on a changed list, goes on with writers for it. */
-  private void renewLease() {
-    List<SqlIndexDef> list = lease.renew();
+  /**
+   * Renews the statement's {@link #lease} when it is due; on a changed list, goes on with
+   * writers for it.
+   */
+  private void keepLease() {
+    List<SqlIndexDef> list = lease.due() ? lease.renew() : null;
     if (list != null) {
       switchTo(list);
     }
@@ -346,7 +336,7 @@ public final class WriteExecutor {
     if (insertBatch != null) {
       again.addAll(insertBatch.takeHeld());
       if (insertBatch.firstDuplicate() != null) {
-        throw insertBatch.refusal(this::duplicate);
+        throw insertBatch.refusal(changes::duplicate);
       }
       count += insertBatch.written();
       insertBatch = null;
@@ -388,11 +378,11 @@ public final class WriteExecutor {
           : spec.onDuplicate() == null ? upsert(key, row)
           : new RowWrite.Action(() -> OnDuplicateKeyWrite.withoutLock(table,
               new IndexedRowWrite(db, def, List.of(), settings.writeTimestamp()), def, key,
-              spec.onDuplicate(), old -> onDuplicate(key, old,
+              spec.onDuplicate(), old -> changes.onDuplicate(key, old,
                   () -> new IndexedRowWrite.Outcome(puts.newRowMutation(key, row), null))));
       case UPDATE -> RowWrite.of(update(key, row, amounts));
       case DELETE -> {
-        Delete d = durable(new Delete(key, timestamp()));
+        Delete d = changes.delete(key);
         yield RowWrite.of(() -> table.delete(d));
       }
     };
@@ -426,15 +416,6 @@ public final class WriteExecutor {
     }
   }
 
-  private long timestamp() {
-    return cellTimestamp() >= 0 ? cellTimestamp() : io.basaltdb.storage.Cell.LATEST_TIMESTAMP;
-  }
-
-  private <M extends Mutation> M durable(M m) {
-    m.setDurability(rowDurability); // ASYNC: the statement syncs once at its end
-    return m;
-  }
-
   private byte[] key(Object[] row) {
     return ColumnValues.rowKey(def, spec.kind() == WriteSpec.Kind.INSERT
         || spec.kind() == WriteSpec.Kind.UPSERT, row);
@@ -452,12 +433,12 @@ public final class WriteExecutor {
   private Runnable insert(byte[] key, Object[] row) {
     if (atomicWrite != null) {
       Put put = put(key, row);
-      return () -> atomicWrite.insert(table, key, put, () -> duplicate(key));
+      return () -> atomicWrite.insert(table, key, put, () -> changes.duplicate(key));
     }
     CheckAndMutate cam = insertCheck(key, row);
     return () -> {
       if (!table.checkAndMutate(cam)) {
-        throw duplicate(key);
+        throw changes.duplicate(key);
       }
     };
   }
@@ -494,139 +475,16 @@ public final class WriteExecutor {
   private boolean writeIndexed(IndexedRowWrite w, byte[] key, Object[] row, Object[] amounts) {
     boolean[] wrote = new boolean[1];
     w.write(key, rowDurability, old -> {
-      IndexedRowWrite.Outcome out = outcome(w, key, row, amounts, old);
+      IndexedRowWrite.Outcome out = changes.outcome(w, key, row, amounts, old);
       wrote[0] = out != null;
       return out;
     });
     return wrote[0];
   }
 
-  /** The change {@code row} makes to the row of {@code key}, from its current values. */
-  private IndexedRowWrite.Change change(IndexedRowWrite w, byte[] key, Object[] row,
-      Object[] amounts) {
-    return old -> outcome(w, key, row, amounts, old);
-  }
-
-  private IndexedRowWrite.Outcome outcome(IndexedRowWrite w, byte[] key, Object[] row,
-      Object[] amounts, Object[] old) {
-    return switch (spec.kind()) {
-      case INSERT -> {
-        if (old != null) {
-          throw duplicate(key);
-        }
-        yield new IndexedRowWrite.Outcome(put(key, row), overlay(w, key, null, row));
-      }
-      case UPSERT -> spec.onDuplicate() == null
-          ? new IndexedRowWrite.Outcome(old == null ? puts.newRowMutation(key, row)
-              : puts.upsertMutation(key, row), overlay(w, key, old, row))
-          : onDuplicate(key, old, () -> new IndexedRowWrite.Outcome(puts.newRowMutation(key, row),
-              overlay(w, key, null, row)));
-      case UPDATE -> old == null ? null
-          : updateOf(key, spec.updated(), row, def.visibleColumnCount(), amounts, old);
-      case DELETE -> old == null ? null
-          : new IndexedRowWrite.Outcome(durable(new Delete(key, timestamp())), null);
-    };
-  }
-
-  /**
-   * An UPSERT with {@code ON DUPLICATE KEY} of a row whose current values are {@code old}
-   * (null: no such row): the new row's write ({@code insert}) unless the clause is
-   * UPDATE_ONLY; for an existing row nothing (IGNORE) or the clause's assignments computed
-   * from {@code old}. Null: nothing to write.
-   */
-  private IndexedRowWrite.Outcome onDuplicate(byte[] key, Object[] old,
-      java.util.function.Supplier<IndexedRowWrite.Outcome> insert) {
-    WriteSpec.OnDuplicate clause = spec.onDuplicate();
-    if (old == null) {
-      return clause.action() == WriteSpec.OnDuplicate.Action.UPDATE_ONLY ? null : insert.get();
-    }
-    if (clause.action() == WriteSpec.OnDuplicate.Action.IGNORE) {
-      return null;
-    }
-    Object[] values = clause.compute().apply(new RowContext(ctx, old));
-    return updateOf(key, clause.updated(), values, 0, null, old);
-  }
-
-  /** The row's values after an INSERT or UPSERT of the listed columns of {@code row}. */
-  private Object[] overlay(IndexedRowWrite w, byte[] key, Object[] old, Object[] row) {
-    Object[] now = old != null ? old.clone() : w.keyValues(key);
-    for (int i : old == null ? puts.newRowColumns() : spec.listed()) {
-      SqlColumn c = def.columns().get(i);
-      if (c.isMap()) {
-        now[i] = MapCells.merged(MapCells.fit(c, now[i]), MapCells.fit(c, row[i]));
-      } else if (!c.isKey()) {
-        now[i] = row[i] == null ? null : ColumnValues.fit(c, row[i]);
-      }
-    }
-    return now;
-  }
-
-  /**
-   * An update of the {@code updated} columns of a row whose current values are {@code old}, the
-   * new value of the u-th at {@code values[at + u]}, or with {@code amounts} (an UPDATE's)
-   * added to it where the UPDATE adds: its mutation and new values.
-   */
-  private IndexedRowWrite.Outcome updateOf(byte[] key, List<Integer> updated, Object[] values,
-      int at, Object[] amounts, Object[] old) {
-    Object[] now = old.clone();
-    UpdatedCells cells = updatedCells(key);
-    for (int u = 0; u < updated.size(); u++) {
-      int col = updated.get(u);
-      SqlColumn c = def.columns().get(col);
-      Object value;
-      if (amounts != null && spec.increments().get(u) != null) {
-        if (amounts[u] == null) {
-          throw new InvalidArgumentException("cannot add NULL to " + c.name()
-              + " with an atomic increment");
-        }
-        value = old[col] == null ? null
-            : ColumnValues.fit(c, ColumnValues.add(c.type(), old[col], amounts[u]));
-        if (value == null) {
-          continue; // NULL + n stays NULL
-        }
-      } else {
-        value = values[at + u] == null ? null : ColumnValues.fit(c, values[at + u]);
-        NotNullCheck.checkValue(def, col, value);
-      }
-      now[col] = c.isMap() ? MapCells.merged(null, MapCells.fit(c, value)) : value;
-      cells.set(col, old[col], value);
-    }
-    return new IndexedRowWrite.Outcome(cells.mutation(), now);
-  }
-
-  private SqlStateException duplicate(byte[] key) {
-    return new SqlStateException(SqlStates.UNIQUE_VIOLATION,
-        "duplicate primary key in " + def.table() + ": "
-        + Arrays.toString(codec.decode(key)));
-  }
-
-  /** The cells of an update of row {@code key} ({@link UpdatedCells#withMarker} where safe). */
-  private UpdatedCells updatedCells(byte[] key) {
-    UpdatedCells cells = new UpdatedCells(key, def, names, cellTimestamp(), rowDurability);
-    if (markerWithUpdates()) {
-      cells.withMarker();
-    }
-    return cells;
-  }
-
-  /**
-   * Whether an update rewrites the row marker: in a transaction whose commit refuses write
-   * conflicts (a delete racing it fails the commit, so the marker cannot bring a row back),
-   * and when the marker's family has no TTL (rewriting it would keep alive a row that an
-   * update outside a transaction lets expire).
-   */
-  private boolean markerWithUpdates() {
-    if (markerRewrite == null) {
-      io.basaltdb.storage.FamilyOptions f = db instanceof io.basaltdb.storage.StorageTransaction tx
-          && tx.atomicCommit() ? table.descriptor().families().get(def.markerFamily()) : null;
-      markerRewrite = f != null && f.ttlSeconds() == 0;
-    }
-    return markerRewrite;
-  }
-
   private Runnable update(byte[] key, Object[] row, Object[] amounts) {
     int n = def.visibleColumnCount();
-    UpdatedCells cells = updatedCells(key);
+    UpdatedCells cells = changes.updatedCells(key);
     List<Runnable> increments = new ArrayList<>();
     for (int u = 0; u < spec.updated().size(); u++) {
       int col = spec.updated().get(u);
