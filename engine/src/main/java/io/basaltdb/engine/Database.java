@@ -13,6 +13,8 @@ import io.basaltdb.storage.StorageTransaction;
 import io.basaltdb.storage.Table;
 import io.basaltdb.storage.TableName;
 import io.basaltdb.storage.TableNotFoundException;
+import io.basaltdb.engine.backup.BackupOptions;
+import io.basaltdb.engine.backup.BackupWriter;
 import io.basaltdb.engine.cache.BlockCache;
 import io.basaltdb.engine.io.FileSystem;
 import io.basaltdb.engine.util.FileTrees;
@@ -250,6 +252,24 @@ public final class Database implements Storage {
 
   RegionContext context() {
     return ctx;
+  }
+
+  /**
+   * Copies this database into {@code dest} (new or empty) while writers go on: every write
+   * acknowledged before the backup's cut is in the copy, none begun after it
+   * ({@link DatabaseBackup}, {@code engine/doc/backup.md}). Block files are hard-linked when
+   * {@code dest} is on the same file system (unless {@link BackupOptions#copyOnly}), else
+   * copied; the copy's {@code BACKUP} manifest, written last, lists every file with its size
+   * and CRC32C.
+   */
+  public BackupWriter.Report backup(Path dest, BackupOptions backupOptions) {
+    checkOpen();
+    return DatabaseBackup.run(this, dest, backupOptions);
+  }
+
+  /** The lock schema changes and splits are made under (a backup holds it from cut to end). */
+  Object adminLock() {
+    return admin;
   }
 
   /** Snapshots not yet closed. */

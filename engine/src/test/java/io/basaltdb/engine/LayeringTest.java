@@ -27,7 +27,7 @@ class LayeringTest {
   /** package -> the higher layers it must not name */
   private static final Map<String, Pattern> RULES = Map.of(
       "cell", IMPORT, "util", IMPORT, "file", IMPORT, "wal", IMPORT, "memstore", IMPORT,
-      "manifest", IMPORT, "cache", IMPORT, "read", IMPORT,
+      "manifest", IMPORT, "cache", IMPORT, "read", IMPORT, "backup", IMPORT,
       "store", Pattern.compile("io\\.basaltdb\\.engine\\.(region|tool|Database)\\b"));
 
   @Test

@@ -40,6 +40,13 @@ public interface FileSystem {
   /** Renames atomically, replacing {@code to} if it exists. Not durable until the directory sync. */
   void rename(Path from, Path to) throws IOException;
 
+  /**
+   * Makes {@code link} a second name of the existing file {@code existing} (a hard link). A
+   * {@link java.nio.file.FileSystemException} when the file system cannot (another device, no
+   * hard links): the caller copies instead. Not durable until the directory sync.
+   */
+  void createLink(Path link, Path existing) throws IOException;
+
   /** Deletes a file or an empty directory if it exists; returns whether it did. */
   boolean deleteIfExists(Path p) throws IOException;
 

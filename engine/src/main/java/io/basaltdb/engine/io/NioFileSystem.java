@@ -62,6 +62,11 @@ public final class NioFileSystem implements FileSystem {
   }
 
   @Override
+  public void createLink(Path link, Path existing) throws IOException {
+    Files.createLink(link, existing);
+  }
+
+  @Override
   public boolean deleteIfExists(Path p) throws IOException {
     return Files.deleteIfExists(p);
   }

@@ -30,6 +30,8 @@ public final class DatabaseMvcc {
 
   private final AtomicLong sequence = new AtomicLong();
   private final LinkedHashSet<Write> inFlight = new LinkedHashSet<>();
+  /** Threads in {@link #awaitNoneInFlight}: only then does a completion notify. */
+  private int drainWaiters;
 
   /** The newest sequence id given to a write (every later write gets a higher one). */
   public long newest() {
@@ -52,6 +54,31 @@ public final class DatabaseMvcc {
   synchronized void partDone(Write w) {
     if (--w.parts == 0) {
       inFlight.remove(w);
+      if (drainWaiters > 0 && inFlight.isEmpty()) {
+        notifyAll();
+      }
+    }
+  }
+
+  /**
+   * Waits until no write is in flight, at most {@code timeoutMillis}; true if none is. Only
+   * meaningful while new writes are held back (a backup's cut holds every region's update
+   * lock): otherwise new writes may keep it busy.
+   */
+  public synchronized boolean awaitNoneInFlight(long timeoutMillis) throws InterruptedException {
+    long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
+    drainWaiters++;
+    try {
+      while (!inFlight.isEmpty()) {
+        long left = (deadline - System.nanoTime()) / 1_000_000L;
+        if (left <= 0) {
+          return false;
+        }
+        wait(left);
+      }
+      return true;
+    } finally {
+      drainWaiters--;
     }
   }
 

@@ -496,6 +496,24 @@ public final class Region implements AutoCloseable {
     }
   }
 
+  /**
+   * Holds new writes back (they wait; none is refused) until {@link #releaseWrites} by the same
+   * thread: a backup's cut takes every region's update lock this way, in region name order (the
+   * order writes spanning regions take them), so no write stages meanwhile.
+   */
+  public void holdWrites() {
+    updatesLock.writeLock().lock();
+  }
+
+  public void releaseWrites() {
+    updatesLock.writeLock().unlock();
+  }
+
+  /** The region's directory (its stores' directories are under it, one per family). */
+  public Path directory() {
+    return dir;
+  }
+
   /** After a failed split or disable: accept writes again. */
   public void unblockWrites() {
     writesBlocked = false;

@@ -136,6 +136,17 @@ public final class Store implements AutoCloseable {
     return stats;
   }
 
+  /**
+   * The manifest in force and its files, each retained until the result is closed: a consistent
+   * pair for a copy of the store (a backup), whatever flushes and compactions do meanwhile.
+   */
+  public synchronized PinnedFiles pinFiles() {
+    for (StoreFile f : view.files) {
+      f.retain(); // live in the view: not yet released for good
+    }
+    return new PinnedFiles(manifest, view.files);
+  }
+
   public synchronized long flushedSequenceId() {
     return manifest.flushedSeq();
   }

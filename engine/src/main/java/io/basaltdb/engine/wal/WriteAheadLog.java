@@ -54,6 +54,8 @@ public final class WriteAheadLog implements AutoCloseable {
   private long appendedPosition;
   private long writtenPosition;
   private boolean closed;
+  /** Copies under way ({@link #pinForCopy}): no segment is deleted while one is. */
+  private int copyPins;
 
   private volatile long syncedPosition;
   private volatile IOException failure;
@@ -366,11 +368,42 @@ public final class WriteAheadLog implements AutoCloseable {
     }
   }
 
+  /** A segment's file and how many of its bytes a copy takes. */
+  public record SegmentPrefix(Path path, long length) {}
+
+  /**
+   * For a copy of the log as it is now (a backup's cut): writes what is buffered to the
+   * current segment (no fsync: a copy reads what the OS has), and returns every live segment
+   * with its length now, oldest first. Until {@link #unpinForCopy}, no segment is deleted, so
+   * each stays readable up to that length (segments only grow).
+   */
+  public List<SegmentPrefix> pinForCopy() {
+    synchronized (appendLock) {
+      checkUsable();
+      writeBuffer();
+      List<SegmentPrefix> out = new java.util.ArrayList<>(closedSegments.size() + 1);
+      for (Segment s : closedSegments) {
+        out.add(new SegmentPrefix(s.path, s.bytes));
+      }
+      out.add(new SegmentPrefix(dir.resolve(WalFormat.segmentName(segmentNumber)),
+          segmentBytes));
+      copyPins++;
+      return out;
+    }
+  }
+
+  /** Ends a copy begun by {@link #pinForCopy}. */
+  public void unpinForCopy() {
+    synchronized (appendLock) {
+      copyPins--;
+    }
+  }
+
   /** Deletes closed segments whose edits are all below {@code oldestUnflushedSeq}. */
   public int deleteObsoleteSegments(long oldestUnflushedSeq) {
     int deleted = 0;
     synchronized (appendLock) {
-      while (!closedSegments.isEmpty() && closedSegments.peekFirst().maxSeq < oldestUnflushedSeq) {
+      while (copyPins == 0 && !closedSegments.isEmpty() && closedSegments.peekFirst().maxSeq < oldestUnflushedSeq) {
         Segment s = closedSegments.pollFirst();
         closedBytes -= s.bytes;
         try {

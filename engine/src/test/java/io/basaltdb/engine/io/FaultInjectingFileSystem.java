@@ -32,7 +32,7 @@ import java.util.function.Predicate;
  */
 public final class FaultInjectingFileSystem implements FileSystem {
   /** The kinds of operation a fault can be attached to. */
-  public enum Op { CREATE, WRITE, SYNC, TRUNCATE, MKDIR, DIRSYNC, RENAME, DELETE }
+  public enum Op { CREATE, WRITE, SYNC, TRUNCATE, MKDIR, DIRSYNC, RENAME, DELETE, LINK }
 
   /**
    * What to do at an operation. {@code DISK_FULL} fails it as a full disk does ("No space left
@@ -285,6 +285,21 @@ public final class FaultInjectingFileSystem implements FileSystem {
           syncedLength.put(t, len);
         }
         undo.add(new Renamed(t.getParent(), f, t, saved));
+      }
+      return null;
+    });
+  }
+
+  @Override
+  public void createLink(Path link, Path existing) throws IOException {
+    Path l = norm(link);
+    Path e = norm(existing);
+    guarded(Op.LINK, l, () -> {
+      real.createLink(l, e);
+      synchronized (this) { // one inode: the link's durable length is the file's
+        Long len = syncedLength.get(e);
+        syncedLength.put(l, len != null ? len : Files.size(e));
+        undo.add(new Created(l.getParent(), l));
       }
       return null;
     });
