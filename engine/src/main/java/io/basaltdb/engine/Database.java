@@ -267,6 +267,15 @@ public final class Database implements Storage {
     return DatabaseBackup.run(this, dest, backupOptions);
   }
 
+  @Override
+  public io.basaltdb.storage.BackupReport backup(Path dest, Path previous, boolean copyOnly) {
+    BackupWriter.Report r = backup(dest, BackupOptions.defaults().withPrevious(previous)
+        .withCopyOnly(copyOnly));
+    return new io.basaltdb.storage.BackupReport(dest.toString(), r.manifest().cutSequence(),
+        r.manifest().files().size(), r.manifest().totalBytes(), r.linked(), r.reused(),
+        r.copied(), r.copiedBytes(), r.writesHeldMicros(), r.millis());
+  }
+
   /** The lock schema changes and splits are made under (a backup holds it from cut to end). */
   Object adminLock() {
     return admin;

@@ -113,6 +113,15 @@ public final class HBaseStorage implements Storage {
     return null;
   }
 
+  /** HBase's own snapshots are the tool: a backup from a client could not take a cut. */
+  @Override
+  public io.basaltdb.storage.BackupReport backup(java.nio.file.Path dest,
+      java.nio.file.Path previous, boolean copyOnly) {
+    throw new UnsupportedOperationException("backups of an HBase database are HBase's own:"
+        + " take a snapshot of each table (hbase shell: snapshot 'NS:TABLE', 'NAME') and copy it"
+        + " with ExportSnapshot; see hbase-storage/doc/hbase.md, \"Backups\"");
+  }
+
   /** Nothing to do: a write HBase acknowledged is in its region server's WAL. */
   @Override
   public void sync() {}

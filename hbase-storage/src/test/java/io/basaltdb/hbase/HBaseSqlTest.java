@@ -96,6 +96,11 @@ class HBaseSqlTest {
       assertEquals(List.of("1|7", "2|100", "3|5"), txRows(other.createStatement(),
           "SELECT id, bal FROM tx_acct ORDER BY id"));
       c.setAutoCommit(true);
+      SQLException backup = assertThrows(SQLException.class,
+          () -> st.execute("BACKUP TO 'hbase-backup'"));
+      assertEquals("0A000", backup.getSQLState());
+      assertTrue(backup.getMessage().contains("snapshot")
+          && backup.getMessage().contains("ExportSnapshot"), backup.getMessage());
       st.executeUpdate("DROP TABLE tx_acct");
     }
   }

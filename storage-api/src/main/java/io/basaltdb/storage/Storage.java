@@ -121,6 +121,20 @@ public interface Storage extends AutoCloseable {
   void mutateAfterRead(Table table, byte[] row, Durability durability,
       Function<Result, List<RowChange>> plan);
 
+  /**
+   * Copies the whole database into {@code dest} (new or empty) while writers go on: every write
+   * acknowledged before the backup's cut is in the copy, none begun after it. {@code previous}:
+   * an earlier complete backup whose unchanged files the copy may link (null: none);
+   * {@code copyOnly}: never hard-link the database's own files.
+   *
+   * @throws UnsupportedOperationException where the storage has its own tool (HBase: snapshots),
+   *     saying which
+   */
+  default BackupReport backup(java.nio.file.Path dest, java.nio.file.Path previous,
+      boolean copyOnly) {
+    throw new UnsupportedOperationException(location() + " takes no backups");
+  }
+
   /** Releases what this storage holds open (files and locks, or connections). */
   @Override
   void close();

@@ -104,6 +104,46 @@ public final class RocksKv implements KvStore {
     }
   }
 
+  /**
+   * Linked: a checkpoint (hard links, its memtable flushed first, as RocksDB does by default).
+   * Copied: the backup engine, copying the live WAL rather than flushing (as Basalt copies its
+   * log).
+   */
+  @Override
+  public void backup(Path dest, boolean copy) {
+    try {
+      if (!copy) {
+        try (org.rocksdb.Checkpoint cp = org.rocksdb.Checkpoint.create(db)) {
+          cp.createCheckpoint(dest.toString());
+        }
+        return;
+      }
+      try (org.rocksdb.BackupEngineOptions o = new org.rocksdb.BackupEngineOptions(
+          dest.toString());
+          org.rocksdb.BackupEngine be = org.rocksdb.BackupEngine.open(org.rocksdb.Env.getDefault(),
+              o)) {
+        be.createNewBackup(db, false);
+      }
+    } catch (RocksDBException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Override
+  public void restore(Path from, Path to) {
+    try (org.rocksdb.BackupEngineOptions o = new org.rocksdb.BackupEngineOptions(from.toString());
+        org.rocksdb.BackupEngine be = org.rocksdb.BackupEngine.open(org.rocksdb.Env.getDefault(),
+            o);
+        org.rocksdb.RestoreOptions ro = new org.rocksdb.RestoreOptions(false)) {
+      be.restoreDbFromLatestBackup(to.toString(), to.toString(), ro);
+      try (Options opts = new Options(); RocksDB opened = RocksDB.open(opts, to.toString())) {
+        opened.getLatestSequenceNumber(); // opened: its log replayed, as Basalt's restore does
+      }
+    } catch (RocksDBException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   @Override
   public long diskBytes() {
     return BasaltKv.directorySize(dir);

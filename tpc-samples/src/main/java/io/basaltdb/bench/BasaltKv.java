@@ -99,6 +99,17 @@ public final class BasaltKv implements KvStore {
   }
 
   @Override
+  public void backup(Path dest, boolean copy) {
+    db.backup(dest, null, copy);
+  }
+
+  @Override
+  public void restore(Path from, Path to) {
+    io.basaltdb.engine.backup.BackupRestore.restore(from, to, false,
+        p -> Database.open(p, EngineOptions.defaults()).close());
+  }
+
+  @Override
   public long diskBytes() {
     return directorySize(dir);
   }

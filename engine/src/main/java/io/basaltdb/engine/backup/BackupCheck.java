@@ -30,6 +30,11 @@ public final class BackupCheck {
   /** What a check read. */
   public record Report(BackupManifest manifest, int files, long bytes, long cells) {}
 
+  /** {@link #verify(FileSystem, Path, boolean)} on the real file system. */
+  public static Report verify(Path dir, boolean deep) {
+    return verify(io.basaltdb.engine.io.NioFileSystem.INSTANCE, dir, deep);
+  }
+
   public static Report verify(FileSystem fs, Path dir, boolean deep) {
     BackupManifest m = BackupManifest.read(fs, dir);
     checkFileSet(fs, dir, m);

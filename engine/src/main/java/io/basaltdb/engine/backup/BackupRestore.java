@@ -27,6 +27,13 @@ public final class BackupRestore {
   /** What a restore did. */
   public record Report(BackupManifest manifest, int files, long bytes, Path movedAside) {}
 
+  /** {@link #restore(FileSystem, Path, Path, boolean, Consumer)} on the real file system. */
+  public static Report restore(Path backup, Path dataDir, boolean force,
+      Consumer<Path> openCheck) {
+    return restore(io.basaltdb.engine.io.NioFileSystem.INSTANCE, backup, dataDir, force,
+        openCheck);
+  }
+
   public static Report restore(FileSystem fs, Path backup, Path dataDir, boolean force,
       Consumer<Path> openCheck) {
     Path target = dataDir.toAbsolutePath().normalize();

@@ -6,6 +6,7 @@ import io.basaltdb.sql.SqlStateException;
 import io.basaltdb.sql.SqlStates;
 import io.basaltdb.sql.Switches;
 import io.basaltdb.sql.catalog.CatalogVersion;
+import io.basaltdb.sql.ddl.BackupStatement;
 import io.basaltdb.sql.parser.StatementHead;
 import io.basaltdb.sql.schema.BasaltSchema;
 import io.basaltdb.storage.Storage;
@@ -80,6 +81,12 @@ public class BasaltPrepare extends CalcitePrepareImpl {
         && TransactionStatements.run(c, db, query.sql)) {
       return directSignature(query.sql);
     }
+    if (BackupStatement.matches(query.sql)
+        && context.getDataContext().getQueryProvider()
+            instanceof org.apache.calcite.jdbc.CalciteConnection c) {
+      BackupStatement.run(c, db, query.sql);
+      return directSignature(query.sql);
+    }
     CalciteSignature<T> ddl = ddlWithoutPlanner(context, query.sql);
     if (ddl != null) {
       return ddl;
@@ -151,7 +158,7 @@ public class BasaltPrepare extends CalcitePrepareImpl {
    * a statement to its executions.
    */
   public static boolean mayRunWhenPrepared(String sql) {
-    return ddlWord(sql) || TransactionStatements.matches(sql);
+    return ddlWord(sql) || TransactionStatements.matches(sql) || BackupStatement.matches(sql);
   }
 
   /** Whether {@code sql} begins with a word DDL begins with (CREATE, DROP, ALTER, ...). */
@@ -165,7 +172,7 @@ public class BasaltPrepare extends CalcitePrepareImpl {
    * it: a syntax error is a {@code 42000}).
    */
   public boolean runsWhenPrepared(CalcitePrepare.Context context, String sql) {
-    if (TransactionStatements.matches(sql)) {
+    if (TransactionStatements.matches(sql) || BackupStatement.matches(sql)) {
       return true;
     }
     if (!ddlWord(sql)) {
