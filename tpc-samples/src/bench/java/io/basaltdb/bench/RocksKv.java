@@ -118,13 +118,14 @@ public final class RocksKv implements KvStore {
         }
         return;
       }
+      java.nio.file.Files.createDirectories(dest); // the backup engine wants it there
       try (org.rocksdb.BackupEngineOptions o = new org.rocksdb.BackupEngineOptions(
           dest.toString());
           org.rocksdb.BackupEngine be = org.rocksdb.BackupEngine.open(org.rocksdb.Env.getDefault(),
               o)) {
         be.createNewBackup(db, false);
       }
-    } catch (RocksDBException e) {
+    } catch (RocksDBException | java.io.IOException e) {
       throw new IllegalStateException(e);
     }
   }
