@@ -37,6 +37,11 @@ final class BackgroundWork {
   }
 
   /** The kept failure of a background task, or null. */
+  /** Flushes, compactions and splits queued or running now. */
+  int pending() {
+    return pending.get();
+  }
+
   Throwable failure() {
     return failure.get();
   }

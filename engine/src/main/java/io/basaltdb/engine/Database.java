@@ -70,6 +70,8 @@ public final class Database implements Storage {
 
   private final DatabaseMvcc order = new DatabaseMvcc();
   private final ReadPins pins = new ReadPins(order);
+  private final io.basaltdb.engine.region.EngineTotals totals =
+      new io.basaltdb.engine.region.EngineTotals();
   private final AtomicLong splits = new AtomicLong();
   private final TableRegistry registry;
   private final DatabaseLog log;
@@ -113,7 +115,7 @@ public final class Database implements Storage {
     this.log = new DatabaseLog(order, registry);
     this.ctx = new RegionContext(log::current, order, options, cache, budget,
         new RegionScheduler(background, budget, registry, log, this::split, () -> closed),
-        pins);
+        pins, totals);
     registry.setContext(ctx);
     this.admin = new LocalAdmin(this, registry);
     try {
@@ -279,6 +281,16 @@ public final class Database implements Storage {
   /** The lock schema changes and splits are made under (a backup holds it from cut to end). */
   Object adminLock() {
     return admin;
+  }
+
+  /** What this database has done and holds now, read live ({@link DatabaseStats}). */
+  public DatabaseStats stats() {
+    return new DatabaseStats(this, totals);
+  }
+
+  /** Flushes, compactions and splits queued or running now. */
+  long backgroundTasks() {
+    return background.pending();
   }
 
   /** Snapshots not yet closed. */

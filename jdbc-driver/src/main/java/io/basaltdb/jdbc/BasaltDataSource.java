@@ -71,6 +71,11 @@ public class BasaltDataSource implements DataSource {
     setProperty(ConnectionProperty.QUERY_MEMORY.camelName(), Long.toString(bytes));
   }
 
+  /** Executions of at least this long are logged ({@code slowStatementMillis}, metrics.md). */
+  public void setSlowStatementMillis(long millis) {
+    setProperty(ConnectionProperty.SLOW_STATEMENT_MILLIS.camelName(), Long.toString(millis));
+  }
+
   public void setReadOnly(boolean readOnly) {
     setProperty(ConnectionProperty.READ_ONLY.camelName(), Boolean.toString(readOnly));
   }

@@ -15,10 +15,12 @@ import java.util.ServiceLoader;
  * The storages this process has open for JDBC connections: one per location, opened by the
  * first connection and closed when the last one closes (which releases an embedded database's
  * directory lock, or an HBase cluster's connection). Embedded databases are opened here; other
- * schemes by their {@link StorageProvider}. Thread-safe.
+ * schemes by their {@link StorageProvider}. Each open storage has its metrics' MBean
+ * ({@link io.basaltdb.jdbc.metrics.DatabaseMBean}) while it is open. Thread-safe.
  */
 final class Storages {
-  private record Entry(Storage storage, int refs) {}
+  /** An open storage, its connections, and what unregisters its MBean. */
+  private record Entry(Storage storage, int refs, Runnable unregister) {}
 
   private static final Map<String, Entry> OPEN = new HashMap<>();
 
@@ -35,9 +37,12 @@ final class Storages {
     String key = key(url);
     Entry e = OPEN.get(key);
     if (e == null) {
-      e = new Entry(open(url), 0);
+      Storage opened = open(url);
+      e = new Entry(opened, 0,
+          io.basaltdb.jdbc.metrics.DatabaseMBean.register(opened, url.memory() ? "mem:"
+              + url.location() : key));
     }
-    OPEN.put(key, new Entry(e.storage(), e.refs() + 1));
+    OPEN.put(key, new Entry(e.storage(), e.refs() + 1, e.unregister()));
     return e.storage();
   }
 
@@ -87,9 +92,10 @@ final class Storages {
         int refs = e.getValue().refs() - 1;
         if (refs == 0) {
           OPEN.remove(e.getKey());
+          e.getValue().unregister().run();
           storage.close();
         } else {
-          e.setValue(new Entry(storage, refs));
+          e.setValue(new Entry(storage, refs, e.getValue().unregister()));
         }
         return;
       }

@@ -126,7 +126,8 @@ class ShadedJarIT {
       j.stream().map(java.util.jar.JarEntry::getName).filter(n -> n.endsWith(".class"))
           .filter(n -> List.of("com/google/common/", "com/google/protobuf/", "org/slf4j/",
               "com/fasterxml/", "org/eclipse/jetty/", "org/apache/commons/", "org/apache/hc/",
-              "com/github/benmanes/", "org/yaml/").stream().anyMatch(n::startsWith))
+              "com/github/benmanes/", "org/yaml/", "io/micrometer/", "io/prometheus/",
+              "org/HdrHistogram/").stream().anyMatch(n::startsWith))
           .limit(5).forEach(clashing::add);
     }
     assertEquals(List.of(), clashing);
@@ -169,6 +170,13 @@ class ShadedJarIT {
       st.executeUpdate("CREATE TABLE kept (id INTEGER NOT NULL PRIMARY KEY, v VARCHAR)");
       st.executeUpdate("INSERT INTO kept VALUES (1, 'before sigterm')");
     }
+    // the metrics, through the jar's relocated Micrometer and Prometheus libraries
+    java.net.http.HttpResponse<String> metrics = java.net.http.HttpClient.newHttpClient().send(
+        java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port
+            + "/metrics")).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, metrics.statusCode());
+    assertTrue(metrics.body().contains("\nbasalt_writes_total ")
+        && !metrics.body().contains("\nbasalt_writes_total 0.0\n"), metrics.body());
     server.destroy(); // SIGTERM
     assertTrue(server.waitFor(60, TimeUnit.SECONDS), "the server did not stop");
     assertTrue(Files.readString(logFile).contains("basalt server: stopping"),

@@ -31,7 +31,11 @@ public enum ConnectionProperty {
   QUERY_MEMORY("queryMemory", Type.BYTES, null, List.of(),
       "bytes one statement may hold in sorts, windows and hash joins' build sides (e.g. 64m,"
       + " 2g; default a quarter of the heap); past it the statement fails with SQLState 53200,"
-      + " naming the operator, and other statements are unharmed");
+      + " naming the operator, and other statements are unharmed"),
+  SLOW_STATEMENT_MILLIS("slowStatementMillis", Type.COUNT, null, List.of(),
+      "an execution of this connection taking at least this many milliseconds (from its start"
+      + " to its last row) is logged with its time, rows, scan counts and text: to standard"
+      + " error, or the server's --slow-statement-log; unset: none");
 
   /** How a value is written. */
   public enum Type { CHOICE, EPOCH_MILLIS, BOOLEAN, COUNT, BYTES }

@@ -44,6 +44,26 @@ public final class ScanMetrics {
     return storeReadsCounted;
   }
 
+  /** Adds {@code other}'s counts to these (a statement's scans summed). */
+  public void add(ScanMetrics other) {
+    regions.addAndGet(other.regions.get());
+    seeks.addAndGet(other.seeks.get());
+    rowsReturned.addAndGet(other.rowsReturned.get());
+    cellsReturned.addAndGet(other.cellsReturned.get());
+    memstoreCells.addAndGet(other.memstoreCells.get());
+    fileCells.addAndGet(other.fileCells.get());
+    filesRead.addAndGet(other.filesRead.get());
+    filesSkippedByTime.addAndGet(other.filesSkippedByTime.get());
+    filesSkippedByBloom.addAndGet(other.filesSkippedByBloom.get());
+    blocksFromCache.addAndGet(other.blocksFromCache.get());
+    blocksFromFile.addAndGet(other.blocksFromFile.get());
+    bytesDecompressed.addAndGet(other.bytesDecompressed.get());
+    regionAggregates.addAndGet(other.regionAggregates.get());
+    if (!other.storeReadsCounted) {
+      storeReadsCounted = false;
+    }
+  }
+
   @Override
   public String toString() {
     return "regions=" + regions + " seeks=" + seeks + " rows=" + rowsReturned + " cells="

@@ -147,6 +147,13 @@ public final class BlockCache {
     return capacityBytes;
   }
 
+  /** Bytes of the blocks cached now. */
+  public long usedBytes() {
+    return cache.policy().eviction().flatMap(e -> e.weightedSize().isPresent()
+        ? java.util.Optional.of(e.weightedSize().getAsLong()) : java.util.Optional.empty())
+        .orElse(0L);
+  }
+
   public CacheStats stats() {
     return cache.stats();
   }

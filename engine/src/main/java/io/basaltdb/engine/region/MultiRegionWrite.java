@@ -177,9 +177,15 @@ public final class MultiRegionWrite {
       }
     }
     completeAll(regions, entries);
+    int part = 0;
     for (int i = 0; i < regions.size(); i++) {
       regions.get(i).mvcc().awaitReadPoint(entries.get(i).sequenceId());
-      regions.get(i).writes().written();
+      int rows = 0;
+      while (part < sorted.size() && sorted.get(part).region() == regions.get(i)) {
+        rows++; // sorted by region, in the order of regions
+        part++;
+      }
+      regions.get(i).writes().written(rows);
     }
   }
 

@@ -77,7 +77,7 @@ public final class Region implements AutoCloseable {
       for (Map.Entry<String, FamilyOptions> f : descriptor.families().entrySet()) {
         byte[] fam = f.getKey().getBytes(StandardCharsets.UTF_8);
         opened.put(fam, Store.open(ctx.fs(), dir.resolve(f.getKey()), fam, f.getValue(),
-            ctx.blockCache(), ctx.options().clock()));
+            ctx.blockCache(), ctx.options().clock(), ctx.totals().stores));
       }
     } catch (RuntimeException e) {
       opened.values().forEach(Store::close);
@@ -154,7 +154,7 @@ public final class Region implements AutoCloseable {
       checkOpen();
       TreeMap<byte[], Store> next = new TreeMap<>(stores);
       next.put(fam, Store.open(ctx.fs(), dir.resolve(family), fam, options, ctx.blockCache(),
-          ctx.options().clock()));
+          ctx.options().clock(), ctx.totals().stores));
       LinkedHashMap<String, FamilyOptions> f = new LinkedHashMap<>(
           descriptor.families());
       f.put(family, options);

@@ -7,10 +7,12 @@ import io.basaltdb.engine.wal.WriteAheadLog;
 /**
  * What a region borrows from its database (nothing global): the shared WAL and the order of
  * writes (sequence ids, the visible point), the pinned read points, options, block cache, the memstore budget, and callbacks to schedule background
- * flushes and compactions and to learn that a flush finished (WAL clean-up).
+ * flushes and compactions and to learn that a flush finished (WAL clean-up), and the
+ * database's running totals ({@link EngineTotals}).
  */
 public record RegionContext(java.util.function.Supplier<WriteAheadLog> walSupplier, DatabaseMvcc order, EngineOptions options,
-    BlockCache blockCache, MemstoreBudget budget, Scheduler scheduler, ReadPins pins) {
+    BlockCache blockCache, MemstoreBudget budget, Scheduler scheduler, ReadPins pins,
+    EngineTotals totals) {
 
   public WriteAheadLog wal() {
     return walSupplier.get();

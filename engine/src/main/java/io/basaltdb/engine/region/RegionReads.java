@@ -35,6 +35,11 @@ final class RegionReads {
     return count.get();
   }
 
+  private void counted() {
+    count.incrementAndGet();
+    ctx.totals().reads.increment();
+  }
+
   /** The row's cells as {@code spec} asks; empty when the row has none. */
   List<Cell> get(byte[] row, ReadSpec spec) {
     return getRow(row, spec, false);
@@ -51,7 +56,7 @@ final class RegionReads {
 
   private List<Cell> getRow(byte[] row, ReadSpec spec, boolean staged) {
     if (spec.filter() == null) {
-      count.incrementAndGet();
+      counted();
       List<Store> selected = selectStores(spec);
       List<StoreView> views = new ArrayList<>(selected.size());
       long rp = staged ? snapshots.acquire(selected, views, mvcc) : acquire(spec, selected, views);
@@ -149,7 +154,7 @@ final class RegionReads {
 
   /** Rows in descending order below {@code upperExclusive} down to {@code lowerInclusive}. */
   RowScanner scanReversed(ReadSpec spec, byte[] upperExclusive, byte[] lowerInclusive) {
-    count.incrementAndGet();
+    counted();
     RegionDescriptor d = region.descriptor();
     byte[] upper = upperExclusive == null ? EMPTY : upperExclusive;
     byte[] end = d.endRow();
@@ -168,7 +173,7 @@ final class RegionReads {
 
   private RegionScanner openScanner(ReadSpec spec, byte[] start, byte[] stop, byte[] getRow,
       boolean staged) {
-    count.incrementAndGet();
+    counted();
     List<Store> selected = selectStores(spec);
     List<StoreView> views = new ArrayList<>(selected.size());
     long rp = staged ? snapshots.acquire(selected, views, mvcc) : acquire(spec, selected, views);

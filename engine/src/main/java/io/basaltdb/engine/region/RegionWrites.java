@@ -167,7 +167,7 @@ final class RegionWrites {
       }
     }
     mvcc.completeAndWait(w.entry);
-    written();
+    written(1);
     return w.cells;
   }
 
@@ -253,8 +253,10 @@ final class RegionWrites {
 
 
   /** A write of this region completed. */
-  void written() {
+  /** A write of {@code rows} rows of this region completed. */
+  void written(int rows) {
     count.incrementAndGet();
+    ctx.totals().writes.add(rows);
     region.maybeRequestFlush();
   }
 

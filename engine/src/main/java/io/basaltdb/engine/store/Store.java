@@ -39,7 +39,7 @@ public final class Store implements AutoCloseable {
   private final StoreFileMaker maker;
   private final Object flushLock = new Object();
   private final Object compactionLock = new Object();
-  private final StoreStats stats = new StoreStats();
+  private final StoreStats stats;
 
   private volatile StoreView view; // replaced under this; holds the store's own file references
   /** Set by {@link #close} before the view drops its files: no view is acquired after. */
@@ -50,8 +50,10 @@ public final class Store implements AutoCloseable {
   private final List<Path> leftovers;
 
   private Store(FileSystem fs, Path dir, byte[] family, FamilyOptions options, BlockCache cache,
-      Clock clock, Manifest manifest, List<StoreFile> files, List<Path> leftovers) {
+      Clock clock, Manifest manifest, List<StoreFile> files, List<Path> leftovers,
+      StoreStats totals) {
     this.fs = fs;
+    this.stats = new StoreStats(totals);
     this.leftovers = leftovers;
     this.dir = dir;
     this.family = family;
@@ -85,14 +87,15 @@ public final class Store implements AutoCloseable {
    * Opens the existing store in {@code dir}: its manifest must be there and every file it
    * names present with its recorded size, else {@link CorruptionException}. Nothing is
    * deleted here: files the manifest does not name are {@link #deleteLeftovers() deleted}
-   * only once the whole database has opened.
+   * only once the whole database has opened. Its flushes and compactions also count in
+   * {@code totals} (the database's; null: none).
    */
   public static Store open(FileSystem fs, Path dir, byte[] family, FamilyOptions options,
-      BlockCache cache, Clock clock) {
+      BlockCache cache, Clock clock, StoreStats totals) {
     StoreDirectory.Opened o = StoreDirectory.open(fs, dir, options, cache);
     try {
       return new Store(fs, dir, family, options, cache, clock, o.manifest(), o.files(),
-          o.leftovers());
+          o.leftovers(), totals);
     } catch (RuntimeException e) {
       o.files().forEach(StoreFile::release);
       throw e;
@@ -355,9 +358,7 @@ public final class Store implements AutoCloseable {
         }
       }
       if (added != null) {
-        stats.flushes.incrementAndGet();
-        stats.flushedBytes.addAndGet(added.length());
-        stats.flushNanos.addAndGet(System.nanoTime() - start);
+        stats.flushed(added.length(), System.nanoTime() - start);
       }
       return added;
     }
@@ -448,12 +449,7 @@ public final class Store implements AutoCloseable {
         f.markCompactedAway();
         f.release();
       }
-      stats.compactions.incrementAndGet();
-      if (major) {
-        stats.majorCompactions.incrementAndGet();
-      }
-      stats.compactedBytes.addAndGet(inputBytes);
-      stats.compactionNanos.addAndGet(System.nanoTime() - start);
+      stats.compacted(inputBytes, System.nanoTime() - start, major);
     }
   }
 

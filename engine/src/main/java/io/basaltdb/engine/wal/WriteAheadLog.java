@@ -70,6 +70,8 @@ public final class WriteAheadLog implements AutoCloseable {
   private long scheduledRecords;
   private int expectedRecords = 1;
   private long fsyncNanosAverage;
+  /** Time spent in fsyncs (volatile: written by one leader at a time, read by metrics). */
+  private volatile long syncNanos;
 
   /**
    * Opens the log in {@code dir} with a fresh segment numbered after the existing ones, which
@@ -318,6 +320,7 @@ public final class WriteAheadLog implements AutoCloseable {
     try {
       ch.force(false);
       long took = System.nanoTime() - t0;
+      syncNanos += took; // leader only: one fsync at a time
       fsyncNanosAverage = fsyncNanosAverage == 0 ? took : (fsyncNanosAverage * 7 + took) / 8;
       return target;
     } catch (java.nio.channels.ClosedChannelException e) {
@@ -359,6 +362,18 @@ public final class WriteAheadLog implements AutoCloseable {
       }
     } catch (RuntimeException e) {
       // recorded in failure; writers see it on their next call
+    }
+  }
+
+  /** Nanoseconds spent in the log's fsyncs so far (their count is {@link #syncCount}). */
+  public long syncNanos() {
+    return syncNanos;
+  }
+
+  /** Bytes appended to the log since it opened. */
+  public long appendedBytes() {
+    synchronized (appendLock) {
+      return appendedPosition;
     }
   }
 

@@ -145,6 +145,7 @@ public final class CsvTool {
         continue;
       }
       switch (arg) {
+        case "--header" -> a.header = true; // the default, said explicitly
         case "--no-header" -> a.header = false;
         case "--insert" -> a.insert = true;
         default -> {

@@ -30,6 +30,7 @@ import org.eclipse.jetty.server.ServerConnector;
  * <pre>
  * bin/basalt server --data DIR [--port 8765] [--bind 127.0.0.1] [--users FILE]
  *                   [--allow-unauthenticated-remote] [--tls-keystore F --tls-password-file F]
+ *                   [--slow-statement-ms N [--slow-statement-log FILE]]
  * </pre>
  * The users file is Jetty's {@code user: credential,role} format ({@link UsersFile}):
  * credentials are salted slow hashes ({@link PasswordHash}, {@code bin/basalt passwd}; plain
@@ -38,7 +39,9 @@ import org.eclipse.jetty.server.ServerConnector;
  * keystore (PKCS12 or JKS) it serves HTTPS only. Limits per client (user, else address):
  * request size ({@link RequestGate}), connections, open statements, idle time, and the time a
  * request may run a statement (remote clients cannot cancel); every refusal is one line on
- * standard error.
+ * standard error. {@code GET /metrics} serves the database's metrics in the Prometheus text
+ * format ({@link MetricsEndpoint}); {@code --slow-statement-ms N} logs every execution of N ms
+ * or more (standard error, or {@code --slow-statement-log FILE}; jdbc-driver/doc/metrics.md).
  */
 public final class BasaltServer implements AutoCloseable {
   public static final int DEFAULT_PORT = 8765;
@@ -51,14 +54,16 @@ public final class BasaltServer implements AutoCloseable {
   private final Connection keepOpen;
   private final String bind;
   private final boolean tls;
+  private final MetricsEndpoint metrics;
 
   private BasaltServer(HttpServer http, ServerMeta meta, Connection keepOpen, String bind,
-      boolean tls) {
+      boolean tls, MetricsEndpoint metrics) {
     this.http = http;
     this.meta = meta;
     this.keepOpen = keepOpen;
     this.bind = bind;
     this.tls = tls;
+    this.metrics = metrics;
   }
 
   /** Largest request body by default (a batch of many rows fits; a runaway one does not). */
@@ -73,7 +78,8 @@ public final class BasaltServer implements AutoCloseable {
    */
   public record Options(Path data, int port, String bind, Path users,
       boolean allowUnauthenticatedRemote, Path tlsKeystore, Path tlsPasswordFile,
-      long maxRequestBytes, ServerMeta.Limits limits, String url) {
+      long maxRequestBytes, ServerMeta.Limits limits, String url, long slowStatementMillis,
+      Path slowStatementLog) {
     public Options(Path data, int port, String bind, Path users,
         boolean allowUnauthenticatedRemote) {
       this(data, port, bind, users, allowUnauthenticatedRemote, null, null);
@@ -82,19 +88,28 @@ public final class BasaltServer implements AutoCloseable {
     public Options(Path data, int port, String bind, Path users,
         boolean allowUnauthenticatedRemote, Path tlsKeystore, Path tlsPasswordFile) {
       this(data, port, bind, users, allowUnauthenticatedRemote, tlsKeystore, tlsPasswordFile,
-          DEFAULT_MAX_REQUEST_BYTES, DEFAULT_LIMITS, null);
+          DEFAULT_MAX_REQUEST_BYTES, DEFAULT_LIMITS, null, 0, null);
     }
 
     /** These options with other limits. */
     public Options withLimits(long maxRequestBytes, ServerMeta.Limits limits) {
       return new Options(data, port, bind, users, allowUnauthenticatedRemote, tlsKeystore,
-          tlsPasswordFile, maxRequestBytes, limits, url);
+          tlsPasswordFile, maxRequestBytes, limits, url, slowStatementMillis, slowStatementLog);
     }
 
     /** These options serving the storage of a Basalt URL instead of a directory. */
     public Options withUrl(String url) {
       return new Options(data, port, bind, users, allowUnauthenticatedRemote, tlsKeystore,
-          tlsPasswordFile, maxRequestBytes, limits, url);
+          tlsPasswordFile, maxRequestBytes, limits, url, slowStatementMillis, slowStatementLog);
+    }
+
+    /**
+     * These options logging every statement of at least {@code millis} (0: none) to
+     * {@code log} (null: standard error).
+     */
+    public Options withSlowStatements(long millis, Path log) {
+      return new Options(data, port, bind, users, allowUnauthenticatedRemote, tlsKeystore,
+          tlsPasswordFile, maxRequestBytes, limits, url, millis, log);
     }
 
     /** The URL connections are made to. */
@@ -116,6 +131,10 @@ public final class BasaltServer implements AutoCloseable {
       }
       if ((data == null) == (url == null)) {
         throw new IllegalArgumentException("give one of --data DIR and --url URL");
+      }
+      if (slowStatementMillis < 0 || slowStatementMillis > 1_000_000) {
+        throw new IllegalArgumentException("--slow-statement-ms must be 0..1000000, got "
+            + slowStatementMillis);
       }
       if (port < 0 || port > 65535) {
         throw new IllegalArgumentException("--port must be 0..65535, got " + port);
@@ -148,9 +167,18 @@ public final class BasaltServer implements AutoCloseable {
     BasaltDriver driver = new BasaltDriver();
     String url = o.jdbcUrl();
     Connection keepOpen = driver.connect(url, new Properties());
-    ServerMeta meta = new ServerMeta(info -> driver.connect(url, info), o.limits(),
-        RequestGate::currentClient, BasaltServer::refused);
+    ServerMeta meta = new ServerMeta(info -> driver.connect(url, slowLogged(info, o)),
+        o.limits(), RequestGate::currentClient, BasaltServer::refused);
+    MetricsEndpoint metrics = null;
     try {
+      io.basaltdb.storage.Storage storage =
+          keepOpen.unwrap(io.basaltdb.sql.jdbc.BasaltConnection.class).storage();
+      if (o.slowStatementLog() != null) {
+        io.basaltdb.sql.jdbc.SlowStatementLog.of(storage).writeTo(o.slowStatementLog());
+      }
+      metrics = new MetricsEndpoint(new io.basaltdb.jdbc.metrics.PrometheusMetrics(storage),
+          users);
+      MetricsEndpoint served = metrics;
       ServerCustomizer<Server> bindTo = server -> {
         for (Connector c : server.getConnectors()) {
           if (c instanceof ServerConnector sc) {
@@ -158,7 +186,7 @@ public final class BasaltServer implements AutoCloseable {
           }
         }
         server.setHandler(new RequestGate(server.getHandler(), o.maxRequestBytes(),
-            BasaltServer::refused));
+            BasaltServer::refused, served));
       };
       HttpServer.Builder<Server> b = HttpServer.Builder.<Server>newBuilder()
           .withHandler(new LocalService(meta), Serialization.PROTOBUF)
@@ -173,12 +201,29 @@ public final class BasaltServer implements AutoCloseable {
       }
       HttpServer http = b.build();
       http.start();
-      return new BasaltServer(http, meta, keepOpen, o.bind(), o.tlsKeystore() != null);
+      return new BasaltServer(http, meta, keepOpen, o.bind(), o.tlsKeystore() != null, metrics);
     } catch (Exception | Error e) {
+      if (metrics != null) {
+        metrics.close();
+      }
       meta.close();
       keepOpen.close();
       throw e;
     }
+  }
+
+  /** A remote connection's properties, with the server's slow-statement threshold. */
+  private static Properties slowLogged(Properties info, Options o) {
+    if (o.slowStatementMillis() <= 0) {
+      return info;
+    }
+    Properties p = new Properties();
+    if (info != null) {
+      p.putAll(info);
+    }
+    p.setProperty(io.basaltdb.sql.ConnectionProperty.SLOW_STATEMENT_MILLIS.camelName(),
+        Long.toString(o.slowStatementMillis()));
+    return p;
   }
 
   /** Every refused request, one line on standard error. */
@@ -207,6 +252,7 @@ public final class BasaltServer implements AutoCloseable {
       http.stop();
     } finally {
       try {
+        metrics.close();
         meta.close();
         keepOpen.close();
       } catch (SQLException e) {
@@ -234,6 +280,8 @@ public final class BasaltServer implements AutoCloseable {
     int maxStatements = DEFAULT_LIMITS.statementsPerClient();
     long idleMillis = DEFAULT_LIMITS.idleMillis();
     int statementSeconds = DEFAULT_LIMITS.statementSeconds();
+    long slowMillis = 0;
+    Path slowLog = null;
     try {
       for (int i = 0; i < args.length; i++) {
         switch (args[i]) {
@@ -256,6 +304,10 @@ public final class BasaltServer implements AutoCloseable {
               value(args, ++i, "--idle-timeout-seconds"));
           case "--statement-timeout-seconds" -> statementSeconds = Integer.parseInt(
               value(args, ++i, "--statement-timeout-seconds"));
+          case "--slow-statement-ms" -> slowMillis = Long.parseLong(value(args, ++i,
+              "--slow-statement-ms"));
+          case "--slow-statement-log" -> slowLog = Path.of(value(args, ++i,
+              "--slow-statement-log"));
           case "-h", "--help" -> {
             usage(System.out);
             return;
@@ -266,7 +318,7 @@ public final class BasaltServer implements AutoCloseable {
       BasaltServer server = start(new Options(data, port, bind, users, allowRemote, keystore,
           passwordFile).withLimits(maxRequestBytes,
               new ServerMeta.Limits(idleMillis, maxConnections, maxStatements,
-                  statementSeconds)).withUrl(url));
+                  statementSeconds)).withUrl(url).withSlowStatements(slowMillis, slowLog));
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
         System.err.println("basalt server: stopping");
         server.stop();
@@ -275,7 +327,7 @@ public final class BasaltServer implements AutoCloseable {
           + (url != null ? url : data.toAbsolutePath()) + " at "
           + (keystore != null ? "https" : "http") + "://" + bind
           + ":" + server.port() + (users != null ? " (HTTP BASIC authentication)" : "")
-          + "; clients: " + server.clientUrl());
+          + "; clients: " + server.clientUrl() + "; metrics: GET /metrics");
       Thread.currentThread().join();
     } catch (IllegalArgumentException e) { // a bad number too (NumberFormatException)
       System.err.println("basalt server: " + e.getMessage());
@@ -301,9 +353,12 @@ public final class BasaltServer implements AutoCloseable {
     out.println("       [--max-request-bytes N] [--max-connections-per-client N]");
     out.println("       [--max-statements-per-client N] [--idle-timeout-seconds N]");
     out.println("       [--statement-timeout-seconds N (600; 0: none)]");
+    out.println("       [--slow-statement-ms N [--slow-statement-log FILE]]");
     out.println("  serves Avatica's protocol (protobuf) over an embedded Basalt database, or");
     out.println("  the storage of a Basalt URL (--url jdbc:basalt:hbase:<quorum>[:<port>]);");
     out.println("  the users file has lines 'user: HASH,ROLE' (HTTP BASIC), HASH from");
-    out.println("  'bin/basalt passwd USER basalt-admin --file FILE'.");
+    out.println("  'bin/basalt passwd USER basalt-admin --file FILE'. GET /metrics: the");
+    out.println("  database's metrics in the Prometheus text format (jdbc-driver/doc/metrics.md);");
+    out.println("  statements of at least --slow-statement-ms are logged (standard error or FILE).");
   }
 }

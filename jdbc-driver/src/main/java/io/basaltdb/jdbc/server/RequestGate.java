@@ -13,23 +13,33 @@ import org.eclipse.jetty.server.handler.HandlerWrapper;
  * (413) or of unknown length (411) before anything reads it, reports refused logins (a 401 to a
  * request that carried credentials), and lets {@link ServerMeta} learn who sent the request it
  * serves ({@link #currentClient}, on the request's thread: the authenticated user, else the
- * remote address; read-only when the user has only {@value ServerMeta#READ_ROLE}).
+ * remote address; read-only when the user has only {@value ServerMeta#READ_ROLE}), and serves
+ * {@code GET /metrics} ({@link MetricsEndpoint}).
  */
 final class RequestGate extends HandlerWrapper {
   private static final ThreadLocal<Request> CURRENT = new ThreadLocal<>();
 
   private final long maxRequestBytes;
   private final java.util.function.Consumer<String> refusals;
+  private final MetricsEndpoint metrics;
 
-  RequestGate(Handler inner, long maxRequestBytes, java.util.function.Consumer<String> refusals) {
+  RequestGate(Handler inner, long maxRequestBytes, java.util.function.Consumer<String> refusals,
+      MetricsEndpoint metrics) {
     this.maxRequestBytes = maxRequestBytes;
     this.refusals = refusals;
+    this.metrics = metrics;
     setHandler(inner);
   }
 
   @Override
   public void handle(String target, Request base, HttpServletRequest request,
       HttpServletResponse response) throws IOException, javax.servlet.ServletException {
+    if (metrics != null && "GET".equals(request.getMethod())
+        && MetricsEndpoint.PATH.equals(target)) {
+      base.setHandled(true);
+      metrics.serve(request, response);
+      return;
+    }
     if ("POST".equals(request.getMethod())) {
       long length = request.getContentLengthLong();
       if (length < 0) {

@@ -48,6 +48,20 @@ public final class UsersFile {
     return u;
   }
 
+  /**
+   * Whether {@code password} is {@code user}'s (as the server's BASIC authentication checks
+   * it: a {@link PasswordHash}, else Jetty's MD5, CRYPT or plain credential).
+   */
+  public boolean check(String user, String password) {
+    String credential = users.get(user);
+    if (credential == null || password == null) {
+      return false;
+    }
+    return credential.startsWith(PasswordHash.PREFIX)
+        ? PasswordHash.matches(credential, password.toCharArray())
+        : org.eclipse.jetty.util.security.Credential.getCredential(credential).check(password);
+  }
+
   /** Users whose credential is a plain password, not a hash. */
   public List<String> plaintextUsers() {
     List<String> out = new ArrayList<>();

@@ -17,7 +17,8 @@ import java.util.Locale;
  * The admin subcommands of {@code bin/basalt}, on a database directory no other process has
  * open, or on the storage of a Basalt URL ({@code --url jdbc:basalt:hbase:...}):
  * {@code regions}, {@code flush}, {@code compact [--major]} and {@code stats} of a table
- * named as in SQL ({@code T} in the default schema, or {@code SCHEMA.T}), and
+ * named as in SQL ({@code T} in the default schema, or {@code SCHEMA.T}), {@code stats}
+ * without a table (the database's metrics, {@link DatabaseStatsTool}), and
  * {@code verify-index}, which checks a secondary index against its table both ways (exit
  * status 1 when they differ); over HBase it also settles the entries a client left unverified
  * ({@code --repair}: fencing their rows, see IndexVerifier).
@@ -83,6 +84,9 @@ public final class AdminTool {
           }
         }
       }
+    }
+    if (command.equals("stats") && table == null) {
+      return DatabaseStatsTool.print(url, dir, out, err);
     }
     if (!List.of("regions", "flush", "compact", "stats", "verify-index").contains(command)
         || table == null || (command.equals("verify-index") && index == null)) {
@@ -213,6 +217,8 @@ public final class AdminTool {
   private static void usage(PrintStream out) {
     out.println("usage: basalt regions|flush|compact|stats TABLE [--data DIR | --url URL]"
         + " [--major]");
+    out.println("       basalt stats [--data DIR | --url URL]   the database's metrics"
+        + " (jdbc-driver/doc/metrics.md)");
     out.println("       basalt admin verify-index TABLE INDEX [--data DIR | --url URL] [--repair]");
     out.println("  TABLE as SQL names it (upper case unless quoted): PAGES or WEB.PAGES");
     out.println("  --data   the database directory (default ./basalt-data); no other process");

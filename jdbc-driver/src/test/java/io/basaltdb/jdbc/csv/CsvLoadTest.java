@@ -309,6 +309,11 @@ class CsvLoadTest {
         new PrintStream(err, true));
     assertEquals(0, status, err.toString());
     assertEquals("\"ID\",\"NAME\"\r\n\"1\",\"x\"\r\n", Files.readString(exported));
+    ByteArrayOutputStream again = new ByteArrayOutputStream();
+    status = CsvTool.run(new String[] {"load", "t", exported.toString(), "--url", url,
+        "--header"}, new PrintStream(again, true), new PrintStream(err, true)); // the default
+    assertEquals(0, status, err.toString());
+    assertTrue(again.toString().contains("loaded 1 rows into t"), again.toString());
 
     assertEquals(2, CsvTool.run(new String[] {"load", "t"}, new PrintStream(out, true),
         new PrintStream(err, true)));

@@ -59,8 +59,16 @@ class ToolsTest {
     String text = out.toString(StandardCharsets.UTF_8);
     assertTrue(text.contains("regions        3") && text.contains("[CONTENT, STATS]"), text);
     assertEquals(1, AdminTool.run(new String[] {"stats", "NOPE", "--data", db}, o, e));
-    assertEquals(2, AdminTool.run(new String[] {"stats"}, o, e));
     assertTrue(err.toString(StandardCharsets.UTF_8).contains("no table NOPE"), err.toString());
+    // without a table: the database's metrics (none where there is no database)
+    assertEquals(1, AdminTool.run(new String[] {"stats", "--data", db + "-none"}, o, e));
+    assertTrue(err.toString(StandardCharsets.UTF_8).contains("no database at"), err.toString());
+    out.reset();
+    assertEquals(0, AdminTool.run(new String[] {"stats", "--data", db}, o, e));
+    java.util.regex.Matcher regions = java.util.regex.Pattern.compile(
+        "(?m)^basalt_regions (\\d+)\\.0$").matcher(out.toString(StandardCharsets.UTF_8));
+    assertTrue(regions.find() && Integer.parseInt(regions.group(1)) >= 3, // the table's 3 too
+        out.toString(StandardCharsets.UTF_8));
   }
 
   /** verify-index: 0 on a consistent index; 1 naming the difference once an entry is lost. */

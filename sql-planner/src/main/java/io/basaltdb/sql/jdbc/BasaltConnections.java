@@ -185,7 +185,12 @@ public final class BasaltConnections {
     }
     try {
       c.setAutoCommit(true); // JDBC's default (Calcite's meta starts without it)
-      c.onClose(onClose);
+      io.basaltdb.sql.StatementStats stats = io.basaltdb.sql.StatementStats.of(db);
+      stats.connections.increment();
+      c.onClose(() -> {
+        stats.connections.decrement();
+        onClose.run();
+      });
       return c;
     } catch (SQLException | RuntimeException e) {
       c.close();

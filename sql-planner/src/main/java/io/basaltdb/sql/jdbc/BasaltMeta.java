@@ -1,7 +1,9 @@
 package io.basaltdb.sql.jdbc;
 
+import io.basaltdb.sql.StatementStats;
 import io.basaltdb.sql.exec.ConnectionTransaction;
 import io.basaltdb.sql.exec.context.GeneratedKeys;
+import io.basaltdb.sql.parser.StatementHead;
 import io.basaltdb.sql.rel.BatchWrite;
 import io.basaltdb.sql.schema.InformationSchema;
 import io.basaltdb.storage.Storage;
@@ -62,6 +64,8 @@ public final class BasaltMeta extends ForwardingMeta {
   private final RecentPrepares recentPrepares = new RecentPrepares();
   /** The connection's time zone and locale for execution contexts, read at the first. */
   private volatile ExecutionContext.Settings executionSettings;
+  /** The database's statement counts (statements, errors by SQLState). */
+  private final StatementStats stats;
 
   private BasaltMeta(BasaltConnection owner, CalciteConnection connection, Storage db,
       Meta calciteMeta) {
@@ -70,6 +74,7 @@ public final class BasaltMeta extends ForwardingMeta {
     this.connection = connection;
     this.db = db;
     this.replans = new Replans(connection, db);
+    this.stats = StatementStats.of(db);
   }
 
   /**
@@ -222,11 +227,44 @@ public final class BasaltMeta extends ForwardingMeta {
   @Override
   public ExecuteResult prepareAndExecute(StatementHandle h, String sql, long maxRowCount,
       int maxRowsInFirstFrame, PrepareCallback callback) throws NoSuchStatementException {
-    if (!PrepareAndExecute.AVAILABLE) {
-      return super.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame, callback);
+    stats.statement(kind(sql));
+    try {
+      if (!PrepareAndExecute.AVAILABLE) {
+        return super.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame, callback);
+      }
+      return callChecked(h.connectionId,
+          m -> PrepareAndExecute.run(connection, h, sql, maxRowCount, callback));
+    } catch (RuntimeException e) {
+      throw failed(e);
     }
-    return callChecked(h.connectionId,
-        m -> PrepareAndExecute.run(connection, h, sql, maxRowCount, callback));
+  }
+
+  /** {@code e}, a statement's failure, counted by its SQLState ({@link StatementStats}). */
+  private RuntimeException failed(RuntimeException e) {
+    stats.error(e, SqlErrors.sqlState(e));
+    return e;
+  }
+
+  /** What {@code sql} does, by its first word past comments. */
+  static StatementStats.Kind kind(String sql) {
+    if (StatementHead.startsWithPastComments(sql, "SELECT", "WITH", "VALUES", "EXPLAIN",
+        "TABLE")) {
+      return StatementStats.Kind.QUERY;
+    }
+    if (StatementHead.startsWithPastComments(sql, "INSERT", "UPSERT", "UPDATE", "DELETE",
+        "MERGE")) {
+      return StatementStats.Kind.DML;
+    }
+    if (StatementHead.startsWithPastComments(sql, "CREATE", "DROP", "ALTER", "TRUNCATE",
+        "COMMENT")) {
+      return StatementStats.Kind.DDL;
+    }
+    return StatementStats.Kind.OTHER;
+  }
+
+  /** The text of statement {@code h}, or "" when it has none. */
+  private static String sql(StatementHandle h) {
+    return h.signature == null || h.signature.sql == null ? "" : h.signature.sql;
   }
 
   /** The batch plan of the prepared statement with this id, or null. */
@@ -252,7 +290,7 @@ public final class BasaltMeta extends ForwardingMeta {
     }
     ExecutionContext.Settings settings = executionSettings;
     if (settings == null) {
-      executionSettings = settings = new ExecutionContext.Settings(connection);
+      executionSettings = settings = new ExecutionContext.Settings(connection, db);
     }
     @SuppressWarnings("unchecked")
     CalcitePrepare.CalciteSignature<Object> run = (CalcitePrepare.CalciteSignature<Object>) s;
@@ -269,19 +307,29 @@ public final class BasaltMeta extends ForwardingMeta {
   @Override
   public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues,
       long maxRowCount) throws NoSuchStatementException {
-    return deferred.containsKey(h.id) ? runDeferred(h)
-        : signature(h) instanceof CalcitePrepare.CalciteSignature<?> s && updates(s)
-        ? runUpdate(h, s, parameterValues)
-        : super.execute(h, parameterValues, maxRowCount);
+    stats.statement(kind(sql(h)));
+    try {
+      return deferred.containsKey(h.id) ? runDeferred(h)
+          : signature(h) instanceof CalcitePrepare.CalciteSignature<?> s && updates(s)
+          ? runUpdate(h, s, parameterValues)
+          : super.execute(h, parameterValues, maxRowCount);
+    } catch (RuntimeException e) {
+      throw failed(e);
+    }
   }
 
   @Override
   public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues,
       int maxRowsInFirstFrame) throws NoSuchStatementException {
-    return deferred.containsKey(h.id) ? runDeferred(h)
-        : signature(h) instanceof CalcitePrepare.CalciteSignature<?> s && updates(s)
-        ? runUpdate(h, s, parameterValues)
-        : super.execute(h, parameterValues, maxRowsInFirstFrame);
+    stats.statement(kind(sql(h)));
+    try {
+      return deferred.containsKey(h.id) ? runDeferred(h)
+          : signature(h) instanceof CalcitePrepare.CalciteSignature<?> s && updates(s)
+          ? runUpdate(h, s, parameterValues)
+          : super.execute(h, parameterValues, maxRowsInFirstFrame);
+    } catch (RuntimeException e) {
+      throw failed(e);
+    }
   }
 
   /** The signature of a Basalt prepared statement of this connection, else null. */
@@ -356,7 +404,11 @@ public final class BasaltMeta extends ForwardingMeta {
 
   @Override
   public void commit(ConnectionHandle ch) {
-    ConnectionTransaction.commit(connection);
+    try {
+      ConnectionTransaction.commit(connection);
+    } catch (RuntimeException e) {
+      throw failed(e);
+    }
   }
 
   @Override
@@ -433,6 +485,15 @@ public final class BasaltMeta extends ForwardingMeta {
   @Override
   public ExecuteBatchResult executeBatch(StatementHandle h,
       List<List<TypedValue>> parameterValues) throws NoSuchStatementException {
+    try {
+      return runBatch(h, parameterValues);
+    } catch (RuntimeException e) {
+      throw failed(e);
+    }
+  }
+
+  private ExecuteBatchResult runBatch(StatementHandle h, List<List<TypedValue>> parameterValues)
+      throws NoSuchStatementException {
     BatchWrite batch = batches.get(h.id);
     if ((generatedKeys.containsKey(h.id) || batch != null && batch.rowsPerExecution() > 1)
         && signature(h) != null) {

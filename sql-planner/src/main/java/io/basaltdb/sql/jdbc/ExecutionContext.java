@@ -1,5 +1,7 @@
 package io.basaltdb.sql.jdbc;
 
+import io.basaltdb.sql.StatementStats;
+import io.basaltdb.sql.exec.context.Analysis;
 import io.basaltdb.sql.exec.context.GeneratedKeys;
 import io.basaltdb.sql.exec.context.QueryGuard;
 import io.basaltdb.sql.exec.context.StatementSnapshot;
@@ -46,9 +48,18 @@ final class ExecutionContext implements DataContext {
     final TimeZone timeZone;
     final Locale locale;
     final TimeFrameSet timeFrames;
+    final StatementStats stats;
+    final SlowStatementLog slowLog;
+    /** The connection's {@code slowStatementMillis} in nanoseconds; 0: none. */
+    final long slowNanos;
 
-    Settings(CalciteConnection connection) {
+    Settings(CalciteConnection connection, io.basaltdb.storage.Storage db) {
       this.connection = connection;
+      this.stats = StatementStats.of(db);
+      this.slowLog = db == null ? null : SlowStatementLog.of(db);
+      String slow = io.basaltdb.sql.ConnectionProperty.SLOW_STATEMENT_MILLIS.valueIn(
+          connection.getProperties());
+      this.slowNanos = slow == null || slowLog == null ? 0 : Long.parseLong(slow) * 1_000_000L;
       this.timeZone = ((org.apache.calcite.avatica.AvaticaConnection) connection).getTimeZone();
       String localeName = connection.config().locale();
       this.locale = localeName != null ? Util.parseLocale(localeName) : Locale.ROOT;
@@ -82,6 +93,8 @@ final class ExecutionContext implements DataContext {
   /** The statement's generated keys, when it asked for them; else null. */
   private GeneratedKeys generatedKeys;
   private final StatementSnapshot snapshot = new StatementSnapshot();
+  /** Where the execution's scans count their reads when it is watched for slowness; or null. */
+  private Analysis analysis;
   private volatile QueryGuard.Account account; // made when an operator first keeps rows
 
   private ExecutionContext(Settings settings, CalciteSchema rootSchema, Object[] parameters,
@@ -135,7 +148,11 @@ final class ExecutionContext implements DataContext {
     ExecutionContext ctx = new ExecutionContext(settings, signature.rootSchema, values,
         signature.internalParameters, cancelFlag);
     ctx.generatedKeys = keys;
-    return ctx.snapshot.around(signature.enumerable(ctx));
+    StatementWatch watch = new StatementWatch(settings.stats, settings.slowLog,
+        settings.slowNanos, signature.sql == null ? "" : signature.sql,
+        signature.statementType != null && signature.statementType.canUpdate());
+    ctx.analysis = watch.analysis();
+    return watch.around(ctx.snapshot.around(signature.enumerable(ctx)));
   }
 
   /**
@@ -195,6 +212,9 @@ final class ExecutionContext implements DataContext {
     }
     if (QueryGuard.ACCOUNT_VARIABLE.equals(name)) {
       return account();
+    }
+    if (Analysis.VARIABLE.equals(name)) {
+      return analysis;
     }
     if (GeneratedKeys.VARIABLE.equals(name)) {
       return generatedKeys;

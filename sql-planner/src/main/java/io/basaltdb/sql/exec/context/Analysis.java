@@ -18,7 +18,9 @@ import org.apache.calcite.linq4j.Enumerator;
  * counts nothing. Thread-safe (a scan's regions may be read by several threads).
  */
 public final class Analysis {
-  private static final String NAME = "basaltAnalysis";
+  /** The data context variable holding an execution's analysis. */
+  public static final String VARIABLE = "basaltAnalysis";
+  private static final String NAME = VARIABLE;
 
   private final AtomicLong[] rows;
   private final AtomicLong[] nanos;
@@ -49,6 +51,13 @@ public final class Analysis {
     }
   }
 
+  /** The counts of every scan that ran, in no particular order. */
+  public java.util.List<ScanMetrics> scans() {
+    synchronized (scans) {
+      return java.util.List.copyOf(scans.values());
+    }
+  }
+
   /** The counts of the scan of {@code spec}, or null when it did not run. */
   public ScanMetrics scan(Object spec) {
     synchronized (scans) {
@@ -75,8 +84,8 @@ public final class Analysis {
    */
   public static <T> Enumerable<T> counted(Enumerable<T> input, DataContext ctx, int operator) {
     Analysis a = of(ctx);
-    if (a == null) {
-      return input;
+    if (a == null || operator >= a.rows.length) {
+      return input; // (an analysis of scans only: a watched statement's)
     }
     AtomicLong rows = a.rows[operator];
     AtomicLong nanos = a.nanos[operator];

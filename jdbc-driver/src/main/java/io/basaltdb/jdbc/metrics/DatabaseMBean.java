@@ -1,0 +1,131 @@
+package io.basaltdb.jdbc.metrics;
+
+import io.basaltdb.storage.Storage;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import javax.management.Attribute;
+import javax.management.AttributeList;
+import javax.management.AttributeNotFoundException;
+import javax.management.DynamicMBean;
+import javax.management.MBeanAttributeInfo;
+import javax.management.MBeanInfo;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+
+/**
+ * An open database's metrics as one JMX MBean, {@code io.basaltdb:type=Database,name="<its
+ * location>"}, registered while the database is open in this process (by the driver, for
+ * every database it opens). Each {@link MetricCatalog} metric is a read-only attribute named as
+ * Prometheus names it ({@code basalt_wal_sync_seconds_count}, {@code _sum} in seconds; a tagged
+ * one with its tag value after, {@code basalt_statements_total_query}). Read live.
+ */
+public final class DatabaseMBean implements DynamicMBean {
+  private final Storage db;
+
+  private DatabaseMBean(Storage db) {
+    this.db = db;
+  }
+
+  /** The MBean's name for {@code location}. */
+  public static ObjectName name(String location) {
+    try {
+      return new ObjectName("io.basaltdb:type=Database,name=" + ObjectName.quote(location));
+    } catch (javax.management.MalformedObjectNameException e) {
+      throw new IllegalArgumentException(e);
+    }
+  }
+
+  /**
+   * Registers {@code db}'s MBean on the platform MBean server; returns what unregisters it. A
+   * JMX failure (no platform server, a name taken) leaves the database without one, no more.
+   */
+  public static Runnable register(Storage db, String location) {
+    try {
+      MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+      ObjectName name = name(location);
+      server.registerMBean(new DatabaseMBean(db), name);
+      return () -> {
+        try {
+          server.unregisterMBean(name);
+        } catch (javax.management.JMException | RuntimeException ignored) {
+          // already gone
+        }
+      };
+    } catch (javax.management.JMException | RuntimeException | Error e) {
+      return () -> { };
+    }
+  }
+
+  /** The attributes now: name to value (counts and gauges as Long, seconds as Double). */
+  static Map<String, Object> values(Storage db) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    for (Metric m : MetricCatalog.of(db)) {
+      String tag = m.tags().isEmpty() ? "" : "_" + m.tags().values().iterator().next();
+      if (m.type() == Metric.Type.TIMER) {
+        out.put(m.exposedName() + "_count" + tag, m.value().getAsLong());
+        out.put(m.exposedName() + "_sum" + tag, m.nanos().getAsLong() / 1e9);
+      } else {
+        out.put(m.exposedName() + tag, m.value().getAsLong());
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public Object getAttribute(String attribute) throws AttributeNotFoundException {
+    Object v = values(db).get(attribute);
+    if (v == null) {
+      throw new AttributeNotFoundException("no Basalt metric " + attribute);
+    }
+    return v;
+  }
+
+  @Override
+  public AttributeList getAttributes(String[] attributes) {
+    Map<String, Object> all = values(db);
+    AttributeList out = new AttributeList();
+    for (String a : attributes) {
+      if (all.containsKey(a)) {
+        out.add(new Attribute(a, all.get(a)));
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public void setAttribute(Attribute attribute) throws AttributeNotFoundException {
+    throw new AttributeNotFoundException("Basalt's metrics are read-only: " + attribute.getName());
+  }
+
+  @Override
+  public AttributeList setAttributes(AttributeList attributes) {
+    return new AttributeList();
+  }
+
+  @Override
+  public Object invoke(String actionName, Object[] params, String[] signature) {
+    throw new UnsupportedOperationException("Basalt's MBean has no operations: " + actionName);
+  }
+
+  @Override
+  public MBeanInfo getMBeanInfo() {
+    List<MBeanAttributeInfo> attrs = new ArrayList<>();
+    for (Metric m : MetricCatalog.of(db)) {
+      String tag = m.tags().isEmpty() ? "" : "_" + m.tags().values().iterator().next();
+      if (m.type() == Metric.Type.TIMER) {
+        attrs.add(new MBeanAttributeInfo(m.exposedName() + "_count" + tag, "java.lang.Long",
+            m.help() + " (count)", true, false, false));
+        attrs.add(new MBeanAttributeInfo(m.exposedName() + "_sum" + tag, "java.lang.Double",
+            m.help() + " (seconds)", true, false, false));
+      } else {
+        attrs.add(new MBeanAttributeInfo(m.exposedName() + tag, "java.lang.Long", m.help(),
+            true, false, false));
+      }
+    }
+    return new MBeanInfo(DatabaseMBean.class.getName(), "Basalt database " + db.location(),
+        attrs.toArray(new MBeanAttributeInfo[0]), null, null, null);
+  }
+}
