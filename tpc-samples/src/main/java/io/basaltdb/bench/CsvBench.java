@@ -32,6 +32,7 @@ import java.util.Locale;
  *
  * <pre>
  * bin/basalt bench csv [--rows 1000000] [--runs 3] [--dir D] [--durability SYNC|ASYNC]
+ *     [--parallel N]   (N senders, bin/basalt load's --parallel; default 1)
  * </pre>
  */
 public final class CsvBench {
@@ -42,14 +43,16 @@ public final class CsvBench {
     int runs = 3;
     Path dir = Path.of("target", "csv-bench");
     String durability = "ASYNC";
+    int parallel = 1;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--rows" -> rows = Integer.parseInt(args[++i]);
         case "--runs" -> runs = Integer.parseInt(args[++i]);
         case "--dir" -> dir = Path.of(args[++i]);
         case "--durability" -> durability = args[++i];
+        case "--parallel" -> parallel = Integer.parseInt(args[++i]);
         default -> throw new IllegalArgumentException("unknown option " + args[i]
-            + " (known: --rows N, --runs R, --dir D, --durability SYNC|ASYNC)");
+            + " (known: --rows N, --runs R, --dir D, --durability SYNC|ASYNC, --parallel N)");
       }
     }
     Files.createDirectories(dir);
@@ -64,9 +67,9 @@ public final class CsvBench {
       double h;
       if (run % 2 == 0) {
         h = h2(dir, file, rows, cents, run);
-        b = basalt(dir, file, rows, cents, run, durability);
+        b = basalt(dir, file, rows, cents, run, durability, parallel);
       } else {
-        b = basalt(dir, file, rows, cents, run, durability);
+        b = basalt(dir, file, rows, cents, run, durability, parallel);
         h = h2(dir, file, rows, cents, run);
       }
       System.out.printf(Locale.ROOT, "run %d: Basalt %,.0f rows/s, H2 %,.0f rows/s (%.2fx)%n",
@@ -77,7 +80,8 @@ public final class CsvBench {
     }
     System.out.printf(Locale.ROOT, "CSV load of %,d rows, medians of %d runs: Basalt (%s) %,.0f"
         + " rows/s, H2 CSVREAD %,.0f rows/s, Basalt/H2 %.2fx (median of the pairs' ratios)%n",
-        rows, runs, durability, median(basalt), median(h2), median(ratios));
+        rows, runs, durability + (parallel > 1 ? ", " + parallel + " senders" : ""),
+        median(basalt), median(h2), median(ratios));
   }
 
   /** Writes the file; the sum of its DECIMAL column, in cents. */
@@ -100,16 +104,25 @@ public final class CsvBench {
       + " note VARCHAR(40), amount DECIMAL(10, 2), due DATE)";
 
   private static double basalt(Path dir, Path file, int rows, long cents, int run,
-      String durability) throws Exception {
+      String durability, int parallel) throws Exception {
     Path db = dir.resolve("basalt-" + run);
     String url = "jdbc:basalt:" + db + ";durability=" + durability;
     try (Connection c = DriverManager.getConnection(url)) {
       try (Statement st = c.createStatement()) {
         st.execute(TABLE);
       }
+      List<Connection> senders = new ArrayList<>();
+      for (int i = 0; parallel > 1 && i < parallel; i++) {
+        senders.add(DriverManager.getConnection(url));
+      }
       long t0 = System.nanoTime();
       try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-        new CsvLoad(c, "t", CsvOptions.DEFAULTS, null, null, false, 0, null, null).load(in);
+        new CsvLoad(c, "t", CsvOptions.DEFAULTS, null, null, false, 0, null, null)
+            .parallel(senders).load(in);
+      } finally {
+        for (Connection s : senders) {
+          s.close();
+        }
       }
       double seconds = (System.nanoTime() - t0) / 1e9;
       check(c, "Basalt", rows, cents);

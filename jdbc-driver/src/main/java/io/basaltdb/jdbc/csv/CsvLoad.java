@@ -6,15 +6,14 @@ import java.io.PrintStream;
 import java.io.PushbackReader;
 import java.io.Reader;
 import java.io.Writer;
-import java.sql.BatchUpdateException;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVPrinter;
 import org.apache.commons.csv.CSVRecord;
@@ -27,6 +26,12 @@ import org.apache.commons.csv.CSVRecord;
  * known), text and SQLState, the rows before it loaded and counted exactly ({@link Stopped});
  * with {@code maxErrors} N, up to N refused records are skipped instead and written to a
  * rejects file (as they were, plus their line and error), and the N+1st stops the load.
+ *
+ * <p>With more connections ({@link #parallel}), this thread only parses the file: batches of
+ * records go to one sender per connection ({@link CsvSender}), each binding and writing its own.
+ * A refusal then stops the load once the batches being written are done: the rows loaded are
+ * still counted exactly, but rows of other batches, after the refused line too, may be among
+ * them (the message says so).
  *
  * <p>Invariant: {@code loaded} counts the rows the database acknowledged, no more: a batch the
  * database refused part of is run again row by row from its first unacknowledged row.
@@ -54,20 +59,41 @@ public final class CsvLoad {
     }
   }
 
+  /** One record to write: its fields and the line it starts on. */
+  record Line(long number, List<String> fields) {}
+
+  /** The statement of the load and its columns' SQL types. */
+  record Target(String sql, List<String> columns, int[] types) {}
+
+  /** A record refused: where, and why. */
+  record Refusal(Line line, String column, String text, SQLException error) {}
+
+  /** A sender met a refusal the load stops at; {@code writtenAfter}: rows its batch wrote after it. */
+  static final class StopAt extends Exception {
+    private static final long serialVersionUID = 1L;
+    final transient Refusal refusal;
+    final long writtenAfter;
+
+    StopAt(Refusal refusal, long writtenAfter) {
+      super(null, null, false, false);
+      this.refusal = refusal;
+      this.writtenAfter = writtenAfter;
+    }
+  }
+
   private final Connection connection;
   private final String table;
   private final CsvOptions options;
-  private final CsvValues values;
+  final CsvValues values;
   private final boolean insert;
   private final long maxErrors;
   private final Writer rejects;
   private final PrintStream progress;
+  private List<Connection> others = List.of();
   private CSVPrinter rejectPrinter;
-  private long loaded;
-  /** Of {@link #loaded}, the rows after the record being refused that its batch wrote. */
-  private long writtenAfter;
-  private long rejected;
-  private long lastProgress;
+  private final AtomicLong loaded = new AtomicLong();
+  private long rejected; // guarded by this
+  private long lastProgress; // guarded by this
   private long started;
 
   /**
@@ -87,8 +113,11 @@ public final class CsvLoad {
     this.progress = progress;
   }
 
-  /** One record to write: its fields and the line it starts on. */
-  private record Line(long number, List<String> fields) {}
+  /** This load writing through {@code more} connections too, one sender each, in parallel. */
+  public CsvLoad parallel(List<Connection> more) {
+    this.others = List.copyOf(more);
+    return this;
+  }
 
   /** Loads every record of {@code in} (UTF-8 text; a leading byte order mark is skipped). */
   public Outcome load(Reader in) throws SQLException, IOException {
@@ -111,44 +140,43 @@ public final class CsvLoad {
             SqlStates.UNDEFINED_COLUMN);
       }
       Target target = target(names);
-      try (PreparedStatement ps = connection.prepareStatement(target.sql())) {
-        List<Line> batch = new ArrayList<>(BATCH);
-        long line = parser.getCurrentLineNumber() + 1;
-        while (records.hasNext()) {
-          CSVRecord r = records.next();
-          List<String> fields = r.toList();
-          Line l = new Line(line, fields);
-          line = parser.getCurrentLineNumber() + 1;
-          Refusal refused = bind(ps, target, l);
-          if (refused == null) {
-            ps.addBatch();
-            batch.add(l);
-            if (batch.size() == BATCH) {
-              flush(ps, target, batch);
-            }
-          } else {
-            flush(ps, target, batch); // the rows before it first: loaded, or refused in order
-            if (!reject(refused)) {
-              writtenAfter = 0;
-              throw stopped(refused);
-            }
-          }
-        }
-        flush(ps, target, batch);
+      if (others.isEmpty()) {
+        loadSerially(parser, records, target);
+      } else {
+        new CsvParallel(this, target, others).run(parser, records);
       }
     } finally {
-      if (rejectPrinter != null) {
-        rejectPrinter.flush();
-      }
-      if (progress != null && lastProgress != 0) {
-        progress.println();
+      synchronized (this) {
+        if (rejectPrinter != null) {
+          rejectPrinter.flush();
+        }
+        if (progress != null && lastProgress != 0) {
+          progress.println();
+        }
       }
     }
-    return new Outcome(loaded, rejected);
+    return new Outcome(loaded.get(), rejected());
   }
 
-  /** The statement of the load and its columns' SQL types. */
-  private record Target(String sql, List<String> columns, int[] types) {}
+  private void loadSerially(CSVParser parser, java.util.Iterator<CSVRecord> records,
+      Target target) throws SQLException, IOException {
+    try (CsvSender sender = new CsvSender(this, connection, target)) {
+      long line = parser.getCurrentLineNumber() + 1;
+      while (records.hasNext()) {
+        Line l = new Line(line, records.next().toList());
+        line = parser.getCurrentLineNumber() + 1;
+        sender.add(l);
+      }
+      sender.flush();
+    } catch (StopAt s) {
+      throw stopped(s.refusal, s.writtenAfter, false);
+    }
+  }
+
+  /** The line number the parser's next record starts on. */
+  static long nextLine(CSVParser parser) {
+    return parser.getCurrentLineNumber() + 1;
+  }
 
   private Target target(List<String> names) throws SQLException {
     List<String> columns = new ArrayList<>();
@@ -169,76 +197,25 @@ public final class CsvLoad {
     return new Target(sql, names, types);
   }
 
-  /** A record refused: where, and why. */
-  private record Refusal(Line line, String column, String text, SQLException error) {}
-
-  /** Binds record {@code l}: null, or why it was refused. */
-  private Refusal bind(PreparedStatement ps, Target t, Line l) throws SQLException {
-    if (l.fields().size() != t.types().length) {
-      return new Refusal(l, null, null, new SQLException("the record has " + l.fields().size()
-          + " fields where " + t.types().length + " columns were named",
-          SqlStates.INVALID_PARAMETER_VALUE));
-    }
-    for (int i = 0; i < t.types().length; i++) {
-      try {
-        values.bind(ps, i + 1, t.types()[i], t.columns().get(i), l.fields().get(i));
-      } catch (SQLException e) {
-        ps.clearParameters();
-        return new Refusal(l, t.columns().get(i), l.fields().get(i), e);
-      }
-    }
-    return null;
+  /** Rows acknowledged by the database: counted as each batch returns. */
+  void loaded(long rows) {
+    loaded.addAndGet(rows);
+    showProgress();
   }
 
-  /**
-   * Sends the rows of {@code batch}; when the database refuses one, the rows it did not
-   * acknowledge are written again one by one, so each refused row gets its own error.
-   */
-  private void flush(PreparedStatement ps, Target t, List<Line> batch)
-      throws SQLException, IOException {
-    if (batch.isEmpty()) {
-      return;
-    }
-    try {
-      loaded += ps.executeBatch().length;
-    } catch (BatchUpdateException e) {
-      ps.clearBatch();
-      int[] counts = e.getUpdateCounts() == null ? new int[0] : e.getUpdateCounts();
-      int written = 0; // some may come after a refused row (a batch over HBase tries every row)
-      for (int count : counts) {
-        written += count == Statement.EXECUTE_FAILED ? 0 : 1;
-      }
-      loaded += written;
-      for (int k = 0; k < batch.size(); k++) {
-        Line l = batch.get(k);
-        if (k < counts.length && counts[k] != Statement.EXECUTE_FAILED) {
-          written--; // counted above: written is now how many rows after it the batch wrote
-          continue;
-        }
-        writtenAfter = written;
-        Refusal refused = bind(ps, t, l);
-        if (refused == null) {
-          try {
-            ps.executeUpdate();
-            loaded++;
-          } catch (SQLException one) {
-            refused = new Refusal(l, null, null, one);
-          }
-        }
-        if (refused != null && !reject(refused)) {
-          throw stopped(refused); // the rows after it are not written
-        }
-      }
-    }
-    batch.clear();
-    showProgress();
+  long loadedSoFar() {
+    return loaded.get();
+  }
+
+  synchronized long rejected() {
+    return rejected;
   }
 
   /**
    * Skips a refused record, written to the rejects file, while fewer than {@code maxErrors}
    * were; false when the load must stop at it instead.
    */
-  private boolean reject(Refusal r) throws IOException {
+  synchronized boolean reject(Refusal r) throws IOException {
     if (rejected >= maxErrors) {
       return false;
     }
@@ -254,11 +231,16 @@ public final class CsvLoad {
     return true;
   }
 
-  private Stopped stopped(Refusal r) {
+  /** The load's end at refusal {@code r}; {@code parallel}: other batches may have gone on. */
+  Stopped stopped(Refusal r, long writtenAfter, boolean parallel) {
+    long n = loaded.get();
+    long rej = rejected();
     return new Stopped(table + ": " + where(r) + ": " + r.error().getMessage() + " (SQLState "
-        + r.error().getSQLState() + "); " + loaded + " rows loaded" + (writtenAfter == 0
-        ? " before it" : ", " + writtenAfter + " of them after it (its batch went on past it)")
-        + (rejected > 0 ? ", " + rejected + " rejected" : ""), r.error(), loaded);
+        + r.error().getSQLState() + "); " + n + " rows loaded" + (parallel
+        ? " (a parallel load: rows of other batches, after this line too, may be among them)"
+        : writtenAfter == 0 ? " before it"
+        : ", " + writtenAfter + " of them after it (its batch went on past it)")
+        + (rej > 0 ? ", " + rej + " rejected" : ""), r.error(), n);
   }
 
   private static String where(Refusal r) {
@@ -266,14 +248,15 @@ public final class CsvLoad {
         + (r.text() == null ? "" : ", value '" + r.text() + "'");
   }
 
-  private void showProgress() {
+  private synchronized void showProgress() {
     long now = System.nanoTime();
     if (progress == null || now - lastProgress < 500_000_000L) {
       return;
     }
     lastProgress = now;
     double seconds = (now - started) / 1e9;
-    progress.printf("\rloaded %,d rows (%,.0f rows/s)%s", loaded, loaded / seconds,
+    long n = loaded.get();
+    progress.printf("\rloaded %,d rows (%,.0f rows/s)%s", n, n / seconds,
         rejected > 0 ? ", " + rejected + " rejected" : "");
     progress.flush();
   }

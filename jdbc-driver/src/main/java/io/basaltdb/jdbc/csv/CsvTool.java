@@ -22,7 +22,7 @@ import java.util.List;
  * <pre>
  * bin/basalt load TABLE FILE [--url U] [--columns A,B,..] [--no-header] [--delimiter C]
  *     [--quote C] [--null TEXT] [--date-format P] [--timestamp-format P] [--insert]
- *     [--errors N] [--rejects FILE]
+ *     [--errors N] [--rejects FILE] [--parallel N]
  * bin/basalt export "SELECT ..." --to FILE [--url U] [--delimiter C] [--quote C] [--null TEXT]
  *     [--no-header]
  * </pre>
@@ -51,6 +51,7 @@ public final class CsvTool {
     String timestampPattern;
     boolean insert;
     long errors;
+    long parallel = 1;
     Path rejects;
     Path to;
     final List<String> positional = new ArrayList<>();
@@ -102,13 +103,19 @@ public final class CsvTool {
     CsvOptions options = new CsvOptions(a.delimiter, a.quote, a.nullMarker, a.header,
         a.columns);
     long started = System.nanoTime();
+    List<Connection> more = new ArrayList<>();
     try (Connection c = DriverManager.getConnection(a.url);
         BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8);
         LazyWriter rejected = new LazyWriter(rejects)) {
+      if (a.parallel > 1) {
+        for (long i = 0; i < a.parallel; i++) {
+          more.add(DriverManager.getConnection(a.url));
+        }
+      }
       CsvLoad.Outcome o;
       try {
         o = new CsvLoad(c, table, options, a.datePattern, a.timestampPattern, a.insert,
-            a.errors, rejected, System.console() != null ? err : null).load(in);
+            a.errors, rejected, System.console() != null ? err : null).parallel(more).load(in);
       } catch (CsvLoad.Stopped s) {
         err.println("basalt load: stopped at " + s.getMessage());
         return 1;
@@ -118,6 +125,10 @@ public final class CsvTool {
           seconds, o.loaded() / seconds, o.rejected() == 0 ? ""
               : "; " + o.rejected() + " records rejected, written to " + rejects);
       return 0;
+    } finally {
+      for (Connection m : more) {
+        m.close();
+      }
     }
   }
 
@@ -163,6 +174,12 @@ public final class CsvTool {
             case "--timestamp-format" -> a.timestampPattern = v;
             case "--errors" -> a.errors = count(arg, v);
             case "--rejects" -> a.rejects = Path.of(v);
+            case "--parallel" -> {
+              a.parallel = count(arg, v);
+              if (a.parallel < 1 || a.parallel > 64) {
+                throw new IllegalArgumentException("--parallel takes 1 to 64 writers, not " + v);
+              }
+            }
             case "--to" -> a.to = Path.of(v);
             default -> throw new IllegalArgumentException("unknown option " + arg);
           }
@@ -195,7 +212,7 @@ public final class CsvTool {
   private static void usage(PrintStream s) {
     s.println("usage: basalt load TABLE FILE [--url U] [--columns A,B,..] [--no-header]"
         + " [--delimiter C] [--quote C] [--null TEXT] [--date-format P] [--timestamp-format P]"
-        + " [--insert] [--errors N] [--rejects FILE]");
+        + " [--insert] [--errors N] [--rejects FILE] [--parallel N]");
     s.println("       basalt export \"SELECT ...\" --to FILE [--url U] [--delimiter C]"
         + " [--quote C] [--null TEXT] [--no-header]");
   }

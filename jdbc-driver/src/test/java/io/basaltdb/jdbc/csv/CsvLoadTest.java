@@ -289,6 +289,73 @@ class CsvLoadTest {
         "2|2024-05-31 13:45:01.0|false|null|2000-01-01"), got);
   }
 
+  /** {@code n} records, ids 1..n; the record of each id in {@code bad} has a 13-character name. */
+  private static String records(int n, java.util.Set<Integer> bad) {
+    StringBuilder b = new StringBuilder("id,name,note,amount,due\n");
+    for (int i = 1; i <= n; i++) {
+      b.append(i).append(',').append(bad.contains(i) ? "thirteen-char" : "n" + (i % 97))
+          .append(",,").append(i % 1000).append(".25,2024-05-31\n");
+    }
+    return b.toString();
+  }
+
+  private long count() throws SQLException {
+    try (Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT COUNT(*), SUM(amount) FROM t")) {
+      assertTrue(rs.next());
+      return rs.getLong(1);
+    }
+  }
+
+  @Test
+  void aParallelLoadWritesWhatASerialOneWrites() throws Exception {
+    List<Connection> senders = List.of(DriverManager.getConnection(url),
+        DriverManager.getConnection(url), DriverManager.getConnection(url));
+    try {
+      String csv = records(25_000, java.util.Set.of());
+      CsvLoad.Outcome o = new CsvLoad(c, "t", CsvOptions.DEFAULTS, null, null, false, 0, null,
+          null).parallel(senders).load(new StringReader(csv));
+      assertEquals(25_000, o.loaded());
+      List<String> parallel = rows("t");
+      try (Statement st = c.createStatement()) {
+        st.execute("DELETE FROM t");
+      }
+      load(csv, 0, null);
+      assertEquals(rows("t"), parallel, "the same rows as a serial load");
+
+      try (Statement st = c.createStatement()) {
+        st.execute("DELETE FROM t");
+      }
+      CsvLoad.Stopped stopped = assertThrows(CsvLoad.Stopped.class, () -> new CsvLoad(c, "t",
+          CsvOptions.DEFAULTS, null, null, false, 0, null, null).parallel(senders)
+          .load(new StringReader(records(25_000, java.util.Set.of(12_345)))));
+      assertEquals("22001", stopped.getSQLState());
+      assertTrue(stopped.getMessage().contains("line 12346, column name, value 'thirteen-char'")
+          && stopped.getMessage().contains("a parallel load"), stopped.getMessage());
+      assertEquals(count(), stopped.loaded(), "the rows loaded, counted exactly");
+      assertTrue(stopped.loaded() >= 12_000 && stopped.loaded() < 25_000, "" + stopped.loaded());
+
+      try (Statement st = c.createStatement()) {
+        st.execute("DELETE FROM t");
+      }
+      StringWriter rejects = new StringWriter();
+      CsvLoad.Outcome skipped = new CsvLoad(c, "t", CsvOptions.DEFAULTS, null, null, false, 10,
+          rejects, null).parallel(senders).load(new StringReader(
+              records(25_000, java.util.Set.of(3, 9_999, 10_000, 24_999))));
+      assertEquals(24_996, skipped.loaded());
+      assertEquals(4, skipped.rejected());
+      assertEquals(24_996, count());
+      assertEquals(4, rejects.toString().lines().count(), rejects.toString());
+      for (String line : List.of("line 4", "line 10000", "line 10001", "line 25000")) {
+        assertTrue(rejects.toString().contains(line), line + " in " + rejects);
+      }
+    } finally {
+      for (Connection s : senders) {
+        s.close();
+      }
+    }
+  }
+
   @Test
   void theCommandLine() throws Exception {
     Path csv = dir.resolve("in.csv");
@@ -298,7 +365,7 @@ class CsvLoadTest {
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int status = CsvTool.run(new String[] {"load", "t", csv.toString(), "--url", url,
         "--no-header", "--columns", "id,name,note,amount,due", "--delimiter", ";",
-        "--errors", "1"}, new PrintStream(out, true), new PrintStream(err, true));
+        "--errors", "1", "--parallel", "2"}, new PrintStream(out, true), new PrintStream(err, true));
     assertEquals(0, status, err.toString());
     assertTrue(out.toString().contains("loaded 1 rows into t"), out.toString());
     assertTrue(Files.readString(Path.of(csv + ".rejects")).contains("31/05/2024"));
