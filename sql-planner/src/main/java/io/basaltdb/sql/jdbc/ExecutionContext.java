@@ -152,7 +152,7 @@ final class ExecutionContext implements DataContext {
         settings.slowNanos, signature.sql == null ? "" : signature.sql,
         signature.statementType != null && signature.statementType.canUpdate());
     ctx.analysis = watch.analysis();
-    return watch.around(ctx.snapshot.around(signature.enumerable(ctx)));
+    return watch.around(signature.enumerable(ctx), ctx.snapshot);
   }
 
   /**

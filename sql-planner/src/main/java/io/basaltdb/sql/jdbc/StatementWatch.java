@@ -2,6 +2,7 @@ package io.basaltdb.sql.jdbc;
 
 import io.basaltdb.sql.StatementStats;
 import io.basaltdb.sql.exec.context.Analysis;
+import io.basaltdb.sql.exec.context.StatementSnapshot;
 import io.basaltdb.storage.ScanMetrics;
 import java.time.Instant;
 import java.util.List;
@@ -53,7 +54,11 @@ final class StatementWatch {
     return analysis;
   }
 
-  <T> Enumerable<T> around(Enumerable<T> rowsIn) {
+  /**
+   * {@code rowsIn}, watched, releasing {@code snapshot} (the execution's) at their end or when
+   * their enumerator closes: one wrapper for both, since every execution passes here.
+   */
+  <T> Enumerable<T> around(Enumerable<T> rowsIn, StatementSnapshot snapshot) {
     return new AbstractEnumerable<>() {
       @Override
       public Enumerator<T> enumerator() {
@@ -81,6 +86,7 @@ final class StatementWatch {
                 firstRow = delegate.current();
               }
             } else {
+              snapshot.release();
               finish();
             }
             return more;
@@ -101,6 +107,7 @@ final class StatementWatch {
             try {
               delegate.close();
             } finally {
+              snapshot.release();
               finish();
             }
           }
@@ -114,7 +121,7 @@ final class StatementWatch {
     finish();
   }
 
-  private synchronized void finish() {
+  private void finish() { // an execution's rows are read by one thread at a time
     if (finished) {
       return;
     }

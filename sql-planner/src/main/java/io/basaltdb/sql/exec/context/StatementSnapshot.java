@@ -3,10 +3,6 @@ package io.basaltdb.sql.exec.context;
 import io.basaltdb.storage.ReadSnapshot;
 import io.basaltdb.storage.Storage;
 import org.apache.calcite.DataContext;
-import org.apache.calcite.linq4j.AbstractEnumerable;
-import org.apache.calcite.linq4j.DelegatingEnumerator;
-import org.apache.calcite.linq4j.Enumerable;
-import org.apache.calcite.linq4j.Enumerator;
 
 /**
  * One execution's consistent cut of the database: every table, index and region the statement
@@ -15,7 +11,7 @@ import org.apache.calcite.linq4j.Enumerator;
  * of one instant (read-your-writes holds: a write acknowledged before the statement is below
  * the point). Writes read what they change under the row's lock, at its newest. The snapshot
  * is released when the execution's rows are read to their end or its enumerator is closed
- * ({@link #around}), or, for a result set dropped unclosed, when the garbage collector finds it
+ * (the JDBC layer's statement watch calls {@link #release}), or, for a result set dropped unclosed, when the garbage collector finds it
  * unreachable. Found in the execution's data context; an execution without one, or over a
  * storage that keeps no snapshots (HBase), reads each region at its own read point, each row
  * atomically. Thread-safe (parallel region scans share it).
@@ -98,34 +94,5 @@ public final class StatementSnapshot {
     snapshot = null;
     cleanable = null;
     db = null;
-  }
-
-  /** {@code rows}, releasing this snapshot at their end or when their enumerator closes. */
-  public <T> Enumerable<T> around(Enumerable<T> rows) {
-    return new AbstractEnumerable<>() {
-      @Override
-      public Enumerator<T> enumerator() {
-        Enumerator<T> in = rows.enumerator();
-        return new DelegatingEnumerator<>(in) {
-          @Override
-          public boolean moveNext() {
-            boolean more = delegate.moveNext();
-            if (!more) {
-              release();
-            }
-            return more;
-          }
-
-          @Override
-          public void close() {
-            try {
-              delegate.close();
-            } finally {
-              release();
-            }
-          }
-        };
-      }
-    };
   }
 }
