@@ -20,7 +20,8 @@ import javax.management.ObjectName;
  * location>"}, registered while the database is open in this process (by the driver, for
  * every database it opens). Each {@link MetricCatalog} metric is a read-only attribute named as
  * Prometheus names it ({@code basalt_wal_sync_seconds_count}, {@code _sum} in seconds; a tagged
- * one with its tag value after, {@code basalt_statements_total_query}). Read live.
+ * one with its tag value after, {@code basalt_statements_total_query}): counts as Long, gauges
+ * as Double. Read live.
  */
 public final class DatabaseMBean implements DynamicMBean {
   private final Storage db;
@@ -59,16 +60,18 @@ public final class DatabaseMBean implements DynamicMBean {
     }
   }
 
-  /** The attributes now: name to value (counts and gauges as Long, seconds as Double). */
+  /** The attributes now: name to value (counts as Long, gauges and seconds as Double). */
   static Map<String, Object> values(Storage db) {
     Map<String, Object> out = new LinkedHashMap<>();
     for (Metric m : MetricCatalog.of(db)) {
       String tag = m.tags().isEmpty() ? "" : "_" + m.tags().values().iterator().next();
       if (m.type() == Metric.Type.TIMER) {
-        out.put(m.exposedName() + "_count" + tag, m.value().getAsLong());
+        out.put(m.exposedName() + "_count" + tag, (long) m.value().getAsDouble());
         out.put(m.exposedName() + "_sum" + tag, m.nanos().getAsLong() / 1e9);
+      } else if (m.type() == Metric.Type.COUNTER) {
+        out.put(m.exposedName() + tag, (long) m.value().getAsDouble());
       } else {
-        out.put(m.exposedName() + tag, m.value().getAsLong());
+        out.put(m.exposedName() + tag, m.value().getAsDouble());
       }
     }
     return out;
@@ -121,8 +124,8 @@ public final class DatabaseMBean implements DynamicMBean {
         attrs.add(new MBeanAttributeInfo(m.exposedName() + "_sum" + tag, "java.lang.Double",
             m.help() + " (seconds)", true, false, false));
       } else {
-        attrs.add(new MBeanAttributeInfo(m.exposedName() + tag, "java.lang.Long", m.help(),
-            true, false, false));
+        attrs.add(new MBeanAttributeInfo(m.exposedName() + tag, m.type() == Metric.Type.COUNTER
+            ? "java.lang.Long" : "java.lang.Double", m.help(), true, false, false));
       }
     }
     return new MBeanInfo(DatabaseMBean.class.getName(), "Basalt database " + db.location(),

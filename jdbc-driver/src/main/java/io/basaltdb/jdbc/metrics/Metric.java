@@ -1,6 +1,7 @@
 package io.basaltdb.jdbc.metrics;
 
 import java.util.Map;
+import java.util.function.DoubleSupplier;
 import java.util.function.LongSupplier;
 
 /**
@@ -9,23 +10,28 @@ import java.util.function.LongSupplier;
  * ({@code basalt.wal.syncs}); {@link #exposedName} is the name Prometheus and JMX show it by.
  * Immutable.
  *
- * @param value the count (counter, timer) or the value (gauge)
+ * @param value the count (counter, timer) or the value (gauge: a fraction for a ratio)
  * @param nanos a timer's total time in nanoseconds; null for the others
  */
 public record Metric(String name, Type type, String help, Map<String, String> tags,
-    LongSupplier value, LongSupplier nanos) {
+    DoubleSupplier value, LongSupplier nanos) {
   public enum Type { COUNTER, GAUGE, TIMER }
 
   public static Metric counter(String name, String help, LongSupplier value) {
-    return new Metric(name, Type.COUNTER, help, Map.of(), value, null);
+    return new Metric(name, Type.COUNTER, help, Map.of(), value::getAsLong, null);
   }
 
   public static Metric gauge(String name, String help, LongSupplier value) {
+    return new Metric(name, Type.GAUGE, help, Map.of(), value::getAsLong, null);
+  }
+
+  /** A gauge whose value is a fraction (0 to 1), such as a hit ratio. */
+  public static Metric ratio(String name, String help, DoubleSupplier value) {
     return new Metric(name, Type.GAUGE, help, Map.of(), value, null);
   }
 
   public static Metric timer(String name, String help, LongSupplier count, LongSupplier nanos) {
-    return new Metric(name, Type.TIMER, help, Map.of(), count, nanos);
+    return new Metric(name, Type.TIMER, help, Map.of(), count::getAsLong, nanos);
   }
 
   public Metric withTag(String key, String v) {

@@ -62,6 +62,12 @@ public final class MetricCatalog {
         s::blockCacheHits));
     out.add(Metric.counter("basalt.block.cache.misses", "block reads the block cache missed",
         s::blockCacheMisses));
+    out.add(Metric.ratio("basalt.block.cache.hit.ratio", "hits / (hits + misses) since the"
+        + " database opened (0 before any block read)", () -> {
+          long h = s.blockCacheHits();
+          long all = h + s.blockCacheMisses();
+          return all == 0 ? 0 : (double) h / all;
+        }));
     out.add(Metric.counter("basalt.block.cache.evictions", "blocks evicted from the block"
         + " cache", s::blockCacheEvictions));
     out.add(Metric.gauge("basalt.block.cache.bytes", "bytes of blocks cached",

@@ -54,11 +54,11 @@ public final class PrometheusMetrics implements AutoCloseable {
         tags = tags.and(t.getKey(), t.getValue());
       }
       switch (m.type()) {
-        case COUNTER -> FunctionCounter.builder(m.name(), m, x -> x.value().getAsLong())
+        case COUNTER -> FunctionCounter.builder(m.name(), m, x -> x.value().getAsDouble())
             .description(m.help()).tags(tags).register(registry);
-        case GAUGE -> Gauge.builder(m.name(), m, x -> x.value().getAsLong())
+        case GAUGE -> Gauge.builder(m.name(), m, x -> x.value().getAsDouble())
             .description(m.help()).tags(tags).register(registry);
-        case TIMER -> FunctionTimer.builder(m.name(), m, x -> x.value().getAsLong(),
+        case TIMER -> FunctionTimer.builder(m.name(), m, x -> (long) x.value().getAsDouble(),
             x -> x.nanos().getAsLong(), TimeUnit.NANOSECONDS)
             .description(m.help()).tags(tags).register(registry);
         default -> throw new AssertionError(m.type());

@@ -117,6 +117,17 @@ class MetricsTest {
       assertTrue(attr(name, "basalt_compacted_bytes_total") > 0);
       assertTrue(attr(name, "basalt_store_files") >= 1);
       assertTrue(attr(name, "basalt_regions") >= 2, "the table's and the SQL catalog's");
+      try (PreparedStatement ps = c.prepareStatement("SELECT v FROM m WHERE id = ?")) {
+        for (int i = 0; i < 50; i++) { // from the compacted file now: its blocks get cached
+          ps.setInt(1, i);
+          try (ResultSet rs = ps.executeQuery()) {
+            assertTrue(rs.next());
+          }
+        }
+      }
+      assertTrue(attr(name, "basalt_block_cache_hits_total") > 0, "block cache hits");
+      double ratio = (Double) JMX.getAttribute(name, "basalt_block_cache_hit_ratio");
+      assertTrue(ratio > 0 && ratio <= 1, "hit ratio " + ratio);
     }
     assertFalse(JMX.isRegistered(name), "unregistered when the database closes");
   }
