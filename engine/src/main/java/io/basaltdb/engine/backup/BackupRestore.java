@@ -6,12 +6,10 @@ import io.basaltdb.engine.io.FileSystem;
 import io.basaltdb.engine.util.FileTrees;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.function.Consumer;
-import java.util.zip.CRC32C;
 
 /**
  * Makes a database directory of a backup ({@code bin/basalt restore}). The backup's manifest
@@ -101,30 +99,14 @@ public final class BackupRestore {
 
   private static void copyChecked(FileSystem fs, Path from, Path to, BackupManifest.Entry e,
       ByteBuffer buffer) throws IOException {
-    CRC32C crc = new CRC32C();
-    long pos = 0;
-    try (FileChannel in = fs.openForRead(from); FileChannel out = fs.createNew(to)) {
-      if (in.size() != e.size()) {
-        throw BackupCheck.damaged(from, "it has " + in.size()
-            + " bytes, the backup's manifest says " + e.size());
-      }
-      while (pos < e.size()) {
-        buffer.clear();
-        int n = in.read(buffer, pos);
-        if (n < 0) {
-          break;
-        }
-        buffer.flip();
-        crc.update(buffer.duplicate());
-        while (buffer.hasRemaining()) {
-          out.write(buffer);
-        }
-        pos += n;
-      }
-      out.force(true);
+    long size = fs.size(from);
+    if (size != e.size()) {
+      throw BackupCheck.damaged(from, "it has " + size + " bytes, the backup's manifest says "
+          + e.size());
     }
-    if (pos != e.size() || (int) crc.getValue() != e.crc32c()) {
-      throw BackupCheck.damaged(from, "its CRC32C is " + BackupManifest.hex((int) crc.getValue())
+    int crc = BackupWriter.copy(fs, from, to, size, buffer);
+    if (crc != e.crc32c()) {
+      throw BackupCheck.damaged(from, "its CRC32C is " + BackupManifest.hex(crc)
           + ", the backup's manifest says " + BackupManifest.hex(e.crc32c()));
     }
   }

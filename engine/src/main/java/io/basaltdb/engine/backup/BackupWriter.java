@@ -150,15 +150,28 @@ public final class BackupWriter {
     }
   }
 
-  private BackupManifest.Entry copy(String path, Path source, long length, Path target) throws IOException {
+  private BackupManifest.Entry copy(String path, Path source, long length, Path target)
+      throws IOException {
+    int crc = copy(fs, source, target, length, buffer);
+    copied++;
+    copiedBytes += length;
+    return new BackupManifest.Entry(path, length, crc);
+  }
+
+  /**
+   * Copies the first {@code length} bytes of {@code source} into the new file {@code target},
+   * fsynced; their CRC32C. An {@link IOException} when the source is shorter.
+   */
+  static int copy(FileSystem fs, Path source, Path target, long length, ByteBuffer buffer)
+      throws IOException {
     CRC32C crc = new CRC32C();
     try (FileChannel in = fs.openForRead(source); FileChannel out = fs.createNew(target)) {
       long pos = 0;
       while (pos < length) {
-        buffer.clear().limit((int) Math.min(CHUNK, length - pos));
+        buffer.clear().limit((int) Math.min(buffer.capacity(), length - pos));
         int n = in.read(buffer, pos);
         if (n < 0) {
-          throw new IOException(source + " has " + pos + " bytes, the cut took " + length);
+          throw new IOException(source + " has " + pos + " bytes, " + length + " were expected");
         }
         buffer.flip();
         crc.update(buffer.duplicate());
@@ -169,9 +182,7 @@ public final class BackupWriter {
       }
       out.force(true);
     }
-    copied++;
-    copiedBytes += length;
-    return new BackupManifest.Entry(path, length, (int) crc.getValue());
+    return (int) crc.getValue();
   }
 
   private BackupManifest.Entry content(String path, byte[] bytes, Path target) throws IOException {

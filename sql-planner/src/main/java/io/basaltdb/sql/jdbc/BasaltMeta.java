@@ -307,26 +307,29 @@ public final class BasaltMeta extends ForwardingMeta {
   @Override
   public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues,
       long maxRowCount) throws NoSuchStatementException {
-    stats.statement(kind(sql(h)));
-    try {
-      return deferred.containsKey(h.id) ? runDeferred(h)
-          : signature(h) instanceof CalcitePrepare.CalciteSignature<?> s && updates(s)
-          ? runUpdate(h, s, parameterValues)
-          : super.execute(h, parameterValues, maxRowCount);
-    } catch (RuntimeException e) {
-      throw failed(e);
-    }
+    return execute(h, parameterValues, () -> super.execute(h, parameterValues, maxRowCount));
   }
 
   @Override
   public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues,
       int maxRowsInFirstFrame) throws NoSuchStatementException {
+    return execute(h, parameterValues,
+        () -> super.execute(h, parameterValues, maxRowsInFirstFrame));
+  }
+
+  /** An execution by Calcite's meta, for the statements this one does not run itself. */
+  private interface CalciteExecution {
+    ExecuteResult run() throws NoSuchStatementException;
+  }
+
+  private ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues,
+      CalciteExecution calcite) throws NoSuchStatementException {
     stats.statement(kind(sql(h)));
     try {
       return deferred.containsKey(h.id) ? runDeferred(h)
           : signature(h) instanceof CalcitePrepare.CalciteSignature<?> s && updates(s)
           ? runUpdate(h, s, parameterValues)
-          : super.execute(h, parameterValues, maxRowsInFirstFrame);
+          : calcite.run();
     } catch (RuntimeException e) {
       throw failed(e);
     }
