@@ -207,4 +207,46 @@ class BackupToolTest {
       assertEquals(List.of("1|one", "2|two"), rows(r, "SELECT id, v FROM t ORDER BY id"));
     }
   }
+
+  /**
+   * With users, a reader's BACKUP TO is refused (42501: it writes files on the server's
+   * machine), an admin's runs; the command takes Basalt's remote URL with credentials.
+   */
+  @Test
+  void onlyAWriterMayBackUpThroughTheServer() throws Exception {
+    Path users = dir.resolve("users.properties");
+    Files.writeString(users, "ops: " + io.basaltdb.jdbc.server.PasswordHash.hash(
+        "ops-secret".toCharArray()) + "," + io.basaltdb.jdbc.server.UsersFile.READ + "\napp: "
+        + io.basaltdb.jdbc.server.PasswordHash.hash("app-secret".toCharArray()) + ","
+        + io.basaltdb.jdbc.server.UsersFile.ADMIN + "\n");
+    try (BasaltServer server = BasaltServer.start(
+        new BasaltServer.Options(dir.resolve("db"), 0, "127.0.0.1", users, false))) {
+      String base = "jdbc:basalt:remote:http://127.0.0.1:" + server.port()
+          + ";authentication=BASIC";
+      try (Connection app = DriverManager.getConnection(base
+          + ";avatica_user=app;avatica_password=app-secret");
+          Statement s = app.createStatement()) {
+        s.execute("CREATE TABLE t (id INTEGER PRIMARY KEY)");
+        s.execute("UPSERT INTO t VALUES (1), (2)");
+      }
+      try (Connection ops = DriverManager.getConnection(base
+          + ";avatica_user=ops;avatica_password=ops-secret");
+          Statement s = ops.createStatement()) {
+        String refused = sqlState(() -> s.execute("BACKUP TO '" + dir.resolve("ro") + "'"));
+        assertTrue(refused.startsWith("42501"), refused);
+      }
+      assertFalse(Files.exists(dir.resolve("ro")));
+      Ran backup = tool("backup", "--url", base + ";avatica_user=app;avatica_password=app-secret",
+          "--to", dir.resolve("b").toString());
+      assertEquals(0, backup.status(), backup.err());
+    }
+    assertEquals(0, tool("backup", "--verify", dir.resolve("b").toString()).status());
+    assertEquals(0, tool("restore", "--from", dir.resolve("b").toString(), "--data",
+        dir.resolve("r").toString()).status());
+    try (Connection r = DriverManager.getConnection("jdbc:basalt:" + dir.resolve("r"));
+        Statement s = r.createStatement(); ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM t")) {
+      assertTrue(rs.next());
+      assertEquals(2, rs.getLong(1));
+    }
+  }
 }
