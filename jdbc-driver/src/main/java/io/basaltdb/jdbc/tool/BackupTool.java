@@ -108,7 +108,14 @@ public final class BackupTool {
     if (!Files.isDirectory(dir)) {
       throw new IllegalArgumentException("no database at " + dir.toAbsolutePath());
     }
-    try (Database db = Database.open(dir, EngineOptions.defaults())) {
+    Database opened;
+    try {
+      opened = Database.open(dir, EngineOptions.defaults());
+    } catch (io.basaltdb.storage.InvalidArgumentException e) {
+      throw new IllegalArgumentException(e.getMessage() + "; to back up a database a process"
+          + " holds (a server), ask that process: bin/basalt backup --url URL --to DEST", e);
+    }
+    try (Database db = opened) {
       BackupReport r = db.backup(Path.of(a.to), a.previous == null ? null
           : Path.of(a.previous), a.copy);
       out.printf(Locale.ROOT, "backup of %s at cut %d: %d files, %d bytes (%d hard-linked, %d"

@@ -150,6 +150,9 @@ class BackupToolTest {
       for (int i = 0; i < 100; i++) {
         s.execute("UPSERT INTO t VALUES (" + i + ", 'v" + i + "')");
       }
+      Ran held = tool("backup", "--data", db.toString(), "--to", dir.resolve("x").toString());
+      assertEquals(1, held.status(), "the directory is held by this process's connection");
+      assertTrue(held.err().contains("bin/basalt backup --url"), held.err());
     }
     Path b = dir.resolve("b");
     Ran backup = tool("backup", "--data", db.toString(), "--to", b.toString(), "--copy");
