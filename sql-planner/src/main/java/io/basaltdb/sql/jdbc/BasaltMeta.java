@@ -262,6 +262,18 @@ public final class BasaltMeta extends ForwardingMeta {
     return StatementStats.Kind.OTHER;
   }
 
+  /**
+   * What prepared statement {@code h} does: by its planned type when it has one (no look at its
+   * text), else by its first word.
+   */
+  private static StatementStats.Kind kind(StatementHandle h) {
+    StatementType t = h.signature == null ? null : h.signature.statementType;
+    if (t == StatementType.SELECT) {
+      return StatementStats.Kind.QUERY;
+    }
+    return t != null && t.canUpdate() ? StatementStats.Kind.DML : kind(sql(h));
+  }
+
   /** The text of statement {@code h}, or "" when it has none. */
   private static String sql(StatementHandle h) {
     return h.signature == null || h.signature.sql == null ? "" : h.signature.sql;
@@ -324,7 +336,7 @@ public final class BasaltMeta extends ForwardingMeta {
 
   private ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues,
       CalciteExecution calcite) throws NoSuchStatementException {
-    stats.statement(kind(sql(h)));
+    stats.statement(kind(h));
     try {
       return deferred.containsKey(h.id) ? runDeferred(h)
           : signature(h) instanceof CalcitePrepare.CalciteSignature<?> s && updates(s)
