@@ -129,10 +129,11 @@ final class DatabaseBackup {
           for (Store s : open.stores()) {
             PinnedFiles p = s.pinFiles();
             pinned.add(p);
-            addStore(storePath(re, s.directory()), p.manifest());
+            String path = storePath(re, s.directory());
+            addStore(path, p.manifest());
             for (StoreFile f : p.files()) {
-              items.add(new BackupItem.Immutable(storePath(re, s.directory()) + "/" + f.name(),
-                  f.reader().path(), f.length()));
+              items.add(new BackupItem.Immutable(path + "/" + f.name(), f.reader().path(),
+                  f.length()));
             }
           }
         } else {
@@ -150,10 +151,11 @@ final class DatabaseBackup {
       for (Path storeDir : fs.list(dir)) {
         Manifest m = fs.isDirectory(storeDir) ? Manifest.readIfPresent(fs, storeDir) : null;
         if (m != null) {
-          addStore(storePath(re, storeDir), m);
+          String path = storePath(re, storeDir);
+          addStore(path, m);
           for (Manifest.FileEntry f : m.files()) {
-            items.add(new BackupItem.Immutable(storePath(re, storeDir) + "/" + f.name(),
-                storeDir.resolve(f.name()), f.size()));
+            items.add(new BackupItem.Immutable(path + "/" + f.name(), storeDir.resolve(f.name()),
+                f.size()));
           }
         }
       }

@@ -161,10 +161,10 @@ public final class CsvLoad {
   private void loadSerially(CSVParser parser, java.util.Iterator<CSVRecord> records,
       Target target) throws SQLException, IOException {
     try (CsvSender sender = new CsvSender(this, connection, target)) {
-      long line = parser.getCurrentLineNumber() + 1;
+      long line = nextLine(parser);
       while (records.hasNext()) {
         Line l = new Line(line, records.next().toList());
-        line = parser.getCurrentLineNumber() + 1;
+        line = nextLine(parser);
         sender.add(l);
       }
       sender.flush();

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import javax.management.Attribute;
 import javax.management.AttributeList;
 import javax.management.AttributeNotFoundException;
@@ -60,30 +61,50 @@ public final class DatabaseMBean implements DynamicMBean {
     }
   }
 
-  /** The attributes now: name to value (counts as Long, gauges and seconds as Double). */
-  static Map<String, Object> values(Storage db) {
-    Map<String, Object> out = new LinkedHashMap<>();
+  /** One attribute: its name, Java type and description, and how to read it. */
+  private record Attr(String name, String type, String help, Supplier<Object> read) {}
+
+  /**
+   * The attributes of the metrics now (counts as Long, gauges and seconds as Double), none
+   * read yet: an attribute asked alone reads only its own metric.
+   */
+  private static List<Attr> attributes(Storage db) {
+    List<Attr> out = new ArrayList<>();
     for (Metric m : MetricCatalog.of(db)) {
       String tag = m.tags().isEmpty() ? "" : "_" + m.tags().values().iterator().next();
       if (m.type() == Metric.Type.TIMER) {
-        out.put(m.exposedName() + "_count" + tag, (long) m.value().getAsDouble());
-        out.put(m.exposedName() + "_sum" + tag, m.nanos().getAsLong() / 1e9);
+        out.add(new Attr(m.exposedName() + "_count" + tag, "java.lang.Long",
+            m.help() + " (count)", () -> (long) m.value().getAsDouble()));
+        out.add(new Attr(m.exposedName() + "_sum" + tag, "java.lang.Double",
+            m.help() + " (seconds)", () -> m.nanos().getAsLong() / 1e9));
       } else if (m.type() == Metric.Type.COUNTER) {
-        out.put(m.exposedName() + tag, (long) m.value().getAsDouble());
+        out.add(new Attr(m.exposedName() + tag, "java.lang.Long", m.help(),
+            () -> (long) m.value().getAsDouble()));
       } else {
-        out.put(m.exposedName() + tag, m.value().getAsDouble());
+        out.add(new Attr(m.exposedName() + tag, "java.lang.Double", m.help(),
+            () -> m.value().getAsDouble()));
       }
+    }
+    return out;
+  }
+
+  /** The attributes now: name to value. */
+  static Map<String, Object> values(Storage db) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    for (Attr a : attributes(db)) {
+      out.put(a.name(), a.read().get());
     }
     return out;
   }
 
   @Override
   public Object getAttribute(String attribute) throws AttributeNotFoundException {
-    Object v = values(db).get(attribute);
-    if (v == null) {
-      throw new AttributeNotFoundException("no Basalt metric " + attribute);
+    for (Attr a : attributes(db)) {
+      if (a.name().equals(attribute)) {
+        return a.read().get();
+      }
     }
-    return v;
+    throw new AttributeNotFoundException("no Basalt metric " + attribute);
   }
 
   @Override
@@ -116,17 +137,8 @@ public final class DatabaseMBean implements DynamicMBean {
   @Override
   public MBeanInfo getMBeanInfo() {
     List<MBeanAttributeInfo> attrs = new ArrayList<>();
-    for (Metric m : MetricCatalog.of(db)) {
-      String tag = m.tags().isEmpty() ? "" : "_" + m.tags().values().iterator().next();
-      if (m.type() == Metric.Type.TIMER) {
-        attrs.add(new MBeanAttributeInfo(m.exposedName() + "_count" + tag, "java.lang.Long",
-            m.help() + " (count)", true, false, false));
-        attrs.add(new MBeanAttributeInfo(m.exposedName() + "_sum" + tag, "java.lang.Double",
-            m.help() + " (seconds)", true, false, false));
-      } else {
-        attrs.add(new MBeanAttributeInfo(m.exposedName() + tag, m.type() == Metric.Type.COUNTER
-            ? "java.lang.Long" : "java.lang.Double", m.help(), true, false, false));
-      }
+    for (Attr a : attributes(db)) {
+      attrs.add(new MBeanAttributeInfo(a.name(), a.type(), a.help(), true, false, false));
     }
     return new MBeanInfo(DatabaseMBean.class.getName(), "Basalt database " + db.location(),
         attrs.toArray(new MBeanAttributeInfo[0]), null, null, null);

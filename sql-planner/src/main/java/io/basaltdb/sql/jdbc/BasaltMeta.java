@@ -3,9 +3,7 @@ package io.basaltdb.sql.jdbc;
 import io.basaltdb.sql.StatementStats;
 import io.basaltdb.sql.exec.ConnectionTransaction;
 import io.basaltdb.sql.exec.context.GeneratedKeys;
-import io.basaltdb.sql.parser.StatementHead;
 import io.basaltdb.sql.rel.BatchWrite;
-import io.basaltdb.sql.schema.InformationSchema;
 import io.basaltdb.storage.Storage;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -227,7 +225,7 @@ public final class BasaltMeta extends ForwardingMeta {
   @Override
   public ExecuteResult prepareAndExecute(StatementHandle h, String sql, long maxRowCount,
       int maxRowsInFirstFrame, PrepareCallback callback) throws NoSuchStatementException {
-    stats.statement(kind(sql));
+    stats.statement(StatementKinds.of(sql));
     try {
       if (!PrepareAndExecute.AVAILABLE) {
         return super.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame, callback);
@@ -243,40 +241,6 @@ public final class BasaltMeta extends ForwardingMeta {
   private RuntimeException failed(RuntimeException e) {
     stats.error(e, SqlErrors.sqlState(e));
     return e;
-  }
-
-  /** What {@code sql} does, by its first word past comments. */
-  static StatementStats.Kind kind(String sql) {
-    if (StatementHead.startsWithPastComments(sql, "SELECT", "WITH", "VALUES", "EXPLAIN",
-        "TABLE")) {
-      return StatementStats.Kind.QUERY;
-    }
-    if (StatementHead.startsWithPastComments(sql, "INSERT", "UPSERT", "UPDATE", "DELETE",
-        "MERGE")) {
-      return StatementStats.Kind.DML;
-    }
-    if (StatementHead.startsWithPastComments(sql, "CREATE", "DROP", "ALTER", "TRUNCATE",
-        "COMMENT")) {
-      return StatementStats.Kind.DDL;
-    }
-    return StatementStats.Kind.OTHER;
-  }
-
-  /**
-   * What prepared statement {@code h} does: by its planned type when it has one (no look at its
-   * text), else by its first word.
-   */
-  private static StatementStats.Kind kind(StatementHandle h) {
-    StatementType t = h.signature == null ? null : h.signature.statementType;
-    if (t == StatementType.SELECT) {
-      return StatementStats.Kind.QUERY;
-    }
-    return t != null && t.canUpdate() ? StatementStats.Kind.DML : kind(sql(h));
-  }
-
-  /** The text of statement {@code h}, or "" when it has none. */
-  private static String sql(StatementHandle h) {
-    return h.signature == null || h.signature.sql == null ? "" : h.signature.sql;
   }
 
   /** The batch plan of the prepared statement with this id, or null. */
@@ -336,7 +300,7 @@ public final class BasaltMeta extends ForwardingMeta {
 
   private ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues,
       CalciteExecution calcite) throws NoSuchStatementException {
-    stats.statement(kind(h));
+    stats.statement(StatementKinds.of(h));
     try {
       return deferred.containsKey(h.id) ? runDeferred(h)
           : signature(h) instanceof CalcitePrepare.CalciteSignature<?> s && updates(s)
@@ -537,65 +501,21 @@ public final class BasaltMeta extends ForwardingMeta {
     return new ExecuteBatchResult(counts);
   }
 
-  /**
-   * The key columns of the matching tables, in key order, with JDBC's columns (TABLE_CAT,
-   * TABLE_SCHEM, TABLE_NAME, COLUMN_NAME, KEY_SEQ, PK_NAME); a hidden row key is not listed.
-   * {@code schema} and {@code table} are names, not patterns; null matches all.
-   */
+  /** The key columns of the matching tables ({@link KeyRows}). */
   @Override
   public MetaResultSet getPrimaryKeys(ConnectionHandle ch, String catalog, String schema,
       String table) {
-    List<Object> rows = new ArrayList<>();
-    for (InformationSchema.KeyColumn k : InformationSchema.keyColumns(db, schema, table)) {
-      rows.add(new Object[] {null, k.schema(), k.table(), k.column(), (short) k.position(),
-          InformationSchema.PRIMARY_KEY_NAME});
-    }
-    return resultSet(rows, List.of(
-        MetaImpl.columnMetaData("TABLE_CAT", 0, String.class, true),
-        MetaImpl.columnMetaData("TABLE_SCHEM", 1, String.class, true),
-        MetaImpl.columnMetaData("TABLE_NAME", 2, String.class, false),
-        MetaImpl.columnMetaData("COLUMN_NAME", 3, String.class, false),
-        MetaImpl.columnMetaData("KEY_SEQ", 4, short.class, false),
-        MetaImpl.columnMetaData("PK_NAME", 5, String.class, true)));
+    return resultSet(KeyRows.primaryKeys(db, schema, table), KeyRows.PRIMARY_KEY_COLUMNS);
   }
 
   /**
-   * The indexes of a table, with JDBC's columns: its primary key (named PK, unique) and its
-   * secondary indexes (their indexed columns; INCLUDE columns are not index columns);
-   * {@code unique}: only unique ones; {@code approximate} changes nothing. {@code schema} and
-   * {@code table} are names.
+   * The indexes of a table ({@link KeyRows}); {@code unique}: only unique ones;
+   * {@code approximate} changes nothing.
    */
   @Override
   public MetaResultSet getIndexInfo(ConnectionHandle ch, String catalog, String schema,
       String table, boolean unique, boolean approximate) {
-    List<Object> rows = new ArrayList<>();
-    for (InformationSchema.KeyColumn k : InformationSchema.keyColumns(db, schema, table)) {
-      rows.add(new Object[] {null, k.schema(), k.table(), false, null,
-          InformationSchema.PRIMARY_KEY_NAME, (short) java.sql.DatabaseMetaData.tableIndexOther,
-          (short) k.position(), k.column(), k.descending() ? "D" : "A", null, null, null});
-    }
-    for (InformationSchema.IndexColumn k : InformationSchema.indexColumns(db, schema, table)) {
-      if (unique && !k.unique()) {
-        continue;
-      }
-      rows.add(new Object[] {null, k.schema(), k.table(), !k.unique(), null, k.index(),
-          (short) java.sql.DatabaseMetaData.tableIndexOther, (short) k.position(), k.column(),
-          k.descending() ? "D" : "A", null, null, null});
-    }
-    return resultSet(rows, List.of(
-        MetaImpl.columnMetaData("TABLE_CAT", 0, String.class, true),
-        MetaImpl.columnMetaData("TABLE_SCHEM", 1, String.class, true),
-        MetaImpl.columnMetaData("TABLE_NAME", 2, String.class, false),
-        MetaImpl.columnMetaData("NON_UNIQUE", 3, boolean.class, false),
-        MetaImpl.columnMetaData("INDEX_QUALIFIER", 4, String.class, true),
-        MetaImpl.columnMetaData("INDEX_NAME", 5, String.class, true),
-        MetaImpl.columnMetaData("TYPE", 6, short.class, false),
-        MetaImpl.columnMetaData("ORDINAL_POSITION", 7, short.class, false),
-        MetaImpl.columnMetaData("COLUMN_NAME", 8, String.class, true),
-        MetaImpl.columnMetaData("ASC_OR_DESC", 9, String.class, true),
-        MetaImpl.columnMetaData("CARDINALITY", 10, Long.class, true),
-        MetaImpl.columnMetaData("PAGES", 11, Long.class, true),
-        MetaImpl.columnMetaData("FILTER_CONDITION", 12, String.class, true)));
+    return resultSet(KeyRows.indexes(db, schema, table, unique), KeyRows.INDEX_COLUMNS);
   }
 
   /** The foreign keys of table {@code table} (its parents'), as JDBC lists them. */
